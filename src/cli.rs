@@ -1,0 +1,198 @@
+//! The `toolscope` command line: the format engine without the page.
+//!
+//! ```text
+//! toolscope formats
+//! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
+//! ```
+//! `canonical` names the model's own JSON, as source or target.
+
+use crate::formats::{DecodeError, Decoded, Format, Kind};
+use crate::model::{Exchange, Loss, LossKind};
+use std::io::Read;
+
+const USAGE: &str = "usage:
+  toolscope formats
+  toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
+
+Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
+convert prints the document on stdout and what the target cannot carry on stderr; the source
+format is detected when --from is left out. Exit status: 0 done, 1 bad input, 2 usage.";
+
+/// Run with the arguments after the program name; returns the exit status.
+pub fn run(args: Vec<String>) -> i32 {
+    let mut out = String::new();
+    let mut err = String::new();
+    let stdin = || {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map(|_| s)
+    };
+    let code = run_with(&args, stdin, &mut out, &mut err);
+    print!("{out}");
+    eprint!("{err}");
+    code
+}
+
+/// Where a document comes from or goes: a wire format or the canonical model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Target {
+    Canonical,
+    Wire(Format),
+}
+
+fn target(id: &str) -> Option<Target> {
+    if id == "canonical" {
+        return Some(Target::Canonical);
+    }
+    Format::from_id(id).map(Target::Wire)
+}
+
+/// The command line over injectable I/O, so it is tested without processes.
+pub fn run_with(
+    args: &[String],
+    stdin: impl FnOnce() -> std::io::Result<String>,
+    out: &mut String,
+    err: &mut String,
+) -> i32 {
+    let usage = |err: &mut String, msg: &str| {
+        if !msg.is_empty() {
+            err.push_str(&format!("toolscope: {msg}\n"));
+        }
+        err.push_str(USAGE);
+        err.push('\n');
+        2
+    };
+    match args.first().map(String::as_str) {
+        Some("formats") => {
+            out.push_str(&format!(
+                "{:<18} {}\n",
+                "canonical", "Toolscope canonical model"
+            ));
+            for f in Format::ALL {
+                out.push_str(&format!("{:<18} {}\n", f.id(), f.name()));
+            }
+            0
+        }
+        Some("convert") => {
+            let mut to = None;
+            let mut from = None;
+            let mut kind = Kind::Request;
+            let mut file = None;
+            let mut it = args[1..].iter();
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--to" | "--from" => {
+                        let Some(v) = it.next() else {
+                            return usage(err, &format!("{a} needs a format"));
+                        };
+                        let Some(t) = target(v) else {
+                            return usage(err, &format!("unknown format {v:?}"));
+                        };
+                        if a == "--to" {
+                            to = Some(t);
+                        } else {
+                            from = Some(t);
+                        }
+                    }
+                    "--response" => kind = Kind::Response,
+                    "-h" | "--help" => return usage(err, ""),
+                    s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
+                    s if file.is_none() => file = Some(s.to_string()),
+                    s => return usage(err, &format!("unexpected argument {s:?}")),
+                }
+            }
+            let Some(to) = to else {
+                return usage(err, "convert needs --to <format>");
+            };
+            let text = match file.as_deref() {
+                None | Some("-") => stdin(),
+                Some(path) => std::fs::read_to_string(path),
+            };
+            let text = match text {
+                Ok(t) => t,
+                Err(e) => {
+                    err.push_str(&format!(
+                        "toolscope: cannot read {}: {e}\n",
+                        file.as_deref().unwrap_or("stdin")
+                    ));
+                    return 1;
+                }
+            };
+            match convert(&text, from, to, kind) {
+                Ok((doc, losses)) => {
+                    out.push_str(&doc);
+                    out.push('\n');
+                    for l in losses {
+                        err.push_str(&describe(&l));
+                        err.push('\n');
+                    }
+                    0
+                }
+                Err(e) => {
+                    err.push_str(&format!("toolscope: {e}\n"));
+                    1
+                }
+            }
+        }
+        Some("-h") | Some("--help") | Some("help") => {
+            out.push_str(USAGE);
+            out.push('\n');
+            0
+        }
+        Some(other) => usage(err, &format!("unknown command {other:?}")),
+        None => usage(err, ""),
+    }
+}
+
+fn convert(
+    text: &str,
+    from: Option<Target>,
+    to: Target,
+    kind: Kind,
+) -> Result<(String, Vec<Loss>), DecodeError> {
+    let (source, kind) = match from {
+        Some(Target::Wire(f)) => (Target::Wire(f), kind),
+        Some(Target::Canonical) => (Target::Canonical, kind),
+        None => match Format::detect(text) {
+            Ok((f, k)) => (Target::Wire(f), k),
+            // Not a wire document: it may be the model's own JSON.
+            Err(e) => match crate::formats::json::parse::<Exchange>("canonical", text) {
+                Ok(_) => (Target::Canonical, kind),
+                Err(_) => return Err(e),
+            },
+        },
+    };
+    let Decoded {
+        exchange,
+        losses: mut all,
+    } = match source {
+        Target::Wire(f) => f.decode(text, kind)?,
+        Target::Canonical => Decoded {
+            exchange: crate::formats::json::parse("canonical", text)?,
+            losses: Vec::new(),
+        },
+    };
+    let doc = match to {
+        Target::Wire(f) => {
+            let enc = f.encode(&exchange, kind);
+            all.extend(enc.losses);
+            enc.text
+        }
+        Target::Canonical => crate::formats::json::pretty(&exchange),
+    };
+    Ok((doc, all))
+}
+
+/// One loss as a line: `dropped /messages/1/parts/0/is_error: is_error flag (why)`.
+pub fn describe(l: &Loss) -> String {
+    let kind = match l.kind {
+        LossKind::Dropped => "dropped",
+        LossKind::Rewritten => "rewritten",
+        LossKind::Added => "added",
+    };
+    let at = l
+        .target
+        .as_deref()
+        .map(|t| format!(" -> {t}"))
+        .unwrap_or_default();
+    format!("{kind} {}{at}: {} ({})", l.pointer, l.what, l.why)
+}

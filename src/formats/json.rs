@@ -1,0 +1,227 @@
+//! JSON plumbing shared by the JSON formats: parsing with line, column and JSON pointer in the
+//! error, pretty rendering, and finding the text position of a JSON pointer.
+
+use super::DecodeError;
+use serde::{de::DeserializeOwned, Serialize};
+
+/// Pretty-print with two-space indentation (the form shown in the panes and golden files).
+pub fn pretty<T: Serialize>(doc: &T) -> String {
+    serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("\"serialisation failed: {e}\""))
+}
+
+/// Escape one JSON pointer token.
+pub fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Parse `text` as `T`. On failure the error names the line, column and, when the text is JSON
+/// of the wrong shape, the JSON pointer of the element that did not fit.
+pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T, DecodeError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let pointer: String = e
+            .path()
+            .iter()
+            .filter_map(|seg| match seg {
+                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
+                serde_path_to_error::Segment::Map { key } => Some(format!("/{}", escape(key))),
+                _ => None,
+            })
+            .collect();
+        let inner = e.into_inner();
+        let syntax = inner.is_syntax() || inner.is_eof();
+        DecodeError {
+            format: Some(format),
+            pointer: (!syntax).then_some(pointer),
+            line: (inner.line() > 0).then_some(inner.line()),
+            column: (inner.line() > 0).then_some(inner.column()),
+            message: strip_position(&inner.to_string()),
+        }
+    })?;
+    de.end().map_err(|e| DecodeError {
+        format: Some(format),
+        pointer: None,
+        line: Some(e.line()),
+        column: Some(e.column()),
+        message: strip_position(&e.to_string()),
+    })?;
+    Ok(value)
+}
+
+/// serde_json appends " at line L column C"; we report those as fields.
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+/// Fill in the line and column of an error that has a pointer but no position.
+pub fn locate_error(mut e: DecodeError, text: &str) -> DecodeError {
+    if e.line.is_none() {
+        if let Some(offset) = e.pointer.as_deref().and_then(|p| locate(text, p)) {
+            let (line, column) = line_column(text, offset);
+            e.line = Some(line);
+            e.column = Some(column);
+        }
+    }
+    e
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Byte offset where the value at `pointer` starts in the JSON `text`, if it is there.
+/// A small scanner: it does not build the document, so it works on any size of text.
+pub fn locate(text: &str, pointer: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut pos = skip_ws(b, 0);
+    if pointer.is_empty() {
+        return Some(pos);
+    }
+    for raw in pointer.strip_prefix('/')?.split('/') {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        match *b.get(pos)? {
+            b'{' => {
+                pos = skip_ws(b, pos + 1);
+                loop {
+                    if *b.get(pos)? != b'"' {
+                        return None;
+                    }
+                    let end = skip_string(b, pos)?;
+                    let key: String = serde_json::from_str(text.get(pos..end)?).ok()?;
+                    pos = skip_ws(b, end);
+                    if *b.get(pos)? != b':' {
+                        return None;
+                    }
+                    pos = skip_ws(b, pos + 1);
+                    if key == token {
+                        break;
+                    }
+                    pos = skip_ws(b, skip_value(b, pos)?);
+                    match *b.get(pos)? {
+                        b',' => pos = skip_ws(b, pos + 1),
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                let index: usize = token.parse().ok()?;
+                pos = skip_ws(b, pos + 1);
+                for _ in 0..index {
+                    pos = skip_ws(b, skip_value(b, pos)?);
+                    match *b.get(pos)? {
+                        b',' => pos = skip_ws(b, pos + 1),
+                        _ => return None,
+                    }
+                }
+                if *b.get(pos)? == b']' {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(pos)
+}
+
+fn skip_ws(b: &[u8], mut pos: usize) -> usize {
+    while pos < b.len() && b[pos].is_ascii_whitespace() {
+        pos += 1;
+    }
+    pos
+}
+
+/// Offset just past the string starting at `pos`.
+fn skip_string(b: &[u8], mut pos: usize) -> Option<usize> {
+    pos += 1;
+    while pos < b.len() {
+        match b[pos] {
+            b'\\' => pos += 2,
+            b'"' => return Some(pos + 1),
+            _ => pos += 1,
+        }
+    }
+    None
+}
+
+/// Offset just past the value starting at `pos` (iterative: no recursion on deep nesting).
+fn skip_value(b: &[u8], mut pos: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    loop {
+        match *b.get(pos)? {
+            b'"' => pos = skip_string(b, pos)?,
+            b'{' | b'[' => {
+                depth += 1;
+                pos += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                pos += 1;
+            }
+            b',' | b':' if depth > 0 => pos += 1,
+            c if c.is_ascii_whitespace() && depth > 0 => pos += 1,
+            _ if depth == 0 => {
+                // A scalar: runs to the next delimiter.
+                while pos < b.len()
+                    && !matches!(b[pos], b',' | b'}' | b']')
+                    && !b[pos].is_ascii_whitespace()
+                {
+                    pos += 1;
+                }
+                return Some(pos);
+            }
+            _ => pos += 1,
+        }
+        if depth == 0 {
+            return Some(pos);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn json_locate_finds_nested_pointer() {
+        let text = "{\n  \"a\": [1, {\"b~/c\": \"x\"}],\n  \"d\": {\"e\": true}\n}";
+        let off = locate(text, "/a/1/b~0~1c").unwrap();
+        assert_eq!(&text[off..off + 3], "\"x\"");
+        assert_eq!(line_column(text, off), (2, 21));
+        let off = locate(text, "/d/e").unwrap();
+        assert_eq!(&text[off..off + 4], "true");
+        assert_eq!(locate(text, "/a/5"), None);
+        assert_eq!(locate(text, "/zz"), None);
+    }
+
+    #[test]
+    fn json_parse_error_has_line_column() {
+        let e = parse::<Value>("t", "{\n  \"a\": [1,,]\n}").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(11)));
+        assert!(e.pointer.is_none());
+    }
+
+    #[test]
+    fn json_shape_error_has_pointer() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct T {
+            a: Vec<u32>,
+        }
+        let e = parse::<T>("t", "{\"a\": [1, \"two\"]}").unwrap_err();
+        assert_eq!(e.pointer.as_deref(), Some("/a/1"));
+        assert_eq!(e.line, Some(1));
+    }
+
+    #[test]
+    fn json_trailing_garbage_is_an_error() {
+        assert!(parse::<Value>("t", "{} x").is_err());
+    }
+}

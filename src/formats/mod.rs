@@ -1,0 +1,273 @@
+//! Wire formats: every provider's request and response bodies as views of the canonical model.
+//!
+//! Each format lives in its own folder with the same shape — `mod.rs` (spec links, what is lossy,
+//! the [`Codec`] impl), `wire.rs` (serde types), `convert.rs` (encode/decode) — and is reached
+//! through [`Format`], which dispatches by `match`. Adding a format means a new folder, a new
+//! `Format` variant and one line in each `match` below; nothing else changes.
+
+pub mod json;
+
+pub mod anthropic;
+pub mod gemini;
+pub mod openai_chat;
+pub mod openai_responses;
+
+use crate::model::{Exchange, Loss};
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// Which body of an HTTP exchange a document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// What the client sends: the whole conversation so far.
+    Request,
+    /// What the provider answers: the model's last turn.
+    Response,
+}
+
+impl Kind {
+    /// `request` or `response`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Request => "request",
+            Kind::Response => "response",
+        }
+    }
+}
+
+/// A document produced by an encoder, with everything it could not carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    /// The document as text (pretty-printed JSON for JSON formats).
+    pub text: String,
+    /// What was dropped, rewritten or added.
+    pub losses: Vec<Loss>,
+}
+
+/// An exchange decoded from a document, with what decoding normalised or could not carry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// The canonical exchange.
+    pub exchange: Exchange,
+    /// What was normalised on the way in (empty arguments → `{}`, missing ids, deprecated
+    /// shapes imported).
+    pub losses: Vec<Loss>,
+}
+
+/// Why a document could not be read, pointing at the spot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Format id the text was read as, if known.
+    pub format: Option<&'static str>,
+    /// JSON pointer of the offending element in the document, if known.
+    pub pointer: Option<String>,
+    /// 1-based line in the text, if known.
+    pub line: Option<usize>,
+    /// 1-based column (in characters) in the text, if known.
+    pub column: Option<usize>,
+    /// What is wrong, for a person.
+    pub message: String,
+}
+
+impl DecodeError {
+    /// An error at a JSON pointer of the document (line and column are filled in by
+    /// [`Format::decode`] from the text).
+    pub fn at(
+        format: &'static str,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        DecodeError {
+            format: Some(format),
+            pointer: Some(pointer.into()),
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(format) = self.format {
+            write!(f, "{format}: ")?;
+        }
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: ")?,
+            (Some(l), None) => write!(f, "line {l}: ")?,
+            _ => {}
+        }
+        if let Some(p) = self.pointer.as_deref().filter(|p| !p.is_empty()) {
+            write!(f, "at {p}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// One wire format: typed request and response documents and the conversions to and from the
+/// model. Parsing and rendering default to JSON; text formats (legacy XML) override them.
+pub trait Codec {
+    /// Format id (`openai-chat`).
+    const ID: &'static str;
+    /// The request body.
+    type Request: Serialize + DeserializeOwned;
+    /// The response body.
+    type Response: Serialize + DeserializeOwned;
+
+    /// Model → request body.
+    fn encode_request(x: &Exchange) -> (Self::Request, Vec<Loss>);
+    /// Request body → model.
+    fn decode_request(doc: Self::Request) -> Result<(Exchange, Vec<Loss>), DecodeError>;
+    /// The exchange's last assistant message (and options) → response body.
+    fn encode_response(x: &Exchange) -> (Self::Response, Vec<Loss>);
+    /// Response body → an exchange holding the one assistant message (and the model name).
+    fn decode_response(doc: Self::Response) -> Result<(Exchange, Vec<Loss>), DecodeError>;
+    /// How likely `v` is a request or response of this format, 0 (no) to 100 (certain).
+    fn sniff(v: &Value) -> Option<(Kind, u8)>;
+
+    /// Request body → text.
+    fn render_request(doc: &Self::Request) -> String {
+        json::pretty(doc)
+    }
+    /// Response body → text.
+    fn render_response(doc: &Self::Response) -> String {
+        json::pretty(doc)
+    }
+    /// Text → request body.
+    fn parse_request(text: &str) -> Result<Self::Request, DecodeError> {
+        json::parse(Self::ID, text)
+    }
+    /// Text → response body.
+    fn parse_response(text: &str) -> Result<Self::Response, DecodeError> {
+        json::parse(Self::ID, text)
+    }
+}
+
+/// Every wire format Toolscope speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// OpenAI Chat Completions.
+    OpenAiChat,
+    /// OpenAI Responses.
+    OpenAiResponses,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Google Gemini `generateContent`.
+    Gemini,
+}
+
+impl Format {
+    /// Every format, in display order.
+    pub const ALL: [Format; 4] = [
+        Format::OpenAiChat,
+        Format::OpenAiResponses,
+        Format::Anthropic,
+        Format::Gemini,
+    ];
+
+    /// Format id, as used in code, URLs and file names.
+    pub fn id(self) -> &'static str {
+        match self {
+            Format::OpenAiChat => openai_chat::Codec::ID,
+            Format::OpenAiResponses => openai_responses::Codec::ID,
+            Format::Anthropic => anthropic::Codec::ID,
+            Format::Gemini => gemini::Codec::ID,
+        }
+    }
+
+    /// Human name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::OpenAiChat => "OpenAI Chat Completions",
+            Format::OpenAiResponses => "OpenAI Responses",
+            Format::Anthropic => "Anthropic Messages",
+            Format::Gemini => "Google Gemini",
+        }
+    }
+
+    /// The format with this id.
+    pub fn from_id(id: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// Encode the exchange as this format's request or response body.
+    pub fn encode(self, x: &Exchange, kind: Kind) -> Encoded {
+        match self {
+            Format::OpenAiChat => encode_with::<openai_chat::Codec>(x, kind),
+            Format::OpenAiResponses => encode_with::<openai_responses::Codec>(x, kind),
+            Format::Anthropic => encode_with::<anthropic::Codec>(x, kind),
+            Format::Gemini => encode_with::<gemini::Codec>(x, kind),
+        }
+    }
+
+    /// Decode this format's request or response body. Errors carry line and column.
+    pub fn decode(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+        let result = match self {
+            Format::OpenAiChat => decode_with::<openai_chat::Codec>(text, kind),
+            Format::OpenAiResponses => decode_with::<openai_responses::Codec>(text, kind),
+            Format::Anthropic => decode_with::<anthropic::Codec>(text, kind),
+            Format::Gemini => decode_with::<gemini::Codec>(text, kind),
+        };
+        result.map_err(|e| json::locate_error(e, text))
+    }
+
+    fn sniff(self, v: &Value) -> Option<(Kind, u8)> {
+        match self {
+            Format::OpenAiChat => openai_chat::Codec::sniff(v),
+            Format::OpenAiResponses => openai_responses::Codec::sniff(v),
+            Format::Anthropic => anthropic::Codec::sniff(v),
+            Format::Gemini => gemini::Codec::sniff(v),
+        }
+    }
+
+    /// Guess the format and kind of a document: the most confident format wins.
+    pub fn detect(text: &str) -> Result<(Format, Kind), DecodeError> {
+        let v: Value = json::parse("auto-detect", text).map_err(|mut e| {
+            e.format = None;
+            e
+        })?;
+        Format::ALL
+            .into_iter()
+            .filter_map(|f| f.sniff(&v).map(|(k, score)| (f, k, score)))
+            .filter(|(_, _, score)| *score > 0)
+            .max_by_key(|(_, _, score)| *score)
+            .map(|(f, k, _)| (f, k))
+            .ok_or_else(|| DecodeError {
+                format: None,
+                pointer: None,
+                line: None,
+                column: None,
+                message: "not a request or response of any known format".into(),
+            })
+    }
+}
+
+fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
+    match kind {
+        Kind::Request => {
+            let (doc, losses) = C::encode_request(x);
+            Encoded {
+                text: C::render_request(&doc),
+                losses,
+            }
+        }
+        Kind::Response => {
+            let (doc, losses) = C::encode_response(x);
+            Encoded {
+                text: C::render_response(&doc),
+                losses,
+            }
+        }
+    }
+}
+
+fn decode_with<C: Codec>(text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+    let (exchange, losses) = match kind {
+        Kind::Request => C::decode_request(C::parse_request(text)?)?,
+        Kind::Response => C::decode_response(C::parse_response(text)?)?,
+    };
+    Ok(Decoded { exchange, losses })
+}

@@ -1,0 +1,105 @@
+//! Losses: what an encoding or decoding could not carry, as data.
+
+use serde::{Deserialize, Serialize};
+
+/// What happened to the reported element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossKind {
+    /// Left out: the target cannot express it.
+    Dropped,
+    /// Carried, but changed (an id made valid, JSON turned into text, an error folded into text).
+    Rewritten,
+    /// Made up because the target requires it (a call id for a format that pairs by id).
+    Added,
+}
+
+/// One element an encoding dropped, rewrote or added, or a decoding normalised.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Loss {
+    /// JSON pointer into the serialised canonical [`Exchange`](super::Exchange): the element
+    /// affected (`/messages/2/parts/0/is_error`).
+    pub pointer: String,
+    /// JSON pointer into the emitted document where the element went (or would have gone),
+    /// when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Dropped, rewritten or added.
+    pub kind: LossKind,
+    /// What was affected, for a person (`is_error flag`).
+    pub what: String,
+    /// Why, for a person (`OpenAI tool messages have no error flag; folded into the text`).
+    pub why: String,
+}
+
+/// A list of losses with short constructors, so encoders read as prose.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Losses(pub Vec<Loss>);
+
+impl Losses {
+    /// An empty list.
+    pub fn new() -> Self {
+        Losses(Vec::new())
+    }
+    /// Record a loss.
+    pub fn push(
+        &mut self,
+        kind: LossKind,
+        pointer: impl Into<String>,
+        what: impl Into<String>,
+        why: impl Into<String>,
+    ) -> &mut Loss {
+        self.0.push(Loss {
+            pointer: pointer.into(),
+            target: None,
+            kind,
+            what: what.into(),
+            why: why.into(),
+        });
+        let last = self.0.len() - 1;
+        &mut self.0[last]
+    }
+    /// Record a dropped element.
+    pub fn dropped(
+        &mut self,
+        pointer: impl Into<String>,
+        what: impl Into<String>,
+        why: impl Into<String>,
+    ) -> &mut Loss {
+        self.push(LossKind::Dropped, pointer, what, why)
+    }
+    /// Record a rewritten element.
+    pub fn rewritten(
+        &mut self,
+        pointer: impl Into<String>,
+        what: impl Into<String>,
+        why: impl Into<String>,
+    ) -> &mut Loss {
+        self.push(LossKind::Rewritten, pointer, what, why)
+    }
+    /// Record an added element.
+    pub fn added(
+        &mut self,
+        pointer: impl Into<String>,
+        what: impl Into<String>,
+        why: impl Into<String>,
+    ) -> &mut Loss {
+        self.push(LossKind::Added, pointer, what, why)
+    }
+    /// Append other losses.
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Loss>) {
+        self.0.extend(other);
+    }
+    /// The losses.
+    pub fn into_vec(self) -> Vec<Loss> {
+        self.0
+    }
+}
+
+impl Loss {
+    /// Set where in the emitted document the element went.
+    pub fn at(&mut self, target: impl Into<String>) -> &mut Self {
+        self.target = Some(target.into());
+        self
+    }
+}

@@ -1,0 +1,478 @@
+//! The canonical model: one tool-calling exchange, independent of any provider.
+//!
+//! Every wire format is a view of an [`Exchange`]. Formats decode into it and encode out of it;
+//! nothing converts format-to-format directly. What a format cannot carry is reported as a
+//! [`Loss`] whose `pointer` is a JSON pointer into the serialised `Exchange`, so a test (or the UI)
+//! can check that `decode(encode(x))` differs from `x` only under reported pointers.
+//!
+//! Provider-only details (Gemini `thoughtSignature`, Responses item ids, unknown fields) live in the
+//! `extra` maps, keyed by format id, so a paste survives a round trip through its own format.
+
+pub mod diff;
+mod ids;
+mod loss;
+
+pub use ids::{assign_missing_ids, rewrite_ids, IdRule};
+pub use loss::{Loss, LossKind, Losses};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Provider-only fields, keyed by format id (`"gemini"`, `"openai-responses"`, …), each a JSON
+/// object of that format's own field names. An encoder reads only its own key.
+pub type Extra = BTreeMap<String, Map<String, Value>>;
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// One tool-calling exchange: the request so far (system, tools, choice, messages) and, for a
+/// response, the model's last turn as the final assistant message.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exchange {
+    /// Top-level system prompt (OpenAI `system`/`developer` message, Anthropic `system`,
+    /// Gemini `systemInstruction`, Responses `instructions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// Tools the model may call, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tool>,
+    /// Which tools the model may or must call; `None` means the provider's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_choice: Option<ToolChoice>,
+    /// Whether several calls may come in one turn; `None` means the provider's default (yes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_tool_calls: Option<bool>,
+    /// Model and sampling settings shared by every provider.
+    #[serde(default, skip_serializing_if = "Options::is_empty")]
+    pub options: Options,
+    /// The conversation, oldest first.
+    #[serde(default)]
+    pub messages: Vec<Message>,
+    /// Provider-only top-level fields (`top_k`, `metadata`, `store`, …).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: Extra,
+}
+
+/// Settings every provider has under some name.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    /// Model name as the provider spells it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Output token limit (`max_tokens`, `max_completion_tokens`, `max_output_tokens`,
+    /// `maxOutputTokens`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
+    /// Sampling temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// Nucleus sampling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    /// Stop sequences.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stop: Vec<String>,
+}
+
+impl Options {
+    /// True when no option is set (then it is left out of the serialised exchange).
+    pub fn is_empty(&self) -> bool {
+        *self == Options::default()
+    }
+}
+
+/// A tool definition.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// Function name.
+    pub name: String,
+    /// What the tool does, for the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the arguments (normally `{"type": "object", …}`).
+    #[serde(default = "empty_object_schema")]
+    pub input_schema: Value,
+    /// OpenAI strict mode; `None` when not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+    /// JSON Schema of the structured result (MCP `outputSchema`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// MCP tool annotations (`readOnlyHint`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
+    /// Provider-only fields of the tool.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: Extra,
+}
+
+/// `{"type": "object", "properties": {}}`: the schema of a tool without arguments.
+pub fn empty_object_schema() -> Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+/// Which tools the model may or must call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolChoice {
+    /// How the model uses tools.
+    pub mode: ChoiceMode,
+    /// Restrict the model to these tools (one name = "this tool"); empty means all tools.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<String>,
+}
+
+impl ToolChoice {
+    /// `mode` with no restriction.
+    pub fn mode(mode: ChoiceMode) -> Self {
+        ToolChoice {
+            mode,
+            tools: Vec::new(),
+        }
+    }
+    /// Force one named tool.
+    pub fn force(name: impl Into<String>) -> Self {
+        ToolChoice {
+            mode: ChoiceMode::Required,
+            tools: vec![name.into()],
+        }
+    }
+}
+
+/// Tool use mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceMode {
+    /// The model decides (OpenAI `auto`, Anthropic `auto`, Gemini `AUTO`).
+    Auto,
+    /// No tool calls (OpenAI `none`, Anthropic `none`, Gemini `NONE`).
+    None,
+    /// At least one call (OpenAI `required`, Anthropic `any`/`tool`, Gemini `ANY`).
+    Required,
+    /// Gemini `VALIDATED`: calls or text, calls constrained to the schemas.
+    Validated,
+}
+
+/// Who speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The person (text and other content).
+    User,
+    /// The model (text and tool calls).
+    Assistant,
+    /// Tool results handed back to the model; holds only [`Part::ToolResult`] parts. Formats that
+    /// put results in a user message (Anthropic, Gemini) merge it with a following user message.
+    Tool,
+}
+
+/// One turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Message {
+    /// Who speaks.
+    pub role: Role,
+    /// Content, in order.
+    #[serde(default)]
+    pub parts: Vec<Part>,
+    /// Why the model stopped (assistant messages of a response).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<StopReason>,
+    /// Token usage reported with a response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Provider-only fields of the message (response ids, `created`, …).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: Extra,
+}
+
+impl Message {
+    /// A message with these parts and nothing else.
+    pub fn new(role: Role, parts: Vec<Part>) -> Self {
+        Message {
+            role,
+            parts,
+            stop_reason: None,
+            usage: None,
+            extra: Extra::new(),
+        }
+    }
+    /// The tool calls of this message, in order.
+    pub fn tool_calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::ToolCall(c) => Some(c),
+            _ => None,
+        })
+    }
+    /// The tool results of this message, in order.
+    pub fn tool_results(&self) -> impl Iterator<Item = &ToolResult> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::ToolResult(r) => Some(r),
+            _ => None,
+        })
+    }
+}
+
+/// Why generation ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// Natural end (`stop`, `end_turn`, `STOP`).
+    EndTurn,
+    /// The model wants tool results (`tool_calls`, `tool_use`).
+    ToolUse,
+    /// Token limit (`length`, `max_tokens`, `MAX_TOKENS`).
+    MaxTokens,
+    /// A stop sequence matched.
+    StopSequence,
+    /// Filtered or refused (`content_filter`, `refusal`, `SAFETY`).
+    ContentFilter,
+    /// Anything else, as the provider spelled it.
+    #[serde(untagged)]
+    Other(String),
+}
+
+/// Token counts.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+}
+
+/// One piece of a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Part {
+    /// Plain text.
+    Text {
+        /// The text (may be empty: some providers send empty text next to tool calls).
+        text: String,
+        /// Provider-only fields (Gemini `thoughtSignature`, …).
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        extra: Extra,
+    },
+    /// The model asks for a tool.
+    ToolCall(ToolCall),
+    /// A tool's answer.
+    ToolResult(ToolResult),
+    /// A block this model has no type for (images, thinking, citations…), kept verbatim for the
+    /// format it came from and reported as a loss elsewhere.
+    Raw {
+        /// Format id of the source.
+        format: String,
+        /// The block as it was.
+        value: Value,
+    },
+}
+
+impl Part {
+    /// A text part.
+    pub fn text(text: impl Into<String>) -> Self {
+        Part::Text {
+            text: text.into(),
+            extra: Extra::new(),
+        }
+    }
+}
+
+/// A tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolCall {
+    /// Call id pairing the call with its result; `None` when the source had none (Gemini).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Tool name.
+    pub name: String,
+    /// Parsed arguments; `null` when `arguments_raw` is not valid JSON.
+    #[serde(default = "empty_object")]
+    pub arguments: Value,
+    /// The argument text exactly as received, when it is not the compact serialisation of
+    /// `arguments`: invalid JSON, or JSON spelled differently (spaces, key order). Formats that
+    /// send arguments as a string emit it verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments_raw: Option<String>,
+    /// Provider-only fields (Gemini `thoughtSignature`, Responses item `id`/`status`, …).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: Extra,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Map::new())
+}
+
+impl ToolCall {
+    /// A call with parsed arguments.
+    pub fn new(id: Option<String>, name: impl Into<String>, arguments: Value) -> Self {
+        ToolCall {
+            id,
+            name: name.into(),
+            arguments,
+            arguments_raw: None,
+            extra: Extra::new(),
+        }
+    }
+
+    /// A call whose arguments arrived as JSON text (OpenAI `arguments`, streamed fragments).
+    /// Empty or blank text becomes `{}`; text that is not valid JSON is kept in `arguments_raw`
+    /// with `arguments` set to `null`; valid JSON spelled other than compactly is kept verbatim
+    /// in `arguments_raw` as well, so it is re-emitted byte for byte.
+    pub fn from_text(id: Option<String>, name: impl Into<String>, text: &str) -> Self {
+        let mut call = ToolCall::new(id, name, empty_object());
+        call.set_arguments_text(text);
+        call
+    }
+
+    /// Replace the arguments by JSON text, with the rules of [`ToolCall::from_text`].
+    pub fn set_arguments_text(&mut self, text: &str) {
+        if text.trim().is_empty() {
+            self.arguments = empty_object();
+            self.arguments_raw = None;
+            return;
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) => {
+                let compact = serde_json::to_string(&v).unwrap_or_default();
+                self.arguments_raw = (compact != text).then(|| text.to_string());
+                self.arguments = v;
+            }
+            Err(_) => {
+                self.arguments = Value::Null;
+                self.arguments_raw = Some(text.to_string());
+            }
+        }
+    }
+
+    /// The argument text to send to string-argument formats: the raw text if any, else the
+    /// compact serialisation.
+    pub fn arguments_text(&self) -> String {
+        match &self.arguments_raw {
+            Some(raw) => raw.clone(),
+            None => serde_json::to_string(&self.arguments).unwrap_or_else(|_| "{}".into()),
+        }
+    }
+
+    /// True when the arguments are not valid JSON.
+    pub fn arguments_invalid(&self) -> bool {
+        self.arguments_raw.is_some() && self.arguments.is_null()
+    }
+}
+
+/// A tool's answer to one call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolResult {
+    /// Id of the call answered; `None` when the source pairs by order (Gemini, legacy XML).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+    /// Name of the tool answered, where the format carries it (Gemini, legacy OpenAI
+    /// `role: "function"`, legacy XML).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// What the tool returned.
+    pub content: ResultContent,
+    /// The tool failed; `content` is the error.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub is_error: bool,
+    /// Provider-only fields.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: Extra,
+}
+
+impl ToolResult {
+    /// A result with this content.
+    pub fn new(call_id: Option<String>, content: ResultContent) -> Self {
+        ToolResult {
+            call_id,
+            name: None,
+            content,
+            is_error: false,
+            extra: Extra::new(),
+        }
+    }
+}
+
+/// The content of a tool result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultContent {
+    /// Plain text.
+    Text(String),
+    /// A JSON value (Gemini `response`, MCP `structuredContent`).
+    Json(Value),
+    /// Content blocks (text, images, …).
+    Blocks(Vec<Block>),
+}
+
+impl ResultContent {
+    /// The content as one string: text as is, JSON compact, blocks' texts joined by newlines.
+    pub fn to_text(&self) -> String {
+        match self {
+            ResultContent::Text(t) => t.clone(),
+            ResultContent::Json(v) => serde_json::to_string(v).unwrap_or_default(),
+            ResultContent::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+}
+
+/// A content block inside a tool result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    /// Text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// An inline image.
+    Image {
+        /// MIME type (`image/png`).
+        media_type: String,
+        /// Base64 data.
+        data: String,
+    },
+    /// A block of a format-specific type, kept verbatim.
+    Raw {
+        /// Format id of the source.
+        format: String,
+        /// The block as it was.
+        value: Value,
+    },
+}
+
+impl Exchange {
+    /// What a response body carries: the model name and the last message when the model spoke
+    /// last. Response encoders encode this view and response decoders return it, so the two
+    /// compare directly.
+    pub fn response_view(&self) -> Exchange {
+        Exchange {
+            options: Options {
+                model: self.options.model.clone(),
+                ..Options::default()
+            },
+            messages: self
+                .messages
+                .last()
+                .filter(|m| m.role == Role::Assistant)
+                .cloned()
+                .into_iter()
+                .collect(),
+            ..Exchange::default()
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! Arbitrary exchanges for property tests: realistic turn structure (user, assistant with
+//! calls, tool results, …) filled with hostile details — odd ids, missing ids, invalid or
+//! empty arguments, unicode, empty texts, JSON and block results, error flags, every
+//! tool_choice.
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+use toolscope::model::*;
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(String::new()),
+        "[a-zA-Z ,.?!]{1,40}",
+        Just("Unicode: café, 東京, emoji 🌧️, quote \" and \\ backslash".to_string()),
+        Just("line one\nline two\n\ttabbed".to_string()),
+        Just("<b>not html</b> & {\"json\": \"in text\"}".to_string()),
+    ]
+}
+
+fn name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("get_weather".to_string()),
+        Just("search".to_string()),
+        Just("send_email".to_string()),
+        "[a-z][a-z0-9_]{0,15}",
+    ]
+}
+
+fn id() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "call_[a-zA-Z0-9]{6,24}",
+        "toolu_01[a-zA-Z0-9]{10,22}",
+        Just("functions.get_weather:0".to_string()),
+        Just("x".repeat(80)),
+        Just("id with spaces/and:colons".to_string()),
+        Just("ид-📞".to_string()),
+        "[a-zA-Z0-9]{9}",
+    ]
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-1000i64..1000).prop_map(|n| json!(n)),
+        Just(json!(2.5)),
+        text().prop_map(Value::String),
+    ]
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec(("[a-z_]{1,8}", inner), 0..4)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+fn object() -> impl Strategy<Value = Value> {
+    prop::collection::vec(("[a-z_]{1,10}", value()), 0..4)
+        .prop_map(|kv| Value::Object(kv.into_iter().collect::<Map<_, _>>()))
+}
+
+fn arguments() -> impl Strategy<Value = (Value, Option<String>)> {
+    prop_oneof![
+        6 => object().prop_map(|v| (v, None)),
+        1 => Just((Value::Null, Some("{\"location\": \"Par".to_string()))),
+        1 => Just((Value::Null, Some("{'single': 'quotes',}".to_string()))),
+        1 => Just((json!({"a": 1}), Some("{ \"a\" : 1 }".to_string()))),
+    ]
+}
+
+fn schema() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!({"type": "object", "properties": {}})),
+        Just(
+            json!({"type": "object", "properties": {"location": {"type": "string"}}, "required": ["location"]})
+        ),
+        Just(json!({
+            "type": "object",
+            "properties": {
+                "to": {"type": "array", "items": {"type": "string"}},
+                "opts": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}}
+            },
+            "required": ["to"],
+            "additionalProperties": false
+        })),
+        Just(
+            json!({"type": "object", "properties": {"q": {"type": ["string", "null"]}}, "required": ["q"], "additionalProperties": false})
+        ),
+    ]
+}
+
+fn tool() -> impl Strategy<Value = Tool> {
+    (
+        name(),
+        prop::option::of(text()),
+        schema(),
+        prop::option::of(any::<bool>()),
+    )
+        .prop_map(|(name, description, input_schema, strict)| Tool {
+            name,
+            description,
+            input_schema,
+            strict,
+            output_schema: None,
+            annotations: None,
+            extra: Extra::new(),
+        })
+}
+
+fn tool_choice() -> impl Strategy<Value = Option<ToolChoice>> {
+    prop_oneof![
+        Just(None),
+        Just(Some(ToolChoice::mode(ChoiceMode::Auto))),
+        Just(Some(ToolChoice::mode(ChoiceMode::None))),
+        Just(Some(ToolChoice::mode(ChoiceMode::Required))),
+        Just(Some(ToolChoice::mode(ChoiceMode::Validated))),
+        name().prop_map(|n| Some(ToolChoice::force(n))),
+    ]
+}
+
+fn result_content() -> impl Strategy<Value = ResultContent> {
+    prop_oneof![
+        3 => text().prop_map(ResultContent::Text),
+        1 => object().prop_map(ResultContent::Json),
+        1 => prop::collection::vec(text().prop_map(|text| Block::Text { text }), 1..3)
+            .prop_map(ResultContent::Blocks),
+    ]
+}
+
+/// One assistant round: optional text, 0–3 calls, and the results of those calls (possibly
+/// reordered), then maybe a user follow-up.
+fn round(with_ids: bool) -> impl Strategy<Value = Vec<Message>> {
+    (
+        prop::option::of(text()),
+        prop::collection::vec((id(), name(), arguments()), 0..4),
+        prop::collection::vec((result_content(), any::<bool>()), 4),
+        any::<bool>(),
+        prop::option::of(text()),
+    )
+        .prop_map(move |(lead, calls, results, reverse, follow_up)| {
+            let mut msgs = Vec::new();
+            let mut parts = Vec::new();
+            if let Some(t) = lead {
+                parts.push(Part::text(t));
+            }
+            // Distinct ids within a round: real providers never repeat one.
+            let calls: Vec<_> = calls
+                .into_iter()
+                .enumerate()
+                .map(|(i, (id, name, (arguments, raw)))| {
+                    let id = with_ids.then(|| format!("{id}{i}"));
+                    let mut c = ToolCall::new(id, name, arguments);
+                    c.arguments_raw = raw;
+                    c
+                })
+                .collect();
+            parts.extend(calls.iter().cloned().map(Part::ToolCall));
+            if parts.is_empty() {
+                parts.push(Part::text("ok"));
+            }
+            msgs.push(Message::new(Role::Assistant, parts));
+            if !calls.is_empty() {
+                let mut rs: Vec<Part> = calls
+                    .iter()
+                    .zip(results)
+                    .map(|(c, (content, is_error))| {
+                        let mut r = ToolResult::new(c.id.clone(), content);
+                        r.is_error = is_error;
+                        if !with_ids {
+                            r.name = Some(c.name.clone());
+                        }
+                        Part::ToolResult(r)
+                    })
+                    .collect();
+                if reverse && with_ids {
+                    rs.reverse();
+                }
+                msgs.push(Message::new(Role::Tool, rs));
+            }
+            if let Some(t) = follow_up {
+                msgs.push(Message::new(Role::User, vec![Part::text(t)]));
+            }
+            msgs
+        })
+}
+
+/// An arbitrary request-side exchange.
+pub fn exchange() -> impl Strategy<Value = Exchange> {
+    (
+        prop::option::of(text()),
+        prop::collection::vec(tool(), 0..3),
+        tool_choice(),
+        prop::option::of(any::<bool>()),
+        (
+            prop::option::of("[a-z0-9.-]{3,20}"),
+            prop::option::of(1u64..100_000),
+            prop::option::of(prop_oneof![Just(0.0), Just(0.7), Just(1.0)]),
+        ),
+        text(),
+        prop::collection::vec(round(true), 0..3),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(
+                system,
+                tools,
+                tool_choice,
+                parallel,
+                (model, max_tokens, temperature),
+                first,
+                rounds,
+                ids,
+            )| {
+                let mut messages = vec![Message::new(Role::User, vec![Part::text(first)])];
+                for r in rounds {
+                    messages.extend(r);
+                }
+                let mut x = Exchange {
+                    system,
+                    tools,
+                    tool_choice,
+                    parallel_tool_calls: parallel,
+                    options: Options {
+                        model,
+                        max_tokens,
+                        temperature,
+                        ..Options::default()
+                    },
+                    messages,
+                    extra: Extra::new(),
+                };
+                if !ids {
+                    // The Gemini shape: no ids anywhere, results named after their calls.
+                    for m in &mut x.messages {
+                        for p in &mut m.parts {
+                            match p {
+                                Part::ToolCall(c) => c.id = None,
+                                Part::ToolResult(r) => r.call_id = None,
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+                x
+            },
+        )
+}
+
+/// An arbitrary response-side exchange (what `Exchange::response_view` returns): a model name
+/// and one assistant message with a stop reason and maybe usage.
+pub fn response() -> impl Strategy<Value = Exchange> {
+    (
+        exchange(),
+        round(true),
+        prop::option::of((0u64..5000, 0u64..5000)),
+        any::<bool>(),
+    )
+        .prop_map(|(base, round, usage, max_tokens)| {
+            let mut msg = round
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| Message::new(Role::Assistant, vec![]));
+            let has_calls = msg.tool_calls().next().is_some();
+            msg.stop_reason = Some(match (has_calls, max_tokens) {
+                (true, _) => StopReason::ToolUse,
+                (false, true) => StopReason::MaxTokens,
+                (false, false) => StopReason::EndTurn,
+            });
+            msg.usage = usage.map(|(i, o)| Usage {
+                input_tokens: i,
+                output_tokens: o,
+            });
+            Exchange {
+                options: Options {
+                    model: base.options.model,
+                    ..Options::default()
+                },
+                messages: vec![msg],
+                ..Exchange::default()
+            }
+        })
+}

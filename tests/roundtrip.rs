@@ -1,0 +1,52 @@
+//! Round-trip property: for generated exchanges, `decode(encode(x))` equals `x` except under
+//! the pointers of the losses reported by the encoder and the decoder; nothing panics.
+
+mod common;
+
+use proptest::prelude::*;
+use toolscope::formats::{Format, Kind};
+use toolscope::model::diff::unexplained;
+use toolscope::model::Exchange;
+
+fn round_trip(format: Format, kind: Kind, x: &Exchange) -> Result<(), TestCaseError> {
+    let enc = format.encode(x, kind);
+    let dec = format.decode(&enc.text, kind).map_err(|e| {
+        TestCaseError::fail(format!("own output does not decode: {e}\n{}", enc.text))
+    })?;
+    let mut losses = enc.losses.clone();
+    losses.extend(dec.losses);
+    let left = unexplained(x, &dec.exchange, &losses);
+    prop_assert!(
+        left.is_empty(),
+        "unreported differences {left:?}\nlosses: {losses:#?}\ndocument:\n{}\nback: {}",
+        enc.text,
+        serde_json::to_string_pretty(&dec.exchange).unwrap_or_default()
+    );
+    Ok(())
+}
+
+macro_rules! round_trip_tests {
+    ($($name:ident: $format:expr;)*) => {$(
+        mod $name {
+            use super::*;
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(256))]
+                #[test]
+                fn request_round_trip(x in common::gen::exchange()) {
+                    round_trip($format, Kind::Request, &x)?;
+                }
+                #[test]
+                fn response_round_trip(x in common::gen::response()) {
+                    round_trip($format, Kind::Response, &x)?;
+                }
+            }
+        }
+    )*};
+}
+
+round_trip_tests! {
+    openai_chat_roundtrip: Format::OpenAiChat;
+    openai_responses_roundtrip: Format::OpenAiResponses;
+    anthropic_roundtrip: Format::Anthropic;
+    gemini_roundtrip: Format::Gemini;
+}
