@@ -86,6 +86,20 @@ impl Losses {
     ) -> &mut Loss {
         self.push(LossKind::Added, pointer, what, why)
     }
+    /// Report every provider-only field group in `extra` that belongs to a format other than
+    /// `own` (the target) as dropped. `pointer` is the pointer of the element owning `extra`.
+    pub fn foreign_extra(&mut self, extra: &super::Extra, own: &str, pointer: &str) {
+        for (format, fields) in extra {
+            if format != own && !fields.is_empty() {
+                let names: Vec<&str> = fields.keys().map(String::as_str).collect();
+                self.dropped(
+                    format!("{pointer}/extra/{}", crate::formats::json::escape(format)),
+                    format!("{format}-only fields {}", names.join(", ")),
+                    format!("only {format} has them"),
+                );
+            }
+        }
+    }
     /// Append other losses.
     pub fn extend(&mut self, other: impl IntoIterator<Item = Loss>) {
         self.0.extend(other);
