@@ -6,8 +6,8 @@
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
 
-use crate::formats::{DecodeError, Decoded, Format, Kind};
-use crate::model::{Exchange, Loss, LossKind};
+use crate::formats::{read_any, DecodeError, Decoded, Format, Kind, Source};
+use crate::model::{Loss, LossKind};
 use std::io::Read;
 
 const USAGE: &str = "usage:
@@ -149,27 +149,29 @@ fn convert(
     to: Target,
     kind: Kind,
 ) -> Result<(String, Vec<Loss>), DecodeError> {
-    let (source, kind) = match from {
-        Some(Target::Wire(f)) => (Target::Wire(f), kind),
-        Some(Target::Canonical) => (Target::Canonical, kind),
-        None => match Format::detect(text) {
-            Ok((f, k)) => (Target::Wire(f), k),
-            // Not a wire document: it may be the model's own JSON.
-            Err(e) => match crate::formats::json::parse::<Exchange>("canonical", text) {
-                Ok(_) => (Target::Canonical, kind),
-                Err(_) => return Err(e),
+    let (
+        Decoded {
+            exchange,
+            losses: mut all,
+        },
+        kind,
+    ) = match from {
+        Some(Target::Wire(f)) => (f.decode(text, kind)?, kind),
+        Some(Target::Canonical) => (
+            Decoded {
+                exchange: crate::formats::json::parse("canonical", text)?,
+                losses: Vec::new(),
             },
-        },
-    };
-    let Decoded {
-        exchange,
-        losses: mut all,
-    } = match source {
-        Target::Wire(f) => f.decode(text, kind)?,
-        Target::Canonical => Decoded {
-            exchange: crate::formats::json::parse("canonical", text)?,
-            losses: Vec::new(),
-        },
+            kind,
+        ),
+        None => {
+            let (decoded, source) = read_any(text)?;
+            let kind = match source {
+                Source::Wire(_, k) => k,
+                Source::Canonical => kind,
+            };
+            (decoded, kind)
+        }
     };
     let doc = match to {
         Target::Wire(f) => {

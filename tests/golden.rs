@@ -1,6 +1,8 @@
 //! Golden files: every canonical exchange × every format × request and response, plus the
 //! round trip of each golden document back to the model (differences only where a loss says).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use toolscope::cli::describe;

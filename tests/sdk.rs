@@ -3,6 +3,8 @@
 //! `tests/sdk/validate.py` — the golden files, and documents generated from exchanges nobody on
 //! the project wrote. Needs `python3` with `tests/sdk/requirements.txt` (`make test` installs it).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use proptest::strategy::{Strategy, ValueTree};

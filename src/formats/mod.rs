@@ -271,3 +271,54 @@ fn decode_with<C: Codec>(text: &str, kind: Kind) -> Result<Decoded, DecodeError>
     };
     Ok(Decoded { exchange, losses })
 }
+
+/// Where a document came from: Toolscope's own model JSON or a provider's wire format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The canonical model, serialised.
+    Canonical,
+    /// A provider document of this format and kind.
+    Wire(Format, Kind),
+}
+
+impl Source {
+    /// For a person: `canonical`, `openai-chat request`.
+    pub fn label(self) -> String {
+        match self {
+            Source::Canonical => "canonical".into(),
+            Source::Wire(f, k) => format!("{} {}", f.id(), k.as_str()),
+        }
+    }
+}
+
+/// Read any document: the canonical model, or any provider's request or response (detected).
+/// Errors point at the spot: a syntax error at its line and column; a document of a detected
+/// format at the element that does not fit; otherwise why it is not a canonical exchange.
+pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
+    let canonical = json::parse::<Exchange>("canonical", text);
+    let canonical_err = match canonical {
+        Ok(exchange) => {
+            return Ok((
+                Decoded {
+                    exchange,
+                    losses: Vec::new(),
+                },
+                Source::Canonical,
+            ))
+        }
+        Err(e) => e,
+    };
+    if canonical_err.pointer.is_none() {
+        // Not JSON at all: the syntax error is the answer whatever the format.
+        return Err(DecodeError {
+            format: None,
+            ..canonical_err
+        });
+    }
+    match Format::detect(text) {
+        Ok((format, kind)) => format
+            .decode(text, kind)
+            .map(|d| (d, Source::Wire(format, kind))),
+        Err(_) => Err(canonical_err),
+    }
+}

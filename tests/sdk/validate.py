@@ -28,7 +28,7 @@ def validator(fmt: str, kind: str):
 
 
 def formats() -> list[str]:
-    skip = {"validate", "strict"}
+    skip = {"validate", "strict", "check_requirements"}
     return sorted(p.stem.replace("_", "-") for p in HERE.glob("*.py") if p.stem not in skip)
 
 

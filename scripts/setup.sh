@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Install what building and testing Toolscope needs, skipping whatever is already present.
+#   scripts/setup.sh build   wasm target, trunk, wasm-bindgen-cli, npm packages (wasm-opt)
+#   scripts/setup.sh test    all of the above, plus Chromium + ChromeDriver and the Python SDKs
+# Every step checks first, so a warm machine spends a second or two here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+# wasm-bindgen-cli must equal the wasm-bindgen that Cargo.lock resolved.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/"/, "", $3); print $3; exit}' Cargo.lock)
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (about 3 minutes)"
+  # A debug build of trunk installs twice as fast and is no slower in use.
+  CARGO_PROFILE_DEV_DEBUG=false cargo install trunk --locked --debug --version "$TRUNK_VERSION"
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
+  # Not --locked: its lock pins a webpki-roots version the registry here lacks.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] ||
+  [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (binaryen's wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund
+fi
+
+# Dependencies are fetched once, so Trunk (offline) and the tests build without the network.
+cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
+
+if [ "${1:-build}" = test ]; then
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    say "installing Debian chromium and chromium-driver"
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver
+  fi
+  if ! python3 tests/sdk/check_requirements.py tests/sdk/requirements.txt; then
+    say "installing the providers' Python SDKs"
+    python3 -m pip install --quiet --disable-pip-version-check -r tests/sdk/requirements.txt
+  fi
+fi

@@ -1,0 +1,98 @@
+//! The command line, through `cli::run_with` (no processes), and once through the real binary.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use toolscope::cli::run_with;
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let mut out = String::new();
+    let mut err = String::new();
+    let input = stdin.to_string();
+    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
+    (code, out, err)
+}
+
+#[test]
+fn cli_formats_lists_every_format() {
+    let (code, out, _) = run(&["formats"], "");
+    assert_eq!(code, 0);
+    for f in toolscope::formats::Format::ALL {
+        assert!(out.contains(f.id()), "{out}");
+    }
+    assert!(out.starts_with("canonical"));
+}
+
+#[test]
+fn cli_usage_errors_exit_2() {
+    assert_eq!(run(&[], "").0, 2);
+    assert_eq!(run(&["convert"], "").0, 2);
+    assert_eq!(run(&["convert", "--to", "klingon"], "").0, 2);
+    assert_eq!(run(&["convert", "--to", "gemini", "--bogus"], "").0, 2);
+    let (code, _, err) = run(&["frobnicate"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown command"));
+}
+
+#[test]
+fn cli_bad_input_exits_1_with_line_and_column() {
+    let (code, out, err) = run(
+        &["convert", "--to", "anthropic"],
+        "{\n  \"messages\": [\n    {,}\n]}",
+    );
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("line 3, column 6"), "{err}");
+}
+
+#[test]
+fn cli_canonical_round_trips_through_stdin() {
+    for (case, x) in common::cases() {
+        let text = serde_json::to_string(&x).expect("serialise");
+        let (code, out, err) = run(&["convert", "--to", "canonical", "-"], &text);
+        assert_eq!(code, 0, "{case}: {err}");
+        let back: toolscope::model::Exchange = serde_json::from_str(&out).expect("canonical out");
+        assert_eq!(back, x, "{case}");
+    }
+}
+
+#[test]
+fn cli_converts_every_case_to_every_format_and_reports_losses_on_stderr() {
+    for (case, x) in common::cases() {
+        let text = serde_json::to_string(&x).expect("serialise");
+        for f in toolscope::formats::Format::ALL {
+            let (code, out, err) = run(&["convert", "--from", "canonical", "--to", f.id()], &text);
+            assert_eq!(code, 0, "{case} → {}: {err}", f.id());
+            assert_eq!(
+                out,
+                f.encode(&x, toolscope::formats::Kind::Request).text + "\n"
+            );
+            let expected = f.encode(&x, toolscope::formats::Kind::Request).losses.len();
+            assert_eq!(err.lines().count(), expected, "{case} → {}: {err}", f.id());
+        }
+    }
+}
+
+#[test]
+fn cli_binary_reads_a_file() {
+    let path = common::fixtures().join("exchanges/weather.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
+        .args(["convert", "--to", "canonical"])
+        .arg(&path)
+        .output()
+        .expect("run toolscope");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back: toolscope::model::Exchange = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(back.tools.len(), 1);
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
+        .args(["convert", "--to", "gemini", "/nonexistent/file.json"])
+        .output()
+        .expect("run toolscope");
+    assert_eq!(missing.status.code(), Some(1));
+}
