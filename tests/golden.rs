@@ -30,7 +30,7 @@ fn check(format: Format) {
                 failures.push(f);
             }
             let expected = match kind {
-                Kind::Request => x.clone(),
+                Kind::Request => x.request_view(),
                 Kind::Response => x.response_view(),
             };
             match format.decode(&enc.text, kind) {

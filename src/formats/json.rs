@@ -30,11 +30,16 @@ pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T,
             .collect();
         let inner = e.into_inner();
         let syntax = inner.is_syntax() || inner.is_eof();
+        // For a shape error serde stops at the end of the element; point at its start instead.
+        let (line, column) = match locate(text, &pointer).filter(|_| !syntax) {
+            Some(offset) => line_column(text, offset),
+            None => (inner.line(), inner.column()),
+        };
         DecodeError {
             format: Some(format),
             pointer: (!syntax).then_some(pointer),
-            line: (inner.line() > 0).then_some(inner.line()),
-            column: (inner.line() > 0).then_some(inner.column()),
+            line: (line > 0).then_some(line),
+            column: (line > 0).then_some(column),
             message: strip_position(&inner.to_string()),
         }
     })?;
@@ -215,9 +220,9 @@ mod tests {
         struct T {
             a: Vec<u32>,
         }
-        let e = parse::<T>("t", "{\"a\": [1, \"two\"]}").unwrap_err();
+        let e = parse::<T>("t", "{\"a\": [1,\n  \"two\"]}").unwrap_err();
         assert_eq!(e.pointer.as_deref(), Some("/a/1"));
-        assert_eq!(e.line, Some(1));
+        assert_eq!((e.line, e.column), (Some(2), Some(3)));
     }
 
     #[test]

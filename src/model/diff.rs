@@ -22,12 +22,16 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
                 path.push_str(&crate::formats::json::escape(k));
                 match y.get(k) {
                     Some(vb) => walk(va, vb, path, out),
-                    None => out.push(path.clone()),
+                    None => absent(va, path, out),
                 }
                 path.truncate(len);
             }
-            for k in y.keys().filter(|k| !x.contains_key(*k)) {
-                out.push(format!("{path}/{}", crate::formats::json::escape(k)));
+            for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&crate::formats::json::escape(k));
+                absent(vb, path, out);
+                path.truncate(len);
             }
         }
         (Value::Array(x), Value::Array(y)) => {
@@ -42,6 +46,18 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
             }
         }
         _ if a == b => {}
+        _ => out.push(path.clone()),
+    }
+}
+
+/// A value present on one side only: its leaves are the differences (so a loss at
+/// `/options/model` covers an `options` object that exists only because of that field).
+fn absent(v: &Value, path: &mut String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            walk(v, &Value::Object(serde_json::Map::new()), path, out);
+        }
+        Value::Array(a) if !a.is_empty() => walk(v, &Value::Array(Vec::new()), path, out),
         _ => out.push(path.clone()),
     }
 }

@@ -456,6 +456,18 @@ pub enum Block {
 }
 
 impl Exchange {
+    /// What a request body carries: everything but the response metadata of past turns
+    /// (`stop_reason`, `usage`), which no request format has a place for. Request encoders
+    /// leave those out without reporting them, and request decoders return this view.
+    pub fn request_view(&self) -> Exchange {
+        let mut x = self.clone();
+        for m in &mut x.messages {
+            m.stop_reason = None;
+            m.usage = None;
+        }
+        x
+    }
+
     /// What a response body carries: the model name and the last message when the model spoke
     /// last. Response encoders encode this view and response decoders return it, so the two
     /// compare directly.

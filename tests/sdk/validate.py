@@ -13,17 +13,26 @@ Exit status 1 when any document fails.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import pathlib
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 FIXTURES = HERE.parent / "fixtures"
-sys.path.insert(0, str(HERE))
+# Appended, not inserted: tests/sdk/anthropic.py must not hide the `anthropic` package.
+sys.path.append(str(HERE))
 
 
 def validator(fmt: str, kind: str):
-    module = importlib.import_module(fmt.replace("-", "_"))
+    name = fmt.replace("-", "_")
+    module_name = f"toolscope_sdk_{name}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, HERE / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
     return getattr(module, f"validate_{kind}")
 
 
