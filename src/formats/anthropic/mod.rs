@@ -1,29 +1,68 @@
-//! PLACEHOLDER: replaced by the real anthropic codec.
+//! Anthropic Messages API (`POST /v1/messages`).
+//!
+//! Spec: <https://docs.anthropic.com/en/api/messages>, tool use:
+//! <https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use>.
+//! Ground truth for the shapes is the Python SDK 2.12.0 (`MessageCreateParamsNonStreaming`,
+//! `Message`), which sends API version 2026-10-21.
+//!
+//! What is lossy, encoding the model as Anthropic:
+//! - `temperature` and `top_p`: the current API version rejects sampling parameters (the SDK
+//!   has none); dropped. Legacy documents that carry them are still read.
+//! - Tool results live in the user message after the call: a Tool message and the User message
+//!   after it become one user message (results first); several Tool messages in a row become
+//!   one, and other groupings that read back differently are reported at `/messages`.
+//! - Call ids: missing ones are assigned, ids outside `^[a-zA-Z0-9_-]{1,64}$` rewritten.
+//! - `input` is a JSON object: invalid argument text and non-object values become `{}`; the
+//!   spelling of valid argument text is not kept.
+//! - Empty text blocks (rejected by the API) are dropped; JSON results are sent as JSON text;
+//!   result `name`s, tool `output_schema`/`annotations`, and the stop reason and usage of past
+//!   turns have no place.
+//! - tool_choice: a restriction to several tools becomes `any`, `validated` becomes `auto`,
+//!   restrictions under `auto`/`none` are dropped. `parallel_tool_calls` lives inside
+//!   tool_choice as `disable_parallel_tool_use`: `false` with no tool_choice adds `auto`; `true`
+//!   with no tool_choice (the default) and anything under `none` cannot be stated.
+//! - `model` and `max_tokens` are required: placeholders are added when missing.
+//! - Responses: a missing stop reason is derived, missing usage is written as zeros (and read
+//!   back as none), a missing id is `msg_toolscope` (read back as none).
+//!
+//! Kept for a pasted document, in `extra.anthropic` (so it is written back unchanged):
+//! unknown fields at every level; `system` as blocks (`extra.anthropic.system`, used while its
+//! text matches); server tools at their places in the tool list (`extra.anthropic.tools`, client
+//! tools named by strings); unknown `tool_choice` fields; system messages inside the
+//! conversation (a user message with `extra.anthropic.role = "system"`); an explicit
+//! `is_error: false`; a single text block written as an array (an empty `extra.anthropic` on the
+//! text part); image, document, thinking and server-tool blocks as `Part::Raw`.
+
+mod convert;
+pub mod wire;
+
+pub use convert::{PLACEHOLDER_ID, PLACEHOLDER_MAX_TOKENS, PLACEHOLDER_MODEL};
 
 use crate::formats::{DecodeError, Kind};
 use crate::model::{Exchange, Loss};
 use serde_json::Value;
 
-/// The anthropic codec.
+/// The Anthropic Messages codec.
 pub struct Codec;
 
 impl crate::formats::Codec for Codec {
-    const ID: &'static str = "anthropic";
-    type Request = Value;
-    type Response = Value;
-    fn encode_request(_x: &Exchange) -> (Value, Vec<Loss>) {
-        (Value::Null, Vec::new())
+    const ID: &'static str = convert::ID;
+    type Request = wire::Request;
+    type Response = wire::Response;
+
+    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
+        convert::encode_request(x)
     }
-    fn decode_request(_doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        Err(DecodeError::at(Self::ID, "", "not implemented"))
+    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_request(doc)
     }
-    fn encode_response(_x: &Exchange) -> (Value, Vec<Loss>) {
-        (Value::Null, Vec::new())
+    fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
+        convert::encode_response(x)
     }
-    fn decode_response(_doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        Err(DecodeError::at(Self::ID, "", "not implemented"))
+    fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_response(doc)
     }
-    fn sniff(_v: &Value) -> Option<(Kind, u8)> {
-        None
+    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+        convert::sniff(v)
     }
 }

@@ -1,0 +1,1482 @@
+//! Anthropic Messages ⇄ canonical model.
+//!
+//! Encoding reports everything the Messages API cannot carry; decoding is faithful and reports
+//! what it normalises. Pointers of losses are into the serialised canonical `Exchange`; targets
+//! are into the emitted document.
+
+use super::wire::{
+    self, AssistantTag, Base64Source, Base64Tag, Block, Content, CustomTool, ImageBlock, ImageTag,
+    MessageParam, MessageTag, ResultContent as WireResult, System, TextBlock, ToolDef,
+    ToolResultBlock, ToolUseBlock, WireRole,
+};
+use crate::formats::json::escape;
+use crate::formats::{DecodeError, Kind};
+use crate::model::{
+    assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
+    Exchange, Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool,
+    ToolCall, ToolChoice, ToolResult, Usage,
+};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// Format id.
+pub const ID: &str = "anthropic";
+/// Model emitted when the exchange names none (the API requires one).
+pub const PLACEHOLDER_MODEL: &str = "claude-sonnet-4-5";
+/// `max_tokens` emitted when the exchange sets none (the API requires it).
+pub const PLACEHOLDER_MAX_TOKENS: u64 = 1024;
+/// Response id emitted when the message has none; read back as no id.
+pub const PLACEHOLDER_ID: &str = "msg_toolscope";
+/// `tool_use_id` emitted for a result that answers no call at all.
+pub const UNPAIRED_ID: &str = "toolu_unpaired";
+
+const WHY_IDS: &str = "Anthropic pairs every tool_result with its tool_use by id";
+const WHY_SAMPLING: &str = "the Messages API no longer accepts sampling parameters \
+     (API version 2026-10-21, SDK 2.x); older API versions did";
+/// Image types the API accepts in a base64 source.
+const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+/// Stop reasons of the SDK's `StopReason`.
+const STOP_REASONS: [&str; 7] = [
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "tool_use",
+    "pause_turn",
+    "refusal",
+    "model_context_window_exceeded",
+];
+/// Top-level `Message` fields a request message cannot carry (they come from a pasted response).
+const RESPONSE_ONLY: [&str; 9] = [
+    "id",
+    "type",
+    "model",
+    "stop_reason",
+    "stop_sequence",
+    "usage",
+    "container",
+    "stop_details",
+    "diagnostics",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+/// `extra` holding `m` under this format's id, or nothing when `m` is empty.
+fn wrap(m: Map<String, Value>) -> Extra {
+    let mut e = Extra::new();
+    if !m.is_empty() {
+        e.insert(ID.to_string(), m);
+    }
+    e
+}
+
+/// This format's fields of `extra` (reporting other formats' as dropped), without the keys the
+/// encoder writes itself from the model (reported as dropped too: they would clash).
+fn own_fields(
+    extra: &Extra,
+    reserved: &[&str],
+    pointer: &str,
+    losses: &mut Losses,
+) -> Map<String, Value> {
+    losses.foreign_extra(extra, ID, pointer);
+    let mut m = extra.get(ID).cloned().unwrap_or_default();
+    for k in reserved {
+        if m.remove(*k).is_some() {
+            losses.dropped(
+                format!("{pointer}/extra/{ID}/{}", escape(k)),
+                format!("extra field {k:?}"),
+                "the encoder writes this field from the model itself",
+            );
+        }
+    }
+    m
+}
+
+/// Texts of the text blocks, joined by newlines.
+fn blocks_text(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Pointer of an option the encoder adds. When the exchange has no options at all, the
+/// serialised exchange has no `/options` object and the added value shows as a difference at
+/// `/options` itself, so the loss points there.
+fn option_pointer(x: &Exchange, field: &str) -> String {
+    if x.options.is_empty() {
+        "/options".to_string()
+    } else {
+        format!("/options/{field}")
+    }
+}
+
+fn is_system_marked(m: &Message) -> bool {
+    m.role == Role::User
+        && m.extra
+            .get(ID)
+            .and_then(|e| e.get("role"))
+            .and_then(Value::as_str)
+            == Some("system")
+}
+
+/// The wire role a canonical message is written with.
+fn wire_role(m: &Message) -> WireRole {
+    match m.role {
+        Role::Assistant => WireRole::Assistant,
+        _ if is_system_marked(m) => WireRole::System,
+        _ => WireRole::User,
+    }
+}
+
+/// Whether a part is written (the rules of [`encode_part`], without the reports).
+fn kept(role: WireRole, response: bool, part: &Part) -> bool {
+    match part {
+        Part::Text { text, .. } => response || !text.is_empty(),
+        Part::ToolCall(_) => role == WireRole::Assistant,
+        Part::ToolResult(_) => role == WireRole::User && !response,
+        Part::Raw { format, .. } => format == ID,
+    }
+}
+
+/// Where the loss of a dropped element points: the element itself when it was the last one
+/// kept, else the whole list, since every element after it moves up one place.
+fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String {
+    if later_kept {
+        list.to_string()
+    } else {
+        format!("{list}/{index}")
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding: parts
+
+/// Where a part is and what it becomes; `response` relaxes the request-only rules (empty text
+/// is kept) and keeps only the block fields a response `Message` has.
+struct PartCtx<'a> {
+    role: WireRole,
+    pointer: &'a str,
+    /// Pointer for dropping the part (see [`drop_pointer`]).
+    drop_at: String,
+    target: String,
+    response: bool,
+}
+
+fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block> {
+    let p = ctx.pointer;
+    match part {
+        Part::Text { text, extra } => {
+            if text.is_empty() && !ctx.response {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        "empty text block",
+                        "the API rejects empty text blocks",
+                    )
+                    .at(&ctx.target);
+                return None;
+            }
+            let mut fields = own_fields(extra, &["type", "text"], p, losses);
+            if ctx.response {
+                response_only_fields(&mut fields, &["citations"], p, losses);
+            }
+            Some(Block::Text(TextBlock {
+                text: text.clone(),
+                extra: fields,
+            }))
+        }
+        Part::ToolCall(call) => {
+            if ctx.role != WireRole::Assistant {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        format!("tool call {}", call.name),
+                        "Anthropic tool_use blocks belong in assistant messages",
+                    )
+                    .at(&ctx.target);
+                return None;
+            }
+            let input = encode_arguments(call, p, &ctx.target, losses);
+            let mut fields = own_fields(&call.extra, &["type", "id", "name", "input"], p, losses);
+            if ctx.response {
+                response_only_fields(&mut fields, &["caller", "toolset_name"], p, losses);
+            }
+            Some(Block::ToolUse(ToolUseBlock {
+                id: call.id.clone().unwrap_or_default(),
+                name: call.name.clone(),
+                input,
+                extra: fields,
+            }))
+        }
+        Part::ToolResult(r) => {
+            if ctx.role != WireRole::User || ctx.response {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        "tool result",
+                        "Anthropic tool_result blocks belong in user messages",
+                    )
+                    .at(&ctx.target);
+                return None;
+            }
+            Some(Block::ToolResult(encode_result(r, ctx, losses)))
+        }
+        Part::Raw { format, value } => {
+            if format == ID {
+                Some(Block::Raw(value.clone()))
+            } else {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        format!("{format} block"),
+                        format!("only {format} has this kind of block"),
+                    )
+                    .at(&ctx.target);
+                None
+            }
+        }
+    }
+}
+
+/// Keep only the block fields a response `Message` declares; drop request-only ones
+/// (`cache_control`) with a report.
+fn response_only_fields(
+    fields: &mut Map<String, Value>,
+    allowed: &[&str],
+    pointer: &str,
+    losses: &mut Losses,
+) {
+    let extra_keys: Vec<String> = fields
+        .keys()
+        .filter(|k| !allowed.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    for k in extra_keys {
+        fields.remove(&k);
+        losses.dropped(
+            format!("{pointer}/extra/{ID}/{}", escape(&k)),
+            format!("block field {k}"),
+            "a response content block has no such field (request only)",
+        );
+    }
+}
+
+/// `input` of a tool_use: always a JSON object.
+fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
+    let empty = Value::Object(Map::new());
+    if call.arguments_invalid() {
+        let raw = call.arguments_raw.as_deref().unwrap_or_default();
+        losses
+            .dropped(
+                format!("{p}/arguments_raw"),
+                format!("argument text {raw:?} (not valid JSON)"),
+                "Anthropic tool_use input is a JSON object; invalid JSON has no form",
+            )
+            .at(format!("{target}/input"));
+        losses
+            .rewritten(
+                format!("{p}/arguments"),
+                "invalid arguments sent as {}",
+                "Anthropic tool_use input must be a JSON object",
+            )
+            .at(format!("{target}/input"));
+        return empty;
+    }
+    if let Some(raw) = &call.arguments_raw {
+        losses
+            .dropped(
+                format!("{p}/arguments_raw"),
+                format!("argument spelling {raw:?}"),
+                "Anthropic tool_use input is a JSON object, not text; sent as the parsed value",
+            )
+            .at(format!("{target}/input"));
+    }
+    if call.arguments.is_object() {
+        call.arguments.clone()
+    } else {
+        losses
+            .rewritten(
+                format!("{p}/arguments"),
+                format!("non-object arguments {} sent as {{}}", call.arguments),
+                "Anthropic tool_use input must be a JSON object",
+            )
+            .at(format!("{target}/input"));
+        empty
+    }
+}
+
+fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResultBlock {
+    let p = ctx.pointer;
+    let tool_use_id = match &r.call_id {
+        Some(id) => id.clone(),
+        None => {
+            losses
+                .added(
+                    format!("{p}/call_id"),
+                    format!("tool_use_id {UNPAIRED_ID:?} for a result that answers no call"),
+                    WHY_IDS,
+                )
+                .at(format!("{}/tool_use_id", ctx.target));
+            UNPAIRED_ID.to_string()
+        }
+    };
+    if let Some(name) = &r.name {
+        losses.dropped(
+            format!("{p}/name"),
+            format!("tool name {name:?} on the result"),
+            "Anthropic tool_result blocks name only the tool_use_id",
+        );
+    }
+    let mut fields = own_fields(&r.extra, &["type", "tool_use_id", "content"], p, losses);
+    // An explicit `"is_error": false` of a pasted document, kept so it is written back.
+    let explicit_false = fields.remove("is_error") == Some(Value::Bool(false));
+    let is_error = if r.is_error {
+        Some(true)
+    } else if explicit_false {
+        Some(false)
+    } else {
+        None
+    };
+    let content = match &r.content {
+        ResultContent::Text(t) if t.is_empty() => None,
+        ResultContent::Text(t) => Some(WireResult::Text(t.clone())),
+        ResultContent::Json(v) => {
+            losses
+                .rewritten(
+                    format!("{p}/content"),
+                    "JSON result sent as JSON text",
+                    "Anthropic tool_result content is a string or content blocks",
+                )
+                .at(format!("{}/content", ctx.target));
+            Some(WireResult::Text(
+                serde_json::to_string(v).unwrap_or_else(|_| "null".into()),
+            ))
+        }
+        ResultContent::Blocks(blocks) => {
+            let keep = |b: &ModelBlock| match b {
+                ModelBlock::Text { text } => !text.is_empty(),
+                ModelBlock::Image { media_type, .. } => IMAGE_TYPES.contains(&media_type.as_str()),
+                ModelBlock::Raw { format, .. } => format == ID,
+            };
+            let list = format!("{p}/content/blocks");
+            let mut out = Vec::new();
+            for (k, b) in blocks.iter().enumerate() {
+                let bp = drop_pointer(&list, k, blocks.iter().skip(k + 1).any(keep));
+                match b {
+                    ModelBlock::Text { text } if text.is_empty() => {
+                        losses.dropped(bp, "empty text block", "the API rejects empty text blocks");
+                    }
+                    ModelBlock::Text { text } => out.push(Block::Text(TextBlock {
+                        text: text.clone(),
+                        extra: Map::new(),
+                    })),
+                    ModelBlock::Image { media_type, data } => {
+                        if IMAGE_TYPES.contains(&media_type.as_str()) {
+                            let img = ImageBlock {
+                                kind: ImageTag::Image,
+                                source: Base64Source {
+                                    kind: Base64Tag::Base64,
+                                    media_type: media_type.clone(),
+                                    data: data.clone(),
+                                },
+                            };
+                            out.push(Block::Raw(serde_json::to_value(img).unwrap_or(Value::Null)));
+                        } else {
+                            losses.dropped(
+                                bp,
+                                format!("{media_type} image"),
+                                "Anthropic accepts JPEG, PNG, GIF and WebP images",
+                            );
+                        }
+                    }
+                    ModelBlock::Raw { format, value } if format == ID => {
+                        out.push(Block::Raw(value.clone()))
+                    }
+                    ModelBlock::Raw { format, .. } => {
+                        losses.dropped(
+                            bp,
+                            format!("{format} block"),
+                            format!("only {format} has this kind of block"),
+                        );
+                    }
+                }
+            }
+            Some(WireResult::Blocks(out))
+        }
+    };
+    ToolResultBlock {
+        tool_use_id,
+        content,
+        is_error,
+        extra: fields,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding: request
+
+/// Model → request body.
+pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
+    let mut losses = Losses::new();
+    let (with_ids, l) = assign_missing_ids(x, WHY_IDS);
+    losses.extend(l);
+    let (x, l) = rewrite_ids(&with_ids, &IdRule::ANTHROPIC);
+    losses.extend(l);
+
+    losses.foreign_extra(&x.extra, ID, "");
+    let mut extra = x.extra.get(ID).cloned().unwrap_or_default();
+    let stored_system = extra.remove("system");
+    let layout = extra.remove("tools");
+    let choice_extra = extra.remove("tool_choice");
+    for k in [
+        "model",
+        "max_tokens",
+        "messages",
+        "temperature",
+        "top_p",
+        "stop_sequences",
+    ] {
+        if extra.remove(k).is_some() {
+            losses.dropped(
+                format!("/extra/{ID}/{k}"),
+                format!("extra field {k:?}"),
+                "the encoder writes this field from the model itself",
+            );
+        }
+    }
+
+    let system = encode_system(&x, stored_system, &mut losses);
+    let tools = encode_tools(&x, layout, &mut losses);
+    let tool_choice = encode_tool_choice(&x, choice_extra, &mut losses);
+
+    let model = match &x.options.model {
+        Some(m) => m.clone(),
+        None => {
+            losses
+                .added(
+                    option_pointer(&x, "model"),
+                    format!("model {PLACEHOLDER_MODEL:?}"),
+                    "the Messages API requires a model",
+                )
+                .at("/model");
+            PLACEHOLDER_MODEL.to_string()
+        }
+    };
+    let max_tokens = match x.options.max_tokens {
+        Some(n) => n,
+        None => {
+            losses
+                .added(
+                    option_pointer(&x, "max_tokens"),
+                    format!("max_tokens {PLACEHOLDER_MAX_TOKENS}"),
+                    "the Messages API requires max_tokens",
+                )
+                .at("/max_tokens");
+            PLACEHOLDER_MAX_TOKENS
+        }
+    };
+    if let Some(t) = x.options.temperature {
+        losses.dropped(
+            "/options/temperature",
+            format!("temperature {t}"),
+            WHY_SAMPLING,
+        );
+    }
+    if let Some(t) = x.options.top_p {
+        losses.dropped("/options/top_p", format!("top_p {t}"), WHY_SAMPLING);
+    }
+    let stop_sequences = (!x.options.stop.is_empty()).then(|| x.options.stop.clone());
+
+    let messages = encode_messages(&x.messages, &mut losses);
+
+    let doc = wire::Request {
+        model: Some(model),
+        max_tokens: Some(max_tokens),
+        system,
+        tools,
+        tool_choice,
+        temperature: None,
+        top_p: None,
+        stop_sequences,
+        messages,
+        extra,
+    };
+    (doc, losses.into_vec())
+}
+
+fn encode_system(x: &Exchange, stored: Option<Value>, losses: &mut Losses) -> Option<System> {
+    if let Some(v) = stored {
+        // The block form of a pasted document, kept while its text still matches the model.
+        match serde_json::from_value::<Vec<Block>>(v) {
+            Ok(blocks) if x.system.as_deref() == Some(blocks_text(&blocks).as_str()) => {
+                return Some(System::Blocks(blocks));
+            }
+            _ => {
+                losses.dropped(
+                    format!("/extra/{ID}/system"),
+                    "system prompt blocks (cache_control, …)",
+                    "they no longer match the system text; the text is sent as a string",
+                );
+            }
+        }
+    }
+    match &x.system {
+        Some(s) if s.is_empty() => {
+            losses.dropped(
+                "/system",
+                "empty system prompt",
+                "an empty system prompt is the same as none",
+            );
+            None
+        }
+        Some(s) => Some(System::Text(s.clone())),
+        None => None,
+    }
+}
+
+fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
+    let p = format!("/tools/{i}");
+    let input_schema = if t.input_schema.is_object() {
+        t.input_schema.clone()
+    } else {
+        losses
+            .rewritten(
+                format!("{p}/input_schema"),
+                format!("schema {} sent as an empty object schema", t.input_schema),
+                "Anthropic input_schema must be a JSON object",
+            )
+            .at(format!("{p}/input_schema"));
+        empty_object_schema()
+    };
+    if t.output_schema.is_some() {
+        losses.dropped(
+            format!("{p}/output_schema"),
+            "output schema",
+            "Anthropic tools have no output schema",
+        );
+    }
+    if t.annotations.is_some() {
+        losses.dropped(
+            format!("{p}/annotations"),
+            "tool annotations",
+            "Anthropic tools have no annotations",
+        );
+    }
+    let extra = own_fields(
+        &t.extra,
+        &["name", "description", "input_schema", "strict"],
+        &p,
+        losses,
+    );
+    ToolDef::Custom(CustomTool {
+        name: t.name.clone(),
+        description: t.description.clone(),
+        input_schema,
+        strict: t.strict,
+        extra,
+    })
+}
+
+/// Client tools in the model's order; server tools of a pasted document (kept in
+/// `extra.anthropic.tools` as the document's tool list, client tools named by a string) back at
+/// their places.
+fn encode_tools(x: &Exchange, layout: Option<Value>, losses: &mut Losses) -> Option<Vec<ToolDef>> {
+    let mut custom = x.tools.iter().enumerate();
+    let mut out = Vec::new();
+    match layout {
+        Some(Value::Array(entries)) => {
+            for e in entries {
+                if e.is_object() {
+                    out.push(ToolDef::Server(e));
+                } else if let Some((i, t)) = custom.next() {
+                    out.push(encode_tool(i, t, losses));
+                }
+            }
+        }
+        Some(_) => {
+            losses.dropped(
+                format!("/extra/{ID}/tools"),
+                "server tool list",
+                "it is not an array of tools",
+            );
+        }
+        None => {}
+    }
+    for (i, t) in custom {
+        out.push(encode_tool(i, t, losses));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn encode_tool_choice(
+    x: &Exchange,
+    stored: Option<Value>,
+    losses: &mut Losses,
+) -> Option<wire::ToolChoice> {
+    let extra = match stored {
+        Some(Value::Object(m)) => m,
+        Some(_) => {
+            losses.dropped(
+                format!("/extra/{ID}/tool_choice"),
+                "tool_choice fields",
+                "they are not an object",
+            );
+            Map::new()
+        }
+        None => Map::new(),
+    };
+    let disable = x.parallel_tool_calls.map(|p| !p);
+    let Some(choice) = &x.tool_choice else {
+        return match x.parallel_tool_calls {
+            Some(false) => {
+                losses
+                    .added(
+                        "/tool_choice",
+                        "tool_choice auto",
+                        "Anthropic states disable_parallel_tool_use inside tool_choice",
+                    )
+                    .at("/tool_choice");
+                Some(wire::ToolChoice::Auto {
+                    disable_parallel_tool_use: Some(true),
+                    extra,
+                })
+            }
+            Some(true) => {
+                losses.dropped(
+                    "/parallel_tool_calls",
+                    "parallel_tool_calls: true",
+                    "parallel calls are Anthropic's default; without a tool_choice there is no \
+                     field to state it",
+                );
+                None
+            }
+            None => {
+                if !extra.is_empty() {
+                    losses.dropped(
+                        format!("/extra/{ID}/tool_choice"),
+                        "tool_choice fields",
+                        "the exchange has no tool_choice",
+                    );
+                }
+                None
+            }
+        };
+    };
+    let restriction = |losses: &mut Losses, mode: &str| {
+        if !choice.tools.is_empty() {
+            losses
+                .dropped(
+                    "/tool_choice/tools",
+                    format!("restriction to tools {:?}", choice.tools),
+                    format!("Anthropic tool_choice {mode} cannot restrict the tools"),
+                )
+                .at("/tool_choice");
+        }
+    };
+    Some(match choice.mode {
+        ChoiceMode::Auto => {
+            restriction(losses, "auto");
+            wire::ToolChoice::Auto {
+                disable_parallel_tool_use: disable,
+                extra,
+            }
+        }
+        ChoiceMode::None => {
+            restriction(losses, "none");
+            if let Some(p) = x.parallel_tool_calls {
+                losses.dropped(
+                    "/parallel_tool_calls",
+                    format!("parallel_tool_calls: {p}"),
+                    "Anthropic tool_choice none has no disable_parallel_tool_use",
+                );
+            }
+            wire::ToolChoice::None {
+                disable_parallel_tool_use: None,
+                extra,
+            }
+        }
+        ChoiceMode::Required => match choice.tools.as_slice() {
+            [] => wire::ToolChoice::Any {
+                disable_parallel_tool_use: disable,
+                extra,
+            },
+            [name] => wire::ToolChoice::Tool {
+                name: name.clone(),
+                disable_parallel_tool_use: disable,
+                extra,
+            },
+            several => {
+                losses
+                    .rewritten(
+                        "/tool_choice/tools",
+                        format!("required call among {several:?} sent as any tool"),
+                        "Anthropic can force one named tool or any tool, not a subset",
+                    )
+                    .at("/tool_choice");
+                wire::ToolChoice::Any {
+                    disable_parallel_tool_use: disable,
+                    extra,
+                }
+            }
+        },
+        ChoiceMode::Validated => {
+            losses
+                .rewritten(
+                    "/tool_choice/mode",
+                    "tool_choice validated sent as auto",
+                    "Anthropic has no validated mode (schema-constrained calls or text); auto \
+                     lets the model choose without the constraint (use strict tools for it)",
+                )
+                .at("/tool_choice");
+            restriction(losses, "auto");
+            wire::ToolChoice::Auto {
+                disable_parallel_tool_use: disable,
+                extra,
+            }
+        }
+    })
+}
+
+/// The canonical messages as Anthropic turns: a Tool message (and any Tool messages right after
+/// it) and the User message after them become one user message, results first.
+fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
+    // Which source messages make up each wire message.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut i = 0;
+    while i < msgs.len() {
+        let mut group = vec![i];
+        let mut j = i + 1;
+        let is_tool = |k: usize| msgs.get(k).is_some_and(|m| m.role == Role::Tool);
+        if is_tool(i) {
+            while is_tool(j) {
+                group.push(j);
+                j += 1;
+            }
+            if group.len() > 1 {
+                losses.rewritten(
+                    "/messages",
+                    format!("tool messages {i}–{} sent as one user message", j - 1),
+                    "Anthropic expects all tool results of a turn together in the one user \
+                     message after it; they read back as one tool message",
+                );
+            }
+            if let Some(next) = msgs.get(j) {
+                let merges = next.role == Role::User
+                    && !is_system_marked(next)
+                    && next.parts.iter().any(|p| kept(WireRole::User, false, p))
+                    && !next.parts.iter().any(|p| matches!(p, Part::ToolResult(_)));
+                if merges {
+                    group.push(j);
+                    j += 1;
+                }
+            }
+        }
+        groups.push(group);
+        i = j;
+    }
+
+    let mut out = Vec::new();
+    for (wi, group) in groups.iter().enumerate() {
+        let role = group
+            .first()
+            .and_then(|&k| msgs.get(k))
+            .map_or(WireRole::User, wire_role);
+        let mut blocks = Vec::new();
+        let mut plain_text_only = true;
+        let mut extra = Map::new();
+        for &mi in group {
+            let Some(m) = msgs.get(mi) else { continue };
+            let mp = format!("/messages/{mi}");
+            let list = format!("{mp}/parts");
+            for (pi, part) in m.parts.iter().enumerate() {
+                let pointer = format!("{list}/{pi}");
+                let later = m.parts.iter().skip(pi + 1).any(|p| kept(role, false, p));
+                let ctx = PartCtx {
+                    role,
+                    pointer: &pointer,
+                    drop_at: drop_pointer(&list, pi, later),
+                    target: format!("/messages/{wi}/content/{}", blocks.len()),
+                    response: false,
+                };
+                if let Some(b) = encode_part(&ctx, part, losses) {
+                    // A text part that came from a block array carries an (often empty)
+                    // `extra.anthropic`: it is written back as a block.
+                    let plain = matches!(part, Part::Text { extra, .. } if !extra.contains_key(ID));
+                    plain_text_only &= plain;
+                    blocks.push(b);
+                }
+            }
+            if let Some(r) = &m.stop_reason {
+                losses.dropped(
+                    format!("{mp}/stop_reason"),
+                    format!("stop reason {} of a past turn", stop_name(r)),
+                    "Anthropic request messages have no stop reason",
+                );
+            }
+            if m.usage.is_some() {
+                losses.dropped(
+                    format!("{mp}/usage"),
+                    "token usage of a past turn",
+                    "Anthropic request messages have no usage",
+                );
+            }
+            let mut own = m.extra.clone();
+            if let Some(fields) = own.get_mut(ID) {
+                fields.remove("role");
+                for k in RESPONSE_ONLY {
+                    if fields.remove(k).is_some() {
+                        losses.dropped(
+                            format!("{mp}/extra/{ID}/{k}"),
+                            format!("response field {k}"),
+                            "an Anthropic request message has only a role and content",
+                        );
+                    }
+                }
+            }
+            extra.extend(own_fields(&own, &["content"], &mp, losses));
+        }
+        let content = match blocks.as_slice() {
+            [Block::Text(t)] if plain_text_only && t.extra.is_empty() => {
+                Content::Text(t.text.clone())
+            }
+            _ => Content::Blocks(blocks),
+        };
+        out.push(MessageParam {
+            role,
+            content,
+            extra,
+        });
+    }
+
+    // Anything else that reads back grouped differently (results inside a user message, text
+    // inside a tool message, an empty tool message, …) is reported once, for the whole list.
+    let expected: Vec<(Role, usize)> = msgs
+        .iter()
+        .map(|m| {
+            let role = wire_role(m);
+            (
+                m.role,
+                m.parts.iter().filter(|p| kept(role, false, p)).count(),
+            )
+        })
+        .collect();
+    if read_back_shape(&out) != expected && !losses.0.iter().any(|l| l.pointer == "/messages") {
+        losses.rewritten(
+            "/messages",
+            "messages regrouped",
+            "Anthropic carries tool results inside user messages: these messages read back \
+             split or joined differently",
+        );
+    }
+    out
+}
+
+/// (role, number of parts) of the messages [`decode_request`] makes of these wire messages.
+fn read_back_shape(msgs: &[MessageParam]) -> Vec<(Role, usize)> {
+    let mut shape = Vec::new();
+    for m in msgs {
+        let (n, results): (usize, Vec<bool>) = match &m.content {
+            Content::Text(_) => (1, vec![false]),
+            Content::Blocks(b) => (
+                b.len(),
+                b.iter()
+                    .map(|b| matches!(b, Block::ToolResult(_)))
+                    .collect(),
+            ),
+        };
+        match m.role {
+            WireRole::Assistant => shape.push((Role::Assistant, n)),
+            WireRole::System => shape.push((Role::User, n)),
+            WireRole::User if n == 0 => shape.push((Role::User, 0)),
+            WireRole::User => {
+                for run in results.chunk_by(|a, b| a == b) {
+                    let role = if run.first() == Some(&true) {
+                        Role::Tool
+                    } else {
+                        Role::User
+                    };
+                    shape.push((role, run.len()));
+                }
+            }
+        }
+    }
+    shape
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding: request
+
+/// Request body → model.
+pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+    let mut losses = Losses::new();
+    let mut extra = doc.extra;
+    let mut x = Exchange::default();
+    x.options.model = doc.model;
+    x.options.max_tokens = doc.max_tokens;
+    x.options.temperature = doc.temperature;
+    x.options.top_p = doc.top_p;
+    x.options.stop = doc.stop_sequences.unwrap_or_default();
+
+    match doc.system {
+        Some(System::Text(s)) => x.system = Some(s),
+        Some(System::Blocks(blocks)) => {
+            x.system = Some(blocks_text(&blocks));
+            // Kept so the blocks (and their cache_control) are written back as they were.
+            extra.insert(
+                "system".into(),
+                serde_json::to_value(&blocks).unwrap_or(Value::Null),
+            );
+        }
+        None => {}
+    }
+
+    if let Some(tools) = doc.tools {
+        let mut layout = Vec::new();
+        let mut server = false;
+        for t in tools {
+            match t {
+                ToolDef::Custom(t) => {
+                    layout.push(Value::String(t.name.clone()));
+                    x.tools.push(Tool {
+                        name: t.name,
+                        description: t.description,
+                        input_schema: t.input_schema,
+                        strict: t.strict,
+                        output_schema: None,
+                        annotations: None,
+                        extra: wrap(t.extra),
+                    });
+                }
+                ToolDef::Server(v) => {
+                    server = true;
+                    layout.push(v);
+                }
+            }
+        }
+        if server {
+            extra.insert("tools".into(), Value::Array(layout));
+        }
+    }
+
+    if let Some(choice) = doc.tool_choice {
+        let (tc, disable, fields) = match choice {
+            wire::ToolChoice::Auto {
+                disable_parallel_tool_use,
+                extra,
+            } => (
+                ToolChoice::mode(ChoiceMode::Auto),
+                disable_parallel_tool_use,
+                extra,
+            ),
+            wire::ToolChoice::Any {
+                disable_parallel_tool_use,
+                extra,
+            } => (
+                ToolChoice::mode(ChoiceMode::Required),
+                disable_parallel_tool_use,
+                extra,
+            ),
+            wire::ToolChoice::Tool {
+                name,
+                disable_parallel_tool_use,
+                extra,
+            } => (ToolChoice::force(name), disable_parallel_tool_use, extra),
+            wire::ToolChoice::None {
+                disable_parallel_tool_use,
+                extra,
+            } => (
+                ToolChoice::mode(ChoiceMode::None),
+                disable_parallel_tool_use,
+                extra,
+            ),
+        };
+        x.tool_choice = Some(tc);
+        x.parallel_tool_calls = disable.map(|d| !d);
+        if !fields.is_empty() {
+            extra.insert("tool_choice".into(), Value::Object(fields));
+        }
+    }
+
+    let mut call_ids: HashSet<String> = HashSet::new();
+    for (wi, m) in doc.messages.into_iter().enumerate() {
+        decode_message(wi, m, &mut call_ids, &mut x.messages, &mut losses)?;
+    }
+    x.extra = wrap(extra);
+    Ok((x, losses.into_vec()))
+}
+
+/// The blocks of a message's content (the string shorthand as one text block).
+fn content_blocks(content: Content) -> Vec<Block> {
+    match content {
+        Content::Text(s) => vec![Block::Text(TextBlock {
+            text: s,
+            extra: Map::new(),
+        })],
+        Content::Blocks(b) => b,
+    }
+}
+
+/// A text part; `marker` (a lone text block in an array) gives it an empty `extra.anthropic`
+/// so the encoder writes it back as an array rather than the string shorthand.
+fn decode_text(t: TextBlock, marker: bool) -> Part {
+    let mut extra = wrap(t.extra);
+    if marker && extra.is_empty() {
+        extra.insert(ID.to_string(), Map::new());
+    }
+    Part::Text {
+        text: t.text,
+        extra,
+    }
+}
+
+fn decode_call(b: ToolUseBlock) -> Part {
+    Part::ToolCall(ToolCall {
+        id: Some(b.id),
+        name: b.name,
+        arguments: b.input,
+        arguments_raw: None,
+        extra: wrap(b.extra),
+    })
+}
+
+fn decode_message(
+    wi: usize,
+    m: MessageParam,
+    call_ids: &mut HashSet<String>,
+    out: &mut Vec<Message>,
+    losses: &mut Losses,
+) -> Result<(), DecodeError> {
+    let base = format!("/messages/{wi}");
+    let single_block = matches!(&m.content, Content::Blocks(b) if b.len() == 1);
+    let blocks = content_blocks(m.content);
+    let mut extra = m.extra;
+    match m.role {
+        WireRole::Assistant => {
+            let mut parts = Vec::new();
+            for (bi, b) in blocks.into_iter().enumerate() {
+                parts.push(match b {
+                    Block::Text(t) => decode_text(t, single_block),
+                    Block::ToolUse(u) => {
+                        call_ids.insert(u.id.clone());
+                        decode_call(u)
+                    }
+                    Block::ToolResult(_) => {
+                        return Err(DecodeError::at(
+                            ID,
+                            format!("{base}/content/{bi}"),
+                            "tool_result blocks belong in user messages, not assistant ones",
+                        ))
+                    }
+                    Block::Raw(value) => Part::Raw {
+                        format: ID.into(),
+                        value,
+                    },
+                });
+            }
+            let mut msg = Message::new(Role::Assistant, parts);
+            msg.extra = wrap(extra);
+            out.push(msg);
+        }
+        WireRole::User | WireRole::System => {
+            let system = m.role == WireRole::System;
+            // Consecutive runs: tool results → a Tool message, anything else → a User message.
+            let mut runs: Vec<(Role, Vec<Part>)> = Vec::new();
+            for (bi, b) in blocks.into_iter().enumerate() {
+                let (role, part) = match b {
+                    Block::ToolResult(r) if !system => {
+                        if !call_ids.contains(&r.tool_use_id) {
+                            return Err(DecodeError::at(
+                                ID,
+                                format!("{base}/content/{bi}/tool_use_id"),
+                                format!(
+                                    "tool_result answers tool_use {:?}, which no earlier \
+                                     assistant message has",
+                                    r.tool_use_id
+                                ),
+                            ));
+                        }
+                        (Role::Tool, decode_result(r))
+                    }
+                    Block::ToolResult(_) => {
+                        return Err(DecodeError::at(
+                            ID,
+                            format!("{base}/content/{bi}"),
+                            "tool_result blocks belong in user messages, not system ones",
+                        ))
+                    }
+                    Block::ToolUse(_) => {
+                        return Err(DecodeError::at(
+                            ID,
+                            format!("{base}/content/{bi}"),
+                            "tool_use blocks belong in assistant messages",
+                        ))
+                    }
+                    Block::Text(t) => (Role::User, decode_text(t, single_block)),
+                    Block::Raw(value) => (
+                        Role::User,
+                        Part::Raw {
+                            format: ID.into(),
+                            value,
+                        },
+                    ),
+                };
+                match runs.last_mut() {
+                    Some((r, parts)) if *r == role => parts.push(part),
+                    _ => runs.push((role, vec![part])),
+                }
+            }
+            if runs.is_empty() {
+                runs.push((Role::User, Vec::new()));
+            }
+            if system {
+                extra.insert("role".into(), Value::String("system".into()));
+                losses.rewritten(
+                    format!("/messages/{}/role", out.len()),
+                    "system message inside the conversation",
+                    "the model has no system role inside the conversation: read as a user \
+                     message (written back as a system message for Anthropic only)",
+                );
+            }
+            // The message's own fields go with its first part of the split.
+            let mut extra = Some(extra);
+            for (role, parts) in runs {
+                let mut msg = Message::new(role, parts);
+                msg.extra = wrap(extra.take().unwrap_or_default());
+                out.push(msg);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn decode_result(r: ToolResultBlock) -> Part {
+    let mut extra = r.extra;
+    if r.is_error == Some(false) {
+        // Written back as it was; the model only knows "error or not".
+        extra.insert("is_error".into(), Value::Bool(false));
+    }
+    let content = match r.content {
+        None => ResultContent::Text(String::new()),
+        Some(WireResult::Text(s)) => ResultContent::Text(s),
+        Some(WireResult::Blocks(blocks)) => {
+            ResultContent::Blocks(blocks.into_iter().map(decode_result_block).collect())
+        }
+    };
+    Part::ToolResult(ToolResult {
+        call_id: Some(r.tool_use_id),
+        name: None,
+        content,
+        is_error: r.is_error == Some(true),
+        extra: wrap(extra),
+    })
+}
+
+fn decode_result_block(b: Block) -> ModelBlock {
+    match b {
+        Block::Text(t) if t.extra.is_empty() => ModelBlock::Text { text: t.text },
+        Block::Raw(v) => match serde_json::from_value::<ImageBlock>(v.clone()) {
+            Ok(img) => ModelBlock::Image {
+                media_type: img.source.media_type,
+                data: img.source.data,
+            },
+            Err(_) => ModelBlock::Raw {
+                format: ID.into(),
+                value: v,
+            },
+        },
+        other => ModelBlock::Raw {
+            format: ID.into(),
+            value: serde_json::to_value(&other).unwrap_or(Value::Null),
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response
+
+fn stop_to_wire(r: &StopReason) -> Option<String> {
+    Some(
+        match r {
+            StopReason::EndTurn => "end_turn",
+            StopReason::ToolUse => "tool_use",
+            StopReason::MaxTokens => "max_tokens",
+            StopReason::StopSequence => "stop_sequence",
+            StopReason::ContentFilter => "refusal",
+            StopReason::Other(s) if STOP_REASONS.contains(&s.as_str()) => s,
+            StopReason::Other(_) => return None,
+        }
+        .to_string(),
+    )
+}
+
+/// The model's name of a stop reason, for messages.
+fn stop_name(r: &StopReason) -> String {
+    match serde_json::to_value(r) {
+        Ok(Value::String(s)) => s,
+        _ => format!("{r:?}"),
+    }
+}
+
+fn stop_from_wire(s: String) -> StopReason {
+    match s.as_str() {
+        "end_turn" => StopReason::EndTurn,
+        "tool_use" => StopReason::ToolUse,
+        "max_tokens" => StopReason::MaxTokens,
+        "stop_sequence" => StopReason::StopSequence,
+        "refusal" => StopReason::ContentFilter,
+        _ => StopReason::Other(s),
+    }
+}
+
+/// The exchange's last assistant message → response body.
+pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
+    let mut losses = Losses::new();
+    let view = x.response_view();
+    let (with_ids, l) = assign_missing_ids(&view, WHY_IDS);
+    losses.extend(l);
+    let (view, l) = rewrite_ids(&with_ids, &IdRule::ANTHROPIC);
+    losses.extend(l);
+
+    let msg = match view.messages.first() {
+        Some(m) => m.clone(),
+        None => {
+            losses.added(
+                "/messages",
+                "an empty assistant message",
+                "the exchange does not end with an assistant turn, and an Anthropic response \
+                 is one",
+            );
+            Message::new(Role::Assistant, Vec::new())
+        }
+    };
+    let model = match &view.options.model {
+        Some(m) => m.clone(),
+        None => {
+            losses
+                .added(
+                    option_pointer(&view, "model"),
+                    format!("model {PLACEHOLDER_MODEL:?}"),
+                    "an Anthropic response names its model",
+                )
+                .at("/model");
+            PLACEHOLDER_MODEL.to_string()
+        }
+    };
+
+    let mut content = Vec::new();
+    for (pi, part) in msg.parts.iter().enumerate() {
+        let pointer = format!("/messages/0/parts/{pi}");
+        let later = msg
+            .parts
+            .iter()
+            .skip(pi + 1)
+            .any(|p| kept(WireRole::Assistant, true, p));
+        let ctx = PartCtx {
+            role: WireRole::Assistant,
+            pointer: &pointer,
+            drop_at: drop_pointer("/messages/0/parts", pi, later),
+            target: format!("/content/{}", content.len()),
+            response: true,
+        };
+        if let Some(b) = encode_part(&ctx, part, &mut losses) {
+            content.push(b);
+        }
+    }
+
+    let derived = if msg.tool_calls().next().is_some() {
+        "tool_use"
+    } else {
+        "end_turn"
+    };
+    let stop_reason = match &msg.stop_reason {
+        None => {
+            losses
+                .added(
+                    "/messages/0/stop_reason",
+                    format!("stop reason {derived}"),
+                    "an Anthropic response states why the model stopped",
+                )
+                .at("/stop_reason");
+            derived.to_string()
+        }
+        Some(r) => match stop_to_wire(r) {
+            Some(s) => s,
+            None => {
+                losses
+                    .rewritten(
+                        "/messages/0/stop_reason",
+                        format!("stop reason {} sent as {derived}", stop_name(r)),
+                        "Anthropic has no such stop reason",
+                    )
+                    .at("/stop_reason");
+                derived.to_string()
+            }
+        },
+    };
+
+    let mut fields = msg.extra.get(ID).cloned().unwrap_or_default();
+    let id = match fields.remove("id") {
+        Some(Value::String(s)) if !s.is_empty() => s,
+        _ => PLACEHOLDER_ID.to_string(),
+    };
+    let stop_sequence = match fields.remove("stop_sequence") {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    };
+    let usage_extra = match fields.remove("usage") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let usage = match &msg.usage {
+        Some(u) => wire::Usage {
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            extra: usage_extra,
+        },
+        None => {
+            losses
+                .added(
+                    "/messages/0/usage",
+                    "usage of 0 input and 0 output tokens",
+                    "an Anthropic response always reports usage",
+                )
+                .at("/usage");
+            wire::Usage {
+                input_tokens: 0,
+                output_tokens: 0,
+                extra: usage_extra,
+            }
+        }
+    };
+    let mut own = msg.extra.clone();
+    own.insert(ID.to_string(), fields);
+    let extra = own_fields(
+        &own,
+        &["type", "role", "model", "content", "stop_reason"],
+        "/messages/0",
+        &mut losses,
+    );
+
+    let doc = wire::Response {
+        id,
+        kind: MessageTag::Message,
+        role: AssistantTag::Assistant,
+        model: Some(model),
+        content,
+        stop_reason: Some(stop_reason),
+        stop_sequence,
+        usage: Some(usage),
+        extra,
+    };
+    (doc, losses.into_vec())
+}
+
+/// Response body → an exchange of the model name and the one assistant message.
+pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+    let mut extra = Map::new();
+    if !doc.id.is_empty() && doc.id != PLACEHOLDER_ID {
+        extra.insert("id".into(), Value::String(doc.id));
+    }
+    if let Some(s) = doc.stop_sequence {
+        extra.insert("stop_sequence".into(), Value::String(s));
+    }
+    let usage = match doc.usage {
+        // The placeholder the encoder writes when the model has no usage.
+        Some(u) if u.input_tokens == 0 && u.output_tokens == 0 && u.extra.is_empty() => None,
+        Some(u) => {
+            if !u.extra.is_empty() {
+                extra.insert("usage".into(), Value::Object(u.extra));
+            }
+            Some(Usage {
+                input_tokens: u.input_tokens,
+                output_tokens: u.output_tokens,
+            })
+        }
+        None => None,
+    };
+    extra.extend(doc.extra);
+
+    let mut parts = Vec::new();
+    for (bi, b) in doc.content.into_iter().enumerate() {
+        parts.push(match b {
+            Block::Text(t) => decode_text(t, false),
+            Block::ToolUse(u) => decode_call(u),
+            Block::ToolResult(_) => {
+                return Err(DecodeError::at(
+                    ID,
+                    format!("/content/{bi}"),
+                    "tool_result blocks belong in user messages, not in a response",
+                ))
+            }
+            Block::Raw(value) => Part::Raw {
+                format: ID.into(),
+                value,
+            },
+        });
+    }
+    let mut msg = Message::new(Role::Assistant, parts);
+    msg.stop_reason = doc.stop_reason.map(stop_from_wire);
+    msg.usage = usage;
+    msg.extra = wrap(extra);
+    let mut x = Exchange::default();
+    x.options.model = doc.model;
+    x.messages.push(msg);
+    Ok((x, Vec::new()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detection
+
+/// Request: `messages` 50, +3 with `max_tokens`, +42 with an Anthropic marker; response:
+/// `type: "message"` with a `content` array, 98.
+pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    let o = v.as_object()?;
+    if o.get("type").and_then(Value::as_str) == Some("message")
+        && o.get("content").is_some_and(Value::is_array)
+    {
+        return Some((Kind::Response, 98));
+    }
+    if !o.contains_key("messages") {
+        return None;
+    }
+    let mut score = 50;
+    if o.contains_key("max_tokens") {
+        score += 3;
+    }
+    if has_marker(o) {
+        score += 42;
+    }
+    Some((Kind::Request, score))
+}
+
+fn has_marker(o: &Map<String, Value>) -> bool {
+    let tools = o
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|ts| ts.iter().any(|t| t.get("input_schema").is_some()));
+    let choice = o
+        .get("tool_choice")
+        .and_then(|c| c.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(|t| matches!(t, "auto" | "any" | "tool" | "none"));
+    let blocks = o
+        .get("messages")
+        .and_then(Value::as_array)
+        .is_some_and(|ms| {
+            ms.iter()
+                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .flatten()
+                .any(|b| {
+                    matches!(
+                        b.get("type").and_then(Value::as_str),
+                        Some("tool_use" | "tool_result")
+                    )
+                })
+        });
+    o.contains_key("system") || o.contains_key("stop_sequences") || tools || choice || blocks
+}
