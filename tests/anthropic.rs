@@ -775,8 +775,8 @@ fn anthropic_decode_errors_point_at_the_spot() {
         let (line, column) = position(text, snippet);
         assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
     }
-    // Shape errors found while parsing: the pointer, and the line where serde noticed (for a
-    // malformed block that is where the block ends, so only the pointer is exact there).
+    // Shape errors found while parsing: the pointer, and the line where the offending element
+    // starts (not where serde noticed, which for a malformed block is its end).
     let shapes = [
         (
             "{\n  \"model\": \"m\",\n  \"messages\": [\n    {\"role\": \"tool\", \"content\": \"hi\"}\n  ]\n}",
@@ -787,7 +787,7 @@ fn anthropic_decode_errors_point_at_the_spot() {
         (
             "{\n  \"model\": \"m\",\n  \"messages\": [\n    {\"role\": \"assistant\", \"content\": [\n      {\"type\": \"tool_use\", \"name\": \"f\", \"input\": {}}\n    ]}\n  ]\n}",
             "/messages/0/content/0",
-            6,
+            5,
             "missing field `id`",
         ),
         (

@@ -811,20 +811,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
                     blocks.push(b);
                 }
             }
-            if let Some(r) = &m.stop_reason {
-                losses.dropped(
-                    format!("{mp}/stop_reason"),
-                    format!("stop reason {} of a past turn", stop_name(r)),
-                    "Anthropic request messages have no stop reason",
-                );
-            }
-            if m.usage.is_some() {
-                losses.dropped(
-                    format!("{mp}/usage"),
-                    "token usage of a past turn",
-                    "Anthropic request messages have no usage",
-                );
-            }
+            // stop_reason and usage of past turns are response data (`Exchange::request_view`).
             let mut own = m.extra.clone();
             if let Some(fields) = own.get_mut(ID) {
                 fields.remove("role");
