@@ -1,29 +1,78 @@
-//! PLACEHOLDER: replaced by the real openai-responses codec.
+//! OpenAI Responses API (`POST /v1/responses`).
+//!
+//! Spec: <https://platform.openai.com/docs/api-reference/responses/create>,
+//! <https://platform.openai.com/docs/guides/function-calling>; wire truth: the `openai` Python
+//! SDK (`ResponseCreateParamsNonStreaming`, `Response`), which `tests/sdk/openai_responses.py`
+//! validates against.
+//!
+//! Shape: `instructions` is the system prompt; `input` is a string or a flat list of items —
+//! messages (`{role, content}`, with or without `type: "message"`), `function_call`
+//! (`call_id` pairs it with its `function_call_output`; the item `id` `fc_…` and `status` are
+//! provider-only and kept in the call's `extra`), `function_call_output`, and other items
+//! (reasoning, built-in tool calls, item references) kept verbatim as `Part::Raw`. Consecutive
+//! assistant-side items form one assistant turn, consecutive outputs one tool turn. Tools are
+//! flat (`{type: "function", name, parameters, strict}`); built-in tools are kept in `extra`.
+//!
+//! What is lossy:
+//! - stop sequences (no `stop` parameter); stop reasons of earlier turns and their usage;
+//! - the error flag of a tool result (folded into the output as `Error: …`), JSON results
+//!   (sent as compact text), blocks of other formats;
+//! - `tool_choice` `validated` (sent as `auto`) and a tool restriction with mode `none`;
+//! - two adjacent assistant (or tool) turns: their items read back as one turn;
+//! - response stop reasons other than end of turn, tool use, max tokens (`incomplete` with
+//!   `max_output_tokens`), content filter and the API's own statuses — `stop_sequence` is sent
+//!   as `completed`; tool use is derived from `function_call` items, not stated;
+//! - `call_id` longer than 64 characters (rewritten, pairs kept); `function_call` item ids not
+//!   starting with `fc` (dropped: the API rejects them);
+//! - tool `annotations` (MCP).
+//!
+//! Canonical `strict: None` is sent as `"strict": null` (the SDK requires the key; the API then
+//! applies its default, which for Responses is strict mode). Response fields the model has no
+//! place for (`id`, `created_at`, …) come from the assistant message's `extra`, else from
+//! placeholders (`resp_toolscope`, `0`, `msg_toolscope_<n>`, `fc_<call_id>`) that decoding
+//! recognises and does not store.
+
+mod convert;
+pub mod wire;
+
+pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
 
 use crate::formats::{DecodeError, Kind};
 use crate::model::{Exchange, Loss};
 use serde_json::Value;
 
-/// The openai-responses codec.
+/// The OpenAI Responses codec.
 pub struct Codec;
 
 impl crate::formats::Codec for Codec {
-    const ID: &'static str = "openai-responses";
-    type Request = Value;
-    type Response = Value;
-    fn encode_request(_x: &Exchange) -> (Value, Vec<Loss>) {
-        (Value::Null, Vec::new())
+    const ID: &'static str = ID;
+    type Request = wire::Request;
+    type Response = wire::Response;
+
+    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
+        convert::encode_request(x)
     }
-    fn decode_request(_doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        Err(DecodeError::at(Self::ID, "", "not implemented"))
+    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_request(doc)
     }
-    fn encode_response(_x: &Exchange) -> (Value, Vec<Loss>) {
-        (Value::Null, Vec::new())
+    fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
+        convert::encode_response(x)
     }
-    fn decode_response(_doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        Err(DecodeError::at(Self::ID, "", "not implemented"))
+    fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_response(doc)
     }
-    fn sniff(_v: &Value) -> Option<(Kind, u8)> {
+    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+        let o = v.as_object()?;
+        if o.get("object").and_then(Value::as_str) == Some("response")
+            || o.get("output").is_some_and(Value::is_array)
+        {
+            return Some((Kind::Response, 95));
+        }
+        if o.contains_key("input")
+            || (o.contains_key("instructions") && !o.contains_key("messages"))
+        {
+            return Some((Kind::Request, 90));
+        }
         None
     }
 }
