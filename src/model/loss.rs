@@ -87,11 +87,15 @@ impl Losses {
         self.push(LossKind::Added, pointer, what, why)
     }
     /// Report every provider-only field group in `extra` that belongs to a format other than
-    /// `own` (the target) as dropped. `pointer` is the pointer of the element owning `extra`.
+    /// `own` (the target) as dropped (form markers, [`super::FORM_KEY`], are not data). `pointer` is the pointer of the element owning `extra`.
     pub fn foreign_extra(&mut self, extra: &super::Extra, own: &str, pointer: &str) {
         for (format, fields) in extra {
-            if format != own && !fields.is_empty() {
-                let names: Vec<&str> = fields.keys().map(String::as_str).collect();
+            let names: Vec<&str> = fields
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != super::FORM_KEY)
+                .collect();
+            if format != own && !names.is_empty() {
                 self.dropped(
                     format!("{pointer}/extra/{}", crate::formats::json::escape(format)),
                     format!("{format}-only fields {}", names.join(", ")),

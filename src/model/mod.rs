@@ -21,7 +21,15 @@ use std::collections::BTreeMap;
 
 /// Provider-only fields, keyed by format id (`"gemini"`, `"openai-responses"`, …), each a JSON
 /// object of that format's own field names. An encoder reads only its own key.
+///
+/// Inside a format's map, the key [`FORM_KEY`] is reserved for form markers: how a pasted
+/// document was spelled (a string `input` rather than an item list, a `developer` message
+/// rather than `instructions`). They keep a paste byte-faithful in its own format but carry no
+/// meaning, so other formats neither emit nor report them.
 pub type Extra = BTreeMap<String, Map<String, Value>>;
+
+/// The reserved key for form markers inside a format's `extra` map (see [`Extra`]).
+pub const FORM_KEY: &str = "_toolscope";
 
 fn is_false(b: &bool) -> bool {
     !*b

@@ -23,7 +23,7 @@ use serde_json::{Map, Number, Value};
 pub const ID: &str = "openai-responses";
 
 /// Reserved key of this format's `extra` maps holding form markers (never emitted).
-pub const PRIVATE: &str = "_toolscope";
+pub const PRIVATE: &str = crate::model::FORM_KEY;
 
 /// Placeholder response id, recognised on decode and not stored.
 pub const RESPONSE_ID: &str = "resp_toolscope";
@@ -466,20 +466,7 @@ fn encode_messages(
     for (i, m) in msgs.iter().enumerate() {
         let mp = format!("/messages/{i}");
         losses.foreign_extra(&m.extra, ID, &mp);
-        if m.stop_reason.is_some() {
-            losses.dropped(
-                format!("{mp}/stop_reason"),
-                "stop reason of an earlier turn",
-                "input items carry no stop reason",
-            );
-        }
-        if m.usage.is_some() {
-            losses.dropped(
-                format!("{mp}/usage"),
-                "usage of an earlier turn",
-                "input items carry no usage",
-            );
-        }
+        // stop_reason and usage of past turns are response data (`Exchange::request_view`).
         let before = items.len();
         let group = match m.role {
             Role::User => {
