@@ -1,0 +1,1894 @@
+//! Encoding the canonical model into Chat Completions bodies and decoding them back.
+//!
+//! Every function takes a [`Dialect`], so OpenAI-compatible APIs (DeepSeek, Mistral, Cohere,
+//! Ollama) become small variations of the same code rather than copies.
+//!
+//! What a pasted document spells in a way the model does not record (a `developer` system
+//! message, `max_tokens` instead of `max_completion_tokens`, `stop` as one string, content as a
+//! one-element array, absent rather than `null` content, …) is remembered in the element's
+//! `extra[ID]` under keys starting with `toolscope:`. Those keys are read by the encoder and
+//! never emitted; every other key of `extra[ID]` is a field of the document, emitted verbatim.
+
+use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
+use crate::formats::json::escape;
+use crate::formats::{DecodeError, Kind};
+use crate::model::{
+    assign_missing_ids, empty_object_schema, rewrite_ids, Block, ChoiceMode, Exchange, Extra,
+    IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
+    ToolChoice, ToolResult, Usage,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Which API speaks the protocol. Compatible providers differ in small ways (id rules, the name
+/// of the token limit, tool_choice words); each difference is a method here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// OpenAI itself.
+    OpenAi,
+}
+
+impl Dialect {
+    /// Format id: the key of this dialect's fields in `extra` maps.
+    pub fn id(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "openai-chat",
+        }
+    }
+
+    /// Provider name, for loss messages.
+    pub fn provider(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "OpenAI",
+        }
+    }
+
+    /// What call ids must look like, if anything (OpenAI takes any string).
+    fn id_rule(self) -> Option<IdRule> {
+        match self {
+            Dialect::OpenAi => None,
+        }
+    }
+
+    /// The request field the output token limit goes to unless a pasted document used the
+    /// other one.
+    fn max_tokens_field(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => MAX_COMPLETION_TOKENS,
+        }
+    }
+
+    /// Sent when the exchange names no model (the field is required).
+    fn placeholder_model(self) -> &'static str {
+        match self {
+            Dialect::OpenAi => "gpt-4.1",
+        }
+    }
+
+    /// A `tool_choice` word → mode.
+    fn mode_from_wire(self, word: &str) -> Option<ChoiceMode> {
+        match word {
+            "none" => Some(ChoiceMode::None),
+            "auto" => Some(ChoiceMode::Auto),
+            "required" => Some(ChoiceMode::Required),
+            _ => None,
+        }
+    }
+
+    /// Mode → `tool_choice` word (`Validated` has none).
+    fn mode_to_wire(self, mode: ChoiceMode) -> &'static str {
+        match mode {
+            ChoiceMode::None => "none",
+            ChoiceMode::Required => "required",
+            ChoiceMode::Auto | ChoiceMode::Validated => "auto",
+        }
+    }
+}
+
+const MAX_TOKENS: &str = "max_tokens";
+const MAX_COMPLETION_TOKENS: &str = "max_completion_tokens";
+/// Response id sent when the exchange has none; read back as none.
+pub const PLACEHOLDER_ID: &str = "chatcmpl-toolscope";
+const OBJECT: &str = "chat.completion";
+
+/// Prefix of the bookkeeping keys in `extra[ID]`: read by the encoder, never emitted.
+const META: &str = "toolscope:";
+/// Exchange: the leading system message as it was, when it was not `{"role": "system",
+/// "content": "<text>"}`.
+const M_SYSTEM: &str = "toolscope:system";
+/// Exchange: which field the token limit came in.
+const M_MAX_TOKENS: &str = "toolscope:max_tokens_field";
+/// Exchange: `stop` was one string.
+const M_STOP_STRING: &str = "toolscope:stop_string";
+/// Exchange: tool_choice used the `allowed_tools` form where a shorter one exists.
+const M_ALLOWED_TOOLS: &str = "toolscope:allowed_tools";
+/// Exchange: tools of other kinds (custom), as `{"index", "tool"}`.
+const M_OTHER_TOOLS: &str = "toolscope:other_tools";
+/// Tool, tool call: unknown fields of the inner `function` object.
+const M_FUNCTION: &str = "toolscope:function";
+/// Tool: `parameters` was left out.
+const M_NO_PARAMETERS: &str = "toolscope:no_parameters";
+/// User message: it was a `system`/`developer` message inside the conversation.
+const M_ROLE: &str = "toolscope:role";
+/// Message: content was an array where a string or null is the default (`array`), or left
+/// out (`omitted`).
+const M_CONTENT: &str = "toolscope:content";
+/// Tool result: the tool message carried `name` (some compatible APIs want it).
+const M_NAME: &str = "toolscope:name";
+/// Response message: top-level response fields (`id`, `created`, `system_fingerprint`, …).
+const M_RESPONSE: &str = "toolscope:response";
+/// Response message: fields of the choice (`index`, `logprobs`, …).
+const M_CHOICE: &str = "toolscope:choice";
+/// Response message: usage details (`prompt_tokens_details`, …).
+const M_USAGE: &str = "toolscope:usage";
+/// Response message: the choices after the first, as they were.
+const M_CHOICES: &str = "toolscope:choices";
+/// Response message: fields the encoder emits by default that the document left out.
+const M_OMIT: &str = "toolscope:omit";
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+
+/// The element's own map in `extra`.
+fn own<'a>(extra: &'a Extra, id: &str) -> Option<&'a Fields> {
+    extra.get(id)
+}
+
+/// One bookkeeping value of the element.
+fn meta<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a Value> {
+    own(extra, id)?.get(key)
+}
+
+fn meta_str<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a str> {
+    meta(extra, id, key).and_then(Value::as_str)
+}
+
+fn meta_flag(extra: &Extra, id: &str, key: &str) -> bool {
+    meta(extra, id, key).and_then(Value::as_bool) == Some(true)
+}
+
+fn meta_map(extra: &Extra, id: &str, key: &str) -> Fields {
+    meta(extra, id, key)
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The element's document fields (its own map without bookkeeping keys).
+fn plain(extra: &Extra, id: &str) -> Fields {
+    own(extra, id)
+        .map(|m| {
+            m.iter()
+                .filter(|(k, _)| !k.starts_with(META))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `{id: fields}`, or nothing when there are no fields.
+fn extra_of(id: &str, fields: Fields) -> Extra {
+    let mut extra = Extra::new();
+    if !fields.is_empty() {
+        extra.insert(id.to_string(), fields);
+    }
+    extra
+}
+
+/// Pointer for a loss about the element's own fields in `extra`: the map itself, or the whole
+/// `extra` when it holds nothing else (it disappears from the exchange when emptied).
+fn own_pointer(extra: &Extra, id: &str, owner: &str) -> String {
+    if extra.keys().all(|k| k == id) {
+        format!("{owner}/extra")
+    } else {
+        extra_pointer(owner, id)
+    }
+}
+
+fn extra_pointer(pointer: &str, id: &str) -> String {
+    format!("{pointer}/extra/{}", escape(id))
+}
+
+/// Move a field that does not belong to a message's role back among its unknown fields, so it
+/// is emitted again as it was.
+fn spill<T: Serialize>(extra: &mut Fields, key: &str, field: Field<T>) {
+    match field {
+        Field::Absent => {}
+        Field::Null => {
+            extra.insert(key.into(), Value::Null);
+        }
+        Field::Value(v) => {
+            extra.insert(key.into(), serde_json::to_value(v).unwrap_or(Value::Null));
+        }
+    }
+}
+
+/// The value of a field; `null` is kept among the unknown fields (emitted again when the model
+/// leaves the field unset).
+fn take<T>(field: Field<T>, key: &str, extra: &mut Fields) -> Option<T> {
+    match field {
+        Field::Absent => None,
+        Field::Null => {
+            extra.insert(key.into(), Value::Null);
+            None
+        }
+        Field::Value(v) => Some(v),
+    }
+}
+
+/// The text of a system or developer message: its string, or its text parts joined.
+fn instruction_text(content: &Content) -> String {
+    match content {
+        Content::Text(s) => s.clone(),
+        Content::Parts(parts) => parts
+            .iter()
+            .filter_map(|p| match p {
+                ContentPart::Text(t) => Some(t.text.as_str()),
+                ContentPart::Other(_) => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// Losses for parts whose decoded position differs from their position in the model (texts go
+/// before calls, dropped parts shift the ones after them). `order` lists the model indices of
+/// the parts in the order they are emitted.
+fn check_order(order: &[usize], pointer: &str, losses: &mut Losses) {
+    if order.iter().enumerate().any(|(pos, &j)| pos != j) {
+        losses.rewritten(
+            format!("{pointer}/parts"),
+            "order of the parts",
+            "Chat Completions puts a message's text before its tool calls, and dropped parts shift the rest",
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+struct Enc {
+    d: Dialect,
+    id: &'static str,
+    losses: Losses,
+}
+
+impl Enc {
+    fn new(d: Dialect) -> Self {
+        Enc {
+            d,
+            id: d.id(),
+            losses: Losses::new(),
+        }
+    }
+
+    /// Ids for calls that have none, then the dialect's id rule.
+    fn prepare_ids(&mut self, x: &Exchange) -> Exchange {
+        let why = format!(
+            "{} pairs every tool result with its call by tool_call_id",
+            self.d.provider()
+        );
+        let (mut x, added) = assign_missing_ids(x, &why);
+        self.losses.extend(added);
+        if let Some(rule) = self.d.id_rule() {
+            let (y, rewritten) = rewrite_ids(&x, &rule);
+            self.losses.extend(rewritten);
+            x = y;
+        }
+        x
+    }
+
+    /// The element's own fields to emit next to those the encoder set on `wire` (a field the
+    /// encoder set itself wins; the kept one is reported).
+    fn merge<T: Serialize>(
+        &mut self,
+        wire: &T,
+        fields: Fields,
+        extra: &Extra,
+        owner: &str,
+    ) -> Fields {
+        let set = serde_json::to_value(wire).unwrap_or(Value::Null);
+        let mut out = Fields::new();
+        for (k, v) in fields {
+            if set.get(&k).is_some() {
+                self.losses.dropped(
+                    own_pointer(extra, self.id, owner),
+                    format!("kept field {k}"),
+                    "the encoder sets this field from the model",
+                );
+            } else {
+                out.insert(k, v);
+            }
+        }
+        out
+    }
+
+    /// Report the bookkeeping keys of `extra` that did not shape the output: decoding the
+    /// output would not bring them back.
+    fn unused_meta(&mut self, extra: &Extra, owner: &str, used: &[&str]) {
+        let Some(map) = own(extra, self.id) else {
+            return;
+        };
+        for k in map.keys() {
+            if k.starts_with(META) && !used.contains(&k.as_str()) {
+                self.losses.dropped(
+                    own_pointer(extra, self.id, owner),
+                    format!("remembered spelling {k}"),
+                    "it does not apply to the element as it is now",
+                );
+            }
+        }
+    }
+
+    fn model(&mut self, x: &Exchange) -> String {
+        match &x.options.model {
+            Some(m) => m.clone(),
+            None => {
+                // With no other option set, `options` itself is absent from the exchange.
+                let pointer = if x.options.is_empty() {
+                    "/options"
+                } else {
+                    "/options/model"
+                };
+                self.losses
+                    .added(
+                        pointer,
+                        "model",
+                        format!(
+                            "{} requires a model; a placeholder is sent",
+                            self.d.provider()
+                        ),
+                    )
+                    .at("/model");
+                self.d.placeholder_model().to_string()
+            }
+        }
+    }
+
+    fn drop_part(&mut self, part: &Part, pointer: &str, role: &str) {
+        let (what, why) = match part {
+            Part::Raw { format, .. } => {
+                (format!("{format} block"), format!("only {format} has it"))
+            }
+            Part::ToolCall(c) => (
+                format!("tool call {}", c.name),
+                format!("only assistant messages carry tool calls, not {role} messages"),
+            ),
+            Part::ToolResult(_) => (
+                "tool result".to_string(),
+                format!("only tool messages carry tool results, not {role} messages"),
+            ),
+            Part::Text { .. } => ("text".to_string(), format!("{role} messages carry no text")),
+        };
+        self.losses.dropped(pointer, what, why);
+    }
+
+    fn text_part(&mut self, text: &str, extra: &Extra, pointer: &str) -> ContentPart {
+        self.losses.foreign_extra(extra, self.id, pointer);
+        self.unused_meta(extra, pointer, &[]);
+        ContentPart::Text(TextPart {
+            kind: wire::TextTag::Text,
+            text: text.to_string(),
+            extra: plain(extra, self.id),
+        })
+    }
+
+    /// The leading system message: as it was pasted (role, name, …) with the current text.
+    fn system(&mut self, x: &Exchange, text: &str) -> wire::Message {
+        let stashed = meta(&x.extra, self.id, M_SYSTEM)
+            .and_then(|v| serde_json::from_value::<wire::Message>(v.clone()).ok())
+            .filter(|m| matches!(m.role, wire::Role::System | wire::Role::Developer));
+        let Some(mut msg) = stashed else {
+            return wire::Message::new(
+                wire::Role::System,
+                Field::Value(Content::Text(text.to_string())),
+            );
+        };
+        // The text is kept only when it was an array of parts (the form is the spelling).
+        let same = match &msg.content {
+            Field::Value(c) => instruction_text(c) == text,
+            _ => false,
+        };
+        if !same {
+            if !msg.content.is_absent() {
+                self.losses.dropped(
+                    own_pointer(&x.extra, self.id, ""),
+                    "content parts of the system message",
+                    "the system prompt changed; sent as one string",
+                );
+            }
+            msg.content = Field::Value(Content::Text(text.to_string()));
+        }
+        msg
+    }
+
+    fn messages(&mut self, x: &Exchange) -> Vec<wire::Message> {
+        let id = self.id;
+        let mut out = Vec::new();
+        if let Some(system) = &x.system {
+            out.push(self.system(x, system));
+        }
+        // Tool messages must follow an assistant message with calls (and its other results).
+        let mut in_block = false;
+        let mut prev_tool = false;
+        for (i, m) in x.messages.iter().enumerate() {
+            let p = format!("/messages/{i}");
+            self.losses.foreign_extra(&m.extra, id, &p);
+            if m.stop_reason.is_some() {
+                self.losses.dropped(
+                    format!("{p}/stop_reason"),
+                    "stop reason",
+                    "requests carry no stop reason",
+                );
+            }
+            if m.usage.is_some() {
+                self.losses
+                    .dropped(format!("{p}/usage"), "usage", "requests carry no usage");
+            }
+            match m.role {
+                Role::User => {
+                    let leading = out.is_empty();
+                    out.push(self.user(m, i, leading));
+                    in_block = false;
+                    prev_tool = false;
+                }
+                Role::Assistant => {
+                    let (msg, calls, used) = self.assistant(m, i, Kind::Request);
+                    self.unused_meta(&m.extra, &p, &used);
+                    out.push(msg);
+                    in_block = calls;
+                    prev_tool = false;
+                }
+                Role::Tool if in_block => {
+                    let results = self.tool_results(m, i);
+                    if prev_tool {
+                        self.losses.rewritten(
+                            "/messages",
+                            format!("tool message {i} merged with the one before"),
+                            "Chat Completions has one message per result; consecutive results read back as one tool message",
+                        );
+                    }
+                    if results.is_empty() {
+                        self.losses.dropped(
+                            "/messages",
+                            format!("empty tool message {i}"),
+                            "a tool message without results has nothing to send",
+                        );
+                    }
+                    out.extend(results);
+                    prev_tool = true;
+                }
+                Role::Tool => {
+                    out.push(self.orphan_results(m, i));
+                    in_block = false;
+                    prev_tool = false;
+                }
+            }
+        }
+        out
+    }
+
+    fn user(&mut self, m: &Message, i: usize, leading: bool) -> wire::Message {
+        let id = self.id;
+        let p = format!("/messages/{i}");
+        let mut parts = Vec::new();
+        let mut order = Vec::new();
+        for (j, part) in m.parts.iter().enumerate() {
+            let pp = format!("{p}/parts/{j}");
+            match part {
+                Part::Text { text, extra } => {
+                    parts.push(self.text_part(text, extra, &pp));
+                    order.push(j);
+                }
+                Part::Raw { format, value } if format == id => {
+                    parts.push(ContentPart::Other(value.clone()));
+                    order.push(j);
+                }
+                other => self.drop_part(other, &pp, "user"),
+            }
+        }
+        check_order(&order, &p, &mut self.losses);
+        let mut used = Vec::new();
+        let mut role = match meta_str(&m.extra, id, M_ROLE) {
+            Some("system") => wire::Role::System,
+            Some("developer") => wire::Role::Developer,
+            _ => wire::Role::User,
+        };
+        if role != wire::Role::User {
+            if leading {
+                // Sent first, it would read back as the system prompt.
+                self.losses.dropped(
+                    own_pointer(&m.extra, id, &p),
+                    "system role of the first message",
+                    "a leading system message is the system prompt; sent as a user message",
+                );
+                role = wire::Role::User;
+            } else {
+                used.push(M_ROLE);
+            }
+        }
+        // A string, unless the document had an array where a string (or "") is the default.
+        let short = match parts.as_slice() {
+            [] => true,
+            [ContentPart::Text(t)] => t.extra.is_empty(),
+            _ => false,
+        };
+        let array = meta_str(&m.extra, id, M_CONTENT) == Some("array");
+        if array && short {
+            used.push(M_CONTENT);
+        }
+        let content = match parts.as_slice() {
+            _ if array => Content::Parts(parts),
+            [] => {
+                self.losses.added(
+                    format!("{p}/parts"),
+                    "empty text",
+                    "a message needs content; an empty string is sent",
+                );
+                Content::Text(String::new())
+            }
+            [ContentPart::Text(t)] if t.extra.is_empty() => Content::Text(t.text.clone()),
+            _ => Content::Parts(parts),
+        };
+        self.unused_meta(&m.extra, &p, &used);
+        let mut msg = wire::Message::new(role, Field::Value(content));
+        msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, &p);
+        msg
+    }
+
+    /// An assistant message, whether it carries calls, and the bookkeeping keys it used.
+    fn assistant(
+        &mut self,
+        m: &Message,
+        i: usize,
+        kind: Kind,
+    ) -> (wire::Message, bool, Vec<&'static str>) {
+        let id = self.id;
+        let p = format!("/messages/{i}");
+        let mut texts: Vec<(usize, ContentPart)> = Vec::new();
+        let mut calls: Vec<(usize, wire::ToolCall)> = Vec::new();
+        for (j, part) in m.parts.iter().enumerate() {
+            let pp = format!("{p}/parts/{j}");
+            match part {
+                Part::Text { text, extra } => texts.push((j, self.text_part(text, extra, &pp))),
+                Part::ToolCall(c) => calls.push((j, self.call(c, &pp))),
+                // Custom tool calls have an id; content parts never do.
+                Part::Raw { format, value } if format == id && value.get("id").is_some() => {
+                    calls.push((j, wire::ToolCall::Other(value.clone())))
+                }
+                Part::Raw { format, value } if format == id => {
+                    texts.push((j, ContentPart::Other(value.clone())))
+                }
+                other => self.drop_part(other, &pp, "assistant"),
+            }
+        }
+        let order: Vec<usize> = texts
+            .iter()
+            .map(|(j, _)| *j)
+            .chain(calls.iter().map(|(j, _)| *j))
+            .collect();
+        check_order(&order, &p, &mut self.losses);
+        let form = meta_str(&m.extra, id, M_CONTENT);
+        let mut used = Vec::new();
+        let content = match kind {
+            Kind::Request => {
+                let parts: Vec<ContentPart> = texts.into_iter().map(|(_, c)| c).collect();
+                let short = match parts.as_slice() {
+                    [] => true,
+                    [ContentPart::Text(t)] => t.extra.is_empty(),
+                    _ => false,
+                };
+                match (form, parts.as_slice()) {
+                    (Some("omitted"), []) => {
+                        used.push(M_CONTENT);
+                        Field::Absent
+                    }
+                    (Some("array"), _) => {
+                        if short {
+                            used.push(M_CONTENT);
+                        }
+                        Field::Value(Content::Parts(parts))
+                    }
+                    (_, []) => Field::Null,
+                    (_, [ContentPart::Text(t)]) if t.extra.is_empty() => {
+                        Field::Value(Content::Text(t.text.clone()))
+                    }
+                    _ => Field::Value(Content::Parts(parts)),
+                }
+            }
+            Kind::Response => {
+                let content = self.response_content(texts, form, &p);
+                if content.is_absent() {
+                    used.push(M_CONTENT);
+                }
+                content
+            }
+        };
+        let has_calls = !calls.is_empty();
+        let mut msg = wire::Message::new(wire::Role::Assistant, content);
+        if has_calls {
+            msg.tool_calls = Field::Value(calls.into_iter().map(|(_, c)| c).collect());
+        }
+        msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, &p);
+        (msg, has_calls, used)
+    }
+
+    /// Response content is one string (or null).
+    fn response_content(
+        &mut self,
+        texts: Vec<(usize, ContentPart)>,
+        form: Option<&str>,
+        p: &str,
+    ) -> Field<Content> {
+        let mut joined: Option<String> = None;
+        let mut count = 0;
+        for (j, part) in texts {
+            let pp = format!("{p}/parts/{j}");
+            match part {
+                ContentPart::Text(t) => {
+                    count += 1;
+                    if !t.extra.is_empty() {
+                        self.losses.dropped(
+                            // The part's extra holds only this format's fields here.
+                            format!("{pp}/extra"),
+                            "fields of a text part",
+                            "response content is a plain string",
+                        );
+                    }
+                    joined.get_or_insert_with(String::new).push_str(&t.text);
+                }
+                ContentPart::Other(v) => {
+                    let kind = v.get("type").and_then(Value::as_str).unwrap_or("unknown");
+                    self.losses.dropped(
+                        pp,
+                        format!("{kind} content part"),
+                        "response content is a plain string",
+                    );
+                }
+            }
+        }
+        if count > 1 {
+            self.losses.rewritten(
+                format!("{p}/parts"),
+                format!("{count} text parts"),
+                "response content is one string; the texts are joined",
+            );
+        }
+        match (joined, form) {
+            (None, Some("omitted")) => Field::Absent,
+            (None, _) => Field::Null,
+            (Some(s), _) => Field::Value(Content::Text(s)),
+        }
+    }
+
+    fn call(&mut self, c: &ToolCall, pointer: &str) -> wire::ToolCall {
+        let id = self.id;
+        self.losses.foreign_extra(&c.extra, id, pointer);
+        self.unused_meta(&c.extra, pointer, &[M_FUNCTION]);
+        if c.arguments_raw
+            .as_deref()
+            .is_some_and(|raw| raw.trim().is_empty())
+        {
+            self.losses.rewritten(
+                format!("{pointer}/arguments_raw"),
+                "blank argument text",
+                "sent as is; it reads back as {}",
+            );
+        }
+        let mut function = wire::FunctionCall {
+            name: c.name.clone(),
+            arguments: Value::String(c.arguments_text()),
+            extra: Fields::new(),
+        };
+        function.extra = self.merge(
+            &function,
+            meta_map(&c.extra, id, M_FUNCTION),
+            &c.extra,
+            pointer,
+        );
+        let mut call = wire::FunctionToolCall {
+            id: c.id.clone(),
+            kind: Some(wire::FunctionTag::Function),
+            function,
+            extra: Fields::new(),
+        };
+        call.extra = self.merge(&call, plain(&c.extra, id), &c.extra, pointer);
+        wire::ToolCall::Function(call)
+    }
+
+    /// One tool message per result, in order.
+    fn tool_results(&mut self, m: &Message, i: usize) -> Vec<wire::Message> {
+        let id = self.id;
+        let p = format!("/messages/{i}");
+        self.message_fields_dropped(m, &p);
+        let mut out = Vec::new();
+        let mut order = Vec::new();
+        for (j, part) in m.parts.iter().enumerate() {
+            let pp = format!("{p}/parts/{j}");
+            let Part::ToolResult(r) = part else {
+                self.drop_part(part, &pp, "tool");
+                continue;
+            };
+            order.push(j);
+            self.losses.foreign_extra(&r.extra, id, &pp);
+            let content = self.result_content(r, &pp);
+            let mut msg = wire::Message::new(wire::Role::Tool, Field::Value(content));
+            msg.tool_call_id = Some(match &r.call_id {
+                Some(call_id) => call_id.clone(),
+                None => {
+                    self.losses.added(
+                        format!("{pp}/call_id"),
+                        "empty tool_call_id",
+                        "no call is left for this result to answer",
+                    );
+                    String::new()
+                }
+            });
+            let mut fields = plain(&r.extra, id);
+            let mut used = Vec::new();
+            if let Some(name) = &r.name {
+                if meta_flag(&r.extra, id, M_NAME) {
+                    used.push(M_NAME);
+                    fields.insert("name".into(), Value::String(name.clone()));
+                } else {
+                    self.losses.dropped(
+                        format!("{pp}/name"),
+                        format!("tool name {name}"),
+                        format!(
+                            "{} tool messages carry no name; the result is paired by tool_call_id",
+                            self.d.provider()
+                        ),
+                    );
+                }
+            }
+            self.unused_meta(&r.extra, &pp, &used);
+            msg.extra = self.merge(&msg, fields, &r.extra, &pp);
+            out.push(msg);
+        }
+        check_order(&order, &p, &mut self.losses);
+        out
+    }
+
+    /// Fields of a canonical tool message: results are separate messages, so there is no
+    /// place for them.
+    fn message_fields_dropped(&mut self, m: &Message, p: &str) {
+        if own(&m.extra, self.id).is_some_and(|f| !f.is_empty()) {
+            self.losses.dropped(
+                own_pointer(&m.extra, self.id, p),
+                "fields of the tool message",
+                "each result is its own message; fields belong to the results",
+            );
+        }
+    }
+
+    fn result_content(&mut self, r: &ToolResult, pointer: &str) -> Content {
+        let id = self.id;
+        let mut content = match &r.content {
+            ResultContent::Text(s) => Content::Text(s.clone()),
+            ResultContent::Json(v) => {
+                self.losses.rewritten(
+                    format!("{pointer}/content"),
+                    "JSON result",
+                    "tool message content is text; sent as compact JSON text",
+                );
+                Content::Text(serde_json::to_string(v).unwrap_or_default())
+            }
+            ResultContent::Blocks(blocks) => {
+                let mut parts = Vec::new();
+                for b in blocks {
+                    match b {
+                        Block::Text { text } => parts.push(ContentPart::Text(TextPart {
+                            kind: wire::TextTag::Text,
+                            text: text.clone(),
+                            extra: Fields::new(),
+                        })),
+                        Block::Raw { format, value } if format == id => {
+                            parts.push(ContentPart::Other(value.clone()))
+                        }
+                        Block::Image { media_type, .. } => {
+                            self.losses.dropped(
+                                format!("{pointer}/content"),
+                                format!("{media_type} image"),
+                                "tool messages carry only text",
+                            );
+                        }
+                        Block::Raw { format, .. } => {
+                            self.losses.dropped(
+                                format!("{pointer}/content"),
+                                format!("{format} block"),
+                                format!("only {format} has it"),
+                            );
+                        }
+                    }
+                }
+                if parts.is_empty() {
+                    self.losses.rewritten(
+                        format!("{pointer}/content"),
+                        "content without text",
+                        "a tool message needs content; an empty string is sent",
+                    );
+                    Content::Text(String::new())
+                } else {
+                    Content::Parts(parts)
+                }
+            }
+        };
+        if r.is_error {
+            match &mut content {
+                Content::Text(s) => *s = format!("Error: {s}"),
+                Content::Parts(parts) => match parts.first_mut() {
+                    Some(ContentPart::Text(t)) => t.text = format!("Error: {}", t.text),
+                    _ => parts.insert(
+                        0,
+                        ContentPart::Text(TextPart {
+                            kind: wire::TextTag::Text,
+                            text: "Error:".into(),
+                            extra: Fields::new(),
+                        }),
+                    ),
+                },
+            }
+            self.losses.rewritten(
+                pointer,
+                "error flag",
+                format!(
+                    "{} tool messages have no error flag; folded into the text as \"Error: …\"",
+                    self.d.provider()
+                ),
+            );
+        }
+        content
+    }
+
+    /// Results with no call before them: the API rejects such tool messages, so they are sent
+    /// as a user message.
+    fn orphan_results(&mut self, m: &Message, i: usize) -> wire::Message {
+        let text = m
+            .tool_results()
+            .map(|r| {
+                let t = r.content.to_text();
+                if r.is_error {
+                    format!("Error: {t}")
+                } else {
+                    t
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        self.losses.rewritten(
+            format!("/messages/{i}"),
+            "tool results without a tool call before them",
+            "a tool message must follow an assistant message with tool_calls; sent as a user message",
+        );
+        wire::Message::new(wire::Role::User, Field::Value(Content::Text(text)))
+    }
+
+    fn tools(&mut self, x: &Exchange) -> Field<Vec<wire::ToolDef>> {
+        let id = self.id;
+        let mut out = Vec::new();
+        for (k, t) in x.tools.iter().enumerate() {
+            let p = format!("/tools/{k}");
+            self.losses.foreign_extra(&t.extra, id, &p);
+            if t.output_schema.is_some() {
+                self.losses.dropped(
+                    format!("{p}/output_schema"),
+                    "output schema",
+                    "function tools have no output schema",
+                );
+            }
+            if t.annotations.is_some() {
+                self.losses.dropped(
+                    format!("{p}/annotations"),
+                    "tool annotations",
+                    "function tools have no annotations",
+                );
+            }
+            let mut used = vec![M_FUNCTION];
+            let no_parameters =
+                meta_flag(&t.extra, id, M_NO_PARAMETERS) && t.input_schema == empty_object_schema();
+            if no_parameters {
+                used.push(M_NO_PARAMETERS);
+            }
+            self.unused_meta(&t.extra, &p, &used);
+            let mut function = wire::FunctionDef {
+                name: t.name.clone(),
+                description: Field::from_option(t.description.clone()),
+                parameters: if no_parameters {
+                    Field::Absent
+                } else {
+                    Field::Value(t.input_schema.clone())
+                },
+                strict: Field::from_option(t.strict),
+                extra: Fields::new(),
+            };
+            function.extra =
+                self.merge(&function, meta_map(&t.extra, id, M_FUNCTION), &t.extra, &p);
+            let mut tool = wire::FunctionTool {
+                kind: wire::FunctionTag::Function,
+                function,
+                extra: Fields::new(),
+            };
+            tool.extra = self.merge(&tool, plain(&t.extra, id), &t.extra, &p);
+            out.push(wire::ToolDef::Function(tool));
+        }
+        if let Some(others) = meta(&x.extra, id, M_OTHER_TOOLS).and_then(Value::as_array) {
+            for other in others {
+                let index = other
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .and_then(|n| usize::try_from(n).ok());
+                let at = index.unwrap_or(usize::MAX).min(out.len());
+                if index != Some(at) {
+                    self.losses.rewritten(
+                        own_pointer(&x.extra, id, ""),
+                        "position of a kept tool",
+                        "the tool list changed; sent at the end",
+                    );
+                }
+                if let Some(tool) = other.get("tool") {
+                    out.insert(at, wire::ToolDef::Other(tool.clone()));
+                }
+            }
+        }
+        if out.is_empty() {
+            Field::Absent
+        } else {
+            Field::Value(out)
+        }
+    }
+
+    /// tool_choice, and whether the remembered allowed_tools form shaped it.
+    fn tool_choice(&mut self, x: &Exchange) -> (Field<wire::ToolChoice>, bool) {
+        let Some(tc) = &x.tool_choice else {
+            return (Field::Absent, false);
+        };
+        let allowed_form = meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
+        let mut mode = tc.mode;
+        if mode == ChoiceMode::Validated {
+            self.losses
+                .rewritten(
+                    "/tool_choice/mode",
+                    "validated mode",
+                    format!(
+                        "{} has no mode that allows text but constrains calls to the schemas; sent as auto",
+                        self.d.provider()
+                    ),
+                )
+                .at("/tool_choice");
+            mode = ChoiceMode::Auto;
+        }
+        // The cases where a shorter spelling exists.
+        let short = mode != ChoiceMode::None
+            && (tc.tools.is_empty() || (mode == ChoiceMode::Required && tc.tools.len() == 1));
+        let word = self.d.mode_to_wire(mode).to_string();
+        let choice = match (mode, tc.tools.as_slice()) {
+            (ChoiceMode::None, names) => {
+                if !names.is_empty() {
+                    self.losses
+                        .dropped(
+                            "/tool_choice/tools",
+                            "tool restriction",
+                            "tool_choice none allows no call, so there is nothing to restrict",
+                        )
+                        .at("/tool_choice");
+                }
+                wire::ToolChoice::Mode(word)
+            }
+            (_, []) if !allowed_form => wire::ToolChoice::Mode(word),
+            (ChoiceMode::Required, [name]) if !allowed_form => {
+                wire::ToolChoice::Named(NamedToolChoice::new(name.clone()))
+            }
+            (_, names) => wire::ToolChoice::Allowed(wire::AllowedToolChoice {
+                kind: wire::AllowedToolsTag::AllowedTools,
+                allowed_tools: wire::AllowedTools {
+                    mode: word,
+                    tools: names.iter().cloned().map(NamedToolChoice::new).collect(),
+                },
+            }),
+        };
+        (Field::Value(choice), allowed_form && short)
+    }
+}
+
+/// Model → request body.
+pub fn encode_request(x: &Exchange, d: Dialect) -> (wire::Request, Vec<Loss>) {
+    let mut e = Enc::new(d);
+    let id = e.id;
+    let x = e.prepare_ids(x);
+    e.losses.foreign_extra(&x.extra, id, "");
+    let mut used = Vec::new();
+    if x.system.is_some() {
+        used.push(M_SYSTEM);
+    }
+    let (tool_choice, allowed_form) = e.tool_choice(&x);
+    if allowed_form {
+        used.push(M_ALLOWED_TOOLS);
+    }
+    used.push(M_OTHER_TOOLS);
+    let mut req = wire::Request {
+        model: Field::Value(e.model(&x)),
+        messages: e.messages(&x),
+        tools: e.tools(&x),
+        tool_choice,
+        parallel_tool_calls: Field::from_option(x.parallel_tool_calls),
+        temperature: Field::from_option(x.options.temperature),
+        top_p: Field::from_option(x.options.top_p),
+        ..wire::Request::default()
+    };
+    if let Some(n) = x.options.max_tokens {
+        let field = match meta_str(&x.extra, id, M_MAX_TOKENS) {
+            Some(f @ (MAX_TOKENS | MAX_COMPLETION_TOKENS)) if f != d.max_tokens_field() => {
+                used.push(M_MAX_TOKENS);
+                f
+            }
+            _ => d.max_tokens_field(),
+        };
+        if field == MAX_TOKENS {
+            req.max_tokens = Field::Value(n);
+        } else {
+            req.max_completion_tokens = Field::Value(n);
+        }
+    }
+    req.stop = match x.options.stop.as_slice() {
+        [] => Field::Absent,
+        [one] if meta_flag(&x.extra, id, M_STOP_STRING) => {
+            used.push(M_STOP_STRING);
+            Field::Value(wire::Stop::One(one.clone()))
+        }
+        many => Field::Value(wire::Stop::Many(many.to_vec())),
+    };
+    e.unused_meta(&x.extra, "", &used);
+    req.extra = e.merge(&req, plain(&x.extra, id), &x.extra, "");
+    (req, e.losses.into_vec())
+}
+
+/// The exchange's response view → response body.
+pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) {
+    let mut e = Enc::new(d);
+    let id = e.id;
+    let mut view = x.response_view();
+    if view.messages.is_empty() {
+        e.losses.added(
+            "/messages",
+            "empty assistant message",
+            "the exchange has no assistant turn to answer with",
+        );
+        view.messages
+            .push(Message::new(Role::Assistant, Vec::new()));
+    }
+    let view = e.prepare_ids(&view);
+    let model = e.model(&view);
+    let empty = Message::new(Role::Assistant, Vec::new());
+    let m = view.messages.first().unwrap_or(&empty);
+    let p = "/messages/0";
+    e.losses.foreign_extra(&m.extra, id, p);
+    let (mut message, has_calls, mut used) = e.assistant(m, 0, Kind::Response);
+    used.extend([M_RESPONSE, M_CHOICE, M_CHOICES, M_OMIT]);
+    if m.usage.is_some() {
+        used.push(M_USAGE);
+    }
+    e.unused_meta(&m.extra, p, &used);
+
+    let omit: Vec<&str> = meta(&m.extra, id, M_OMIT)
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let omitted = |key: &str| omit.contains(&key);
+    if !omitted("refusal") && !message.extra.contains_key("refusal") {
+        message.extra.insert("refusal".into(), Value::Null);
+    }
+
+    let derived = if has_calls { "tool_calls" } else { "stop" };
+    let stop = format!("{p}/stop_reason");
+    let finish = match &m.stop_reason {
+        None => {
+            e.losses.added(
+                stop,
+                format!("finish_reason {derived}"),
+                "a response needs one; derived from the message",
+            );
+            derived.to_string()
+        }
+        Some(StopReason::EndTurn) => "stop".into(),
+        Some(StopReason::ToolUse) => "tool_calls".into(),
+        Some(StopReason::MaxTokens) => "length".into(),
+        Some(StopReason::ContentFilter) => "content_filter".into(),
+        Some(StopReason::StopSequence) => {
+            e.losses.rewritten(
+                stop,
+                "stop sequence",
+                "finish_reason stop covers a matched stop sequence too",
+            );
+            "stop".into()
+        }
+        Some(StopReason::Other(s)) if s == "function_call" => s.clone(),
+        Some(StopReason::Other(s)) => {
+            e.losses.rewritten(
+                stop,
+                format!("stop reason {s}"),
+                format!("not a finish_reason of {}; sent as {derived}", d.provider()),
+            );
+            derived.to_string()
+        }
+    };
+
+    let mut choice_fields = meta_map(&m.extra, id, M_CHOICE);
+    let index = choice_fields.remove("index");
+    let logprobs = choice_fields.remove("logprobs");
+    let mut choice = wire::Choice {
+        index: (!omitted("index")).then(|| index.and_then(|v| v.as_u64()).unwrap_or(0)),
+        message,
+        logprobs: match logprobs {
+            _ if omitted("logprobs") => Field::Absent,
+            Some(v) => Field::Value(v),
+            None => Field::Null,
+        },
+        finish_reason: Field::Value(finish),
+        extra: Fields::new(),
+    };
+    choice.extra = e.merge(&choice, choice_fields, &m.extra, p);
+
+    let mut top = meta_map(&m.extra, id, M_RESPONSE);
+    let response_id = top.remove("id");
+    let object = top.remove("object");
+    let created = top.remove("created");
+    let mut choices = vec![choice];
+    if let Some(rest) = meta(&m.extra, id, M_CHOICES).and_then(Value::as_array) {
+        choices.extend(
+            rest.iter()
+                .filter_map(|c| serde_json::from_value::<wire::Choice>(c.clone()).ok()),
+        );
+    }
+    let mut r = wire::Response {
+        id: (!omitted("id")).then(|| {
+            response_id
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_else(|| PLACEHOLDER_ID.into())
+        }),
+        object: (!omitted("object")).then(|| {
+            object
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_else(|| OBJECT.into())
+        }),
+        created: (!omitted("created")).then(|| created.and_then(|v| v.as_u64()).unwrap_or(0)),
+        model: Some(model),
+        choices,
+        usage: match &m.usage {
+            Some(u) => Field::Value(wire::Usage {
+                prompt_tokens: u.input_tokens,
+                completion_tokens: u.output_tokens,
+                total_tokens: Some(u.input_tokens.saturating_add(u.output_tokens)),
+                extra: meta_map(&m.extra, id, M_USAGE),
+            }),
+            None => Field::Absent,
+        },
+        extra: Fields::new(),
+    };
+    r.extra = e.merge(&r, top, &m.extra, p);
+    (r, e.losses.into_vec())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+struct Dec {
+    d: Dialect,
+    id: &'static str,
+    losses: Losses,
+}
+
+impl Dec {
+    fn new(d: Dialect) -> Self {
+        Dec {
+            d,
+            id: d.id(),
+            losses: Losses::new(),
+        }
+    }
+
+    fn error(&self, pointer: impl Into<String>, message: impl Into<String>) -> DecodeError {
+        DecodeError::at(self.id, pointer, message)
+    }
+
+    /// Content parts → model parts, and whether the array form must be remembered (the
+    /// encoder would otherwise send a string, or null/"" for no parts).
+    fn parts(&self, content: Content) -> (Vec<Part>, bool) {
+        match content {
+            Content::Text(s) => (vec![Part::text(s)], false),
+            Content::Parts(items) => {
+                let parts: Vec<Part> = items
+                    .into_iter()
+                    .map(|p| match p {
+                        ContentPart::Text(t) => Part::Text {
+                            text: t.text,
+                            extra: extra_of(self.id, t.extra),
+                        },
+                        ContentPart::Other(value) => Part::Raw {
+                            format: self.id.to_string(),
+                            value,
+                        },
+                    })
+                    .collect();
+                let array = match parts.as_slice() {
+                    [] => true,
+                    [Part::Text { extra, .. }] => extra.is_empty(),
+                    _ => false,
+                };
+                (parts, array)
+            }
+        }
+    }
+
+    fn tool(&mut self, f: wire::FunctionDef, outer: Fields, k: usize) -> Tool {
+        let mut inner = f.extra;
+        let mut meta = Fields::new();
+        let description = take(f.description, "description", &mut inner);
+        let strict = take(f.strict, "strict", &mut inner);
+        let input_schema = match f.parameters {
+            Field::Value(v) => v,
+            Field::Absent => {
+                meta.insert(M_NO_PARAMETERS.into(), Value::Bool(true));
+                empty_object_schema()
+            }
+            Field::Null => {
+                self.losses.rewritten(
+                    format!("/tools/{k}/input_schema"),
+                    "parameters null",
+                    "read as a function without parameters",
+                );
+                meta.insert(M_NO_PARAMETERS.into(), Value::Bool(true));
+                empty_object_schema()
+            }
+        };
+        let mut fields = outer;
+        if !inner.is_empty() {
+            fields.insert(M_FUNCTION.into(), Value::Object(inner));
+        }
+        fields.extend(meta);
+        Tool {
+            name: f.name,
+            description,
+            input_schema,
+            strict,
+            output_schema: None,
+            annotations: None,
+            extra: extra_of(self.id, fields),
+        }
+    }
+
+    fn choice(
+        &mut self,
+        tc: wire::ToolChoice,
+        x: &mut Exchange,
+        extra: &mut Fields,
+        meta: &mut Fields,
+    ) {
+        let keep = |dec: &mut Dec, extra: &mut Fields, tc: &wire::ToolChoice| {
+            let v = serde_json::to_value(tc).unwrap_or(Value::Null);
+            dec.losses.dropped(
+                "/tool_choice",
+                format!("tool_choice {v}"),
+                format!("the model has no such choice; kept only for {}", dec.id),
+            );
+            extra.insert("tool_choice".into(), v);
+        };
+        match &tc {
+            wire::ToolChoice::Mode(word) => match self.d.mode_from_wire(word) {
+                Some(mode) => x.tool_choice = Some(ToolChoice::mode(mode)),
+                None => keep(self, extra, &tc),
+            },
+            wire::ToolChoice::Named(n) => {
+                x.tool_choice = Some(ToolChoice::force(n.function.name.clone()))
+            }
+            wire::ToolChoice::Allowed(a) => {
+                match self.d.mode_from_wire(&a.allowed_tools.mode) {
+                    Some(mode @ (ChoiceMode::Auto | ChoiceMode::Required)) => {
+                        let tools: Vec<String> = a
+                            .allowed_tools
+                            .tools
+                            .iter()
+                            .map(|t| t.function.name.clone())
+                            .collect();
+                        // Forms a shorter spelling exists for: remember this one.
+                        if tools.is_empty() || (mode == ChoiceMode::Required && tools.len() == 1) {
+                            meta.insert(M_ALLOWED_TOOLS.into(), Value::Bool(true));
+                        }
+                        x.tool_choice = Some(ToolChoice { mode, tools });
+                    }
+                    _ => keep(self, extra, &tc),
+                }
+            }
+            wire::ToolChoice::Other(_) => keep(self, extra, &tc),
+        }
+    }
+
+    fn deprecated_choice(&mut self, fc: wire::FunctionCallChoice, x: &mut Exchange) -> bool {
+        let choice = match &fc {
+            wire::FunctionCallChoice::Mode(w) if w == "none" => ToolChoice::mode(ChoiceMode::None),
+            wire::FunctionCallChoice::Mode(w) if w == "auto" => ToolChoice::mode(ChoiceMode::Auto),
+            wire::FunctionCallChoice::Named(n) => ToolChoice::force(n.name.clone()),
+            _ => return false,
+        };
+        x.tool_choice = Some(choice);
+        self.losses.rewritten(
+            "/tool_choice",
+            "deprecated function_call",
+            "imported as tool_choice; sent back as tool_choice",
+        );
+        true
+    }
+
+    fn messages(
+        &mut self,
+        msgs: Vec<wire::Message>,
+        x: &mut Exchange,
+        meta: &mut Fields,
+    ) -> Result<(), DecodeError> {
+        let mut iter = msgs.into_iter().enumerate().peekable();
+        if let Some((k, m)) =
+            iter.next_if(|(_, m)| matches!(m.role, wire::Role::System | wire::Role::Developer))
+        {
+            let text = match &m.content {
+                Field::Value(c) => instruction_text(c),
+                _ => {
+                    return Err(
+                        self.error(format!("/messages/{k}"), "a system message needs content")
+                    )
+                }
+            };
+            let plain_system = m.role == wire::Role::System
+                && matches!(m.content, Field::Value(Content::Text(_)))
+                && m.tool_call_id.is_none()
+                && m.tool_calls.is_absent()
+                && m.function_call.is_absent()
+                && m.extra.is_empty();
+            if !plain_system {
+                // A string is the model's system prompt itself; only parts are a spelling.
+                let mut stash = serde_json::to_value(&m).unwrap_or(Value::Null);
+                if let (Field::Value(Content::Text(_)), Some(o)) =
+                    (&m.content, stash.as_object_mut())
+                {
+                    o.remove("content");
+                }
+                meta.insert(M_SYSTEM.into(), stash);
+            }
+            x.system = Some(text);
+        }
+        let mut in_block = false;
+        let mut pending: Option<Message> = None;
+        for (k, m) in iter {
+            let wp = format!("/messages/{k}");
+            let is_result = matches!(m.role, wire::Role::Tool | wire::Role::Function);
+            if !is_result {
+                x.messages.extend(pending.take());
+            }
+            let i = x.messages.len();
+            match m.role {
+                wire::Role::System | wire::Role::Developer | wire::Role::User => {
+                    x.messages.push(self.user(m, i, &wp)?);
+                    in_block = false;
+                }
+                wire::Role::Assistant => {
+                    let (msg, calls) = self.assistant(m, i);
+                    x.messages.push(msg);
+                    in_block = calls;
+                }
+                wire::Role::Tool | wire::Role::Function => {
+                    if !in_block {
+                        return Err(self.error(
+                            wp,
+                            "a tool message must follow an assistant message with tool_calls",
+                        ));
+                    }
+                    let msg = pending.get_or_insert_with(|| Message::new(Role::Tool, Vec::new()));
+                    let pp = format!("/messages/{i}/parts/{}", msg.parts.len());
+                    msg.parts.push(Part::ToolResult(self.result(m, &pp, &wp)?));
+                }
+            }
+        }
+        x.messages.extend(pending.take());
+        Ok(())
+    }
+
+    /// A user message, or a system/developer message after the first turn (the model has one
+    /// system prompt, so it becomes a user message that remembers its role).
+    fn user(&mut self, m: wire::Message, i: usize, wp: &str) -> Result<Message, DecodeError> {
+        let mut fields = m.extra;
+        if let Some(v) = m.tool_call_id {
+            fields.insert("tool_call_id".into(), Value::String(v));
+        }
+        spill(&mut fields, "tool_calls", m.tool_calls);
+        spill(&mut fields, "function_call", m.function_call);
+        let content = match m.content {
+            Field::Value(c) => c,
+            Field::Null => {
+                return Err(self.error(format!("{wp}/content"), "content must not be null"))
+            }
+            Field::Absent => return Err(self.error(wp, "a message needs content")),
+        };
+        let (parts, array) = self.parts(content);
+        if array {
+            fields.insert(M_CONTENT.into(), Value::String("array".into()));
+        }
+        let role = match m.role {
+            wire::Role::System => Some("system"),
+            wire::Role::Developer => Some("developer"),
+            _ => None,
+        };
+        if let Some(role) = role {
+            self.losses.rewritten(
+                format!("/messages/{i}/role"),
+                format!("{role} message inside the conversation"),
+                format!(
+                    "the model has one system prompt; read as a user message (sent back as {role} to {})",
+                    self.d.provider()
+                ),
+            );
+            fields.insert(M_ROLE.into(), Value::String(role.into()));
+        }
+        let mut msg = Message::new(Role::User, parts);
+        msg.extra = extra_of(self.id, fields);
+        Ok(msg)
+    }
+
+    /// An assistant message, and whether it carries calls.
+    fn assistant(&mut self, m: wire::Message, i: usize) -> (Message, bool) {
+        let id = self.id;
+        let mut fields = m.extra;
+        if let Some(v) = m.tool_call_id {
+            fields.insert("tool_call_id".into(), Value::String(v));
+        }
+        let mut parts = Vec::new();
+        match m.content {
+            Field::Absent => {
+                fields.insert(M_CONTENT.into(), Value::String("omitted".into()));
+            }
+            Field::Null => {}
+            Field::Value(c) => {
+                let (ps, array) = self.parts(c);
+                if array {
+                    fields.insert(M_CONTENT.into(), Value::String("array".into()));
+                }
+                parts = ps;
+            }
+        }
+        let mut has_calls = false;
+        match m.tool_calls {
+            Field::Absent => {}
+            Field::Null => {
+                fields.insert("tool_calls".into(), Value::Null);
+            }
+            Field::Value(calls) => {
+                if calls.is_empty() {
+                    fields.insert("tool_calls".into(), Value::Array(Vec::new()));
+                }
+                for call in calls {
+                    let pp = format!("/messages/{i}/parts/{}", parts.len());
+                    let part = match call {
+                        wire::ToolCall::Function(fc) => {
+                            if fc.kind.is_none() {
+                                self.losses.rewritten(
+                                    pp.clone(),
+                                    "tool call without type",
+                                    "sent back with type function",
+                                );
+                            }
+                            Part::ToolCall(self.call(fc.id, fc.function, fc.extra, &pp))
+                        }
+                        wire::ToolCall::Other(value) => Part::Raw {
+                            format: id.to_string(),
+                            value,
+                        },
+                    };
+                    parts.push(part);
+                    has_calls = true;
+                }
+            }
+        }
+        match m.function_call {
+            Field::Absent => {}
+            Field::Null => {
+                fields.insert("function_call".into(), Value::Null);
+            }
+            Field::Value(fc) if has_calls => {
+                fields.insert(
+                    "function_call".into(),
+                    serde_json::to_value(fc).unwrap_or(Value::Null),
+                );
+            }
+            Field::Value(fc) => {
+                let pp = format!("/messages/{i}/parts/{}", parts.len());
+                self.losses.rewritten(
+                    pp.clone(),
+                    "deprecated function_call",
+                    "imported as a tool call; sent back as tool_calls",
+                );
+                parts.push(Part::ToolCall(self.call(None, fc, Fields::new(), &pp)));
+                has_calls = true;
+            }
+        }
+        let mut msg = Message::new(Role::Assistant, parts);
+        msg.extra = extra_of(id, fields);
+        (msg, has_calls)
+    }
+
+    fn call(
+        &mut self,
+        call_id: Option<String>,
+        f: wire::FunctionCall,
+        outer: Fields,
+        pointer: &str,
+    ) -> ToolCall {
+        let mut call = match f.arguments {
+            Value::String(text) => {
+                if text.trim().is_empty() {
+                    self.losses.rewritten(
+                        format!("{pointer}/arguments"),
+                        "empty arguments",
+                        "empty arguments read as {}",
+                    );
+                }
+                ToolCall::from_text(call_id, f.name, &text)
+            }
+            Value::Null => {
+                self.losses.rewritten(
+                    format!("{pointer}/arguments"),
+                    "missing arguments",
+                    "missing arguments read as {}",
+                );
+                ToolCall::from_text(call_id, f.name, "")
+            }
+            value => {
+                self.losses.rewritten(
+                    format!("{pointer}/arguments"),
+                    "arguments as a JSON value",
+                    format!(
+                        "{} sends arguments as JSON text; sent back as text",
+                        self.d.provider()
+                    ),
+                );
+                ToolCall::new(call_id, f.name, value)
+            }
+        };
+        let mut fields = outer;
+        if !f.extra.is_empty() {
+            fields.insert(M_FUNCTION.into(), Value::Object(f.extra));
+        }
+        call.extra = extra_of(self.id, fields);
+        call
+    }
+
+    fn result(
+        &mut self,
+        m: wire::Message,
+        pointer: &str,
+        wp: &str,
+    ) -> Result<ToolResult, DecodeError> {
+        let id = self.id;
+        let mut fields = m.extra;
+        spill(&mut fields, "tool_calls", m.tool_calls);
+        spill(&mut fields, "function_call", m.function_call);
+        if m.role == wire::Role::Function {
+            if let Some(v) = m.tool_call_id {
+                fields.insert("tool_call_id".into(), Value::String(v));
+            }
+            let name = match fields.remove("name") {
+                Some(Value::String(n)) => n,
+                _ => return Err(self.error(wp, "a function message needs a name")),
+            };
+            let text = match m.content {
+                Field::Value(Content::Text(s)) => s,
+                Field::Value(Content::Parts(_)) => {
+                    return Err(self.error(
+                        format!("{wp}/content"),
+                        "function message content is a string",
+                    ))
+                }
+                Field::Null | Field::Absent => String::new(),
+            };
+            self.losses.rewritten(
+                pointer,
+                "deprecated function message",
+                "imported as a tool result; sent back as a tool message",
+            );
+            let mut r = ToolResult::new(None, ResultContent::Text(text));
+            r.name = Some(name);
+            r.extra = extra_of(id, fields);
+            return Ok(r);
+        }
+        let content = match m.content {
+            Field::Value(Content::Text(s)) => ResultContent::Text(s),
+            Field::Value(Content::Parts(items)) => ResultContent::Blocks(
+                items
+                    .into_iter()
+                    .map(|p| match p {
+                        ContentPart::Text(t) if t.extra.is_empty() => Block::Text { text: t.text },
+                        ContentPart::Text(t) => Block::Raw {
+                            format: id.to_string(),
+                            value: serde_json::to_value(t).unwrap_or(Value::Null),
+                        },
+                        ContentPart::Other(value) => Block::Raw {
+                            format: id.to_string(),
+                            value,
+                        },
+                    })
+                    .collect(),
+            ),
+            Field::Null => {
+                return Err(self.error(format!("{wp}/content"), "content must not be null"))
+            }
+            Field::Absent => return Err(self.error(wp, "a tool message needs content")),
+        };
+        let mut r = ToolResult::new(m.tool_call_id, content);
+        if let Some(Value::String(name)) = fields.get("name") {
+            r.name = Some(name.clone());
+            fields.remove("name");
+            fields.insert(M_NAME.into(), Value::Bool(true));
+        }
+        r.extra = extra_of(id, fields);
+        Ok(r)
+    }
+}
+
+/// Request body → model.
+pub fn decode_request(
+    doc: wire::Request,
+    d: Dialect,
+) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+    let mut dec = Dec::new(d);
+    let mut x = Exchange::default();
+    let mut extra = doc.extra;
+    let mut meta = Fields::new();
+
+    x.options.model = take(doc.model, "model", &mut extra);
+    if let Some(tools) = take(doc.tools, "tools", &mut extra) {
+        if tools.is_empty() {
+            extra.insert("tools".into(), Value::Array(Vec::new()));
+        }
+        let mut others = Vec::new();
+        for (k, t) in tools.into_iter().enumerate() {
+            match t {
+                wire::ToolDef::Function(ft) => {
+                    let n = x.tools.len();
+                    x.tools.push(dec.tool(ft.function, ft.extra, n));
+                }
+                wire::ToolDef::Other(tool) => {
+                    let mut entry = Fields::new();
+                    entry.insert("index".into(), Value::from(k));
+                    entry.insert("tool".into(), tool);
+                    others.push(Value::Object(entry));
+                }
+            }
+        }
+        if !others.is_empty() {
+            meta.insert(M_OTHER_TOOLS.into(), Value::Array(others));
+        }
+    }
+    if let Some(functions) = take(doc.functions, "functions", &mut extra) {
+        if functions.is_empty() {
+            extra.insert("functions".into(), Value::Array(Vec::new()));
+        }
+        for f in functions {
+            let n = x.tools.len();
+            dec.losses.rewritten(
+                format!("/tools/{n}"),
+                format!("deprecated functions entry {}", f.name),
+                "imported as a tool; sent back in tools",
+            );
+            x.tools.push(dec.tool(f, Fields::new(), n));
+        }
+    }
+    let had_choice = !doc.tool_choice.is_absent();
+    if let Some(tc) = take(doc.tool_choice, "tool_choice", &mut extra) {
+        dec.choice(tc, &mut x, &mut extra, &mut meta);
+    }
+    if let Some(fc) = take(doc.function_call, "function_call", &mut extra) {
+        if had_choice || !dec.deprecated_choice(fc.clone(), &mut x) {
+            extra.insert(
+                "function_call".into(),
+                serde_json::to_value(fc).unwrap_or(Value::Null),
+            );
+        }
+    }
+    x.parallel_tool_calls = take(doc.parallel_tool_calls, "parallel_tool_calls", &mut extra);
+    let completion = take(doc.max_completion_tokens, MAX_COMPLETION_TOKENS, &mut extra);
+    let legacy = take(doc.max_tokens, MAX_TOKENS, &mut extra);
+    let used = match (completion, legacy) {
+        (Some(n), Some(other)) => {
+            // Both given: the current name feeds the model, the other stays a plain field.
+            extra.insert(MAX_TOKENS.into(), Value::from(other));
+            x.options.max_tokens = Some(n);
+            Some(MAX_COMPLETION_TOKENS)
+        }
+        (Some(n), None) => {
+            x.options.max_tokens = Some(n);
+            Some(MAX_COMPLETION_TOKENS)
+        }
+        (None, Some(n)) => {
+            x.options.max_tokens = Some(n);
+            Some(MAX_TOKENS)
+        }
+        (None, None) => None,
+    };
+    if let Some(field) = used.filter(|f| *f != d.max_tokens_field()) {
+        meta.insert(M_MAX_TOKENS.into(), Value::String(field.into()));
+    }
+    x.options.temperature = take(doc.temperature, "temperature", &mut extra);
+    x.options.top_p = take(doc.top_p, "top_p", &mut extra);
+    match take(doc.stop, "stop", &mut extra) {
+        Some(wire::Stop::One(s)) => {
+            x.options.stop = vec![s];
+            meta.insert(M_STOP_STRING.into(), Value::Bool(true));
+        }
+        Some(wire::Stop::Many(v)) if v.is_empty() => {
+            extra.insert("stop".into(), Value::Array(Vec::new()));
+        }
+        Some(wire::Stop::Many(v)) => x.options.stop = v,
+        None => {}
+    }
+    dec.messages(doc.messages, &mut x, &mut meta)?;
+    extra.extend(meta);
+    x.extra = extra_of(dec.id, extra);
+    Ok((x, dec.losses.into_vec()))
+}
+
+/// Response body → an exchange holding the model name and the first choice's message.
+pub fn decode_response(
+    doc: wire::Response,
+    d: Dialect,
+) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+    let mut dec = Dec::new(d);
+    let id = dec.id;
+    let mut omit: Vec<Value> = Vec::new();
+    let mut top = doc.extra;
+    match doc.id {
+        Some(s) if s == PLACEHOLDER_ID => {}
+        Some(s) => {
+            top.insert("id".into(), Value::String(s));
+        }
+        None => omit.push("id".into()),
+    }
+    match doc.object {
+        Some(s) if s == OBJECT => {}
+        Some(s) => {
+            top.insert("object".into(), Value::String(s));
+        }
+        None => omit.push("object".into()),
+    }
+    match doc.created {
+        Some(0) => {}
+        Some(n) => {
+            top.insert("created".into(), Value::from(n));
+        }
+        None => omit.push("created".into()),
+    }
+    let mut choices = doc.choices.into_iter();
+    let Some(first) = choices.next() else {
+        return Err(dec.error("/choices", "a response needs at least one choice"));
+    };
+    let rest: Vec<Value> = choices
+        .map(|c| serde_json::to_value(c).unwrap_or(Value::Null))
+        .collect();
+    if first.message.role != wire::Role::Assistant {
+        return Err(dec.error(
+            "/choices/0/message/role",
+            "the answer must be an assistant message",
+        ));
+    }
+    let (mut msg, _) = dec.assistant(first.message, 0);
+    let mut fields = msg.extra.remove(id).unwrap_or_default();
+    match fields.get("refusal") {
+        Some(Value::Null) => {
+            fields.remove("refusal");
+        }
+        Some(_) => {}
+        None => omit.push("refusal".into()),
+    }
+    if !rest.is_empty() {
+        dec.losses.dropped(
+            "/messages/0",
+            format!("{} more choices", rest.len()),
+            format!("the model holds one answer; the others are kept only for {id}"),
+        );
+        fields.insert(M_CHOICES.into(), Value::Array(rest));
+    }
+    let mut choice = first.extra;
+    match first.index {
+        Some(0) => {}
+        Some(n) => {
+            choice.insert("index".into(), Value::from(n));
+        }
+        None => omit.push("index".into()),
+    }
+    match first.logprobs {
+        Field::Absent => omit.push("logprobs".into()),
+        Field::Null => {}
+        Field::Value(v) => {
+            choice.insert("logprobs".into(), v);
+        }
+    }
+    if let Field::Value(reason) = first.finish_reason {
+        msg.stop_reason = Some(match reason.as_str() {
+            "stop" => StopReason::EndTurn,
+            "tool_calls" => StopReason::ToolUse,
+            "length" => StopReason::MaxTokens,
+            "content_filter" => StopReason::ContentFilter,
+            "function_call" => {
+                dec.losses.rewritten(
+                    "/messages/0/stop_reason",
+                    "finish_reason function_call",
+                    "deprecated; read as tool use",
+                );
+                StopReason::ToolUse
+            }
+            _ => StopReason::Other(reason),
+        });
+    }
+    match doc.usage {
+        Field::Value(u) => {
+            if u.total_tokens
+                .is_some_and(|t| t != u.prompt_tokens.saturating_add(u.completion_tokens))
+            {
+                dec.losses.rewritten(
+                    "/messages/0/usage",
+                    "total_tokens",
+                    "recomputed as prompt_tokens + completion_tokens",
+                );
+            }
+            msg.usage = Some(Usage {
+                input_tokens: u.prompt_tokens,
+                output_tokens: u.completion_tokens,
+            });
+            if !u.extra.is_empty() {
+                fields.insert(M_USAGE.into(), Value::Object(u.extra));
+            }
+        }
+        Field::Null => {
+            top.insert("usage".into(), Value::Null);
+        }
+        Field::Absent => {}
+    }
+    if !top.is_empty() {
+        fields.insert(M_RESPONSE.into(), Value::Object(top));
+    }
+    if !choice.is_empty() {
+        fields.insert(M_CHOICE.into(), Value::Object(choice));
+    }
+    if !omit.is_empty() {
+        fields.insert(M_OMIT.into(), Value::Array(omit));
+    }
+    msg.extra = extra_of(id, fields);
+    let x = Exchange {
+        options: crate::model::Options {
+            model: doc.model,
+            ..Default::default()
+        },
+        messages: vec![msg],
+        ..Exchange::default()
+    };
+    Ok((x, dec.losses.into_vec()))
+}
+
+/// How sure we are that `v` is a Chat Completions request or response.
+pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    let o = v.as_object()?;
+    if o.contains_key("choices") {
+        return Some((Kind::Response, 95));
+    }
+    let messages = o.get("messages")?;
+    let role_marker = messages.as_array().is_some_and(|ms| {
+        ms.iter().any(|m| {
+            matches!(
+                m.get("role").and_then(Value::as_str),
+                Some("system" | "developer" | "tool" | "function")
+            ) || m.get("tool_calls").is_some()
+                || m.get("function_call").is_some()
+        })
+    });
+    let tool_marker = o
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|ts| ts.iter().any(|t| t.get("function").is_some()));
+    let marker = role_marker || tool_marker || o.contains_key("functions");
+    Some((Kind::Request, if marker { 95 } else { 55 }))
+}
