@@ -414,17 +414,7 @@ impl Enc {
         for (i, m) in x.messages.iter().enumerate() {
             let p = format!("/messages/{i}");
             self.losses.foreign_extra(&m.extra, id, &p);
-            if m.stop_reason.is_some() {
-                self.losses.dropped(
-                    format!("{p}/stop_reason"),
-                    "stop reason",
-                    "requests carry no stop reason",
-                );
-            }
-            if m.usage.is_some() {
-                self.losses
-                    .dropped(format!("{p}/usage"), "usage", "requests carry no usage");
-            }
+            // stop_reason and usage of past turns are response data (`Exchange::request_view`).
             match m.role {
                 Role::User => {
                     let leading = out.is_empty();
