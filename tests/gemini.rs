@@ -967,3 +967,58 @@ fn gemini_usage_total_includes_thoughts() {
     assert_eq!(back.messages[0].usage.as_ref().unwrap().output_tokens, 0);
     assert!(losses.is_empty());
 }
+
+#[test]
+fn gemini_other_formats_details_are_reported() {
+    let mut foreign = Extra::new();
+    foreign.insert(
+        "openai-responses".into(),
+        serde_json::from_value(json!({"id": "fc_123", "status": "completed"})).unwrap(),
+    );
+    let mut c = ToolCall::new(Some("call_1".into()), "f", json!({}));
+    c.extra = foreign.clone();
+    let mut x = exchange(vec![
+        user("hi"),
+        Message::new(
+            Role::Assistant,
+            vec![
+                Part::Raw {
+                    format: "anthropic".into(),
+                    value: json!({"type": "thinking", "thinking": "hmm", "signature": "abc"}),
+                },
+                Part::ToolCall(c),
+            ],
+        ),
+    ]);
+    x.extra = foreign;
+    let (doc, back, losses) = trip(&x, Kind::Request);
+    let parts = doc["contents"][1]["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 1, "the Anthropic thinking block is not sent");
+    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
+    assert!(has_loss(
+        &losses,
+        LossKind::Dropped,
+        "/messages/1/parts/1/extra"
+    ));
+    assert!(has_loss(&losses, LossKind::Dropped, "/extra"));
+    assert!(back.extra.is_empty());
+}
+
+#[test]
+fn gemini_extra_candidates_are_reported() {
+    let text = r#"{"candidates": [
+  {"content": {"role": "model", "parts": [{"text": "A"}]}, "finishReason": "STOP"},
+  {"content": {"role": "model", "parts": [{"text": "B"}]}, "finishReason": "STOP", "index": 1}
+], "modelVersion": "gemini-2.5-pro"}"#;
+    let dec = G.decode(text, Kind::Response).unwrap();
+    assert_eq!(dec.exchange.messages.len(), 1);
+    assert_eq!(dec.exchange.messages[0].parts, vec![Part::text("A")]);
+    let loss = dec
+        .losses
+        .iter()
+        .find(|l| l.what.contains("more candidates"));
+    assert_eq!(
+        loss.and_then(|l| l.target.as_deref()),
+        Some("/candidates/1")
+    );
+}

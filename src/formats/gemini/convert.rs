@@ -131,6 +131,19 @@ fn removed_pointer(base: &str, extra: &Extra, keys: &[&str], key: &str) -> Strin
     }
 }
 
+/// [`Losses::foreign_extra`], with the pointer fixed for the common case where nothing of this
+/// format is left in `extra`: the whole map then reads back absent (`extra` is skipped when
+/// empty), a difference at `{base}/extra` that `{base}/extra/<format>` does not cover.
+fn foreign(l: &mut Losses, extra: &Extra, base: &str) {
+    let before = l.0.len();
+    l.foreign_extra(extra, ID, base);
+    if own(extra).is_empty() {
+        for loss in l.0.iter_mut().skip(before) {
+            loss.pointer = format!("{base}/extra");
+        }
+    }
+}
+
 fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
@@ -353,7 +366,7 @@ fn encode_content(
     let first = group.first().map_or(0, |(i, _)| *i);
     for (gi, (mi, m)) in group.iter().enumerate() {
         let base = format!("/messages/{mi}");
-        l.foreign_extra(&m.extra, ID, &base);
+        foreign(l, &m.extra, &base);
         let mut mine = own(&m.extra);
         let response_keys: Vec<&str> = RESPONSE_KEYS
             .iter()
@@ -426,7 +439,7 @@ fn encode_content(
             let target = format!("{}/parts/{}", t.at, parts.len());
             let expected = match part {
                 Part::Text { text, extra: x } => {
-                    l.foreign_extra(x, ID, &at);
+                    foreign(l, x, &at);
                     let fields = own(x);
                     if text.is_empty() && fields.is_empty() && has_other {
                         l.dropped(
@@ -517,7 +530,7 @@ fn encode_content(
 }
 
 fn encode_call(c: &ToolCall, at: &str, target: &str, l: &mut Losses) -> wire::Part {
-    l.foreign_extra(&c.extra, ID, at);
+    foreign(l, &c.extra, at);
     let args = if c.arguments_invalid() {
         l.dropped(
             format!("{at}/arguments_raw"),
@@ -569,7 +582,7 @@ fn encode_result(
     calls: &mut [Pending],
     l: &mut Losses,
 ) -> wire::Part {
-    l.foreign_extra(&r.extra, ID, at);
+    foreign(l, &r.extra, at);
     // The call answered: by id, else by name, else the oldest unanswered.
     let by_id = r.call_id.as_ref().and_then(|id| {
         calls
@@ -960,7 +973,7 @@ fn schema_slot(
 
 fn encode_decl(t: &Tool, ti: usize, l: &mut Losses) -> wire::FunctionDeclaration {
     let base = format!("/tools/{ti}");
-    l.foreign_extra(&t.extra, ID, &base);
+    foreign(l, &t.extra, &base);
     if let Some(s) = t.strict {
         l.dropped(
             format!("{base}/strict"),
@@ -1179,7 +1192,7 @@ fn fresh_system(s: &str) -> wire::Content {
 /// Model → request body.
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut l = Losses::new();
-    l.foreign_extra(&x.extra, ID, "");
+    foreign(&mut l, &x.extra, "");
     let mut top = own(&x.extra);
     let tools_memo = top.remove("tools");
     let choice_memo = top.remove("toolConfig");
