@@ -383,22 +383,7 @@ fn encode_content(
                 );
             }
         }
-        if !t.response {
-            if let Some(r) = &m.stop_reason {
-                l.dropped(
-                    format!("{base}/stop_reason"),
-                    format!("stop reason {r:?}"),
-                    "a request carries no finishReason for earlier turns",
-                );
-            }
-            if m.usage.is_some() {
-                l.dropped(
-                    format!("{base}/usage"),
-                    "token usage",
-                    "a request carries no usage for earlier turns",
-                );
-            }
-        }
+        // stop_reason and usage of past turns are response data (`Exchange::request_view`).
         if gi > 0 && !mine.is_empty() {
             for p in [format!("{base}/extra"), format!("/messages/{first}/extra")] {
                 l.rewritten(
