@@ -31,12 +31,20 @@ fn round_trip(format: Format, kind: Kind, x: &Exchange) -> Result<(), TestCaseEr
     Ok(())
 }
 
+/// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
 macro_rules! round_trip_tests {
     ($($name:ident: $format:expr;)*) => {$(
         mod $name {
             use super::*;
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(256))]
+                #![proptest_config(ProptestConfig::with_cases(cases()))]
                 #[test]
                 fn request_round_trip(x in common::gen::exchange()) {
                     round_trip($format, Kind::Request, &x)?;

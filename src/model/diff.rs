@@ -34,13 +34,36 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
                 path.truncate(len);
             }
         }
-        (Value::Array(x), Value::Array(y)) => {
-            for i in 0..x.len().max(y.len()) {
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
                 let len = path.len();
                 path.push_str(&format!("/{i}"));
-                match (x.get(i), y.get(i)) {
-                    (Some(va), Some(vb)) => walk(va, vb, path, out),
-                    _ => out.push(path.clone()),
+                walk(va, vb, path, out);
+                path.truncate(len);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            // Lengths differ: an element was dropped or added. Align the two sides so that the
+            // elements after it are compared with their counterparts, not their neighbours.
+            let mut next_before = 0;
+            for (i, j) in align(x, y) {
+                let len = path.len();
+                match (i, j) {
+                    (Some(i), Some(j)) => {
+                        path.push_str(&format!("/{i}"));
+                        walk(&x[i], &y[j], path, out);
+                        next_before = i + 1;
+                    }
+                    (Some(i), None) => {
+                        path.push_str(&format!("/{i}"));
+                        out.push(path.clone());
+                        next_before = i + 1;
+                    }
+                    // An element only `after` has: reported where it was inserted.
+                    (None, _) => {
+                        path.push_str(&format!("/{next_before}"));
+                        out.push(path.clone());
+                    }
                 }
                 path.truncate(len);
             }
@@ -48,6 +71,65 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
         _ if a == b => {}
         _ => out.push(path.clone()),
     }
+}
+
+/// What kind of element a value is, for alignment: its `type` or `role`, else its JSON kind.
+fn shape(v: &Value) -> String {
+    match v {
+        Value::Object(m) => match m.get("type").or_else(|| m.get("role")) {
+            Some(Value::String(s)) => s.clone(),
+            _ => "object".into(),
+        },
+        Value::Array(_) => "array".into(),
+        Value::String(_) => "string".into(),
+        Value::Number(_) => "number".into(),
+        Value::Bool(_) => "bool".into(),
+        Value::Null => "null".into(),
+    }
+}
+
+/// Pair the elements of `x` and `y` in order, maximising the pairs (equal elements count
+/// double, elements of the same shape once); unpaired elements come with `None` opposite.
+fn align(x: &[Value], y: &[Value]) -> Vec<(Option<usize>, Option<usize>)> {
+    let (n, m) = (x.len(), y.len());
+    let xs: Vec<String> = x.iter().map(shape).collect();
+    let ys: Vec<String> = y.iter().map(shape).collect();
+    let score = |i: usize, j: usize| -> u32 {
+        if x[i] == y[j] {
+            2
+        } else if xs[i] == ys[j] {
+            1
+        } else {
+            0
+        }
+    };
+    // best[i][j]: best total for x[i..] and y[j..].
+    let mut best = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            let pair = match score(i, j) {
+                0 => 0,
+                s => s + best[i + 1][j + 1],
+            };
+            best[i][j] = pair.max(best[i + 1][j]).max(best[i][j + 1]);
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(n.max(m));
+    while i < n || j < m {
+        if i < n && j < m && score(i, j) > 0 && best[i][j] == score(i, j) + best[i + 1][j + 1] {
+            out.push((Some(i), Some(j)));
+            i += 1;
+            j += 1;
+        } else if i < n && (j == m || best[i][j] == best[i + 1][j]) {
+            out.push((Some(i), None));
+            i += 1;
+        } else {
+            out.push((None, Some(j)));
+            j += 1;
+        }
+    }
+    out
 }
 
 /// A value present on one side only: its leaves are the differences (so a loss at

@@ -1,7 +1,7 @@
 //! Arbitrary exchanges for property tests: realistic turn structure (user, assistant with
 //! calls, tool results, …) filled with hostile details — odd ids, missing ids, invalid or
-//! empty arguments, unicode, empty texts, JSON and block results, error flags, every
-//! tool_choice.
+//! empty arguments, unicode, empty texts, JSON (object or not) and block results with images,
+//! error flags, every tool_choice, raw blocks and provider-only fields of every format.
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -122,70 +122,109 @@ fn tool_choice() -> impl Strategy<Value = Option<ToolChoice>> {
     ]
 }
 
+const FORMATS: [&str; 4] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
+
+/// Provider-only fields as a paste of another format (or of the target) would leave them.
+fn extra() -> impl Strategy<Value = Extra> {
+    prop_oneof![
+        4 => Just(Extra::new()),
+        1 => (0..FORMATS.len(), "[a-z][a-zA-Z_]{0,10}", scalar()).prop_map(|(f, k, v)| {
+            let mut fields = Map::new();
+            fields.insert(k, v);
+            let mut e = Extra::new();
+            e.insert(FORMATS[f].to_string(), fields);
+            e
+        }),
+    ]
+}
+
+fn block() -> impl Strategy<Value = Block> {
+    prop_oneof![
+        4 => text().prop_map(|text| Block::Text { text }),
+        1 => Just(Block::Image { media_type: "image/png".into(), data: "iVBORw0KGgo=".into() }),
+    ]
+}
+
 fn result_content() -> impl Strategy<Value = ResultContent> {
     prop_oneof![
-        3 => text().prop_map(ResultContent::Text),
-        1 => object().prop_map(ResultContent::Json),
-        1 => prop::collection::vec(text().prop_map(|text| Block::Text { text }), 1..3)
-            .prop_map(ResultContent::Blocks),
+        6 => text().prop_map(ResultContent::Text),
+        2 => object().prop_map(ResultContent::Json),
+        1 => value().prop_map(ResultContent::Json),
+        2 => prop::collection::vec(block(), 1..3).prop_map(ResultContent::Blocks),
     ]
+}
+
+/// A block of a type the model has no variant for, as some format left it.
+fn raw_part() -> impl Strategy<Value = Part> {
+    (0..FORMATS.len()).prop_map(|f| Part::Raw {
+        format: FORMATS[f].to_string(),
+        value: json!({"type": "thinking", "thinking": "hmm", "signature": "c2ln"}),
+    })
 }
 
 /// One assistant round: optional text, 0–3 calls, and the results of those calls (possibly
 /// reordered), then maybe a user follow-up.
 fn round(with_ids: bool) -> impl Strategy<Value = Vec<Message>> {
     (
-        prop::option::of(text()),
-        prop::collection::vec((id(), name(), arguments()), 0..4),
-        prop::collection::vec((result_content(), any::<bool>()), 4),
+        prop::option::of((text(), extra())),
+        prop::collection::vec((id(), name(), arguments(), extra()), 0..4),
+        prop::collection::vec((result_content(), any::<bool>(), extra()), 4),
         any::<bool>(),
         prop::option::of(text()),
+        (prop::option::of(raw_part()), extra()),
     )
-        .prop_map(move |(lead, calls, results, reverse, follow_up)| {
-            let mut msgs = Vec::new();
-            let mut parts = Vec::new();
-            if let Some(t) = lead {
-                parts.push(Part::text(t));
-            }
-            // Distinct ids within a round: real providers never repeat one.
-            let calls: Vec<_> = calls
-                .into_iter()
-                .enumerate()
-                .map(|(i, (id, name, (arguments, raw)))| {
-                    let id = with_ids.then(|| format!("{id}{i}"));
-                    let mut c = ToolCall::new(id, name, arguments);
-                    c.arguments_raw = raw;
-                    c
-                })
-                .collect();
-            parts.extend(calls.iter().cloned().map(Part::ToolCall));
-            if parts.is_empty() {
-                parts.push(Part::text("ok"));
-            }
-            msgs.push(Message::new(Role::Assistant, parts));
-            if !calls.is_empty() {
-                let mut rs: Vec<Part> = calls
-                    .iter()
-                    .zip(results)
-                    .map(|(c, (content, is_error))| {
-                        let mut r = ToolResult::new(c.id.clone(), content);
-                        r.is_error = is_error;
-                        if !with_ids {
-                            r.name = Some(c.name.clone());
-                        }
-                        Part::ToolResult(r)
+        .prop_map(
+            move |(lead, calls, results, reverse, follow_up, (raw, msg_extra))| {
+                let mut msgs = Vec::new();
+                let mut parts = Vec::new();
+                if let Some((text, extra)) = lead {
+                    parts.push(Part::Text { text, extra });
+                }
+                parts.extend(raw);
+                // Distinct ids within a round: real providers never repeat one.
+                let calls: Vec<_> = calls
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (id, name, (arguments, raw), extra))| {
+                        let id = with_ids.then(|| format!("{id}{i}"));
+                        let mut c = ToolCall::new(id, name, arguments);
+                        c.arguments_raw = raw;
+                        c.extra = extra;
+                        c
                     })
                     .collect();
-                if reverse && with_ids {
-                    rs.reverse();
+                parts.extend(calls.iter().cloned().map(Part::ToolCall));
+                if parts.is_empty() {
+                    parts.push(Part::text("ok"));
                 }
-                msgs.push(Message::new(Role::Tool, rs));
-            }
-            if let Some(t) = follow_up {
-                msgs.push(Message::new(Role::User, vec![Part::text(t)]));
-            }
-            msgs
-        })
+                let mut assistant = Message::new(Role::Assistant, parts);
+                assistant.extra = msg_extra;
+                msgs.push(assistant);
+                if !calls.is_empty() {
+                    let mut rs: Vec<Part> = calls
+                        .iter()
+                        .zip(results)
+                        .map(|(c, (content, is_error, extra))| {
+                            let mut r = ToolResult::new(c.id.clone(), content);
+                            r.is_error = is_error;
+                            r.extra = extra;
+                            if !with_ids {
+                                r.name = Some(c.name.clone());
+                            }
+                            Part::ToolResult(r)
+                        })
+                        .collect();
+                    if reverse && with_ids {
+                        rs.reverse();
+                    }
+                    msgs.push(Message::new(Role::Tool, rs));
+                }
+                if let Some(t) = follow_up {
+                    msgs.push(Message::new(Role::User, vec![Part::text(t)]));
+                }
+                msgs
+            },
+        )
 }
 
 /// An arbitrary request-side exchange.
