@@ -15,8 +15,8 @@
 //! - `input` is a JSON object: invalid argument text and non-object values become `{}`; the
 //!   spelling of valid argument text is not kept.
 //! - Empty text blocks (rejected by the API) are dropped; JSON results are sent as JSON text;
-//!   result `name`s, tool `output_schema`/`annotations`, and the stop reason and usage of past
-//!   turns have no place.
+//!   result `name`s and tool `output_schema`/`annotations` have no place. (The stop reason
+//!   and usage of past turns are response data, outside `Exchange::request_view`.)
 //! - tool_choice: a restriction to several tools becomes `any`, `validated` becomes `auto`,
 //!   restrictions under `auto`/`none` are dropped. `parallel_tool_calls` lives inside
 //!   tool_choice as `disable_parallel_tool_use`: `false` with no tool_choice adds `auto`; `true`

@@ -23,7 +23,6 @@
 //! - argument text is not kept as written (`args` is an object; invalid JSON becomes `{}`);
 //! - empty text parts next to other parts are left out (the API rejects them);
 //! - no stop-sequence finish reason (`STOP`), and `STOP` also for calls (derived back from them);
-//! - earlier turns' stop reasons and usage do not exist in a request;
 //! - parts Toolscope has no type for (thoughts, images, code execution) are kept as raw parts
 //!   for Gemini only; `thoughtSignature` rides in the part's extras and survives Gemini → Gemini.
 //!

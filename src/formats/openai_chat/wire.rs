@@ -8,50 +8,13 @@
 //! [`Field`]s, so `null` and absent stay apart.
 
 use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 /// Unknown fields of an object, in document order.
 pub type Fields = Map<String, Value>;
 
-/// A field that may be absent, `null`, or set. Plain `Option` would read `null` as absent and
-/// lose it on the way back.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum Field<T> {
-    /// Not in the document.
-    #[default]
-    Absent,
-    /// `null`.
-    Null,
-    /// A value.
-    Value(T),
-}
-
-impl<T> Field<T> {
-    /// True when the field is not in the document (then it is not serialised).
-    pub fn is_absent(&self) -> bool {
-        matches!(self, Field::Absent)
-    }
-    /// `Value(v)` for `Some(v)`, else absent.
-    pub fn from_option(v: Option<T>) -> Self {
-        v.map_or(Field::Absent, Field::Value)
-    }
-}
-
-impl<T: Serialize> Serialize for Field<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Field::Value(v) => v.serialize(s),
-            Field::Absent | Field::Null => s.serialize_none(),
-        }
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Field<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(Option::<T>::deserialize(d)?.map_or(Field::Null, Field::Value))
-    }
-}
+pub use crate::formats::field::Field;
 
 /// `"type": "function"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

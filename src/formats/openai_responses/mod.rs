@@ -14,7 +14,7 @@
 //! flat (`{type: "function", name, parameters, strict}`); built-in tools are kept in `extra`.
 //!
 //! What is lossy:
-//! - stop sequences (no `stop` parameter); stop reasons of earlier turns and their usage;
+//! - stop sequences (no `stop` parameter);
 //! - the error flag of a tool result (folded into the output as `Error: …`), JSON results
 //!   (sent as compact text), blocks of other formats;
 //! - `tool_choice` `validated` (sent as `auto`) and a tool restriction with mode `none`;
