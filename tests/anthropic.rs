@@ -3,8 +3,11 @@
 
 use serde_json::{json, Value};
 use toolscope::formats::{Codec as _, Format, Kind};
-use toolscope::model::diff::unexplained;
 use toolscope::model::*;
+
+mod common;
+
+use common::{call, has_loss, result, user};
 
 const A: Format = Format::Anthropic;
 
@@ -32,34 +35,10 @@ fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
     (d.exchange, d.losses)
 }
 
-fn has(losses: &[Loss], kind: LossKind, pointer: &str) -> bool {
-    losses
-        .iter()
-        .any(|l| l.kind == kind && l.pointer == pointer)
-}
-
 /// Encode, decode, and check that every difference is under a reported loss.
 fn round_trip(x: &Exchange) -> (Value, Vec<Loss>, Exchange) {
-    let (doc, mut losses) = encode(x);
-    let (back, dec_losses) = decode(&doc, Kind::Request);
-    losses.extend(dec_losses);
-    let left = unexplained(x, &back, &losses);
-    assert!(
-        left.is_empty(),
-        "unexplained {left:?}\n{doc:#}\n{losses:#?}"
-    );
-    (doc, losses, back)
-}
-
-fn call(id: Option<&str>, name: &str, args: Value) -> Part {
-    Part::ToolCall(ToolCall::new(id.map(Into::into), name, args))
-}
-
-fn result(id: Option<&str>, text: &str) -> Part {
-    Part::ToolResult(ToolResult::new(
-        id.map(Into::into),
-        ResultContent::Text(text.into()),
-    ))
+    let t = common::checked_trip(A, x, Kind::Request);
+    (t.doc, t.all, t.back)
 }
 
 fn base(messages: Vec<Message>) -> Exchange {
@@ -81,10 +60,6 @@ fn base(messages: Vec<Message>) -> Exchange {
         messages,
         ..Exchange::default()
     }
-}
-
-fn user(text: &str) -> Message {
-    Message::new(Role::User, vec![Part::text(text)])
 }
 
 #[test]
@@ -142,7 +117,7 @@ fn anthropic_consecutive_tool_messages_merge_with_a_report() {
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert!(
-        has(&losses, LossKind::Rewritten, "/messages"),
+        has_loss(&losses, LossKind::Rewritten, "/messages"),
         "{losses:#?}"
     );
     let msgs = doc["messages"].as_array().unwrap();
@@ -199,7 +174,10 @@ fn anthropic_ids_are_rewritten_consistently_between_call_and_result() {
         "/messages/2/parts/0/call_id",
         "/messages/2/parts/1/call_id",
     ] {
-        assert!(has(&losses, LossKind::Rewritten, p), "{p}: {losses:#?}");
+        assert!(
+            has_loss(&losses, LossKind::Rewritten, p),
+            "{p}: {losses:#?}"
+        );
     }
     assert!(!losses
         .iter()
@@ -231,9 +209,17 @@ fn anthropic_missing_ids_are_assigned_and_paired_by_name() {
     assert_eq!(content[0]["tool_use_id"], "call_2");
     assert_eq!(content[1]["tool_use_id"], "call_1");
     assert_eq!(doc["messages"][1]["content"][0]["id"], "call_1");
-    assert!(has(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has(&losses, LossKind::Added, "/messages/2/parts/0/call_id"));
-    assert!(has(&losses, LossKind::Dropped, "/messages/2/parts/0/name"));
+    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
+    assert!(has_loss(
+        &losses,
+        LossKind::Added,
+        "/messages/2/parts/0/call_id"
+    ));
+    assert!(has_loss(
+        &losses,
+        LossKind::Dropped,
+        "/messages/2/parts/0/name"
+    ));
     assert_eq!(
         back.messages[2]
             .tool_results()
@@ -270,27 +256,27 @@ fn anthropic_invalid_and_non_object_arguments_become_empty_objects() {
     assert_eq!(content[0]["input"], json!({}));
     assert_eq!(content[1]["input"], json!({"location": "Rome"}));
     assert_eq!(content[2]["input"], json!({}));
-    assert!(has(
+    assert!(has_loss(
         &losses,
         LossKind::Dropped,
         "/messages/1/parts/0/arguments_raw"
     ));
-    assert!(has(
+    assert!(has_loss(
         &losses,
         LossKind::Rewritten,
         "/messages/1/parts/0/arguments"
     ));
-    assert!(has(
+    assert!(has_loss(
         &losses,
         LossKind::Dropped,
         "/messages/1/parts/1/arguments_raw"
     ));
-    assert!(!has(
+    assert!(!has_loss(
         &losses,
         LossKind::Rewritten,
         "/messages/1/parts/1/arguments"
     ));
-    assert!(has(
+    assert!(has_loss(
         &losses,
         LossKind::Rewritten,
         "/messages/1/parts/2/arguments"
@@ -363,7 +349,7 @@ fn anthropic_error_results_json_and_blocks() {
         json!({"type": "tool_result", "tool_use_id": "t1", "content": "Unknown ticker", "is_error": true})
     );
     assert_eq!(content[1]["content"], "{\"price\":231.45}");
-    assert!(has(
+    assert!(has_loss(
         &losses,
         LossKind::Rewritten,
         "/messages/2/parts/1/content"
@@ -375,7 +361,7 @@ fn anthropic_error_results_json_and_blocks() {
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
         ])
     );
-    assert!(has(
+    assert!(has_loss(
         &losses,
         LossKind::Dropped,
         "/messages/2/parts/2/content/blocks/2"
@@ -486,7 +472,9 @@ fn anthropic_every_tool_choice() {
         let label = format!("{choice:?} {parallel:?}");
         assert_eq!(doc["tool_choice"], expected, "{label}");
         match loss {
-            Some((kind, pointer)) => assert!(has(&losses, kind, pointer), "{label}: {losses:#?}"),
+            Some((kind, pointer)) => {
+                assert!(has_loss(&losses, kind, pointer), "{label}: {losses:#?}")
+            }
             None => {
                 assert!(losses.is_empty(), "{label}: {losses:#?}");
                 assert_eq!(back, x, "{label}");
@@ -513,9 +501,9 @@ fn anthropic_empty_text_is_dropped_next_to_tool_calls() {
         doc["messages"][1]["content"],
         json!([{"type": "tool_use", "id": "t1", "name": "get_weather", "input": {"location": "Oslo"}}])
     );
-    assert!(has(&losses, LossKind::Dropped, "/messages/0/parts/0"));
+    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts/0"));
     // The call moves up one place: the loss covers the whole list.
-    assert!(has(&losses, LossKind::Dropped, "/messages/1/parts"));
+    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
     assert_eq!(back.messages[1].parts.len(), 1);
 }
 
@@ -715,9 +703,13 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     assert_eq!(doc["stop_reason"], "tool_use");
     assert_eq!(doc["usage"], json!({"input_tokens": 0, "output_tokens": 0}));
     assert_eq!(doc["model"], "claude-sonnet-4-5");
-    assert!(has(&losses, LossKind::Added, "/messages/0/stop_reason"));
-    assert!(has(&losses, LossKind::Added, "/messages/0/usage"));
-    assert!(has(&losses, LossKind::Added, "/messages/0/parts/0/id"));
+    assert!(has_loss(
+        &losses,
+        LossKind::Added,
+        "/messages/0/stop_reason"
+    ));
+    assert!(has_loss(&losses, LossKind::Added, "/messages/0/usage"));
+    assert!(has_loss(&losses, LossKind::Added, "/messages/0/parts/0/id"));
     let (back, _) = decode(&doc, Kind::Response);
     assert!(back.messages[0].usage.is_none());
     assert!(back.messages[0].extra.is_empty());
@@ -725,7 +717,7 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     // No assistant turn: an empty answer, reported.
     let (doc, losses) = encode_response(&base(vec![user("hi")]));
     assert_eq!(doc["content"], json!([]));
-    assert!(has(&losses, LossKind::Added, "/messages"));
+    assert!(has_loss(&losses, LossKind::Added, "/messages"));
 
     // A stop reason Anthropic lacks.
     let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
@@ -733,7 +725,11 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     m.usage = Some(Usage::default());
     let (doc, losses) = encode_response(&base(vec![user("hi"), m]));
     assert_eq!(doc["stop_reason"], "end_turn");
-    assert!(has(&losses, LossKind::Rewritten, "/messages/0/stop_reason"));
+    assert!(has_loss(
+        &losses,
+        LossKind::Rewritten,
+        "/messages/0/stop_reason"
+    ));
 }
 
 /// 1-based line and column of the first occurrence of `snippet` in `text`.
@@ -863,7 +859,7 @@ fn anthropic_system_message_inside_the_conversation() {
     });
     let (x, losses) = decode(&doc, Kind::Request);
     assert_eq!(x.messages[2].role, Role::User);
-    assert!(has(&losses, LossKind::Rewritten, "/messages/2/role"));
+    assert!(has_loss(&losses, LossKind::Rewritten, "/messages/2/role"));
     let (again, enc_losses) = encode(&x);
     assert_eq!(again, doc);
     assert!(enc_losses.is_empty());
@@ -876,8 +872,8 @@ fn anthropic_sampling_parameters_are_dropped_and_legacy_ones_read() {
     x.options.top_p = Some(0.9);
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("temperature").is_none() && doc.get("top_p").is_none());
-    assert!(has(&losses, LossKind::Dropped, "/options/temperature"));
-    assert!(has(&losses, LossKind::Dropped, "/options/top_p"));
+    assert!(has_loss(&losses, LossKind::Dropped, "/options/temperature"));
+    assert!(has_loss(&losses, LossKind::Dropped, "/options/top_p"));
 
     let legacy = json!({
         "model": "claude-3-5-sonnet-20241022", "max_tokens": 1024, "temperature": 0.2, "top_k": 40,
@@ -923,7 +919,11 @@ fn anthropic_server_tools_keep_their_place() {
         .collect();
     assert_eq!(names, ["b", "web_search", "c"]);
     assert_eq!(again["tools"][2]["strict"], true);
-    assert!(has(&losses, LossKind::Dropped, "/tools/1/output_schema"));
+    assert!(has_loss(
+        &losses,
+        LossKind::Dropped,
+        "/tools/1/output_schema"
+    ));
 }
 
 #[test]
@@ -933,7 +933,11 @@ fn anthropic_system_blocks_are_kept_while_the_text_matches() {
     x.system = Some("Something else.".into());
     let (again, losses) = encode(&x);
     assert_eq!(again["system"], "Something else.");
-    assert!(has(&losses, LossKind::Dropped, "/extra/anthropic/system"));
+    assert!(has_loss(
+        &losses,
+        LossKind::Dropped,
+        "/extra/anthropic/system"
+    ));
 }
 
 #[test]
@@ -963,7 +967,7 @@ fn anthropic_other_formats_details_are_dropped() {
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
     assert_eq!(doc["metadata"], json!({"user_id": "u1"}));
-    assert!(has(&losses, LossKind::Dropped, "/extra/openai-chat"));
-    assert!(has(&losses, LossKind::Dropped, "/messages/1/parts"));
+    assert!(has_loss(&losses, LossKind::Dropped, "/extra/openai-chat"));
+    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
     assert_eq!(doc["messages"][1]["content"], "ok");
 }

@@ -2,18 +2,13 @@
 
 use serde_json::{json, Value};
 use toolscope::formats::{Format, Kind};
-use toolscope::model::diff::unexplained;
 use toolscope::model::*;
 
+mod common;
+
+use common::{call, has_loss, user};
+
 const G: Format = Format::Gemini;
-
-fn user(t: &str) -> Message {
-    Message::new(Role::User, vec![Part::text(t)])
-}
-
-fn call(id: Option<&str>, name: &str, args: Value) -> Part {
-    Part::ToolCall(ToolCall::new(id.map(Into::into), name, args))
-}
 
 fn result(id: Option<&str>, name: Option<&str>, content: ResultContent) -> Part {
     let mut r = ToolResult::new(id.map(Into::into), content);
@@ -32,31 +27,11 @@ fn exchange(messages: Vec<Message>) -> Exchange {
     }
 }
 
-/// Encode, decode, check the round-trip contract; return the document and all losses.
+/// Encode, decode, check the round-trip contract; return the document, the exchange read back
+/// and all losses.
 fn trip(x: &Exchange, kind: Kind) -> (Value, Exchange, Vec<Loss>) {
-    let enc = G.encode(x, kind);
-    let dec = G
-        .decode(&enc.text, kind)
-        .unwrap_or_else(|e| panic!("own output does not decode: {e}\n{}", enc.text));
-    let mut losses = enc.losses.clone();
-    losses.extend(dec.losses);
-    let expected = match kind {
-        Kind::Request => x.request_view(),
-        Kind::Response => x.response_view(),
-    };
-    let left = unexplained(&expected, &dec.exchange, &losses);
-    assert!(left.is_empty(), "unreported {left:?}\n{}", enc.text);
-    (
-        serde_json::from_str(&enc.text).expect("json"),
-        dec.exchange,
-        losses,
-    )
-}
-
-fn has_loss(losses: &[Loss], kind: LossKind, pointer: &str) -> bool {
-    losses
-        .iter()
-        .any(|l| l.kind == kind && l.pointer == pointer)
+    let t = common::checked_trip(G, x, kind);
+    (t.doc, t.back, t.all)
 }
 
 /// Decode a pasted document and encode it again: the same JSON value.

@@ -6,32 +6,19 @@
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::{Codec as OpenAiChat, Dialect};
 use toolscope::formats::{Codec, Format, Kind};
-use toolscope::model::diff::unexplained;
 use toolscope::model::*;
+
+mod common;
+
+use common::{call, has_loss, result, user};
 
 const F: Format = Format::OpenAiChat;
 
 /// Encode, check the contract (decode(encode(x)) differs only where a loss says), and return
-/// the document and all losses.
+/// the document and the encoder's losses.
 fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
-    let enc = F.encode(x, kind);
-    let doc: Value = serde_json::from_str(&enc.text).expect("own output is JSON");
-    let dec = F
-        .decode(&enc.text, kind)
-        .unwrap_or_else(|e| panic!("own output does not decode: {e}\n{}", enc.text));
-    let mut losses = enc.losses.clone();
-    losses.extend(dec.losses);
-    let expected = match kind {
-        Kind::Request => x.request_view(),
-        Kind::Response => x.response_view(),
-    };
-    let left = unexplained(&expected, &dec.exchange, &losses);
-    assert!(
-        left.is_empty(),
-        "unreported differences {left:?}\n{}",
-        enc.text
-    );
-    (doc, enc.losses)
+    let t = common::checked_trip(F, x, kind);
+    (t.doc, t.encoder)
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
@@ -53,27 +40,6 @@ fn survives(doc: Value, kind: Kind) -> (Exchange, Vec<Loss>) {
         serde_json::to_string_pretty(&dec.exchange).unwrap()
     );
     (dec.exchange, dec.losses)
-}
-
-fn has_loss(losses: &[Loss], kind: LossKind, pointer: &str) -> bool {
-    losses
-        .iter()
-        .any(|l| l.kind == kind && l.pointer == pointer)
-}
-
-fn user(text: &str) -> Message {
-    Message::new(Role::User, vec![Part::text(text)])
-}
-
-fn call(id: Option<&str>, name: &str, args: Value) -> Part {
-    Part::ToolCall(ToolCall::new(id.map(Into::into), name, args))
-}
-
-fn result(id: Option<&str>, text: &str) -> Part {
-    Part::ToolResult(ToolResult::new(
-        id.map(Into::into),
-        ResultContent::Text(text.into()),
-    ))
 }
 
 fn exchange(messages: Vec<Message>) -> Exchange {
@@ -1081,7 +1047,7 @@ fn openai_chat_edits_after_a_paste_keep_the_contract() {
         let dec = F.decode(&enc.text, Kind::Request).expect(name);
         let mut losses = enc.losses.clone();
         losses.extend(dec.losses);
-        let left = unexplained(&x, &dec.exchange, &losses);
+        let left = toolscope::model::diff::unexplained(&x, &dec.exchange, &losses);
         assert!(left.is_empty(), "{name}: unreported {left:?}\n{}", enc.text);
     }
 }

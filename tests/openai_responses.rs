@@ -4,11 +4,14 @@
 
 use serde_json::{json, Value};
 use toolscope::formats::{Format, Kind};
-use toolscope::model::diff::unexplained;
 use toolscope::model::{
     Block, ChoiceMode, Exchange, Loss, LossKind, Message, Part, ResultContent, Role, StopReason,
     ToolCall, ToolChoice,
 };
+
+mod common;
+
+use common::has_loss;
 
 const F: Format = Format::OpenAiResponses;
 
@@ -31,16 +34,7 @@ fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
 
 /// decode(encode(x)) differs from x only under the reported losses.
 fn assert_round_trip(x: &Exchange, kind: Kind) -> Vec<Loss> {
-    let (doc, mut losses) = encode(x, kind);
-    let (back, dec_losses) = decode(&doc, kind);
-    losses.extend(dec_losses);
-    let expected = match kind {
-        Kind::Request => x.request_view(),
-        Kind::Response => x.response_view(),
-    };
-    let left = unexplained(&expected, &back, &losses);
-    assert!(left.is_empty(), "unexplained {left:?}\n{doc:#}");
-    losses
+    common::checked_trip(F, x, kind).all
 }
 
 /// A pasted document decodes and re-encodes to the same JSON value.
@@ -51,12 +45,6 @@ fn assert_paste_survives(doc: &Value, kind: Kind) -> Exchange {
     let (again, _) = encode(&x, kind);
     assert_eq!(&again, doc, "re-encoded:\n{again:#}");
     x
-}
-
-fn has_loss(losses: &[Loss], kind: LossKind, pointer: &str) -> bool {
-    losses
-        .iter()
-        .any(|l| l.kind == kind && l.pointer == pointer)
 }
 
 fn weather_calls() -> Exchange {

@@ -69,3 +69,75 @@ pub fn golden(path: &Path, actual: &str) -> Option<String> {
         }
     }
 }
+
+use serde_json::Value;
+use toolscope::formats::{Format, Kind};
+use toolscope::model::diff::unexplained;
+use toolscope::model::{Loss, LossKind, Message, Part, ResultContent, Role, ToolCall, ToolResult};
+
+/// Encode `x`, decode the document again, and assert the round-trip contract: the result
+/// differs from the request (or response) view of `x` only under reported losses. Returns the
+/// document, the exchange read back, the encoder's losses and all losses (encoder's and
+/// decoder's).
+pub fn checked_trip(format: Format, x: &toolscope::model::Exchange, kind: Kind) -> Trip {
+    let enc = format.encode(x, kind);
+    let doc: Value = serde_json::from_str(&enc.text).expect("own output is JSON");
+    let dec = format
+        .decode(&enc.text, kind)
+        .unwrap_or_else(|e| panic!("own output does not decode: {e}\n{}", enc.text));
+    let mut all = enc.losses.clone();
+    all.extend(dec.losses);
+    let expected = match kind {
+        Kind::Request => x.request_view(),
+        Kind::Response => x.response_view(),
+    };
+    let left = unexplained(&expected, &dec.exchange, &all);
+    assert!(
+        left.is_empty(),
+        "unreported differences {left:?}\n{}\nlosses: {all:#?}",
+        enc.text
+    );
+    Trip {
+        doc,
+        back: dec.exchange,
+        encoder: enc.losses,
+        all,
+    }
+}
+
+/// What [`checked_trip`] returns.
+pub struct Trip {
+    /// The encoded document.
+    pub doc: Value,
+    /// The exchange decoded from it.
+    pub back: toolscope::model::Exchange,
+    /// The encoder's losses.
+    pub encoder: Vec<Loss>,
+    /// Encoder's and decoder's losses.
+    pub all: Vec<Loss>,
+}
+
+/// True when a loss of this kind is reported at exactly this pointer.
+pub fn has_loss(losses: &[Loss], kind: LossKind, pointer: &str) -> bool {
+    losses
+        .iter()
+        .any(|l| l.kind == kind && l.pointer == pointer)
+}
+
+/// A user message with one text part.
+pub fn user(text: &str) -> Message {
+    Message::new(Role::User, vec![Part::text(text)])
+}
+
+/// A tool call part.
+pub fn call(id: Option<&str>, name: &str, args: Value) -> Part {
+    Part::ToolCall(ToolCall::new(id.map(Into::into), name, args))
+}
+
+/// A text tool result part.
+pub fn result(id: Option<&str>, text: &str) -> Part {
+    Part::ToolResult(ToolResult::new(
+        id.map(Into::into),
+        ResultContent::Text(text.into()),
+    ))
+}
