@@ -1,6 +1,7 @@
 //! Shared test helpers: the canonical cases and the generator of arbitrary exchanges.
 #![allow(dead_code)]
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod gen;
 
 use std::path::{Path, PathBuf};
