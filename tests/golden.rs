@@ -59,22 +59,25 @@ fn check(format: Format) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn openai_chat_golden() {
-    check(Format::OpenAiChat);
+macro_rules! golden_tests {
+    ($($name:ident: $format:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            check($format);
+        }
+    )*};
 }
 
-#[test]
-fn openai_responses_golden() {
-    check(Format::OpenAiResponses);
-}
-
-#[test]
-fn anthropic_golden() {
-    check(Format::Anthropic);
-}
-
-#[test]
-fn gemini_golden() {
-    check(Format::Gemini);
+golden_tests! {
+    openai_chat_golden: Format::OpenAiChat;
+    openai_responses_golden: Format::OpenAiResponses;
+    anthropic_golden: Format::Anthropic;
+    gemini_golden: Format::Gemini;
+    bedrock_golden: Format::Bedrock;
+    mcp_golden: Format::Mcp;
+    anthropic_xml_golden: Format::AnthropicXml;
+    deepseek_golden: Format::DeepSeek;
+    mistral_golden: Format::Mistral;
+    cohere_golden: Format::Cohere;
+    ollama_golden: Format::Ollama;
 }

@@ -63,4 +63,11 @@ round_trip_tests! {
     openai_responses_roundtrip: Format::OpenAiResponses;
     anthropic_roundtrip: Format::Anthropic;
     gemini_roundtrip: Format::Gemini;
+    bedrock_roundtrip: Format::Bedrock;
+    mcp_roundtrip: Format::Mcp;
+    anthropic_xml_roundtrip: Format::AnthropicXml;
+    deepseek_roundtrip: Format::DeepSeek;
+    mistral_roundtrip: Format::Mistral;
+    cohere_roundtrip: Format::Cohere;
+    ollama_roundtrip: Format::Ollama;
 }

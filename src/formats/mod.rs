@@ -9,7 +9,10 @@ pub mod field;
 pub mod json;
 
 pub mod anthropic;
+pub mod anthropic_xml;
+pub mod bedrock;
 pub mod gemini;
+pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 
@@ -128,6 +131,10 @@ pub trait Codec {
     fn decode_response(doc: Self::Response) -> Result<(Exchange, Vec<Loss>), DecodeError>;
     /// How likely `v` is a request or response of this format, 0 (no) to 100 (certain).
     fn sniff(v: &Value) -> Option<(Kind, u8)>;
+    /// The same for a document that is not JSON (text formats such as the legacy XML).
+    fn sniff_text(_text: &str) -> Option<(Kind, u8)> {
+        None
+    }
 
     /// Request body → text.
     fn render_request(doc: &Self::Request) -> String {
@@ -158,25 +165,94 @@ pub enum Format {
     Anthropic,
     /// Google Gemini `generateContent`.
     Gemini,
+    /// Amazon Bedrock Converse.
+    Bedrock,
+    /// Model Context Protocol: `tools/list` and `tools/call` as a JSON-RPC transcript.
+    Mcp,
+    /// Anthropic's legacy prompt format: tools and calls as XML in the text.
+    AnthropicXml,
+    /// DeepSeek (OpenAI-compatible Chat Completions).
+    DeepSeek,
+    /// Mistral (OpenAI-compatible Chat Completions).
+    Mistral,
+    /// Cohere Chat v2.
+    Cohere,
+    /// Ollama native `/api/chat`.
+    Ollama,
+}
+
+/// Calls `$body` with `$c` bound to the codec type of `$format`: one place that maps formats
+/// to codecs, used by every dispatching method below.
+macro_rules! with_codec {
+    ($format:expr, $c:ident => $body:expr) => {
+        match $format {
+            Format::OpenAiChat => {
+                type $c = openai_chat::Codec;
+                $body
+            }
+            Format::OpenAiResponses => {
+                type $c = openai_responses::Codec;
+                $body
+            }
+            Format::Anthropic => {
+                type $c = anthropic::Codec;
+                $body
+            }
+            Format::Gemini => {
+                type $c = gemini::Codec;
+                $body
+            }
+            Format::Bedrock => {
+                type $c = bedrock::Codec;
+                $body
+            }
+            Format::Mcp => {
+                type $c = mcp::Codec;
+                $body
+            }
+            Format::AnthropicXml => {
+                type $c = anthropic_xml::Codec;
+                $body
+            }
+            Format::DeepSeek => {
+                type $c = openai_chat::dialects::DeepSeek;
+                $body
+            }
+            Format::Mistral => {
+                type $c = openai_chat::dialects::Mistral;
+                $body
+            }
+            Format::Cohere => {
+                type $c = openai_chat::dialects::Cohere;
+                $body
+            }
+            Format::Ollama => {
+                type $c = openai_chat::dialects::Ollama;
+                $body
+            }
+        }
+    };
 }
 
 impl Format {
     /// Every format, in display order.
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 11] = [
         Format::OpenAiChat,
         Format::OpenAiResponses,
         Format::Anthropic,
         Format::Gemini,
+        Format::Bedrock,
+        Format::Mcp,
+        Format::AnthropicXml,
+        Format::DeepSeek,
+        Format::Mistral,
+        Format::Cohere,
+        Format::Ollama,
     ];
 
     /// Format id, as used in code, URLs and file names.
     pub fn id(self) -> &'static str {
-        match self {
-            Format::OpenAiChat => openai_chat::Codec::ID,
-            Format::OpenAiResponses => openai_responses::Codec::ID,
-            Format::Anthropic => anthropic::Codec::ID,
-            Format::Gemini => gemini::Codec::ID,
-        }
+        with_codec!(self, C => C::ID)
     }
 
     /// Human name.
@@ -186,7 +262,19 @@ impl Format {
             Format::OpenAiResponses => "OpenAI Responses",
             Format::Anthropic => "Anthropic Messages",
             Format::Gemini => "Google Gemini",
+            Format::Bedrock => "Amazon Bedrock Converse",
+            Format::Mcp => "MCP (JSON-RPC)",
+            Format::AnthropicXml => "Anthropic legacy XML",
+            Format::DeepSeek => "DeepSeek",
+            Format::Mistral => "Mistral",
+            Format::Cohere => "Cohere v2",
+            Format::Ollama => "Ollama",
         }
+    }
+
+    /// True for the text (non-JSON) formats.
+    pub fn is_text(self) -> bool {
+        matches!(self, Format::AnthropicXml)
     }
 
     /// The format with this id.
@@ -196,43 +284,47 @@ impl Format {
 
     /// Encode the exchange as this format's request or response body.
     pub fn encode(self, x: &Exchange, kind: Kind) -> Encoded {
-        match self {
-            Format::OpenAiChat => encode_with::<openai_chat::Codec>(x, kind),
-            Format::OpenAiResponses => encode_with::<openai_responses::Codec>(x, kind),
-            Format::Anthropic => encode_with::<anthropic::Codec>(x, kind),
-            Format::Gemini => encode_with::<gemini::Codec>(x, kind),
-        }
+        with_codec!(self, C => encode_with::<C>(x, kind))
     }
 
     /// Decode this format's request or response body. Errors carry line and column.
     pub fn decode(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
-        let result = match self {
-            Format::OpenAiChat => decode_with::<openai_chat::Codec>(text, kind),
-            Format::OpenAiResponses => decode_with::<openai_responses::Codec>(text, kind),
-            Format::Anthropic => decode_with::<anthropic::Codec>(text, kind),
-            Format::Gemini => decode_with::<gemini::Codec>(text, kind),
-        };
+        let result = with_codec!(self, C => decode_with::<C>(text, kind));
         result.map_err(|e| json::locate_error(e, text))
     }
 
     fn sniff(self, v: &Value) -> Option<(Kind, u8)> {
-        match self {
-            Format::OpenAiChat => openai_chat::Codec::sniff(v),
-            Format::OpenAiResponses => openai_responses::Codec::sniff(v),
-            Format::Anthropic => anthropic::Codec::sniff(v),
-            Format::Gemini => gemini::Codec::sniff(v),
-        }
+        with_codec!(self, C => C::sniff(v))
+    }
+
+    fn sniff_text(self, text: &str) -> Option<(Kind, u8)> {
+        with_codec!(self, C => C::sniff_text(text))
     }
 
     /// Guess the format and kind of a document: the most confident format wins.
     pub fn detect(text: &str) -> Result<(Format, Kind), DecodeError> {
-        let v: Value = json::parse("auto-detect", text).map_err(|mut e| {
-            e.format = None;
-            e
-        })?;
-        Format::ALL
+        let scores: Vec<(Format, Kind, u8)> = match json::parse::<Value>("auto-detect", text) {
+            Ok(v) => Format::ALL
+                .into_iter()
+                .filter_map(|f| f.sniff(&v).map(|(k, score)| (f, k, score)))
+                .collect(),
+            Err(syntax) => {
+                let text_scores: Vec<_> = Format::ALL
+                    .into_iter()
+                    .filter_map(|f| f.sniff_text(text).map(|(k, score)| (f, k, score)))
+                    .filter(|(_, _, score)| *score > 0)
+                    .collect();
+                if text_scores.is_empty() {
+                    return Err(DecodeError {
+                        format: None,
+                        ..syntax
+                    });
+                }
+                text_scores
+            }
+        };
+        scores
             .into_iter()
-            .filter_map(|f| f.sniff(&v).map(|(k, score)| (f, k, score)))
             .filter(|(_, _, score)| *score > 0)
             .max_by_key(|(_, _, score)| *score)
             .map(|(f, k, _)| (f, k))

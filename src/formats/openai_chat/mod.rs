@@ -27,6 +27,7 @@
 //! (see [`convert`]) under `toolscope:` keys of `extra["openai-chat"]`.
 
 pub mod convert;
+pub mod dialects;
 pub mod wire;
 
 pub use convert::Dialect;
