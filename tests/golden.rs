@@ -51,7 +51,7 @@ fn check(format: Format) {
                 )),
             }
             match Format::detect(&enc.text) {
-                Ok((f, k)) if f == format && k == kind => {}
+                Ok((f, k)) if (f == format || f == format.protocol()) && k == kind => {}
                 other => failures.push(format!("{case} {}: detected as {other:?}", kind.as_str())),
             }
         }

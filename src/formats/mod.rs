@@ -272,6 +272,16 @@ impl Format {
         }
     }
 
+    /// The protocol a dialect speaks (`deepseek` and `mistral` speak `openai-chat`); a format
+    /// is its own protocol otherwise. A dialect document that carries no dialect-specific
+    /// marker is detected as its protocol, which is right: the bytes are the same.
+    pub fn protocol(self) -> Format {
+        match self {
+            Format::DeepSeek | Format::Mistral => Format::OpenAiChat,
+            f => f,
+        }
+    }
+
     /// True for the text (non-JSON) formats.
     pub fn is_text(self) -> bool {
         matches!(self, Format::AnthropicXml)
