@@ -22,7 +22,10 @@ test('shell loads without errors and shows every format pane', async () => {
   assert.equal(await page.locator('h1').textContent(), 'Toolscope');
   assert.equal(await page.locator('footer').count(), 1);
   const formats = await page.locator('.pane').evaluateAll((ps) => ps.map((p) => p.dataset.format));
-  assert.deepEqual(formats, ['openai-chat', 'openai-responses', 'anthropic', 'gemini']);
+  assert.deepEqual(formats, [
+    'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'mcp',
+    'anthropic-xml', 'deepseek', 'mistral', 'cohere', 'ollama',
+  ]);
   assert.match(await page.locator('.status').textContent(), /Canonical exchange/);
   assert.deepEqual(errors, []);
   await context.close();
@@ -83,6 +86,31 @@ test('a pasted provider document is detected and converted', async () => {
   const anthropic = await page.locator('[data-format="anthropic"] .doc').textContent();
   assert.match(anthropic, /"tool_use_id": "call_rome"/);
   assert.match(anthropic, /"input": \{\s*"city": "Rome"\s*\}/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a pasted legacy XML transcript (not JSON) is detected and converted', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  const xml = [
+    'Use the tools.',
+    '',
+    'Human: What is Apple trading at?',
+    '',
+    'Assistant: <function_calls>',
+    '<invoke>',
+    '<tool_name>get_stock_price</tool_name>',
+    '<parameters>',
+    '<ticker>AAPL</ticker>',
+    '</parameters>',
+    '</invoke>',
+    '</function_calls>',
+  ].join('\n');
+  await page.fill('#exchange-input', xml);
+  await page.waitForFunction(() => document.querySelector('.status').textContent.includes('anthropic-xml'));
+  const openai = await page.locator('[data-format="openai-chat"] .doc').textContent();
+  assert.match(openai, /get_stock_price/);
+  assert.match(openai, /AAPL/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -75,7 +75,12 @@ pub fn locate_error(mut e: DecodeError, text: &str) -> DecodeError {
 
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    // Never slice inside a character: step back to the boundary.
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
@@ -204,6 +209,12 @@ mod tests {
         assert_eq!(&text[off..off + 4], "true");
         assert_eq!(locate(text, "/a/5"), None);
         assert_eq!(locate(text, "/zz"), None);
+    }
+
+    #[test]
+    fn json_line_column_inside_a_character_does_not_panic() {
+        assert_eq!(line_column("é\nx", 1), (1, 1));
+        assert_eq!(line_column("ab", 99), (1, 3));
     }
 
     #[test]
