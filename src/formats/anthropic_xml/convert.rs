@@ -2,8 +2,8 @@
 //! reporting everything the text cannot carry.
 
 use super::wire::{
-    is_tag_name, Completion, Invoke, Outcome, ParamDescription, Prompt, Segment,
-    Speaker, ToolDescription, Turn,
+    is_tag_name, Completion, Invoke, Outcome, ParamDescription, Prompt, Segment, Speaker,
+    ToolDescription, Turn,
 };
 use crate::formats::json;
 use crate::model::{
@@ -16,7 +16,8 @@ use std::collections::HashMap;
 /// Format id.
 pub const ID: &str = "anthropic-xml";
 
-const NO_IDS: &str = "the legacy XML format has no call ids: calls and results pair by order and name";
+const NO_IDS: &str =
+    "the legacy XML format has no call ids: calls and results pair by order and name";
 
 /// Declared parameter types by tool name, for reading parameter values back.
 type Types = HashMap<String, HashMap<String, String>>;
@@ -195,7 +196,11 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDescription {
     for d in differences(&t.input_schema, &back) {
         // One loss per schema keyword (`/required`, `/properties/to/items`), not per leaf.
         let tokens: Vec<&str> = d.split('/').skip(1).collect();
-        let depth = if tokens.first() == Some(&"properties") { 3 } else { 1 };
+        let depth = if tokens.first() == Some(&"properties") {
+            3
+        } else {
+            1
+        };
         let key: String = tokens.iter().take(depth).map(|t| format!("/{t}")).collect();
         if reported.contains(&key) {
             continue;
@@ -208,13 +213,25 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDescription {
         reported.push(key);
     }
     if t.strict.is_some() {
-        losses.dropped(format!("{p}/strict"), "strict flag", "the legacy format has no strict mode");
+        losses.dropped(
+            format!("{p}/strict"),
+            "strict flag",
+            "the legacy format has no strict mode",
+        );
     }
     if t.output_schema.is_some() {
-        losses.dropped(format!("{p}/output_schema"), "output schema", "the legacy format has no output schemas");
+        losses.dropped(
+            format!("{p}/output_schema"),
+            "output schema",
+            "the legacy format has no output schemas",
+        );
     }
     if t.annotations.is_some() {
-        losses.dropped(format!("{p}/annotations"), "tool annotations", "the legacy format has no annotations");
+        losses.dropped(
+            format!("{p}/annotations"),
+            "tool annotations",
+            "the legacy format has no annotations",
+        );
     }
     let unknown = own_children(&t.extra, &p, losses);
     ToolDescription {
@@ -248,14 +265,16 @@ struct Pending {
 
 impl Pending {
     fn call(&mut self, id: Option<&str>, name: &str) {
-        self.calls.push((id.map(str::to_string), name.to_string(), false));
+        self.calls
+            .push((id.map(str::to_string), name.to_string(), false));
     }
     /// The name of the call `r` answers (marking it answered).
     fn answer(&mut self, r: &ToolResult) -> Option<String> {
-        let by_id = r
-            .call_id
-            .as_deref()
-            .and_then(|id| self.calls.iter().position(|(cid, _, _)| cid.as_deref() == Some(id)));
+        let by_id = r.call_id.as_deref().and_then(|id| {
+            self.calls
+                .iter()
+                .position(|(cid, _, _)| cid.as_deref() == Some(id))
+        });
         let by_name = r.name.as_deref().and_then(|n| {
             self.calls
                 .iter()
@@ -345,7 +364,8 @@ fn encode_call(c: &ToolCall, p: &str, ctx: &mut Ctx<'_>) -> Invoke {
 
 fn encode_result(r: &ToolResult, p: &str, ctx: &mut Ctx<'_>) -> Outcome {
     if r.call_id.is_some() {
-        ctx.losses.dropped(format!("{p}/call_id"), "call id of the result", NO_IDS);
+        ctx.losses
+            .dropped(format!("{p}/call_id"), "call id of the result", NO_IDS);
     }
     let paired = ctx.pending.answer(r);
     let tool_name = match (&r.name, paired) {
@@ -402,11 +422,16 @@ fn encode_message(m: &Message, mi: usize, ctx: &mut Ctx<'_>) -> Vec<Segment> {
         match (m.role, part) {
             (Role::User | Role::Assistant, Part::Text { text, extra }) => {
                 ctx.losses.foreign_extra(extra, ID, &p);
-                if extra.get(ID).is_some_and(|f| f.keys().any(|k| k != FORM_KEY)) {
-                    ctx.losses.dropped(format!("{p}/extra"), "text fields", "text has no fields");
+                if extra
+                    .get(ID)
+                    .is_some_and(|f| f.keys().any(|k| k != FORM_KEY))
+                {
+                    ctx.losses
+                        .dropped(format!("{p}/extra"), "text fields", "text has no fields");
                 }
                 if text.is_empty() {
-                    ctx.losses.dropped(p, "empty text", "empty text is no text in a prompt");
+                    ctx.losses
+                        .dropped(p, "empty text", "empty text is no text in a prompt");
                     continue;
                 }
                 let (clean, changed) = sanitize(text, false);
@@ -426,7 +451,11 @@ fn encode_message(m: &Message, mi: usize, ctx: &mut Ctx<'_>) -> Vec<Segment> {
                             "adjacent texts joined",
                             "a turn is one text between blocks",
                         );
-                        ctx.losses.rewritten(p.clone(), "adjacent texts joined", "a turn is one text between blocks");
+                        ctx.losses.rewritten(
+                            p.clone(),
+                            "adjacent texts joined",
+                            "a turn is one text between blocks",
+                        );
                     }
                     _ => segs.push(Segment::Text(clean)),
                 }
@@ -496,7 +525,11 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
         }
     }
     if x.tool_choice.is_some() {
-        losses.dropped("/tool_choice", "tool choice", "the legacy prompt format has no tool_choice");
+        losses.dropped(
+            "/tool_choice",
+            "tool choice",
+            "the legacy prompt format has no tool_choice",
+        );
     }
     if x.parallel_tool_calls.is_some() {
         losses.dropped(
@@ -530,7 +563,11 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
         .collect();
     let system = match &x.system {
         Some(s) if s.is_empty() => {
-            losses.dropped("/system", "empty system prompt", "an empty system prompt is no system prompt");
+            losses.dropped(
+                "/system",
+                "empty system prompt",
+                "an empty system prompt is no system prompt",
+            );
             String::new()
         }
         Some(s) => {
@@ -556,7 +593,8 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
     let mut turns: Vec<Turn> = Vec::new();
     let mut prev: Option<Role> = None;
     for (mi, m) in x.messages.iter().enumerate() {
-        ctx.losses.foreign_extra(&m.extra, ID, &format!("/messages/{mi}"));
+        ctx.losses
+            .foreign_extra(&m.extra, ID, &format!("/messages/{mi}"));
         let segs = encode_message(m, mi, &mut ctx);
         let speaker = speaker_of(m.role);
         let last_speaker = turns.last().map(|t| t.speaker);
@@ -671,7 +709,11 @@ pub fn decode_request(p: Prompt) -> (Exchange, Vec<Loss>) {
         fields.insert(FORM_KEY.into(), Value::Object(form));
         x.extra.insert(ID.into(), fields);
     }
-    let turns = p.turns.into_iter().map(|t| (t.speaker, t.segments)).collect();
+    let turns = p
+        .turns
+        .into_iter()
+        .map(|t| (t.speaker, t.segments))
+        .collect();
     x.messages = decode_turns(turns, &types);
     (x, Vec::new())
 }
@@ -721,7 +763,11 @@ pub fn encode_response(x: &Exchange) -> (Completion, Vec<Loss>) {
         Some(_) => {}
     }
     if m.usage.is_some() {
-        losses.dropped("/messages/0/usage", "token usage", "the completion text carries no usage");
+        losses.dropped(
+            "/messages/0/usage",
+            "token usage",
+            "the completion text carries no usage",
+        );
     }
     losses.foreign_extra(&m.extra, ID, "/messages/0");
     let mut ctx = Ctx {

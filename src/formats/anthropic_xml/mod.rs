@@ -81,7 +81,12 @@ impl crate::formats::Codec for Codec {
     /// a completion); other text that does not look like JSON is at best a plain completion
     /// (10).
     fn sniff_text(text: &str) -> Option<(Kind, u8)> {
-        let prompt_markers = ["\n\nHuman:", "\n\nAssistant:", "<tools>", "<function_results>"];
+        let prompt_markers = [
+            "\n\nHuman:",
+            "\n\nAssistant:",
+            "<tools>",
+            "<function_results>",
+        ];
         if prompt_markers.iter().any(|m| text.contains(m)) || text.starts_with("Human:") {
             Some((Kind::Request, 90))
         } else if text.contains("<function_calls>") {

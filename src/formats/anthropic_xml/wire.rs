@@ -301,7 +301,10 @@ fn render_calls(invokes: &[Invoke]) -> String {
     let mut out = String::from("<function_calls>\n");
     for inv in invokes {
         out.push_str("<invoke>\n");
-        out.push_str(&format!("<tool_name>{}</tool_name>\n", escape(&inv.tool_name)));
+        out.push_str(&format!(
+            "<tool_name>{}</tool_name>\n",
+            escape(&inv.tool_name)
+        ));
         out.push_str("<parameters>\n");
         for (name, value) in &inv.parameters {
             out.push_str(&format!("<{name}>{}</{name}>\n", escape(value)));
@@ -431,7 +434,10 @@ impl<'a> Cursor<'a> {
                 self.pos += i + close.len();
                 Ok(content)
             }
-            None => Err(self.err(opened_at, format!("<{name}> is never closed (no </{name}>)"))),
+            None => Err(self.err(
+                opened_at,
+                format!("<{name}> is never closed (no </{name}>)"),
+            )),
         }
     }
 
@@ -469,7 +475,10 @@ fn children<'a>(
         c.skip_ws();
         let at = c.pos;
         if at >= c.end {
-            return Err(c.err(opened_at, format!("<{name}> is never closed (no </{name}>)")));
+            return Err(c.err(
+                opened_at,
+                format!("<{name}> is never closed (no </{name}>)"),
+            ));
         }
         let Some(tag) = c.peek_tag() else {
             return Err(c.err(
@@ -515,8 +524,7 @@ fn parse_tools(c: &mut Cursor<'_>, opened_at: usize) -> Result<Vec<ToolDescripti
                     named = true;
                 }
                 "description" => {
-                    t.description =
-                        Some(strip_newlines(&c.text_element(tag, at)?).to_string());
+                    t.description = Some(strip_newlines(&c.text_element(tag, at)?).to_string());
                 }
                 "parameters" => {
                     let mut ignored = Vec::new();
@@ -573,7 +581,10 @@ fn parse_calls(c: &mut Cursor<'_>, opened_at: usize) -> Result<Vec<Invoke>, Deco
             if !invokes.is_empty() {
                 return Ok(invokes);
             }
-            return Err(c.err(opened_at, "<function_calls> is never closed (no </function_calls>)"));
+            return Err(c.err(
+                opened_at,
+                "<function_calls> is never closed (no </function_calls>)",
+            ));
         }
         match c.peek_tag() {
             Some(t) if t.close && t.name == "function_calls" => {
@@ -597,7 +608,10 @@ fn parse_calls(c: &mut Cursor<'_>, opened_at: usize) -> Result<Vec<Invoke>, Deco
             None => {
                 return Err(c.err(
                     at,
-                    format!("unexpected text {:?} in <function_calls>", preview(c.rest())),
+                    format!(
+                        "unexpected text {:?} in <function_calls>",
+                        preview(c.rest())
+                    ),
                 ))
             }
         }
@@ -665,49 +679,57 @@ fn parse_invoke(c: &mut Cursor<'_>, opened_at: usize) -> Result<Invoke, DecodeEr
 fn parse_results(c: &mut Cursor<'_>, opened_at: usize) -> Result<Vec<Outcome>, DecodeError> {
     let mut outcomes = Vec::new();
     let mut ignored = Vec::new();
-    children(c, "function_results", opened_at, &mut ignored, |c, tag, at| {
-        match tag {
-            "result" => {
-                let mut o = Outcome {
-                    tool_name: None,
-                    is_error: false,
-                    text: String::new(),
-                    unknown: Vec::new(),
-                };
-                let mut unknown = Vec::new();
-                let mut has_output = false;
-                children(c, "result", at, &mut unknown, |c, tag, at| {
-                    match tag {
-                        "tool_name" => o.tool_name = Some(c.text_element(tag, at)?.trim().to_string()),
-                        "stdout" | "error" => {
-                            o.is_error = tag == "error";
-                            o.text = strip_newlines(&c.text_element(tag, at)?).to_string();
-                            has_output = true;
+    children(
+        c,
+        "function_results",
+        opened_at,
+        &mut ignored,
+        |c, tag, at| {
+            match tag {
+                "result" => {
+                    let mut o = Outcome {
+                        tool_name: None,
+                        is_error: false,
+                        text: String::new(),
+                        unknown: Vec::new(),
+                    };
+                    let mut unknown = Vec::new();
+                    let mut has_output = false;
+                    children(c, "result", at, &mut unknown, |c, tag, at| {
+                        match tag {
+                            "tool_name" => {
+                                o.tool_name = Some(c.text_element(tag, at)?.trim().to_string())
+                            }
+                            "stdout" | "error" => {
+                                o.is_error = tag == "error";
+                                o.text = strip_newlines(&c.text_element(tag, at)?).to_string();
+                                has_output = true;
+                            }
+                            _ => return Ok(false),
                         }
-                        _ => return Ok(false),
+                        Ok(true)
+                    })?;
+                    if !has_output {
+                        return Err(c.err(at, "<result> without <stdout> or <error>"));
                     }
-                    Ok(true)
-                })?;
-                if !has_output {
-                    return Err(c.err(at, "<result> without <stdout> or <error>"));
+                    o.unknown = unknown;
+                    outcomes.push(o);
                 }
-                o.unknown = unknown;
-                outcomes.push(o);
+                // A bare error (the legacy docs) or an error injection (`anthropic-tools`).
+                "error" | "system" => {
+                    let text = strip_newlines(&c.text_element(tag, at)?).to_string();
+                    outcomes.push(Outcome {
+                        tool_name: None,
+                        is_error: true,
+                        text,
+                        unknown: Vec::new(),
+                    });
+                }
+                _ => return Err(c.err(at, format!("unexpected <{tag}> in <function_results>"))),
             }
-            // A bare error (the legacy docs) or an error injection (`anthropic-tools`).
-            "error" | "system" => {
-                let text = strip_newlines(&c.text_element(tag, at)?).to_string();
-                outcomes.push(Outcome {
-                    tool_name: None,
-                    is_error: true,
-                    text,
-                    unknown: Vec::new(),
-                });
-            }
-            _ => return Err(c.err(at, format!("unexpected <{tag}> in <function_results>"))),
-        }
-        Ok(true)
-    })?;
+            Ok(true)
+        },
+    )?;
     Ok(outcomes)
 }
 
@@ -771,13 +793,11 @@ fn next_turn(text: &str, from: usize) -> Option<(usize, usize, Speaker)> {
     let rest = text.get(from..)?;
     let mut best: Option<(usize, usize, Speaker)> = None;
     for (marker, speaker) in [(HUMAN, Speaker::Human), (ASSISTANT, Speaker::Assistant)] {
-        let found = rest.find(marker).map(|i| (i, marker.len()));
-        let found = match (found, from) {
-            (None, 0) => {
-                let bare = marker.trim_start_matches('\n');
-                rest.starts_with(bare).then_some((0, bare.len()))
-            }
-            (f, _) => f,
+        let bare = marker.trim_start_matches('\n');
+        let found = if from == 0 && rest.starts_with(bare) {
+            Some((0, bare.len()))
+        } else {
+            rest.find(marker).map(|i| (i, marker.len()))
         };
         if let Some((i, len)) = found {
             if best.is_none_or(|(b, _, _)| from + i < b) {
