@@ -970,3 +970,89 @@ fn anthropic_xml_system_prompt_with_and_without_tools() {
     assert!(back.tools.is_empty());
     assert_eq!(back.messages.len(), 1);
 }
+
+#[test]
+fn anthropic_xml_every_truncation_decodes_or_points_at_the_spot() {
+    // Every prefix of a realistic prompt (and of a completion): no panic, and an error always
+    // carries a line and column inside the text.
+    let completion = "Let me check.\n<function_calls>\n<invoke>\n<tool_name>execute_sql</tool_name>\n<parameters>\n<query>SELECT 1 &amp; 2</query>\n</parameters>\n</invoke>\n</function_calls>";
+    for (text, kind) in [(PASTED, Kind::Request), (completion, Kind::Response)] {
+        let lines = text.lines().count() + 1;
+        for (cut, _) in text.char_indices() {
+            let prefix = &text[..cut];
+            if let Err(e) = X.decode(prefix, kind) {
+                let (line, column) = (e.line.expect("line"), e.column.expect("column"));
+                assert!(line >= 1 && line <= lines && column >= 1, "{prefix:?}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn anthropic_xml_empty_tools_block_is_kept_as_written() {
+    let text = "Tools:\n<tools>\n</tools>\n\nHuman: hi\n\nAssistant:";
+    let (x, _) = decode(text, Kind::Request);
+    assert!(x.tools.is_empty());
+    let (again, losses) = text_of(&x, Kind::Request);
+    assert!(losses.is_empty());
+    assert_eq!(again, text);
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("<function_calls>".to_string()),
+            Just("</function_calls>".to_string()),
+            Just("<function_results>".to_string()),
+            Just("</function_results>".to_string()),
+            Just("<invoke>".to_string()),
+            Just("</invoke>".to_string()),
+            Just("<tool_name>".to_string()),
+            Just("</tool_name>".to_string()),
+            Just("<parameters>".to_string()),
+            Just("</parameters>".to_string()),
+            Just("<result>".to_string()),
+            Just("<stdout>".to_string()),
+            Just("</stdout>".to_string()),
+            Just("<tools>".to_string()),
+            Just("<tool_description>".to_string()),
+            Just("\n\nHuman: ".to_string()),
+            Just("\n\nAssistant:".to_string()),
+            Just("&amp;&#x1F327;&#9999999;&".to_string()),
+            "[a-zA-Z<>/ \n]{0,8}",
+            Just("é東🌧️".to_string()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+        #[test]
+        fn anthropic_xml_decoding_anything_never_panics(tokens in prop::collection::vec(token(), 0..24)) {
+            let text: String = tokens.concat();
+            for kind in [Kind::Request, Kind::Response] {
+                match X.decode(&text, kind) {
+                    Ok(d) => {
+                        // What decodes re-encodes and decodes again.
+                        let enc = X.encode(&d.exchange, kind);
+                        let back = X.decode(&enc.text, kind);
+                        prop_assert!(back.is_ok(), "{:?} -> {:?}", text, enc.text);
+                        if let Ok(back) = back {
+                            let mut losses = enc.losses.clone();
+                            losses.extend(back.losses);
+                            let expected = match kind {
+                                Kind::Request => d.exchange.request_view(),
+                                Kind::Response => d.exchange.response_view(),
+                            };
+                            let left = toolscope::model::diff::unexplained(&expected, &back.exchange, &losses);
+                            prop_assert!(left.is_empty(), "{:?} -> {:?}: {:?}", text, enc.text, left);
+                        }
+                    }
+                    Err(e) => prop_assert!(e.line.is_some() && e.column.is_some(), "{e}"),
+                }
+            }
+        }
+    }
+}

@@ -623,9 +623,13 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
         prev = Some(m.role);
     }
     let cue = turns.last().is_none_or(|t| t.speaker == Speaker::Human);
+    let empty_block = own
+        .and_then(|f| f.get(FORM_KEY))
+        .and_then(|v| v.get("empty_tools"))
+        .is_some_and(|v| v == &Value::Bool(true));
     let prompt = Prompt {
         preamble,
-        tools: (!tools.is_empty()).then_some(tools),
+        tools: (!tools.is_empty() || empty_block).then_some(tools),
         system,
         turns,
         cue,
@@ -695,6 +699,7 @@ fn decode_outcome(o: Outcome) -> Part {
 
 /// Prompt → model.
 pub fn decode_request(p: Prompt) -> (Exchange, Vec<Loss>) {
+    let had_block = p.tools.is_some();
     let tools = p.tools.unwrap_or_default();
     let types = types_of_tools(&tools);
     let mut x = Exchange {
@@ -702,9 +707,14 @@ pub fn decode_request(p: Prompt) -> (Exchange, Vec<Loss>) {
         tools: tools.into_iter().map(decode_tool).collect(),
         ..Exchange::default()
     };
+    let mut form = Map::new();
     if let Some(pre) = p.preamble {
-        let mut form = Map::new();
         form.insert("preamble".into(), Value::String(pre));
+    }
+    if had_block && x.tools.is_empty() {
+        form.insert("empty_tools".into(), Value::Bool(true));
+    }
+    if !form.is_empty() {
         let mut fields = Map::new();
         fields.insert(FORM_KEY.into(), Value::Object(form));
         x.extra.insert(ID.into(), fields);
