@@ -394,12 +394,19 @@ fn encode_result(r: &ToolResult, p: &str, ctx: &mut Ctx<'_>) -> Outcome {
             serde_json::to_string(v).unwrap_or_default()
         }
         ResultContent::Blocks(blocks) => {
+            let others = blocks
+                .iter()
+                .filter(|b| !matches!(b, crate::model::Block::Text { .. }))
+                .count();
+            let what = match others {
+                0 => "content blocks joined into text".to_string(),
+                n => format!("content blocks joined into text ({n} image or other blocks dropped)"),
+            };
             ctx.losses.rewritten(
                 format!("{p}/content"),
-                "content blocks joined into text (images dropped)",
+                what,
                 "<stdout> holds text: no images or blocks",
             );
-            let _ = blocks;
             r.content.to_text()
         }
     };
