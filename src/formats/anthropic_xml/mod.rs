@@ -1,41 +1,117 @@
-//! PLACEHOLDER: replaced by the real anthropic-xml codec.
+//! Anthropic's legacy prompt-based tool use (Claude 2 era, Text Completions API): tools, calls
+//! and results as XML inside one text prompt.
+//!
+//! Spec: <https://docs.anthropic.com/claude/docs/legacy-tool-use> and the prompt constructors
+//! of <https://github.com/anthropics/anthropic-tools> (`prompt_constructors.py`,
+//! `tool_user.py`), which this follows exactly:
+//! - the system prompt holds the tool-use preamble and a `<tools>` block of
+//!   `<tool_description>`s (`<tool_name>`, `<description>`, `<parameters>` of `<parameter>`
+//!   with `<name>`, `<type>`, `<description>`), then the user's own system text;
+//! - turns are `\n\nHuman: …` and `\n\nAssistant: …`; a request (the whole prompt) ends with
+//!   `\n\nAssistant:` when the model speaks next;
+//! - the model calls tools with `<function_calls>` of `<invoke>`s (`<tool_name>`, `<parameters>`
+//!   of `<param_name>value</param_name>`), several invokes for parallel calls;
+//! - results are injected right after the calls, in the same Assistant turn, as
+//!   `<function_results>` of `<result>`s (`<tool_name>`, `<stdout>` or `<error>`); the model
+//!   goes on after them in that turn. The decoder also reads results placed in a Human turn,
+//!   a bare `<error>` and the `anthropic-tools` error injection `<system>`;
+//! - a response is the completion text of the model's turn (`</function_calls>` may be missing:
+//!   it is the stop sequence).
+//!
+//! What is lossy (all reported):
+//! - no call ids: calls and results pair by order and name (ids dropped; results get the name
+//!   of the call they answer); decoded ids are `None`;
+//! - the parameter list is flat: nested schemas, `required`, `enum`, `additionalProperties`,
+//!   type unions lose everything but name, one type and description; no `strict`;
+//! - no tool_choice, no parallel-calls switch, no options (model, max_tokens, temperature,
+//!   stop: API parameters, not prompt text), no stop reason or usage in a completion;
+//! - parameter values are text: strings as they are, other JSON compact. Reading back, a
+//!   parameter declared `string` stays text; otherwise text that is non-string JSON becomes
+//!   that JSON, so the string `"42"` of an undeclared parameter comes back as 42 (reported);
+//!   invalid argument text, non-object arguments and names that are no tag names are dropped;
+//! - results are text: JSON results are written as compact JSON, content blocks joined (images
+//!   dropped);
+//! - empty texts vanish; adjacent texts are joined; text containing turn markers or block tags
+//!   is rewritten (`\n\nH:`, `&lt;function_calls>`) so it is not read as structure;
+//! - blocks of other formats (thinking, images) are dropped.
+//!
+//! Unknown child elements (`<important_usage_notes>` of a tool, extra elements of an invoke or
+//! result) are kept in the element's `extra["anthropic-xml"]` and written back; a preamble
+//! worded differently is kept as a form marker.
 
-/// PLACEHOLDER codec for `anthropic-xml`: replaced by the real one.
+mod convert;
+pub mod wire;
+
+pub use convert::{read_value, ID};
+
+use crate::formats::{DecodeError, Kind};
+use crate::model::{Exchange, Loss};
+use serde_json::Value;
+
+/// The legacy XML codec.
 pub struct Codec;
 
 impl crate::formats::Codec for Codec {
-    const ID: &'static str = "anthropic-xml";
-    type Request = serde_json::Value;
-    type Response = serde_json::Value;
-    fn encode_request(_x: &crate::model::Exchange) -> (serde_json::Value, Vec<crate::model::Loss>) {
-        (serde_json::Value::Null, Vec::new())
+    const ID: &'static str = ID;
+    type Request = wire::Prompt;
+    type Response = wire::Completion;
+
+    fn encode_request(x: &Exchange) -> (wire::Prompt, Vec<Loss>) {
+        convert::encode_request(x)
     }
-    fn decode_request(
-        _doc: serde_json::Value,
-    ) -> Result<(crate::model::Exchange, Vec<crate::model::Loss>), crate::formats::DecodeError>
-    {
-        Err(crate::formats::DecodeError::at(
-            Self::ID,
-            "",
-            "not implemented",
-        ))
+
+    fn decode_request(doc: wire::Prompt) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        Ok(convert::decode_request(doc))
     }
-    fn encode_response(
-        _x: &crate::model::Exchange,
-    ) -> (serde_json::Value, Vec<crate::model::Loss>) {
-        (serde_json::Value::Null, Vec::new())
+
+    fn encode_response(x: &Exchange) -> (wire::Completion, Vec<Loss>) {
+        convert::encode_response(x)
     }
-    fn decode_response(
-        _doc: serde_json::Value,
-    ) -> Result<(crate::model::Exchange, Vec<crate::model::Loss>), crate::formats::DecodeError>
-    {
-        Err(crate::formats::DecodeError::at(
-            Self::ID,
-            "",
-            "not implemented",
-        ))
+
+    fn decode_response(doc: wire::Completion) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        Ok(convert::decode_response(doc))
     }
-    fn sniff(_v: &serde_json::Value) -> Option<(crate::formats::Kind, u8)> {
+
+    /// Never JSON.
+    fn sniff(_v: &Value) -> Option<(Kind, u8)> {
         None
+    }
+
+    /// 90 with a block tag or a turn marker (a prompt when it has turns, tools or results, else
+    /// a completion); other text that does not look like JSON is at best a plain completion
+    /// (10).
+    fn sniff_text(text: &str) -> Option<(Kind, u8)> {
+        let prompt_markers = [
+            "\n\nHuman:",
+            "\n\nAssistant:",
+            "<tools>",
+            "<function_results>",
+        ];
+        if prompt_markers.iter().any(|m| text.contains(m)) || text.starts_with("Human:") {
+            Some((Kind::Request, 90))
+        } else if text.contains("<function_calls>") {
+            Some((Kind::Response, 90))
+        } else if text.trim_start().starts_with(['{', '[']) {
+            // Broken JSON, not a completion: let the JSON syntax error speak.
+            None
+        } else {
+            Some((Kind::Response, 10))
+        }
+    }
+
+    fn render_request(doc: &wire::Prompt) -> String {
+        wire::render_prompt(doc)
+    }
+
+    fn render_response(doc: &wire::Completion) -> String {
+        wire::render_completion(doc)
+    }
+
+    fn parse_request(text: &str) -> Result<wire::Prompt, DecodeError> {
+        wire::parse_prompt(text)
+    }
+
+    fn parse_response(text: &str) -> Result<wire::Completion, DecodeError> {
+        wire::parse_completion(text)
     }
 }

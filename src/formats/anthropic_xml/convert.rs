@@ -1,0 +1,812 @@
+//! Model ⇄ legacy prompt: encode an [`Exchange`] into a [`Prompt`] or [`Completion`] and back,
+//! reporting everything the text cannot carry.
+
+use super::wire::{
+    is_tag_name, Completion, Invoke, Outcome, ParamDescription, Prompt, Segment, Speaker,
+    ToolDescription, Turn,
+};
+use crate::formats::json;
+use crate::model::{
+    diff::differences, Exchange, Extra, Loss, Losses, Message, Part, ResultContent, Role,
+    StopReason, Tool, ToolCall, ToolResult, FORM_KEY,
+};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// Format id.
+pub const ID: &str = "anthropic-xml";
+
+const NO_IDS: &str =
+    "the legacy XML format has no call ids: calls and results pair by order and name";
+
+/// Declared parameter types by tool name, for reading parameter values back.
+type Types = HashMap<String, HashMap<String, String>>;
+
+fn types_of_tools(tools: &[ToolDescription]) -> Types {
+    tools
+        .iter()
+        .map(|t| {
+            let params = t
+                .parameters
+                .iter()
+                .filter_map(|p| p.r#type.clone().map(|ty| (p.name.clone(), ty)))
+                .collect();
+            (t.name.clone(), params)
+        })
+        .collect()
+}
+
+/// How a parameter value is written: strings as they are ("String and scalar parameters should
+/// be specified as is"), everything else as compact JSON ("lists and objects should use JSON").
+fn render_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}
+
+/// How a parameter value is read: a parameter declared as a string stays text; otherwise text
+/// that is JSON other than a string (number, boolean, null, array, object) is that JSON, and
+/// anything else is text. The ambiguity — a string `"42"` of an undeclared parameter reads
+/// back as the number 42 — is reported by the encoder, which checks every value with this.
+pub fn read_value(text: &str, declared: Option<&str>) -> Value {
+    if matches!(declared, Some("string" | "str")) {
+        return Value::String(text.to_string());
+    }
+    match serde_json::from_str::<Value>(text.trim()) {
+        Ok(v) if !v.is_string() => v,
+        _ => Value::String(text.to_string()),
+    }
+}
+
+/// Make free text safe to place in a turn (or the system prompt): turn markers and block tags
+/// would be read as structure. Returns the text and whether it changed.
+fn sanitize(text: &str, system: bool) -> (String, bool) {
+    let mut out = text
+        .replace("\n\nHuman:", "\n\nH:")
+        .replace("\n\nAssistant:", "\n\nA:")
+        .replace("<function_calls>", "&lt;function_calls>")
+        .replace("<function_results>", "&lt;function_results>");
+    if system {
+        out = out.replace("<tools>", "&lt;tools>");
+        for (marker, short) in [("Human:", "H:"), ("Assistant:", "A:")] {
+            if let Some(rest) = out.strip_prefix(marker) {
+                out = format!("{short}{rest}");
+            }
+        }
+    }
+    let changed = out != text;
+    (out, changed)
+}
+
+/// Report a name the parser would read back differently (it trims names).
+fn check_name(name: &str, pointer: String, losses: &mut Losses) {
+    if name.trim() != name {
+        losses.rewritten(
+            pointer,
+            format!("name {name:?} sent trimmed"),
+            "names are read without surrounding whitespace",
+        );
+    }
+}
+
+/// Own provider-only fields of an element, as unknown child elements (`<tag>raw</tag>`);
+/// fields that cannot be written so are reported.
+fn own_children(extra: &Extra, pointer: &str, losses: &mut Losses) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(fields) = extra.get(ID) {
+        for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != FORM_KEY) {
+            match v {
+                Value::String(raw) if is_tag_name(k) && !raw.contains(&format!("</{k}>")) => {
+                    out.push((k.clone(), raw.clone()))
+                }
+                _ => {
+                    losses.dropped(
+                        format!("{pointer}/extra/{}/{}", json::escape(ID), json::escape(k)),
+                        format!("field {k}"),
+                        "only element text can be written back as an XML element",
+                    );
+                }
+            }
+        }
+    }
+    losses.foreign_extra(extra, ID, pointer);
+    out
+}
+
+fn children_extra(unknown: Vec<(String, String)>) -> Extra {
+    let mut extra = Extra::new();
+    if !unknown.is_empty() {
+        let fields: Map<String, Value> = unknown
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        extra.insert(ID.to_string(), fields);
+    }
+    extra
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+fn schema_type(prop: &Value) -> Option<String> {
+    match prop.get("type")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .or_else(|| types.iter().find_map(Value::as_str))
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+/// The flat parameter list the format has room for.
+fn params_of_schema(schema: &Value) -> Vec<ParamDescription> {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .map(|(name, prop)| ParamDescription {
+            name: name.clone(),
+            r#type: schema_type(prop),
+            description: prop
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+        .collect()
+}
+
+/// The JSON Schema a flat parameter list stands for.
+fn schema_of_params(params: &[ParamDescription]) -> Value {
+    let props: Map<String, Value> = params
+        .iter()
+        .map(|p| {
+            let mut prop = Map::new();
+            if let Some(t) = &p.r#type {
+                prop.insert("type".into(), Value::String(t.clone()));
+            }
+            if let Some(d) = &p.description {
+                prop.insert("description".into(), Value::String(d.clone()));
+            }
+            (p.name.clone(), Value::Object(prop))
+        })
+        .collect();
+    serde_json::json!({"type": "object", "properties": props})
+}
+
+fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDescription {
+    let p = format!("/tools/{i}");
+    check_name(&t.name, format!("{p}/name"), losses);
+    let parameters = params_of_schema(&t.input_schema);
+    for param in &parameters {
+        check_name(
+            &param.name,
+            format!("{p}/input_schema/properties/{}", json::escape(&param.name)),
+            losses,
+        );
+    }
+    // Whatever the flat list cannot say (nested schemas, required, enum, …) is reported where
+    // it differs from the schema the list reads back as.
+    let back = schema_of_params(&parameters);
+    let mut reported: Vec<String> = Vec::new();
+    for d in differences(&t.input_schema, &back) {
+        // One loss per schema keyword (`/required`, `/properties/to/items`), not per leaf.
+        let tokens: Vec<&str> = d.split('/').skip(1).collect();
+        let depth = if tokens.first() == Some(&"properties") {
+            3
+        } else {
+            1
+        };
+        let key: String = tokens.iter().take(depth).map(|t| format!("/{t}")).collect();
+        if reported.contains(&key) {
+            continue;
+        }
+        losses.dropped(
+            format!("{p}/input_schema{key}"),
+            format!("schema detail {key}"),
+            "the legacy parameter list is flat: name, type and description only",
+        );
+        reported.push(key);
+    }
+    if t.strict.is_some() {
+        losses.dropped(
+            format!("{p}/strict"),
+            "strict flag",
+            "the legacy format has no strict mode",
+        );
+    }
+    if t.output_schema.is_some() {
+        losses.dropped(
+            format!("{p}/output_schema"),
+            "output schema",
+            "the legacy format has no output schemas",
+        );
+    }
+    if t.annotations.is_some() {
+        losses.dropped(
+            format!("{p}/annotations"),
+            "tool annotations",
+            "the legacy format has no annotations",
+        );
+    }
+    let unknown = own_children(&t.extra, &p, losses);
+    ToolDescription {
+        name: t.name.clone(),
+        description: t.description.clone(),
+        parameters,
+        unknown,
+    }
+}
+
+fn decode_tool(t: ToolDescription) -> Tool {
+    Tool {
+        input_schema: schema_of_params(&t.parameters),
+        name: t.name,
+        description: t.description,
+        strict: None,
+        output_schema: None,
+        annotations: None,
+        extra: children_extra(t.unknown),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+/// Calls seen so far, for naming results (results pair with calls by order and name).
+#[derive(Default)]
+struct Pending {
+    calls: Vec<(Option<String>, String, bool)>,
+}
+
+impl Pending {
+    fn call(&mut self, id: Option<&str>, name: &str) {
+        self.calls
+            .push((id.map(str::to_string), name.to_string(), false));
+    }
+    /// The name of the call `r` answers (marking it answered).
+    fn answer(&mut self, r: &ToolResult) -> Option<String> {
+        let by_id = r.call_id.as_deref().and_then(|id| {
+            self.calls
+                .iter()
+                .position(|(cid, _, _)| cid.as_deref() == Some(id))
+        });
+        let by_name = r.name.as_deref().and_then(|n| {
+            self.calls
+                .iter()
+                .position(|(_, cn, answered)| !answered && cn == n)
+        });
+        let oldest = self.calls.iter().position(|(_, _, answered)| !answered);
+        let i = by_id.or(by_name).or(oldest)?;
+        let slot = self.calls.get_mut(i)?;
+        slot.2 = true;
+        Some(slot.1.clone())
+    }
+}
+
+struct Ctx<'a> {
+    losses: &'a mut Losses,
+    pending: Pending,
+    types: Types,
+}
+
+fn encode_call(c: &ToolCall, p: &str, ctx: &mut Ctx<'_>) -> Invoke {
+    if c.id.is_some() {
+        ctx.losses.dropped(format!("{p}/id"), "call id", NO_IDS);
+    }
+    check_name(&c.name, format!("{p}/name"), ctx.losses);
+    let arguments = if c.arguments_invalid() {
+        ctx.losses.dropped(
+            format!("{p}/arguments_raw"),
+            "argument text that is not valid JSON",
+            "parameters are XML elements: invalid JSON arguments cannot be written",
+        );
+        ctx.losses.rewritten(
+            format!("{p}/arguments"),
+            "arguments null sent as {}",
+            "invalid JSON arguments are sent as no parameters",
+        );
+        Map::new()
+    } else {
+        if c.arguments_raw.is_some() {
+            ctx.losses.dropped(
+                format!("{p}/arguments_raw"),
+                "argument spelling",
+                "parameters are XML elements: the JSON text is not kept as written",
+            );
+        }
+        match &c.arguments {
+            Value::Object(m) => m.clone(),
+            _ => {
+                ctx.losses.rewritten(
+                    format!("{p}/arguments"),
+                    "non-object arguments sent as {}",
+                    "parameters are named: arguments must be an object",
+                );
+                Map::new()
+            }
+        }
+    };
+    let declared = ctx.types.get(&c.name);
+    let mut parameters = Vec::new();
+    for (k, v) in &arguments {
+        let ap = format!("{p}/arguments/{}", json::escape(k));
+        if !is_tag_name(k) {
+            ctx.losses.dropped(
+                ap,
+                format!("argument {k:?}"),
+                "a parameter name must be a valid XML tag name",
+            );
+            continue;
+        }
+        let text = render_value(v);
+        let ty = declared.and_then(|d| d.get(k)).map(String::as_str);
+        if read_value(&text, ty) != *v {
+            ctx.losses.rewritten(
+                ap,
+                format!("argument {k} reads back differently from {text:?}"),
+                "parameter values are text: strings that look like JSON (or JSON under a string type) change type",
+            );
+        }
+        parameters.push((k.clone(), text));
+    }
+    ctx.pending.call(c.id.as_deref(), &c.name);
+    Invoke {
+        tool_name: c.name.clone(),
+        parameters,
+        unknown: own_children(&c.extra, p, ctx.losses),
+    }
+}
+
+fn encode_result(r: &ToolResult, p: &str, ctx: &mut Ctx<'_>) -> Outcome {
+    if r.call_id.is_some() {
+        ctx.losses
+            .dropped(format!("{p}/call_id"), "call id of the result", NO_IDS);
+    }
+    let paired = ctx.pending.answer(r);
+    let tool_name = match (&r.name, paired) {
+        (Some(n), _) => {
+            check_name(n, format!("{p}/name"), ctx.losses);
+            Some(n.clone())
+        }
+        (None, Some(n)) => {
+            ctx.losses.added(
+                format!("{p}/name"),
+                format!("tool name {n:?} of the answered call"),
+                "each <result> names its tool",
+            );
+            Some(n)
+        }
+        (None, None) => None,
+    };
+    let text = match &r.content {
+        ResultContent::Text(t) => t.clone(),
+        ResultContent::Json(v) => {
+            ctx.losses.rewritten(
+                format!("{p}/content"),
+                "JSON result sent as text",
+                "<stdout> holds text",
+            );
+            serde_json::to_string(v).unwrap_or_default()
+        }
+        ResultContent::Blocks(blocks) => {
+            let others = blocks
+                .iter()
+                .filter(|b| !matches!(b, crate::model::Block::Text { .. }))
+                .count();
+            let what = match others {
+                0 => "content blocks joined into text".to_string(),
+                n => format!("content blocks joined into text ({n} image or other blocks dropped)"),
+            };
+            ctx.losses.rewritten(
+                format!("{p}/content"),
+                what,
+                "<stdout> holds text: no images or blocks",
+            );
+            r.content.to_text()
+        }
+    };
+    Outcome {
+        tool_name,
+        is_error: r.is_error,
+        text,
+        unknown: own_children(&r.extra, p, ctx.losses),
+    }
+}
+
+/// The segments of one message; `mi` is its index for loss pointers.
+fn encode_message(m: &Message, mi: usize, ctx: &mut Ctx<'_>) -> Vec<Segment> {
+    let mp = format!("/messages/{mi}");
+    let mut segs: Vec<Segment> = Vec::new();
+    // Index (in `segs`) and part pointer of the text segment the last text went into.
+    let mut last_text: Option<String> = None;
+    for (pi, part) in m.parts.iter().enumerate() {
+        let p = format!("{mp}/parts/{pi}");
+        match (m.role, part) {
+            (Role::User | Role::Assistant, Part::Text { text, extra }) => {
+                ctx.losses.foreign_extra(extra, ID, &p);
+                if extra
+                    .get(ID)
+                    .is_some_and(|f| f.keys().any(|k| k != FORM_KEY))
+                {
+                    ctx.losses
+                        .dropped(format!("{p}/extra"), "text fields", "text has no fields");
+                }
+                if text.is_empty() {
+                    ctx.losses
+                        .dropped(p, "empty text", "empty text is no text in a prompt");
+                    continue;
+                }
+                let (clean, changed) = sanitize(text, false);
+                if changed {
+                    ctx.losses.rewritten(
+                        format!("{p}/text"),
+                        "turn markers or block tags in the text",
+                        "they would be read as structure; written as \\n\\nH:, \\n\\nA:, &lt;",
+                    );
+                }
+                match (segs.last_mut(), last_text.as_ref()) {
+                    (Some(Segment::Text(prev)), Some(prev_p)) => {
+                        prev.push_str("\n\n");
+                        prev.push_str(&clean);
+                        ctx.losses.rewritten(
+                            prev_p.clone(),
+                            "adjacent texts joined",
+                            "a turn is one text between blocks",
+                        );
+                        ctx.losses.rewritten(
+                            p.clone(),
+                            "adjacent texts joined",
+                            "a turn is one text between blocks",
+                        );
+                    }
+                    _ => segs.push(Segment::Text(clean)),
+                }
+                last_text = Some(p);
+            }
+            (Role::Assistant, Part::ToolCall(c)) => {
+                let inv = encode_call(c, &p, ctx);
+                match segs.last_mut() {
+                    Some(Segment::Calls(invokes)) => invokes.push(inv),
+                    _ => segs.push(Segment::Calls(vec![inv])),
+                }
+                last_text = None;
+            }
+            (Role::Tool, Part::ToolResult(r)) => {
+                let o = encode_result(r, &p, ctx);
+                match segs.last_mut() {
+                    Some(Segment::Results(outcomes)) => outcomes.push(o),
+                    _ => segs.push(Segment::Results(vec![o])),
+                }
+            }
+            (_, Part::Raw { format, .. }) => {
+                ctx.losses.dropped(
+                    p,
+                    format!("{format} block"),
+                    "the legacy prompt has no place for this block",
+                );
+            }
+            (role, _) => {
+                ctx.losses.dropped(
+                    p,
+                    "part in the wrong message",
+                    format!("a {role:?} turn cannot hold this part in the legacy prompt"),
+                );
+            }
+        }
+    }
+    if m.role == Role::Tool && segs.is_empty() {
+        segs.push(Segment::Results(Vec::new()));
+    }
+    segs
+}
+
+fn speaker_of(role: Role) -> Speaker {
+    match role {
+        Role::Assistant => Speaker::Assistant,
+        _ => Speaker::Human,
+    }
+}
+
+/// Model → prompt.
+pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
+    let mut losses = Losses::new();
+    let o = &x.options;
+    for (set, field) in [
+        (o.model.is_some(), "model"),
+        (o.max_tokens.is_some(), "max_tokens"),
+        (o.temperature.is_some(), "temperature"),
+        (o.top_p.is_some(), "top_p"),
+        (!o.stop.is_empty(), "stop"),
+    ] {
+        if set {
+            losses.dropped(
+                format!("/options/{field}"),
+                format!("option {field}"),
+                "API parameters (max_tokens_to_sample, …) are not part of the prompt text",
+            );
+        }
+    }
+    if x.tool_choice.is_some() {
+        losses.dropped(
+            "/tool_choice",
+            "tool choice",
+            "the legacy prompt format has no tool_choice",
+        );
+    }
+    if x.parallel_tool_calls.is_some() {
+        losses.dropped(
+            "/parallel_tool_calls",
+            "parallel tool calls flag",
+            "the legacy prompt format has no switch for parallel calls",
+        );
+    }
+    losses.foreign_extra(&x.extra, ID, "");
+    let own = x.extra.get(ID);
+    let preamble = own
+        .and_then(|f| f.get(FORM_KEY))
+        .and_then(|v| v.get("preamble"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some(fields) = own {
+        for k in fields.keys().filter(|k| k.as_str() != FORM_KEY) {
+            losses.dropped(
+                format!("/extra/{}/{}", json::escape(ID), json::escape(k)),
+                format!("field {k}"),
+                "the prompt has no place for it",
+            );
+        }
+    }
+
+    let tools: Vec<ToolDescription> = x
+        .tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| encode_tool(i, t, &mut losses))
+        .collect();
+    let system = match &x.system {
+        Some(s) if s.is_empty() => {
+            losses.dropped(
+                "/system",
+                "empty system prompt",
+                "an empty system prompt is no system prompt",
+            );
+            String::new()
+        }
+        Some(s) => {
+            let (clean, changed) = sanitize(s, true);
+            if changed {
+                losses.rewritten(
+                    "/system",
+                    "turn markers or block tags in the system prompt",
+                    "they would be read as structure",
+                );
+            }
+            clean
+        }
+        None => String::new(),
+    };
+
+    let types = types_of_tools(&tools);
+    let mut ctx = Ctx {
+        losses: &mut losses,
+        pending: Pending::default(),
+        types,
+    };
+    let mut turns: Vec<Turn> = Vec::new();
+    let mut prev: Option<Role> = None;
+    for (mi, m) in x.messages.iter().enumerate() {
+        ctx.losses
+            .foreign_extra(&m.extra, ID, &format!("/messages/{mi}"));
+        let segs = encode_message(m, mi, &mut ctx);
+        let speaker = speaker_of(m.role);
+        let last_speaker = turns.last().map(|t| t.speaker);
+        // Results follow the calls in the same turn (as `anthropic-tools` injects them), and
+        // the model (or person) goes on after them in that turn.
+        let continues = match m.role {
+            Role::Tool => last_speaker.is_some(),
+            _ => prev == Some(Role::Tool) && last_speaker == Some(speaker),
+        };
+        match turns.last_mut() {
+            Some(turn) if continues => {
+                if segs.is_empty() {
+                    ctx.losses.dropped(
+                        format!("/messages/{mi}"),
+                        "empty message after tool results",
+                        "it continues the turn and leaves no trace",
+                    );
+                }
+                turn.segments.extend(segs);
+            }
+            _ => turns.push(Turn {
+                speaker,
+                segments: segs,
+            }),
+        }
+        prev = Some(m.role);
+    }
+    let cue = turns.last().is_none_or(|t| t.speaker == Speaker::Human);
+    let empty_block = own
+        .and_then(|f| f.get(FORM_KEY))
+        .and_then(|v| v.get("empty_tools"))
+        .is_some_and(|v| v == &Value::Bool(true));
+    let prompt = Prompt {
+        preamble,
+        tools: (!tools.is_empty() || empty_block).then_some(tools),
+        system,
+        turns,
+        cue,
+    };
+    (prompt, losses.into_vec())
+}
+
+/// Turns → messages: text and calls of a turn form one message of its speaker until a
+/// `<function_results>` block, which is a tool message of its own.
+fn decode_turns(turns: Vec<(Speaker, Vec<Segment>)>, types: &Types) -> Vec<Message> {
+    let mut messages: Vec<Message> = Vec::new();
+    for (speaker, segments) in turns {
+        let role = match speaker {
+            Speaker::Human => Role::User,
+            Speaker::Assistant => Role::Assistant,
+        };
+        if segments.is_empty() {
+            messages.push(Message::new(role, Vec::new()));
+            continue;
+        }
+        let mut open = false;
+        for seg in segments {
+            let parts = match seg {
+                Segment::Results(outcomes) => {
+                    let parts = outcomes.into_iter().map(decode_outcome).collect();
+                    messages.push(Message::new(Role::Tool, parts));
+                    open = false;
+                    continue;
+                }
+                Segment::Text(t) => vec![Part::text(t)],
+                Segment::Calls(invokes) => invokes
+                    .into_iter()
+                    .map(|inv| Part::ToolCall(decode_invoke(inv, types)))
+                    .collect(),
+            };
+            match messages.last_mut() {
+                Some(m) if open => m.parts.extend(parts),
+                _ => {
+                    messages.push(Message::new(role, parts));
+                    open = true;
+                }
+            }
+        }
+    }
+    messages
+}
+
+fn decode_invoke(inv: Invoke, types: &Types) -> ToolCall {
+    let declared = types.get(&inv.tool_name);
+    let mut args = Map::new();
+    for (k, text) in inv.parameters {
+        let ty = declared.and_then(|d| d.get(&k)).map(String::as_str);
+        args.insert(k, read_value(&text, ty));
+    }
+    let mut call = ToolCall::new(None, inv.tool_name, Value::Object(args));
+    call.extra = children_extra(inv.unknown);
+    call
+}
+
+fn decode_outcome(o: Outcome) -> Part {
+    let mut r = ToolResult::new(None, ResultContent::Text(o.text));
+    r.name = o.tool_name;
+    r.is_error = o.is_error;
+    r.extra = children_extra(o.unknown);
+    Part::ToolResult(r)
+}
+
+/// Prompt → model.
+pub fn decode_request(p: Prompt) -> (Exchange, Vec<Loss>) {
+    let had_block = p.tools.is_some();
+    let tools = p.tools.unwrap_or_default();
+    let types = types_of_tools(&tools);
+    let mut x = Exchange {
+        system: (!p.system.is_empty()).then_some(p.system),
+        tools: tools.into_iter().map(decode_tool).collect(),
+        ..Exchange::default()
+    };
+    let mut form = Map::new();
+    if let Some(pre) = p.preamble {
+        form.insert("preamble".into(), Value::String(pre));
+    }
+    if had_block && x.tools.is_empty() {
+        form.insert("empty_tools".into(), Value::Bool(true));
+    }
+    if !form.is_empty() {
+        let mut fields = Map::new();
+        fields.insert(FORM_KEY.into(), Value::Object(form));
+        x.extra.insert(ID.into(), fields);
+    }
+    let turns = p
+        .turns
+        .into_iter()
+        .map(|t| (t.speaker, t.segments))
+        .collect();
+    x.messages = decode_turns(turns, &types);
+    (x, Vec::new())
+}
+
+fn derived_stop(m: &Message) -> StopReason {
+    if m.tool_calls().next().is_some() {
+        StopReason::ToolUse
+    } else {
+        StopReason::EndTurn
+    }
+}
+
+/// The model's last turn → completion.
+pub fn encode_response(x: &Exchange) -> (Completion, Vec<Loss>) {
+    let view = x.response_view();
+    let mut losses = Losses::new();
+    if view.options.model.is_some() {
+        losses.dropped(
+            "/options/model",
+            "model name",
+            "the completion text does not name the model",
+        );
+    }
+    let Some(m) = view.messages.first() else {
+        losses.dropped(
+            "/messages",
+            "assistant turn",
+            "the exchange does not end with an assistant turn: the completion is empty",
+        );
+        return (Completion::default(), losses.into_vec());
+    };
+    match &m.stop_reason {
+        None => {
+            losses.added(
+                "/messages/0/stop_reason",
+                "stop reason",
+                "derived from the calls (tool use, else end of turn)",
+            );
+        }
+        Some(s) if *s != derived_stop(m) => {
+            losses.rewritten(
+                "/messages/0/stop_reason",
+                format!("stop reason {s:?}"),
+                "the completion text carries no stop reason; it is derived from the calls",
+            );
+        }
+        Some(_) => {}
+    }
+    if m.usage.is_some() {
+        losses.dropped(
+            "/messages/0/usage",
+            "token usage",
+            "the completion text carries no usage",
+        );
+    }
+    losses.foreign_extra(&m.extra, ID, "/messages/0");
+    let mut ctx = Ctx {
+        losses: &mut losses,
+        pending: Pending::default(),
+        types: Types::new(),
+    };
+    let segments = encode_message(m, 0, &mut ctx);
+    (Completion { segments }, losses.into_vec())
+}
+
+/// Completion → model.
+pub fn decode_response(c: Completion) -> (Exchange, Vec<Loss>) {
+    let mut messages = decode_turns(vec![(Speaker::Assistant, c.segments)], &Types::new());
+    let mut m = match messages.pop() {
+        Some(m) if messages.is_empty() => m,
+        _ => Message::new(Role::Assistant, Vec::new()),
+    };
+    m.stop_reason = Some(derived_stop(&m));
+    let x = Exchange {
+        messages: vec![m],
+        ..Exchange::default()
+    };
+    (x, Vec::new())
+}
