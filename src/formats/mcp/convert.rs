@@ -286,12 +286,7 @@ fn encode_call(c: &ToolCall, p: &str, losses: &mut Losses) -> Rpc {
 /// A result as a `tools/call` response (a JSON-RPC error response when it came from one).
 fn encode_result(r: &ToolResult, p: &str, unpaired: &mut usize, losses: &mut Losses) -> Rpc {
     let form = form_of(&r.extra);
-    let mut own = own_fields(
-        &r.extra,
-        &["content", "structuredContent", "isError"],
-        p,
-        losses,
-    );
+    let mut own = own_fields(&r.extra, &["structuredContent", "isError"], p, losses);
     let envelope = envelope_of(&mut own);
     let mut m = Rpc::empty();
     m.extra = envelope;
