@@ -11,7 +11,17 @@ mod common;
 use common::{call, has_loss, result, user};
 
 const M: Format = Format::Mcp;
-const EXAMPLES: &str = "/work/shared/fixtures/spec/mcp-2026-07-28/examples";
+
+/// The spec's examples (`shared/fixtures/spec/mcp-2026-07-28/examples`, beside the checkout or
+/// above it).
+fn examples_dir() -> std::path::PathBuf {
+    let rel = "shared/fixtures/spec/mcp-2026-07-28/examples";
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|a| a.join(rel))
+        .find(|p| p.is_dir())
+        .unwrap_or_else(|| panic!("{rel} not found above the checkout"))
+}
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
     let text = serde_json::to_string_pretty(doc).expect("json");
@@ -562,13 +572,13 @@ fn mcp_response_is_the_models_tools_call_requests() {
 }
 
 fn example(name: &str) -> Value {
-    let path = format!("{EXAMPLES}/{name}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let path = examples_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("example is JSON")
 }
 
 fn examples(prefix: &str) -> Vec<(String, Value)> {
-    let mut names: Vec<String> = std::fs::read_dir(EXAMPLES)
+    let mut names: Vec<String> = std::fs::read_dir(examples_dir())
         .expect("examples folder")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -637,7 +647,7 @@ fn mcp_spec_example_parts_decode_without_loss_inside_messages() {
         }
     }
     // Tools inside a tools/list result (the cursor-and-ttl example is a whole result).
-    let mut tools: Vec<Value> = examples("Tool").into_iter().map(|(_, t)| t).collect();
+    let tools: Vec<Value> = examples("Tool").into_iter().map(|(_, t)| t).collect();
     let doc = json!({"jsonrpc": "2.0", "id": "l", "result": {"tools": tools.clone(), "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}});
     let (x, losses) = survives(&doc, Kind::Request);
     assert!(losses.is_empty());
@@ -671,7 +681,6 @@ fn mcp_spec_example_parts_decode_without_loss_inside_messages() {
         );
         assert!(x.messages[0].tool_results().next().unwrap().is_error);
     }
-    tools.clear();
 }
 
 /// A realistic transcript of an older-revision session: the initialize handshake, a paginated
