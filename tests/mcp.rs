@@ -470,6 +470,10 @@ fn mcp_what_mcp_cannot_carry_is_reported() {
         stop: vec!["END".into()],
     };
     x.tools[0].strict = Some(true);
+    x.extra.insert(
+        "mcp".into(),
+        serde_json::Map::from_iter([("sessionId".to_string(), json!("s-1"))]),
+    );
     x.tools[0].extra.insert(
         "gemini".into(),
         serde_json::Map::from_iter([("behavior".to_string(), json!("BLOCKING"))]),
@@ -484,6 +488,7 @@ fn mcp_what_mcp_cannot_carry_is_reported() {
         "/options/stop",
         "/tools/0/strict",
         "/tools/0/extra/gemini",
+        "/extra/mcp/sessionId",
         "/messages/0",
         "/messages/2",
         // Next to a kept assistant turn: the whole list, since the two cannot be told apart.
@@ -507,6 +512,30 @@ fn mcp_output_schema_and_annotations_are_native() {
     assert_eq!(t["annotations"]["readOnlyHint"], true);
     assert!(losses.is_empty(), "{losses:#?}");
     assert_eq!(back.tools, x.tools);
+}
+
+#[test]
+fn mcp_input_schema_gets_its_required_object_type() {
+    let mut x = base(vec![]);
+    x.tools[0].input_schema = json!({"properties": {"q": {"type": "string"}}});
+    let mut second = x.tools[0].clone();
+    second.name = "odd".into();
+    second.input_schema = json!(true);
+    x.tools.push(second);
+    let (doc, losses, _) = round_trip(&x);
+    let tools = &doc[1]["result"]["tools"];
+    assert_eq!(tools[0]["inputSchema"]["type"], "object");
+    assert_eq!(tools[1]["inputSchema"], empty_object_schema());
+    assert!(has_loss(
+        &losses,
+        LossKind::Rewritten,
+        "/tools/0/input_schema"
+    ));
+    assert!(has_loss(
+        &losses,
+        LossKind::Rewritten,
+        "/tools/1/input_schema"
+    ));
 }
 
 #[test]

@@ -137,6 +137,9 @@ fn rpc_id(id: &str, form: &Map<String, Value>) -> Value {
         if let Ok(n) = id.parse::<i64>() {
             return json!(n);
         }
+        if let Ok(n) = id.parse::<u64>() {
+            return json!(n);
+        }
     }
     Value::String(id.to_string())
 }
@@ -211,10 +214,32 @@ fn encode_tool(t: &Tool, k: usize, losses: &mut Losses) -> WireTool {
         &p,
         losses,
     );
+    // MCP requires `type: "object"` at the root of `inputSchema`.
+    let input_schema = match &t.input_schema {
+        Value::Object(m) if m.contains_key("type") => t.input_schema.clone(),
+        Value::Object(m) => {
+            losses.rewritten(
+                format!("{p}/input_schema"),
+                "input schema without a type",
+                "MCP requires type \"object\" at the root of inputSchema",
+            );
+            let mut m = m.clone();
+            m.insert("type".into(), json!("object"));
+            Value::Object(m)
+        }
+        _ => {
+            losses.rewritten(
+                format!("{p}/input_schema"),
+                "input schema that is not an object",
+                "MCP requires a JSON Schema object with type \"object\" as inputSchema",
+            );
+            crate::model::empty_object_schema()
+        }
+    };
     WireTool {
         name: t.name.clone(),
         description: t.description.clone(),
-        input_schema: t.input_schema.clone(),
+        input_schema,
         output_schema: t.output_schema.clone(),
         annotations: t.annotations.clone(),
         extra,
@@ -522,6 +547,16 @@ fn drop_exchange_level(x: &Exchange, losses: &mut Losses) {
         }
     }
     losses.foreign_extra(&x.extra, ID, "");
+    // A transcript has no top-level object: only the parts of it kept by the decoder return.
+    for k in x.extra.get(ID).into_iter().flat_map(|m| m.keys()) {
+        if ![FORM_KEY, "preamble", "listRequest", "listResult"].contains(&k.as_str()) {
+            losses.dropped(
+                format!("/extra/{ID}/{}", escape(k)),
+                format!("extra field {k:?}"),
+                "an MCP transcript is an array of messages, with no top-level fields",
+            );
+        }
+    }
 }
 
 /// Model → transcript: `tools/list` request and result, then per turn the calls as
