@@ -491,12 +491,26 @@ fn encode_assistant(m: &Message, i: usize, losses: &mut Losses) -> Vec<Rpc> {
 }
 
 /// Report the messages that left nothing in the transcript. A dropped message whose nearest
-/// kept neighbour has its role cannot be told apart from it when the transcript is read back
-/// (the diff may pair the kept message with the dropped one), so the loss covers `/messages`.
+/// kept neighbour has its role, and that neighbour does not read back exactly (a loss is
+/// reported under it), cannot be told apart from it when the transcript is read back (the
+/// diff may pair the kept message with the dropped one), so the loss covers `/messages`.
 fn report_dropped_turns(turns: &[(Role, bool)], losses: &mut Losses) {
+    let changed: Vec<bool> = (0..turns.len())
+        .map(|k| {
+            let at = format!("/messages/{k}");
+            losses.0.iter().any(|l| {
+                l.pointer == at
+                    || l.pointer
+                        .strip_prefix(at.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+        })
+        .collect();
+    // The role of the nearest kept message in `range`, when it does not read back exactly.
     let nearest = |mut range: Box<dyn Iterator<Item = usize>>| {
         range
             .find(|&k| turns.get(k).is_some_and(|t| t.1))
+            .filter(|&k| changed.get(k).copied().unwrap_or(true))
             .and_then(|k| turns.get(k).map(|t| t.0))
     };
     for (i, &(role, kept)) in turns.iter().enumerate() {
