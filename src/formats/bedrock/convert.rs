@@ -45,6 +45,16 @@ const STOP_REASONS: [&str; 9] = [
     "malformed_tool_use",
     "model_context_window_exceeded",
 ];
+/// Key of a response's unknown top-level fields in the message's `extra.bedrock` (the
+/// message's own unknown fields are there directly, as in a request).
+const RESPONSE_KEY: &str = "response";
+/// Top-level response fields Bedrock documents, kept under their names.
+const RESPONSE_FIELDS: [&str; 4] = [
+    "additionalModelResponseFields",
+    "trace",
+    "performanceConfig",
+    "serviceTier",
+];
 /// Keys a decoded response keeps in the message's `extra.bedrock` that a request message
 /// cannot carry.
 const RESPONSE_ONLY: [&str; 9] = [
@@ -52,7 +62,7 @@ const RESPONSE_ONLY: [&str; 9] = [
     "stopReason",
     "usage",
     "metrics",
-    "message",
+    RESPONSE_KEY,
     "additionalModelResponseFields",
     "trace",
     "performanceConfig",
@@ -1348,7 +1358,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
 
     let mut fields = own_fields(
         &msg.extra,
-        &["output", "stopReason"],
+        &["output", "stopReason", "role", "content"],
         "/messages/0",
         &mut losses,
     );
@@ -1356,10 +1366,17 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
         Some(m) if m.is_object() => m,
         _ => placeholder_metrics(),
     };
-    let message_extra = match fields.remove("message") {
+    // Top-level: the documented response fields and the unknown ones of a pasted response;
+    // everything else is the message's own.
+    let mut top = match fields.remove(RESPONSE_KEY) {
         Some(Value::Object(m)) => m,
         _ => Map::new(),
     };
+    for k in RESPONSE_FIELDS {
+        if let Some(v) = fields.remove(k) {
+            top.insert(k.to_string(), v);
+        }
+    }
     let mut usage_extra = match fields.remove("usage") {
         Some(Value::Object(m)) => m,
         _ => Map::new(),
@@ -1394,20 +1411,29 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             message: wire::Message {
                 role: WireRole::Assistant,
                 content,
-                extra: message_extra,
+                extra: fields,
             },
         },
         stop_reason,
         usage,
         metrics,
-        extra: fields,
+        extra: top,
     };
     (doc, losses.into_vec())
 }
 
 /// Response body → an exchange of the one assistant message.
 pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-    let mut extra = doc.extra;
+    let mut top = doc.extra;
+    let mut extra = Map::new();
+    for k in RESPONSE_FIELDS {
+        if let Some(v) = top.remove(k) {
+            extra.insert(k.to_string(), v);
+        }
+    }
+    if !top.is_empty() {
+        extra.insert(RESPONSE_KEY.into(), Value::Object(top));
+    }
     if doc.metrics != placeholder_metrics() {
         extra.insert("metrics".into(), doc.metrics);
     }
@@ -1436,9 +1462,7 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
             "a Converse response message is the assistant's",
         ));
     }
-    if !m.extra.is_empty() {
-        extra.insert("message".into(), Value::Object(m.extra));
-    }
+    extra.extend(m.extra);
 
     let mut parts = Vec::new();
     for (bi, b) in m.content.into_iter().enumerate() {
