@@ -969,6 +969,13 @@ fn bedrock_detect_and_sniff() {
         Codec::sniff(&json!({"inferenceConfig": {}})),
         Some((Kind::Request, 96))
     );
+    // Gemini has a `toolConfig` too: not Bedrock's.
+    let gemini = json!({"contents": [], "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}});
+    assert_eq!(Codec::sniff(&gemini), Some((Kind::Request, 0)));
+    assert_eq!(
+        Codec::sniff(&json!({"toolConfig": {"functionCallingConfig": {}}})),
+        Some((Kind::Request, 0))
+    );
     // An OpenAI Responses `output` array is not a Converse response.
     assert_eq!(
         Codec::sniff(&json!({"output": []})),

@@ -1494,9 +1494,11 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
 // ---------------------------------------------------------------------------------------------
 // Detection
 
-/// Request: 96 with `toolConfig`, `inferenceConfig` or `modelId`, or a message content block
-/// with a `text`, `toolUse` or `toolResult` key and no `type` (Anthropic and OpenAI blocks
-/// always have one); response: `output.message`, 97.
+/// Request: 96 with a `toolConfig` of `tools`/`toolChoice`, an `inferenceConfig` or a
+/// `modelId`, or a message content block with a `text`, `toolUse` or `toolResult` key and no
+/// `type` (Anthropic and OpenAI blocks always have one); 0 for a document with Gemini's
+/// `contents` (whose `toolConfig` holds `functionCallingConfig`); response: `output.message`,
+/// 97.
 pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     let o = v.as_object()?;
     if o.get("output")
@@ -1505,9 +1507,15 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     {
         return Some((Kind::Response, 97));
     }
-    let config = ["toolConfig", "inferenceConfig", "modelId"]
-        .iter()
-        .any(|k| o.contains_key(*k));
+    if o.contains_key("contents") {
+        // Gemini: it has a `toolConfig` too (of `functionCallingConfig`).
+        return Some((Kind::Request, 0));
+    }
+    let tool_config = o
+        .get("toolConfig")
+        .and_then(Value::as_object)
+        .is_some_and(|c| c.contains_key("tools") || c.contains_key("toolChoice"));
+    let config = tool_config || o.contains_key("inferenceConfig") || o.contains_key("modelId");
     let blocks = o
         .get("messages")
         .and_then(Value::as_array)
