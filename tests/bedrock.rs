@@ -1032,3 +1032,88 @@ fn bedrock_system_blocks_are_kept_while_the_text_matches() {
         "/extra/bedrock/system"
     ));
 }
+
+#[test]
+fn bedrock_tool_names_are_rewritten_consistently() {
+    let mut x = base(vec![
+        user("go"),
+        Message::new(
+            Role::Assistant,
+            vec![
+                call(Some("a"), "weather.get", json!({})),
+                call(Some("b"), "get_weather", json!({})),
+            ],
+        ),
+    ]);
+    x.tools.push(Tool {
+        name: "weather.get".into(),
+        ..weather_tool()
+    });
+    x.tools.push(Tool {
+        name: "weather_get".into(),
+        ..weather_tool()
+    });
+    x.tool_choice = Some(ToolChoice::force("weather.get"));
+    let (doc, losses, back) = round_trip(&x);
+    let names: Vec<&str> = doc["toolConfig"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["toolSpec"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["get_weather", "weather_get_2", "weather_get"]);
+    assert_eq!(
+        doc["messages"][1]["content"][0]["toolUse"]["name"],
+        "weather_get_2"
+    );
+    assert_eq!(
+        doc["toolConfig"]["toolChoice"],
+        json!({"tool": {"name": "weather_get_2"}})
+    );
+    for p in [
+        "/tools/1/name",
+        "/messages/1/parts/0/name",
+        "/tool_choice/tools/0",
+    ] {
+        assert!(
+            has_loss(&losses, LossKind::Rewritten, p),
+            "{p}: {losses:#?}"
+        );
+    }
+    assert!(!has_loss(&losses, LossKind::Rewritten, "/tools/2/name"));
+    assert_eq!(back.tools[1].name, "weather_get_2");
+    assert!(toolscope::formats::bedrock::tool_name_ok("weather_get_2"));
+    assert!(!toolscope::formats::bedrock::tool_name_ok("weather.get"));
+}
+
+#[test]
+fn bedrock_empty_text_blocks_in_results_are_dropped() {
+    let r = ToolResult::new(
+        Some("t1".into()),
+        ResultContent::Blocks(vec![
+            Block::Text {
+                text: String::new(),
+            },
+            Block::Text { text: "a".into() },
+            Block::Text { text: "b".into() },
+        ]),
+    );
+    let x = base(vec![
+        user("go"),
+        Message::new(
+            Role::Assistant,
+            vec![call(Some("t1"), "get_weather", json!({}))],
+        ),
+        Message::new(Role::Tool, vec![Part::ToolResult(r)]),
+    ]);
+    let (doc, losses, _) = round_trip(&x);
+    assert_eq!(
+        doc["messages"][2]["content"][0]["toolResult"]["content"],
+        json!([{"text": "a"}, {"text": "b"}])
+    );
+    assert!(has_loss(
+        &losses,
+        LossKind::Dropped,
+        "/messages/2/parts/0/content/blocks"
+    ));
+}

@@ -154,6 +154,97 @@ fn blocks_text(blocks: &[Block]) -> Option<String> {
     (!texts.is_empty()).then(|| texts.join("\n"))
 }
 
+/// True when Bedrock accepts `name` as a tool name: `[a-zA-Z0-9_-]{1,64}`.
+pub fn tool_name_ok(name: &str) -> bool {
+    let n = name.chars().count();
+    (1..=64).contains(&n)
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Rewrite every tool name Bedrock rejects (in tool specs, calls and the tool choice) into one
+/// it accepts, the same name always to the same new name and never onto another tool's name.
+/// Each rewrite is reported.
+fn rewrite_names(x: &Exchange) -> (Exchange, Vec<Loss>) {
+    let mut all: Vec<&str> = x.tools.iter().map(|t| t.name.as_str()).collect();
+    for m in &x.messages {
+        all.extend(m.tool_calls().map(|c| c.name.as_str()));
+    }
+    if let Some(tc) = &x.tool_choice {
+        all.extend(tc.tools.iter().map(String::as_str));
+    }
+    let mut used: HashSet<String> = all
+        .iter()
+        .filter(|n| tool_name_ok(n))
+        .map(|n| n.to_string())
+        .collect();
+    let mut map: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for name in all.iter().filter(|n| !tool_name_ok(n)) {
+        if map.contains_key(*name) {
+            continue;
+        }
+        let clean: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(64)
+            .collect();
+        let clean = if clean.is_empty() {
+            PLACEHOLDER_TOOL.to_string()
+        } else {
+            clean
+        };
+        let mut candidate = clean.clone();
+        let mut n = 2;
+        while used.contains(&candidate) {
+            let suffix = format!("_{n}");
+            let head: String = clean.chars().take(64 - suffix.len()).collect();
+            candidate = head + &suffix;
+            n += 1;
+        }
+        used.insert(candidate.clone());
+        map.insert(name.to_string(), candidate);
+    }
+    if map.is_empty() {
+        return (x.clone(), Vec::new());
+    }
+    let mut losses = Losses::new();
+    let why = "Bedrock tool names must match [a-zA-Z0-9_-]{1,64}";
+    let mut out = x.clone();
+    let rename = |name: &mut String, pointer: String, losses: &mut Losses| {
+        if let Some(new) = map.get(name.as_str()) {
+            losses.rewritten(pointer, format!("tool name {name:?} sent as {new:?}"), why);
+            *name = new.clone();
+        }
+    };
+    for (i, t) in out.tools.iter_mut().enumerate() {
+        rename(&mut t.name, format!("/tools/{i}/name"), &mut losses);
+    }
+    for (mi, m) in out.messages.iter_mut().enumerate() {
+        for (pi, p) in m.parts.iter_mut().enumerate() {
+            if let Part::ToolCall(c) = p {
+                rename(
+                    &mut c.name,
+                    format!("/messages/{mi}/parts/{pi}/name"),
+                    &mut losses,
+                );
+            }
+        }
+    }
+    if let Some(tc) = &mut out.tool_choice {
+        for (k, n) in tc.tools.iter_mut().enumerate() {
+            rename(n, format!("/tool_choice/tools/{k}"), &mut losses);
+        }
+    }
+    (out, losses.into_vec())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encoding: parts
 
@@ -371,7 +462,7 @@ fn encode_result_blocks(blocks: &[ModelBlock], p: &str, losses: &mut Losses) -> 
             .map(str::to_string)
     };
     let keep = |b: &ModelBlock| match b {
-        ModelBlock::Text { .. } => true,
+        ModelBlock::Text { text } => !text.is_empty(),
         ModelBlock::Image { media_type, .. } => format_of(media_type).is_some(),
         ModelBlock::Raw { format, .. } => format == ID,
     };
@@ -380,6 +471,13 @@ fn encode_result_blocks(blocks: &[ModelBlock], p: &str, losses: &mut Losses) -> 
     for (k, b) in blocks.iter().enumerate() {
         let bp = drop_pointer(&list, k, blocks.iter().skip(k + 1).any(keep));
         match b {
+            ModelBlock::Text { text } if text.is_empty() => {
+                losses.dropped(
+                    bp,
+                    "empty text block",
+                    "Bedrock rejects blank text content blocks",
+                );
+            }
             ModelBlock::Text { text } => out.push(ResultBlock::Text(text.clone())),
             ModelBlock::Image { media_type, data } => match format_of(media_type) {
                 Some(format) => out.push(ResultBlock::Image(ImageBlock {
@@ -419,7 +517,9 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut losses = Losses::new();
     let (with_ids, l) = assign_missing_ids(x, WHY_IDS);
     losses.extend(l);
-    let (x, l) = rewrite_ids(&with_ids, &IdRule::BEDROCK);
+    let (with_ids, l) = rewrite_ids(&with_ids, &IdRule::BEDROCK);
+    losses.extend(l);
+    let (x, l) = rewrite_names(&with_ids);
     losses.extend(l);
 
     let model_in_url = x
@@ -1282,7 +1382,9 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
     let view = x.response_view();
     let (with_ids, l) = assign_missing_ids(&view, WHY_IDS);
     losses.extend(l);
-    let (view, l) = rewrite_ids(&with_ids, &IdRule::BEDROCK);
+    let (with_ids, l) = rewrite_ids(&with_ids, &IdRule::BEDROCK);
+    losses.extend(l);
+    let (view, l) = rewrite_names(&with_ids);
     losses.extend(l);
 
     if let Some(m) = &view.options.model {

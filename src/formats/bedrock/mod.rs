@@ -13,11 +13,14 @@
 //! - Tool results live in the user message after the call: a Tool message and the User message
 //!   after it become one user message (results first); several Tool messages in a row become
 //!   one, and other groupings that read back differently are reported at `/messages`.
+//! - Tool names outside `[a-zA-Z0-9_-]{1,64}` (MCP's `server.tool`, …) are rewritten the same
+//!   way in tool specs, calls and the tool choice.
 //! - Call ids: missing ones are assigned, ids outside `^[a-zA-Z0-9_-]{1,64}$` rewritten
 //!   (botocore also allows `.` and `:`; the stricter documented rule is used).
 //! - `input` is a JSON object: invalid argument text and non-object values become `{}`; the
 //!   spelling of valid argument text is not kept.
-//! - Empty text blocks and an empty system prompt (rejected by Bedrock) are dropped; so are
+//! - Empty text blocks (in messages and results) and an empty system prompt (rejected by
+//!   Bedrock) are dropped; so are
 //!   empty tool descriptions and empty stop sequences (`NonEmptyString`); `temperature` and
 //!   `topP` are clamped to 0–1, `maxTokens` 0 is dropped.
 //! - Results: an error is `status: "error"`; JSON objects are `{json}` blocks, other JSON
@@ -45,7 +48,7 @@
 mod convert;
 pub mod wire;
 
-pub use convert::{PLACEHOLDER_MODEL, PLACEHOLDER_TOOL, UNPAIRED_ID};
+pub use convert::{tool_name_ok, PLACEHOLDER_MODEL, PLACEHOLDER_TOOL, UNPAIRED_ID};
 
 use crate::formats::{DecodeError, Kind};
 use crate::model::{Exchange, Loss};
