@@ -1117,3 +1117,35 @@ fn bedrock_empty_text_blocks_in_results_are_dropped() {
         "/messages/2/parts/0/content/blocks"
     ));
 }
+
+/// The pasted documents, without the fields made up to test unknown-field handling, are what
+/// botocore's service model accepts (so the pastes are realistic, not invented shapes).
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn bedrock_pasted_documents_are_valid_for_botocore() {
+    let dir = std::env::temp_dir().join(format!("toolscope-bedrock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut req = pasted_request();
+    req.as_object_mut().unwrap().remove("futureField");
+    let mut resp = pasted_response();
+    resp.as_object_mut().unwrap().remove("requestId");
+    for (kind, doc) in [("request", req), ("response", resp)] {
+        let path = dir.join(format!("bedrock.{kind}.pasted.json"));
+        std::fs::write(&path, doc.to_string()).expect("write");
+        let out = std::process::Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/sdk/validate.py"
+            ))
+            .args(["bedrock", kind])
+            .arg(&path)
+            .output()
+            .expect("python3 is needed for the botocore check");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

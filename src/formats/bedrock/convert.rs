@@ -897,11 +897,11 @@ fn encode_tool_config(
         }
     }
 
-    if x.parallel_tool_calls.is_some() {
+    if let Some(p) = x.parallel_tool_calls {
         losses.dropped(
             "/parallel_tool_calls",
-            "parallel_tool_calls",
-            "Bedrock Converse has no switch for parallel tool calls",
+            format!("parallel_tool_calls: {p}"),
+            "Bedrock Converse has no switch for parallel tool calls (the model may make several)",
         );
     }
 
