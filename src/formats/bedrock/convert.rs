@@ -1,0 +1,1637 @@
+//! Bedrock Converse ⇄ canonical model.
+//!
+//! Encoding reports everything Converse cannot carry; decoding is faithful and reports what it
+//! normalises. Pointers of losses are into the serialised canonical `Exchange`; targets are
+//! into the emitted document.
+
+use super::wire::{
+    self, Block, ImageBlock, ImageSource, InferenceConfig, InputSchema, ResultBlock, ToolConfig,
+    ToolEntry, ToolResultBlock, ToolSpec, ToolUse, WireRole,
+};
+use crate::formats::json::escape;
+use crate::formats::{DecodeError, Kind};
+use crate::model::{
+    assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
+    Exchange, Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool,
+    ToolCall, ToolChoice, ToolResult, Usage, FORM_KEY,
+};
+use serde_json::{json, Map, Value};
+use std::collections::HashSet;
+
+/// Format id.
+pub const ID: &str = "bedrock";
+/// `modelId` emitted when the exchange names no model (boto3 requires one).
+pub const PLACEHOLDER_MODEL: &str = "anthropic.claude-sonnet-4-5-20250929-v1:0";
+/// `toolUseId` emitted for a result that answers no call at all.
+pub const UNPAIRED_ID: &str = "tooluse_unpaired";
+/// Name of the tool spec added for calls when the exchange defines no tools and no call
+/// names one (a lone result).
+pub const PLACEHOLDER_TOOL: &str = "tool";
+/// Form marker (under [`FORM_KEY`]): the pasted request had no `modelId` (it was in the URL).
+const MODEL_IN_URL: &str = "modelIdInUrl";
+
+const WHY_IDS: &str = "Bedrock pairs every toolResult with its toolUse by toolUseId";
+/// Image formats of `ImageFormat`.
+const IMAGE_FORMATS: [&str; 4] = ["png", "jpeg", "gif", "webp"];
+/// Values of `StopReason`.
+const STOP_REASONS: [&str; 9] = [
+    "end_turn",
+    "tool_use",
+    "max_tokens",
+    "stop_sequence",
+    "guardrail_intervened",
+    "content_filtered",
+    "malformed_model_output",
+    "malformed_tool_use",
+    "model_context_window_exceeded",
+];
+/// Key of a response's unknown top-level fields in the message's `extra.bedrock` (the
+/// message's own unknown fields are there directly, as in a request).
+const RESPONSE_KEY: &str = "response";
+/// Top-level response fields Bedrock documents, kept under their names.
+const RESPONSE_FIELDS: [&str; 4] = [
+    "additionalModelResponseFields",
+    "trace",
+    "performanceConfig",
+    "serviceTier",
+];
+/// Keys a decoded response keeps in the message's `extra.bedrock` that a request message
+/// cannot carry.
+const RESPONSE_ONLY: [&str; 9] = [
+    "output",
+    "stopReason",
+    "usage",
+    "metrics",
+    RESPONSE_KEY,
+    "additionalModelResponseFields",
+    "trace",
+    "performanceConfig",
+    "serviceTier",
+];
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+/// `extra` holding `m` under this format's id, or nothing when `m` is empty.
+fn wrap(m: Map<String, Value>) -> Extra {
+    let mut e = Extra::new();
+    if !m.is_empty() {
+        e.insert(ID.to_string(), m);
+    }
+    e
+}
+
+/// This format's fields of `extra` (reporting other formats' as dropped), without form markers
+/// and without the keys the encoder writes itself (reported as dropped: they would clash).
+fn own_fields(
+    extra: &Extra,
+    reserved: &[&str],
+    pointer: &str,
+    losses: &mut Losses,
+) -> Map<String, Value> {
+    losses.foreign_extra(extra, ID, pointer);
+    let mut m = extra.get(ID).cloned().unwrap_or_default();
+    m.remove(FORM_KEY);
+    for k in reserved {
+        if m.remove(*k).is_some() {
+            losses.dropped(
+                format!("{pointer}/extra/{ID}/{}", escape(k)),
+                format!("extra field {k:?}"),
+                "the encoder writes this field from the model itself",
+            );
+        }
+    }
+    m
+}
+
+/// Pointer of an option the encoder adds or drops: when the exchange has no options at all,
+/// the serialised exchange has no `/options` object, so the difference is at `/options`.
+fn option_pointer(x: &Exchange, field: &str) -> String {
+    if x.options.is_empty() {
+        "/options".to_string()
+    } else {
+        format!("/options/{field}")
+    }
+}
+
+/// Where the loss of a dropped element points: the element itself when it was the last one
+/// kept, else the whole list, since every element after it moves up one place.
+fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String {
+    if later_kept {
+        list.to_string()
+    } else {
+        format!("{list}/{index}")
+    }
+}
+
+/// The wire role a canonical message is written with.
+fn wire_role(m: &Message) -> WireRole {
+    match m.role {
+        Role::Assistant => WireRole::Assistant,
+        _ => WireRole::User,
+    }
+}
+
+/// Whether a part is written (the rules of [`encode_part`], without the reports).
+fn kept(role: WireRole, response: bool, part: &Part) -> bool {
+    match part {
+        Part::Text { text, .. } => response || !text.is_empty(),
+        Part::ToolCall(_) => role == WireRole::Assistant,
+        Part::ToolResult(_) => role == WireRole::User && !response,
+        Part::Raw { format, .. } => format == ID,
+    }
+}
+
+/// Texts of the text blocks, joined by newlines; `None` when there is no text block.
+fn blocks_text(blocks: &[Block]) -> Option<String> {
+    let texts: Vec<&str> = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
+}
+
+/// True when Bedrock accepts `name` as a tool name: `[a-zA-Z0-9_-]{1,64}`.
+pub fn tool_name_ok(name: &str) -> bool {
+    let n = name.chars().count();
+    (1..=64).contains(&n)
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Rewrite every tool name Bedrock rejects (in tool specs, calls and the tool choice) into one
+/// it accepts, the same name always to the same new name and never onto another tool's name.
+/// Each rewrite is reported.
+fn rewrite_names(x: &Exchange) -> (Exchange, Vec<Loss>) {
+    let mut all: Vec<&str> = x.tools.iter().map(|t| t.name.as_str()).collect();
+    for m in &x.messages {
+        all.extend(m.tool_calls().map(|c| c.name.as_str()));
+    }
+    if let Some(tc) = &x.tool_choice {
+        all.extend(tc.tools.iter().map(String::as_str));
+    }
+    let mut used: HashSet<String> = all
+        .iter()
+        .filter(|n| tool_name_ok(n))
+        .map(|n| n.to_string())
+        .collect();
+    let mut map: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    for name in all.iter().filter(|n| !tool_name_ok(n)) {
+        if map.contains_key(*name) {
+            continue;
+        }
+        let clean: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(64)
+            .collect();
+        let clean = if clean.is_empty() {
+            PLACEHOLDER_TOOL.to_string()
+        } else {
+            clean
+        };
+        let mut candidate = clean.clone();
+        let mut n = 2;
+        while used.contains(&candidate) {
+            let suffix = format!("_{n}");
+            let head: String = clean.chars().take(64 - suffix.len()).collect();
+            candidate = head + &suffix;
+            n += 1;
+        }
+        used.insert(candidate.clone());
+        map.insert(name.to_string(), candidate);
+    }
+    if map.is_empty() {
+        return (x.clone(), Vec::new());
+    }
+    let mut losses = Losses::new();
+    let why = "Bedrock tool names must match [a-zA-Z0-9_-]{1,64}";
+    let mut out = x.clone();
+    let rename = |name: &mut String, pointer: String, losses: &mut Losses| {
+        if let Some(new) = map.get(name.as_str()) {
+            losses.rewritten(pointer, format!("tool name {name:?} sent as {new:?}"), why);
+            *name = new.clone();
+        }
+    };
+    for (i, t) in out.tools.iter_mut().enumerate() {
+        rename(&mut t.name, format!("/tools/{i}/name"), &mut losses);
+    }
+    for (mi, m) in out.messages.iter_mut().enumerate() {
+        for (pi, p) in m.parts.iter_mut().enumerate() {
+            if let Part::ToolCall(c) = p {
+                rename(
+                    &mut c.name,
+                    format!("/messages/{mi}/parts/{pi}/name"),
+                    &mut losses,
+                );
+            }
+        }
+    }
+    if let Some(tc) = &mut out.tool_choice {
+        for (k, n) in tc.tools.iter_mut().enumerate() {
+            rename(n, format!("/tool_choice/tools/{k}"), &mut losses);
+        }
+    }
+    (out, losses.into_vec())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding: parts
+
+/// Where a part is and what it becomes; `response` keeps empty text (only requests reject it).
+struct PartCtx<'a> {
+    role: WireRole,
+    pointer: &'a str,
+    /// Pointer for dropping the part (see [`drop_pointer`]).
+    drop_at: String,
+    target: String,
+    response: bool,
+}
+
+fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block> {
+    let p = ctx.pointer;
+    match part {
+        Part::Text { text, extra } => {
+            if text.is_empty() && !ctx.response {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        "empty text block",
+                        "Bedrock rejects blank text content blocks",
+                    )
+                    .at(&ctx.target);
+                return None;
+            }
+            for k in own_fields(extra, &[], p, losses).keys() {
+                losses.dropped(
+                    format!("{p}/extra/{ID}/{}", escape(k)),
+                    format!("text block field {k}"),
+                    "a Bedrock text block is a bare {\"text\": …} union member",
+                );
+            }
+            Some(Block::Text(text.clone()))
+        }
+        Part::ToolCall(call) => {
+            if ctx.role != WireRole::Assistant {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        format!("tool call {}", call.name),
+                        "Bedrock toolUse blocks belong in assistant messages",
+                    )
+                    .at(&ctx.target);
+                return None;
+            }
+            let target = format!("{}/toolUse", ctx.target);
+            let input = encode_arguments(call, p, &target, losses);
+            let fields = own_fields(&call.extra, &["toolUseId", "name", "input"], p, losses);
+            Some(Block::ToolUse(ToolUse {
+                tool_use_id: call.id.clone().unwrap_or_default(),
+                name: call.name.clone(),
+                input,
+                extra: fields,
+            }))
+        }
+        Part::ToolResult(r) => {
+            if ctx.role != WireRole::User || ctx.response {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        "tool result",
+                        "Bedrock toolResult blocks belong in user messages",
+                    )
+                    .at(&ctx.target);
+                return None;
+            }
+            Some(Block::ToolResult(encode_result(r, ctx, losses)))
+        }
+        Part::Raw { format, value } => {
+            if format == ID {
+                Some(Block::Raw(value.clone()))
+            } else {
+                losses
+                    .dropped(
+                        &ctx.drop_at,
+                        format!("{format} block"),
+                        format!("only {format} has this kind of block"),
+                    )
+                    .at(&ctx.target);
+                None
+            }
+        }
+    }
+}
+
+/// `input` of a toolUse: always a JSON object.
+fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
+    let empty = Value::Object(Map::new());
+    if call.arguments_invalid() {
+        let raw = call.arguments_raw.as_deref().unwrap_or_default();
+        losses
+            .dropped(
+                format!("{p}/arguments_raw"),
+                format!("argument text {raw:?} (not valid JSON)"),
+                "Bedrock toolUse input is a JSON object; invalid JSON has no form",
+            )
+            .at(format!("{target}/input"));
+        losses
+            .rewritten(
+                format!("{p}/arguments"),
+                "invalid arguments sent as {}",
+                "Bedrock toolUse input must be a JSON object",
+            )
+            .at(format!("{target}/input"));
+        return empty;
+    }
+    if let Some(raw) = &call.arguments_raw {
+        losses
+            .dropped(
+                format!("{p}/arguments_raw"),
+                format!("argument spelling {raw:?}"),
+                "Bedrock toolUse input is a JSON object, not text; sent as the parsed value",
+            )
+            .at(format!("{target}/input"));
+    }
+    if call.arguments.is_object() {
+        call.arguments.clone()
+    } else {
+        losses
+            .rewritten(
+                format!("{p}/arguments"),
+                format!("non-object arguments {} sent as {{}}", call.arguments),
+                "Bedrock toolUse input must be a JSON object",
+            )
+            .at(format!("{target}/input"));
+        empty
+    }
+}
+
+/// The media type of a Bedrock image format (`png` → `image/png`).
+fn media_type(format: &str) -> String {
+    format!("image/{format}")
+}
+
+fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResultBlock {
+    let p = ctx.pointer;
+    let target = format!("{}/toolResult", ctx.target);
+    let tool_use_id = match &r.call_id {
+        Some(id) => id.clone(),
+        None => {
+            losses
+                .added(
+                    format!("{p}/call_id"),
+                    format!("toolUseId {UNPAIRED_ID:?} for a result that answers no call"),
+                    WHY_IDS,
+                )
+                .at(format!("{target}/toolUseId"));
+            UNPAIRED_ID.to_string()
+        }
+    };
+    if let Some(name) = &r.name {
+        losses.dropped(
+            format!("{p}/name"),
+            format!("tool name {name:?} on the result"),
+            "Bedrock toolResult blocks name only the toolUseId",
+        );
+    }
+    let mut fields = own_fields(&r.extra, &["toolUseId", "content"], p, losses);
+    // A pasted `"status": "success"` (or any non-error status) is written back as it was.
+    let stored_status = match fields.remove("status") {
+        Some(Value::String(s)) if s != "error" => Some(s),
+        _ => None,
+    };
+    let status = if r.is_error {
+        Some("error".to_string())
+    } else {
+        stored_status
+    };
+    let content = match &r.content {
+        ResultContent::Text(t) if t.is_empty() => Vec::new(),
+        ResultContent::Text(t) => vec![ResultBlock::Text(t.clone())],
+        ResultContent::Json(v) if v.is_object() => vec![ResultBlock::Json(v.clone())],
+        ResultContent::Json(v) => {
+            losses
+                .rewritten(
+                    format!("{p}/content"),
+                    format!("non-object JSON result {v} sent as JSON text"),
+                    "Bedrock json result blocks are meant for JSON objects; other values are \
+                     sent as text",
+                )
+                .at(format!("{target}/content"));
+            vec![ResultBlock::Text(
+                serde_json::to_string(v).unwrap_or_else(|_| "null".into()),
+            )]
+        }
+        ResultContent::Blocks(blocks) => {
+            let out = encode_result_blocks(blocks, p, losses);
+            if !matches!(decode_result_content(out.clone()), ResultContent::Blocks(_)) {
+                losses
+                    .rewritten(
+                        format!("{p}/content"),
+                        "content blocks sent as one text block or none",
+                        "a Bedrock result of one text block (or none) reads back as plain text",
+                    )
+                    .at(format!("{target}/content"));
+            }
+            out
+        }
+    };
+    ToolResultBlock {
+        tool_use_id,
+        content,
+        status,
+        extra: fields,
+    }
+}
+
+fn encode_result_blocks(blocks: &[ModelBlock], p: &str, losses: &mut Losses) -> Vec<ResultBlock> {
+    let format_of = |media: &str| {
+        media
+            .strip_prefix("image/")
+            .filter(|f| IMAGE_FORMATS.contains(f))
+            .map(str::to_string)
+    };
+    let keep = |b: &ModelBlock| match b {
+        ModelBlock::Text { text } => !text.is_empty(),
+        ModelBlock::Image { media_type, .. } => format_of(media_type).is_some(),
+        ModelBlock::Raw { format, .. } => format == ID,
+    };
+    let list = format!("{p}/content/blocks");
+    let mut out = Vec::new();
+    for (k, b) in blocks.iter().enumerate() {
+        let bp = drop_pointer(&list, k, blocks.iter().skip(k + 1).any(keep));
+        match b {
+            ModelBlock::Text { text } if text.is_empty() => {
+                losses.dropped(
+                    bp,
+                    "empty text block",
+                    "Bedrock rejects blank text content blocks",
+                );
+            }
+            ModelBlock::Text { text } => out.push(ResultBlock::Text(text.clone())),
+            ModelBlock::Image { media_type, data } => match format_of(media_type) {
+                Some(format) => out.push(ResultBlock::Image(ImageBlock {
+                    format,
+                    source: ImageSource {
+                        bytes: data.clone(),
+                    },
+                })),
+                None => {
+                    losses.dropped(
+                        bp,
+                        format!("{media_type} image"),
+                        "Bedrock accepts PNG, JPEG, GIF and WebP images",
+                    );
+                }
+            },
+            ModelBlock::Raw { format, value } if format == ID => {
+                out.push(ResultBlock::Raw(value.clone()))
+            }
+            ModelBlock::Raw { format, .. } => {
+                losses.dropped(
+                    bp,
+                    format!("{format} block"),
+                    format!("only {format} has this kind of block"),
+                );
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding: request
+
+/// Model → request (body plus `modelId`).
+pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
+    let mut losses = Losses::new();
+    let (with_ids, l) = assign_missing_ids(x, WHY_IDS);
+    losses.extend(l);
+    let (with_ids, l) = rewrite_ids(&with_ids, &IdRule::BEDROCK);
+    losses.extend(l);
+    let (x, l) = rewrite_names(&with_ids);
+    losses.extend(l);
+
+    let model_in_url = x
+        .extra
+        .get(ID)
+        .and_then(|e| e.get(FORM_KEY))
+        .and_then(|f| f.get(MODEL_IN_URL))
+        .and_then(Value::as_bool)
+        == Some(true);
+    let mut extra = own_fields(&x.extra, &[], "", &mut losses);
+    let stored_system = extra.remove("system");
+    let stored_config = extra.remove("toolConfig");
+    let stored_inference = extra.remove("inferenceConfig");
+    for k in ["modelId", "messages"] {
+        if extra.remove(k).is_some() {
+            losses.dropped(
+                format!("/extra/{ID}/{k}"),
+                format!("extra field {k:?}"),
+                "the encoder writes this field from the model itself",
+            );
+        }
+    }
+
+    let model_id = match &x.options.model {
+        Some(m) => Some(m.clone()),
+        None if model_in_url => None,
+        None => {
+            losses
+                .added(
+                    option_pointer(&x, "model"),
+                    format!("modelId {PLACEHOLDER_MODEL:?}"),
+                    "Converse requires a modelId",
+                )
+                .at("/modelId");
+            Some(PLACEHOLDER_MODEL.to_string())
+        }
+    };
+    let system = encode_system(&x, stored_system, &mut losses);
+    let inference_config = encode_inference(&x, stored_inference, &mut losses);
+    let messages = encode_messages(&x.messages, &mut losses);
+    let tool_config = encode_tool_config(&x, &messages, stored_config, &mut losses);
+
+    let doc = wire::Request {
+        model_id,
+        messages: Some(messages),
+        system,
+        inference_config,
+        tool_config,
+        extra,
+    };
+    (doc, losses.into_vec())
+}
+
+fn encode_system(x: &Exchange, stored: Option<Value>, losses: &mut Losses) -> Option<Vec<Block>> {
+    if let Some(v) = stored {
+        // The blocks of a pasted document (cachePoint, guardContent, several texts), kept while
+        // their text still matches the model.
+        match serde_json::from_value::<Vec<Block>>(v) {
+            Ok(blocks) if blocks_text(&blocks) == x.system => return Some(blocks),
+            _ => {
+                losses.dropped(
+                    format!("/extra/{ID}/system"),
+                    "system prompt blocks (cachePoint, guardContent, …)",
+                    "they no longer match the system text; the text is sent as one block",
+                );
+            }
+        }
+    }
+    match &x.system {
+        Some(s) if s.is_empty() => {
+            losses
+                .dropped(
+                    "/system",
+                    "empty system prompt",
+                    "Bedrock system text must be non-empty; an empty prompt is the same as none",
+                )
+                .at("/system");
+            None
+        }
+        Some(s) => Some(vec![Block::Text(s.clone())]),
+        None => None,
+    }
+}
+
+/// Clamp a sampling value to Bedrock's range 0–1, reporting a change.
+fn unit_range(v: f64, pointer: &str, name: &str, target: &str, losses: &mut Losses) -> f64 {
+    let clamped = v.clamp(0.0, 1.0);
+    if clamped != v {
+        losses
+            .rewritten(
+                pointer,
+                format!("{name} {v} sent as {clamped}"),
+                format!("Bedrock {name} ranges from 0 to 1"),
+            )
+            .at(target);
+    }
+    clamped
+}
+
+fn encode_inference(
+    x: &Exchange,
+    stored: Option<Value>,
+    losses: &mut Losses,
+) -> Option<InferenceConfig> {
+    let extra = match stored {
+        Some(Value::Object(m)) => m,
+        Some(_) => {
+            losses.dropped(
+                format!("/extra/{ID}/inferenceConfig"),
+                "inferenceConfig fields",
+                "they are not an object",
+            );
+            Map::new()
+        }
+        None => Map::new(),
+    };
+    let o = &x.options;
+    let max_tokens = match o.max_tokens {
+        Some(0) => {
+            losses
+                .dropped(
+                    "/options/max_tokens",
+                    "max_tokens 0",
+                    "Bedrock maxTokens is at least 1",
+                )
+                .at("/inferenceConfig/maxTokens");
+            None
+        }
+        n => n,
+    };
+    let temperature = o.temperature.map(|t| {
+        unit_range(
+            t,
+            "/options/temperature",
+            "temperature",
+            "/inferenceConfig/temperature",
+            losses,
+        )
+    });
+    let top_p = o
+        .top_p
+        .map(|t| unit_range(t, "/options/top_p", "topP", "/inferenceConfig/topP", losses));
+    let mut stop = Vec::new();
+    for (i, s) in o.stop.iter().enumerate() {
+        if s.is_empty() {
+            losses.dropped(
+                drop_pointer(
+                    "/options/stop",
+                    i,
+                    o.stop.iter().skip(i + 1).any(|s| !s.is_empty()),
+                ),
+                "empty stop sequence",
+                "Bedrock stop sequences must be non-empty",
+            );
+        } else {
+            stop.push(s.clone());
+        }
+    }
+    let config = InferenceConfig {
+        max_tokens,
+        temperature,
+        top_p,
+        stop_sequences: (!stop.is_empty()).then_some(stop),
+        extra,
+    };
+    (config != InferenceConfig::default()).then_some(config)
+}
+
+fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
+    let p = format!("/tools/{i}");
+    let input_schema = if t.input_schema.is_object() {
+        t.input_schema.clone()
+    } else {
+        losses
+            .rewritten(
+                format!("{p}/input_schema"),
+                format!("schema {} sent as an empty object schema", t.input_schema),
+                "Bedrock inputSchema.json must be a JSON object",
+            )
+            .at(format!("/toolConfig/tools/{i}/toolSpec/inputSchema/json"));
+        empty_object_schema()
+    };
+    let description = match &t.description {
+        Some(d) if d.is_empty() => {
+            losses.dropped(
+                format!("{p}/description"),
+                "empty description",
+                "Bedrock tool descriptions must be non-empty when present",
+            );
+            None
+        }
+        d => d.clone(),
+    };
+    if t.output_schema.is_some() {
+        losses.dropped(
+            format!("{p}/output_schema"),
+            "output schema",
+            "Bedrock tool specs have no output schema",
+        );
+    }
+    if t.annotations.is_some() {
+        losses.dropped(
+            format!("{p}/annotations"),
+            "tool annotations",
+            "Bedrock tool specs have no annotations",
+        );
+    }
+    let extra = own_fields(
+        &t.extra,
+        &["name", "description", "inputSchema", "strict"],
+        &p,
+        losses,
+    );
+    ToolEntry::Spec(ToolSpec {
+        name: t.name.clone(),
+        description,
+        input_schema: InputSchema { json: input_schema },
+        strict: t.strict,
+        extra,
+    })
+}
+
+/// The tool choice as a Bedrock `toolChoice` value (reporting what it cannot state), or none.
+fn wire_choice(x: &Exchange, losses: &mut Losses) -> Option<Value> {
+    let choice = x.tool_choice.as_ref()?;
+    let restriction = |losses: &mut Losses, mode: &str| {
+        if !choice.tools.is_empty() {
+            losses
+                .dropped(
+                    "/tool_choice/tools",
+                    format!("restriction to tools {:?}", choice.tools),
+                    format!("Bedrock toolChoice {mode} cannot restrict the tools"),
+                )
+                .at("/toolConfig/toolChoice");
+        }
+    };
+    Some(match choice.mode {
+        ChoiceMode::Auto => {
+            restriction(losses, "auto");
+            json!({"auto": {}})
+        }
+        ChoiceMode::None => {
+            losses
+                .dropped(
+                    "/tool_choice",
+                    "tool_choice none",
+                    "Bedrock has no toolChoice that forbids calls; without one the model \
+                     decides (auto)",
+                )
+                .at("/toolConfig/toolChoice");
+            return None;
+        }
+        ChoiceMode::Required => match choice.tools.as_slice() {
+            [] => json!({"any": {}}),
+            [name] => json!({"tool": {"name": name}}),
+            several => {
+                losses
+                    .rewritten(
+                        "/tool_choice/tools",
+                        format!("required call among {several:?} sent as any tool"),
+                        "Bedrock can force one named tool or any tool, not a subset",
+                    )
+                    .at("/toolConfig/toolChoice");
+                json!({"any": {}})
+            }
+        },
+        ChoiceMode::Validated => {
+            losses
+                .rewritten(
+                    "/tool_choice/mode",
+                    "tool_choice validated sent as auto",
+                    "Bedrock has no validated mode (schema-constrained calls or text); auto lets \
+                     the model choose without the constraint (use strict tools for it)",
+                )
+                .at("/toolConfig/toolChoice");
+            restriction(losses, "auto");
+            json!({"auto": {}})
+        }
+    })
+}
+
+/// The model's reading of a `toolChoice` value; `None` for a member Bedrock may add later.
+fn parse_choice(v: &Value) -> Option<ToolChoice> {
+    let m = v.as_object()?;
+    if m.len() != 1 {
+        return None;
+    }
+    if m.get("auto").is_some_and(Value::is_object) {
+        Some(ToolChoice::mode(ChoiceMode::Auto))
+    } else if m.get("any").is_some_and(Value::is_object) {
+        Some(ToolChoice::mode(ChoiceMode::Required))
+    } else {
+        m.get("tool")
+            .and_then(|t| t.get("name"))
+            .and_then(Value::as_str)
+            .map(ToolChoice::force)
+    }
+}
+
+/// Client tools in the model's order, other entries of a pasted document (cachePoint,
+/// systemTool; kept in `extra.bedrock.toolConfig.tools`, client tools named by strings) at
+/// their places; tool specs added for calls when there are no tools (Bedrock rejects toolUse
+/// and toolResult blocks without a toolConfig).
+fn encode_tool_config(
+    x: &Exchange,
+    messages: &[wire::Message],
+    stored: Option<Value>,
+    losses: &mut Losses,
+) -> Option<ToolConfig> {
+    let mut extra = match stored {
+        Some(Value::Object(m)) => m,
+        Some(_) => {
+            losses.dropped(
+                format!("/extra/{ID}/toolConfig"),
+                "toolConfig fields",
+                "they are not an object",
+            );
+            Map::new()
+        }
+        None => Map::new(),
+    };
+    let layout = extra.remove("tools");
+    let stored_choice = extra.remove("toolChoice");
+
+    let mut custom = x.tools.iter().enumerate();
+    let mut tools = Vec::new();
+    match layout {
+        Some(Value::Array(entries)) => {
+            for e in entries {
+                if e.is_object() {
+                    tools.push(ToolEntry::Raw(e));
+                } else if let Some((i, t)) = custom.next() {
+                    tools.push(encode_tool(i, t, losses));
+                }
+            }
+        }
+        Some(_) => {
+            losses.dropped(
+                format!("/extra/{ID}/toolConfig/tools"),
+                "tool entry list",
+                "it is not an array of tool entries",
+            );
+        }
+        None => {}
+    }
+    for (i, t) in custom {
+        tools.push(encode_tool(i, t, losses));
+    }
+
+    if tools.is_empty() {
+        let names = tool_names(messages);
+        if !names.is_empty() {
+            losses
+                .added(
+                    "/tools",
+                    format!("tool specs for {names:?} with an empty object schema"),
+                    "Bedrock rejects toolUse and toolResult blocks in a request without a \
+                     toolConfig",
+                )
+                .at("/toolConfig/tools");
+            tools = names
+                .into_iter()
+                .map(|name| {
+                    ToolEntry::Spec(ToolSpec {
+                        name,
+                        description: None,
+                        input_schema: InputSchema {
+                            json: empty_object_schema(),
+                        },
+                        strict: None,
+                        extra: Map::new(),
+                    })
+                })
+                .collect();
+        }
+    }
+
+    if let Some(p) = x.parallel_tool_calls {
+        losses.dropped(
+            "/parallel_tool_calls",
+            format!("parallel_tool_calls: {p}"),
+            "Bedrock Converse has no switch for parallel tool calls (the model may make several)",
+        );
+    }
+
+    if tools.is_empty() {
+        if x.tool_choice.is_some() {
+            losses
+                .dropped(
+                    "/tool_choice",
+                    "tool_choice",
+                    "Bedrock states the tool choice in toolConfig, which needs at least one tool",
+                )
+                .at("/toolConfig");
+        }
+        if !extra.is_empty() || stored_choice.is_some() {
+            losses.dropped(
+                format!("/extra/{ID}/toolConfig"),
+                "toolConfig fields",
+                "the exchange has no tools",
+            );
+        }
+        return None;
+    }
+
+    let tool_choice = match stored_choice {
+        // A pasted toolChoice (unknown members or fields) while it still says the same.
+        Some(v) if parse_choice(&v) == x.tool_choice => Some(v),
+        Some(_) => {
+            losses.dropped(
+                format!("/extra/{ID}/toolConfig/toolChoice"),
+                "pasted toolChoice",
+                "it no longer matches the tool choice",
+            );
+            wire_choice(x, losses)
+        }
+        None => wire_choice(x, losses),
+    };
+    Some(ToolConfig {
+        tools,
+        tool_choice,
+        extra,
+    })
+}
+
+/// Names of the tools the encoded messages call (and, for a lone result, a placeholder), in
+/// order of first use.
+fn tool_names(messages: &[wire::Message]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut results = false;
+    for b in messages.iter().flat_map(|m| &m.content) {
+        match b {
+            Block::ToolUse(u) if !names.contains(&u.name) => names.push(u.name.clone()),
+            Block::ToolResult(_) => results = true,
+            _ => {}
+        }
+    }
+    if names.is_empty() && results {
+        names.push(PLACEHOLDER_TOOL.to_string());
+    }
+    names
+}
+
+/// The canonical messages as Bedrock turns: a Tool message (and any Tool messages right after
+/// it) and the User message after them become one user message, results first.
+fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> {
+    // Which source messages make up each wire message.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut i = 0;
+    while i < msgs.len() {
+        let mut group = vec![i];
+        let mut j = i + 1;
+        let is_tool = |k: usize| msgs.get(k).is_some_and(|m| m.role == Role::Tool);
+        if is_tool(i) {
+            while is_tool(j) {
+                group.push(j);
+                j += 1;
+            }
+            if group.len() > 1 {
+                losses.rewritten(
+                    "/messages",
+                    format!("tool messages {i}–{} sent as one user message", j - 1),
+                    "Bedrock expects all tool results of a turn together in the one user \
+                     message after it; they read back as one tool message",
+                );
+            }
+            if let Some(next) = msgs.get(j) {
+                let merges = next.role == Role::User
+                    && next.parts.iter().any(|p| kept(WireRole::User, false, p))
+                    && !next.parts.iter().any(|p| matches!(p, Part::ToolResult(_)));
+                if merges {
+                    group.push(j);
+                    j += 1;
+                }
+            }
+        }
+        groups.push(group);
+        i = j;
+    }
+
+    let mut out = Vec::new();
+    for (wi, group) in groups.iter().enumerate() {
+        let role = group
+            .first()
+            .and_then(|&k| msgs.get(k))
+            .map_or(WireRole::User, wire_role);
+        let mut content = Vec::new();
+        let mut extra = Map::new();
+        for &mi in group {
+            let Some(m) = msgs.get(mi) else { continue };
+            let mp = format!("/messages/{mi}");
+            let list = format!("{mp}/parts");
+            for (pi, part) in m.parts.iter().enumerate() {
+                let pointer = format!("{list}/{pi}");
+                let later = m.parts.iter().skip(pi + 1).any(|p| kept(role, false, p));
+                let ctx = PartCtx {
+                    role,
+                    pointer: &pointer,
+                    drop_at: drop_pointer(&list, pi, later),
+                    target: format!("/messages/{wi}/content/{}", content.len()),
+                    response: false,
+                };
+                if let Some(b) = encode_part(&ctx, part, losses) {
+                    content.push(b);
+                }
+            }
+            // stop_reason and usage of past turns are response data (`Exchange::request_view`);
+            // so are the other fields a pasted response leaves on its message.
+            let mut own = m.extra.clone();
+            if let Some(fields) = own.get_mut(ID) {
+                for k in RESPONSE_ONLY {
+                    if fields.remove(k).is_some() {
+                        losses.dropped(
+                            format!("{mp}/extra/{ID}/{k}"),
+                            format!("response field {k}"),
+                            "a Bedrock request message has only a role and content",
+                        );
+                    }
+                }
+            }
+            extra.extend(own_fields(&own, &["role", "content"], &mp, losses));
+        }
+        out.push(wire::Message {
+            role,
+            content,
+            extra,
+        });
+    }
+
+    // Anything else that reads back grouped differently (results inside a user message, text
+    // inside a tool message, an empty tool message, …) is reported once, for the whole list.
+    let expected: Vec<(Role, usize)> = msgs
+        .iter()
+        .map(|m| {
+            let role = wire_role(m);
+            (
+                m.role,
+                m.parts.iter().filter(|p| kept(role, false, p)).count(),
+            )
+        })
+        .collect();
+    if read_back_shape(&out) != expected && !losses.0.iter().any(|l| l.pointer == "/messages") {
+        losses.rewritten(
+            "/messages",
+            "messages regrouped",
+            "Bedrock carries tool results inside user messages: these messages read back split \
+             or joined differently",
+        );
+    }
+    out
+}
+
+/// (role, number of parts) of the messages [`decode_request`] makes of these wire messages.
+fn read_back_shape(msgs: &[wire::Message]) -> Vec<(Role, usize)> {
+    let mut shape = Vec::new();
+    for m in msgs {
+        let results: Vec<bool> = m
+            .content
+            .iter()
+            .map(|b| matches!(b, Block::ToolResult(_)))
+            .collect();
+        match m.role {
+            WireRole::Assistant => shape.push((Role::Assistant, results.len())),
+            WireRole::User if results.is_empty() => shape.push((Role::User, 0)),
+            WireRole::User => {
+                for run in results.chunk_by(|a, b| a == b) {
+                    let role = if run.first() == Some(&true) {
+                        Role::Tool
+                    } else {
+                        Role::User
+                    };
+                    shape.push((role, run.len()));
+                }
+            }
+        }
+    }
+    shape
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding: request
+
+/// Request (body, with or without `modelId`) → model.
+pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+    let losses = Losses::new();
+    let mut extra = doc.extra;
+    let mut x = Exchange::default();
+    match doc.model_id {
+        Some(m) => x.options.model = Some(m),
+        None => {
+            extra.insert(FORM_KEY.into(), json!({ MODEL_IN_URL: true }));
+        }
+    }
+    if let Some(c) = doc.inference_config {
+        x.options.max_tokens = c.max_tokens;
+        x.options.temperature = c.temperature;
+        x.options.top_p = c.top_p;
+        x.options.stop = c.stop_sequences.unwrap_or_default();
+        if !c.extra.is_empty() {
+            extra.insert("inferenceConfig".into(), Value::Object(c.extra));
+        }
+    }
+
+    if let Some(blocks) = doc.system {
+        x.system = blocks_text(&blocks);
+        if !matches!(blocks.as_slice(), [Block::Text(t)] if !t.is_empty()) {
+            // Kept so the blocks (cachePoint, guardContent, …) are written back as they were.
+            extra.insert(
+                "system".into(),
+                serde_json::to_value(&blocks).unwrap_or(Value::Null),
+            );
+        }
+    }
+
+    if let Some(config) = doc.tool_config {
+        let mut kept_config = config.extra;
+        let mut layout = Vec::new();
+        let mut other = false;
+        for entry in config.tools {
+            match entry {
+                ToolEntry::Spec(t) => {
+                    layout.push(Value::String(t.name.clone()));
+                    x.tools.push(Tool {
+                        name: t.name,
+                        description: t.description,
+                        input_schema: t.input_schema.json,
+                        strict: t.strict,
+                        output_schema: None,
+                        annotations: None,
+                        extra: wrap(t.extra),
+                    });
+                }
+                ToolEntry::Raw(v) => {
+                    other = true;
+                    layout.push(v);
+                }
+            }
+        }
+        if other {
+            kept_config.insert("tools".into(), Value::Array(layout));
+        }
+        if let Some(choice) = config.tool_choice {
+            x.tool_choice = parse_choice(&choice);
+            let clean = x
+                .tool_choice
+                .as_ref()
+                .is_some_and(|tc| wire_choice_plain(tc) == choice);
+            if !clean {
+                kept_config.insert("toolChoice".into(), choice);
+            }
+        }
+        if !kept_config.is_empty() {
+            extra.insert("toolConfig".into(), Value::Object(kept_config));
+        }
+    }
+
+    let mut call_ids: HashSet<String> = HashSet::new();
+    for (wi, m) in doc.messages.unwrap_or_default().into_iter().enumerate() {
+        decode_message(wi, m, &mut call_ids, &mut x.messages)?;
+    }
+    x.extra = wrap(extra);
+    Ok((x, losses.into_vec()))
+}
+
+/// The plain `toolChoice` of a choice the model reads from one (without reports).
+fn wire_choice_plain(tc: &ToolChoice) -> Value {
+    match (tc.mode, tc.tools.as_slice()) {
+        (ChoiceMode::Required, [name]) => json!({"tool": {"name": name}}),
+        (ChoiceMode::Required, _) => json!({"any": {}}),
+        _ => json!({"auto": {}}),
+    }
+}
+
+fn decode_call(u: ToolUse) -> Part {
+    Part::ToolCall(ToolCall {
+        id: Some(u.tool_use_id),
+        name: u.name,
+        arguments: u.input,
+        arguments_raw: None,
+        extra: wrap(u.extra),
+    })
+}
+
+fn decode_message(
+    wi: usize,
+    m: wire::Message,
+    call_ids: &mut HashSet<String>,
+    out: &mut Vec<Message>,
+) -> Result<(), DecodeError> {
+    let base = format!("/messages/{wi}");
+    match m.role {
+        WireRole::Assistant => {
+            let mut parts = Vec::new();
+            for (bi, b) in m.content.into_iter().enumerate() {
+                parts.push(match b {
+                    Block::Text(t) => Part::text(t),
+                    Block::ToolUse(u) => {
+                        call_ids.insert(u.tool_use_id.clone());
+                        decode_call(u)
+                    }
+                    Block::ToolResult(_) => {
+                        return Err(DecodeError::at(
+                            ID,
+                            format!("{base}/content/{bi}"),
+                            "toolResult blocks belong in user messages, not assistant ones",
+                        ))
+                    }
+                    Block::Raw(value) => Part::Raw {
+                        format: ID.into(),
+                        value,
+                    },
+                });
+            }
+            let mut msg = Message::new(Role::Assistant, parts);
+            msg.extra = wrap(m.extra);
+            out.push(msg);
+        }
+        WireRole::User => {
+            // Consecutive runs: tool results → a Tool message, anything else → a User message.
+            let mut runs: Vec<(Role, Vec<Part>)> = Vec::new();
+            for (bi, b) in m.content.into_iter().enumerate() {
+                let (role, part) = match b {
+                    Block::ToolResult(r) => {
+                        if !call_ids.contains(&r.tool_use_id) {
+                            return Err(DecodeError::at(
+                                ID,
+                                format!("{base}/content/{bi}/toolResult/toolUseId"),
+                                format!(
+                                    "toolResult answers toolUse {:?}, which no earlier \
+                                     assistant message has",
+                                    r.tool_use_id
+                                ),
+                            ));
+                        }
+                        (Role::Tool, decode_result(r))
+                    }
+                    Block::ToolUse(_) => {
+                        return Err(DecodeError::at(
+                            ID,
+                            format!("{base}/content/{bi}"),
+                            "toolUse blocks belong in assistant messages",
+                        ))
+                    }
+                    Block::Text(t) => (Role::User, Part::text(t)),
+                    Block::Raw(value) => (
+                        Role::User,
+                        Part::Raw {
+                            format: ID.into(),
+                            value,
+                        },
+                    ),
+                };
+                match runs.last_mut() {
+                    Some((r, parts)) if *r == role => parts.push(part),
+                    _ => runs.push((role, vec![part])),
+                }
+            }
+            if runs.is_empty() {
+                runs.push((Role::User, Vec::new()));
+            }
+            // The message's own fields go with its first part of the split.
+            let mut extra = Some(m.extra);
+            for (role, parts) in runs {
+                let mut msg = Message::new(role, parts);
+                msg.extra = wrap(extra.take().unwrap_or_default());
+                out.push(msg);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `toolResult.content` in the model: none → empty text, one text block → text, one `json`
+/// block → JSON, anything else → blocks.
+fn decode_result_content(content: Vec<ResultBlock>) -> ResultContent {
+    match <[ResultBlock; 1]>::try_from(content) {
+        Ok([ResultBlock::Text(t)]) => ResultContent::Text(t),
+        Ok([ResultBlock::Json(v)]) => ResultContent::Json(v),
+        Ok([b]) => ResultContent::Blocks(vec![decode_result_block(b)]),
+        Err(blocks) if blocks.is_empty() => ResultContent::Text(String::new()),
+        Err(blocks) => ResultContent::Blocks(blocks.into_iter().map(decode_result_block).collect()),
+    }
+}
+
+fn decode_result_block(b: ResultBlock) -> ModelBlock {
+    match b {
+        ResultBlock::Text(text) => ModelBlock::Text { text },
+        ResultBlock::Image(img) => ModelBlock::Image {
+            media_type: media_type(&img.format),
+            data: img.source.bytes,
+        },
+        other => ModelBlock::Raw {
+            format: ID.into(),
+            value: serde_json::to_value(&other).unwrap_or(Value::Null),
+        },
+    }
+}
+
+fn decode_result(r: ToolResultBlock) -> Part {
+    let mut extra = r.extra;
+    let is_error = r.status.as_deref() == Some("error");
+    if let Some(s) = r.status.filter(|s| s != "error") {
+        // Written back as it was; the model only knows "error or not".
+        extra.insert("status".into(), Value::String(s));
+    }
+    Part::ToolResult(ToolResult {
+        call_id: Some(r.tool_use_id),
+        name: None,
+        content: decode_result_content(r.content),
+        is_error,
+        extra: wrap(extra),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response
+
+fn stop_to_wire(r: &StopReason) -> Option<String> {
+    Some(
+        match r {
+            StopReason::EndTurn => "end_turn",
+            StopReason::ToolUse => "tool_use",
+            StopReason::MaxTokens => "max_tokens",
+            StopReason::StopSequence => "stop_sequence",
+            StopReason::ContentFilter => "content_filtered",
+            StopReason::Other(s) if STOP_REASONS.contains(&s.as_str()) => s,
+            StopReason::Other(_) => return None,
+        }
+        .to_string(),
+    )
+}
+
+/// The model's name of a stop reason, for messages.
+fn stop_name(r: &StopReason) -> String {
+    match serde_json::to_value(r) {
+        Ok(Value::String(s)) => s,
+        _ => format!("{r:?}"),
+    }
+}
+
+fn stop_from_wire(s: String) -> StopReason {
+    match s.as_str() {
+        "end_turn" => StopReason::EndTurn,
+        "tool_use" => StopReason::ToolUse,
+        "max_tokens" => StopReason::MaxTokens,
+        "stop_sequence" => StopReason::StopSequence,
+        "content_filtered" => StopReason::ContentFilter,
+        _ => StopReason::Other(s),
+    }
+}
+
+/// `metrics` emitted when the message has none; read back as none.
+fn placeholder_metrics() -> Value {
+    json!({"latencyMs": 0})
+}
+
+/// The exchange's last assistant message → response body.
+pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
+    let mut losses = Losses::new();
+    let view = x.response_view();
+    let (with_ids, l) = assign_missing_ids(&view, WHY_IDS);
+    losses.extend(l);
+    let (with_ids, l) = rewrite_ids(&with_ids, &IdRule::BEDROCK);
+    losses.extend(l);
+    let (view, l) = rewrite_names(&with_ids);
+    losses.extend(l);
+
+    if let Some(m) = &view.options.model {
+        losses.dropped(
+            "/options/model",
+            format!("model {m:?}"),
+            "a Converse response does not name the model (it is in the request URL)",
+        );
+    }
+    let msg = match view.messages.first() {
+        Some(m) => m.clone(),
+        None => {
+            losses.added(
+                "/messages",
+                "an empty assistant message",
+                "the exchange does not end with an assistant turn, and a Converse response is \
+                 one",
+            );
+            Message::new(Role::Assistant, Vec::new())
+        }
+    };
+
+    let mut content = Vec::new();
+    for (pi, part) in msg.parts.iter().enumerate() {
+        let pointer = format!("/messages/0/parts/{pi}");
+        let later = msg
+            .parts
+            .iter()
+            .skip(pi + 1)
+            .any(|p| kept(WireRole::Assistant, true, p));
+        let ctx = PartCtx {
+            role: WireRole::Assistant,
+            pointer: &pointer,
+            drop_at: drop_pointer("/messages/0/parts", pi, later),
+            target: format!("/output/message/content/{}", content.len()),
+            response: true,
+        };
+        if let Some(b) = encode_part(&ctx, part, &mut losses) {
+            content.push(b);
+        }
+    }
+
+    let derived = if msg.tool_calls().next().is_some() {
+        "tool_use"
+    } else {
+        "end_turn"
+    };
+    let stop_reason = match &msg.stop_reason {
+        None => {
+            losses
+                .added(
+                    "/messages/0/stop_reason",
+                    format!("stop reason {derived}"),
+                    "a Converse response states why the model stopped",
+                )
+                .at("/stopReason");
+            derived.to_string()
+        }
+        Some(r) => match stop_to_wire(r) {
+            Some(s) => s,
+            None => {
+                losses
+                    .rewritten(
+                        "/messages/0/stop_reason",
+                        format!("stop reason {} sent as {derived}", stop_name(r)),
+                        "Bedrock has no such stop reason",
+                    )
+                    .at("/stopReason");
+                derived.to_string()
+            }
+        },
+    };
+
+    let mut fields = own_fields(
+        &msg.extra,
+        &["output", "stopReason", "role", "content"],
+        "/messages/0",
+        &mut losses,
+    );
+    let metrics = match fields.remove("metrics") {
+        Some(m) if m.is_object() => m,
+        _ => placeholder_metrics(),
+    };
+    // Top-level: the documented response fields and the unknown ones of a pasted response;
+    // everything else is the message's own.
+    let mut top = match fields.remove(RESPONSE_KEY) {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    for k in RESPONSE_FIELDS {
+        if let Some(v) = fields.remove(k) {
+            top.insert(k.to_string(), v);
+        }
+    }
+    let mut usage_extra = match fields.remove("usage") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let total = usage_extra.remove("totalTokens").and_then(|v| v.as_u64());
+    let usage = match &msg.usage {
+        Some(u) => wire::Usage {
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            total_tokens: total.unwrap_or(u.input_tokens.saturating_add(u.output_tokens)),
+            extra: usage_extra,
+        },
+        None => {
+            losses
+                .added(
+                    "/messages/0/usage",
+                    "usage of 0 input and 0 output tokens",
+                    "a Converse response always reports usage",
+                )
+                .at("/usage");
+            wire::Usage {
+                input_tokens: 0,
+                output_tokens: 0,
+                total_tokens: 0,
+                extra: usage_extra,
+            }
+        }
+    };
+
+    let doc = wire::Response {
+        output: wire::Output {
+            message: wire::Message {
+                role: WireRole::Assistant,
+                content,
+                extra: fields,
+            },
+        },
+        stop_reason,
+        usage,
+        metrics,
+        extra: top,
+    };
+    (doc, losses.into_vec())
+}
+
+/// Response body → an exchange of the one assistant message.
+pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+    let mut top = doc.extra;
+    let mut extra = Map::new();
+    for k in RESPONSE_FIELDS {
+        if let Some(v) = top.remove(k) {
+            extra.insert(k.to_string(), v);
+        }
+    }
+    if !top.is_empty() {
+        extra.insert(RESPONSE_KEY.into(), Value::Object(top));
+    }
+    if doc.metrics != placeholder_metrics() {
+        extra.insert("metrics".into(), doc.metrics);
+    }
+    let u = doc.usage;
+    let mut usage_extra = u.extra;
+    if Some(u.total_tokens) != u.input_tokens.checked_add(u.output_tokens) {
+        usage_extra.insert("totalTokens".into(), json!(u.total_tokens));
+    }
+    // The placeholder the encoder writes when the model has no usage.
+    let usage = if u.input_tokens == 0 && u.output_tokens == 0 && usage_extra.is_empty() {
+        None
+    } else {
+        Some(Usage {
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+        })
+    };
+    if !usage_extra.is_empty() {
+        extra.insert("usage".into(), Value::Object(usage_extra));
+    }
+    let m = doc.output.message;
+    if m.role != WireRole::Assistant {
+        return Err(DecodeError::at(
+            ID,
+            "/output/message/role",
+            "a Converse response message is the assistant's",
+        ));
+    }
+    extra.extend(m.extra);
+
+    let mut parts = Vec::new();
+    for (bi, b) in m.content.into_iter().enumerate() {
+        parts.push(match b {
+            Block::Text(t) => Part::text(t),
+            Block::ToolUse(u) => decode_call(u),
+            Block::ToolResult(_) => {
+                return Err(DecodeError::at(
+                    ID,
+                    format!("/output/message/content/{bi}"),
+                    "toolResult blocks belong in user messages, not in a response",
+                ))
+            }
+            Block::Raw(value) => Part::Raw {
+                format: ID.into(),
+                value,
+            },
+        });
+    }
+    let mut msg = Message::new(Role::Assistant, parts);
+    msg.stop_reason = Some(stop_from_wire(doc.stop_reason));
+    msg.usage = usage;
+    msg.extra = wrap(extra);
+    let mut x = Exchange::default();
+    x.messages.push(msg);
+    Ok((x, Vec::new()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detection
+
+/// Request: 96 with a `toolConfig` of `tools`/`toolChoice`, an `inferenceConfig` or a
+/// `modelId`, or a message content block with a `text`, `toolUse` or `toolResult` key and no
+/// `type` (Anthropic and OpenAI blocks always have one); 0 for a document with Gemini's
+/// `contents` (whose `toolConfig` holds `functionCallingConfig`); response: `output.message`,
+/// 97.
+pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    let o = v.as_object()?;
+    if o.get("output")
+        .and_then(Value::as_object)
+        .is_some_and(|out| out.contains_key("message"))
+    {
+        return Some((Kind::Response, 97));
+    }
+    if o.contains_key("contents") {
+        // Gemini: it has a `toolConfig` too (of `functionCallingConfig`).
+        return Some((Kind::Request, 0));
+    }
+    let tool_config = o
+        .get("toolConfig")
+        .and_then(Value::as_object)
+        .is_some_and(|c| c.contains_key("tools") || c.contains_key("toolChoice"));
+    let config = tool_config || o.contains_key("inferenceConfig") || o.contains_key("modelId");
+    let blocks = o
+        .get("messages")
+        .and_then(Value::as_array)
+        .is_some_and(|ms| {
+            ms.iter()
+                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .flatten()
+                .filter_map(Value::as_object)
+                .any(|b| {
+                    !b.contains_key("type")
+                        && ["text", "toolUse", "toolResult"]
+                            .iter()
+                            .any(|k| b.contains_key(*k))
+                })
+        });
+    Some((Kind::Request, if config || blocks { 96 } else { 0 }))
+}
