@@ -37,7 +37,8 @@ impl IdRule {
         allowed: word_or_dash,
         pattern: "^[a-zA-Z0-9_-]{1,64}$",
     };
-    /// Bedrock `toolUseId`: `^[a-zA-Z0-9_-]+$`, 1 to 64 characters.
+    /// Bedrock `toolUseId`: 1 to 64 of `[a-zA-Z0-9_-]`. botocore's model also allows `.` and
+    /// `:`; the stricter rule keeps ids valid for Anthropic models behind Bedrock too.
     pub const BEDROCK: IdRule = IdRule {
         provider: "Bedrock",
         max_len: 64,

@@ -39,10 +39,10 @@ pub fn cases() -> Vec<(String, Exchange)> {
 /// description of the mismatch is returned.
 pub fn golden(path: &Path, actual: &str) -> Option<String> {
     let actual_path = PathBuf::from(format!("{}.actual", path.display()));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).expect("create golden dir");
+    }
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).expect("create golden dir");
-        }
         std::fs::write(path, actual).expect("write golden");
         let _ = std::fs::remove_file(&actual_path);
         return None;
