@@ -99,16 +99,21 @@ fn tool() -> impl Strategy<Value = Tool> {
         prop::option::of(text()),
         schema(),
         prop::option::of(any::<bool>()),
+        extra(),
+        prop::option::of(schema()),
+        prop::option::of(Just(json!({"readOnlyHint": true, "title": "Look up"}))),
     )
-        .prop_map(|(name, description, input_schema, strict)| Tool {
-            name,
-            description,
-            input_schema,
-            strict,
-            output_schema: None,
-            annotations: None,
-            extra: Extra::new(),
-        })
+        .prop_map(
+            |(name, description, input_schema, strict, extra, output_schema, annotations)| Tool {
+                name,
+                description,
+                input_schema,
+                strict,
+                output_schema,
+                annotations,
+                extra,
+            },
+        )
 }
 
 fn tool_choice() -> impl Strategy<Value = Option<ToolChoice>> {
@@ -122,7 +127,19 @@ fn tool_choice() -> impl Strategy<Value = Option<ToolChoice>> {
     ]
 }
 
-const FORMATS: [&str; 4] = ["openai-chat", "openai-responses", "anthropic", "gemini"];
+const FORMATS: [&str; 11] = [
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "mcp",
+    "anthropic-xml",
+    "deepseek",
+    "mistral",
+    "cohere",
+    "ollama",
+];
 
 /// Provider-only fields as a paste of another format (or of the target) would leave them.
 fn extra() -> impl Strategy<Value = Extra> {
@@ -154,11 +171,31 @@ fn result_content() -> impl Strategy<Value = ResultContent> {
     ]
 }
 
-/// A block of a type the model has no variant for, as some format left it.
+/// A block of a type the model has no variant for, as some format left it (each a valid
+/// assistant-side block of that format, since a format re-emits its own raw blocks verbatim).
 fn raw_part() -> impl Strategy<Value = Part> {
-    (0..FORMATS.len()).prop_map(|f| Part::Raw {
-        format: FORMATS[f].to_string(),
-        value: json!({"type": "thinking", "thinking": "hmm", "signature": "c2ln"}),
+    prop_oneof![
+        Just((
+            "openai-chat",
+            json!({"type": "refusal", "refusal": "I can't help with that."})
+        )),
+        Just((
+            "openai-responses",
+            json!({"type": "reasoning", "id": "rs_1", "summary": []})
+        )),
+        Just((
+            "anthropic",
+            json!({"type": "thinking", "thinking": "hmm", "signature": "c2ln"})
+        )),
+        Just(("gemini", json!({"thought": true, "text": "hmm"}))),
+        Just((
+            "bedrock",
+            json!({"reasoningContent": {"reasoningText": {"text": "hmm", "signature": "c2ln"}}})
+        )),
+    ]
+    .prop_map(|(format, value)| Part::Raw {
+        format: format.to_string(),
+        value,
     })
 }
 

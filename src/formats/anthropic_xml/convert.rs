@@ -90,6 +90,19 @@ fn check_name(name: &str, pointer: String, losses: &mut Losses) {
     }
 }
 
+/// A turn has no place for fields of its own (only its segments are text): report them.
+fn drop_own_message_extra(extra: &Extra, pointer: &str, losses: &mut Losses) {
+    if let Some(fields) = extra.get(ID) {
+        for k in fields.keys().filter(|k| k.as_str() != FORM_KEY) {
+            losses.dropped(
+                format!("{pointer}/extra/{}/{}", json::escape(ID), json::escape(k)),
+                format!("field {k}"),
+                "a turn of the prompt is plain text: it has no fields",
+            );
+        }
+    }
+}
+
 /// Own provider-only fields of an element, as unknown child elements (`<tag>raw</tag>`);
 /// fields that cannot be written so are reported.
 fn own_children(extra: &Extra, pointer: &str, losses: &mut Losses) -> Vec<(String, String)> {
@@ -602,6 +615,7 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
     for (mi, m) in x.messages.iter().enumerate() {
         ctx.losses
             .foreign_extra(&m.extra, ID, &format!("/messages/{mi}"));
+        drop_own_message_extra(&m.extra, &format!("/messages/{mi}"), ctx.losses);
         let segs = encode_message(m, mi, &mut ctx);
         let speaker = speaker_of(m.role);
         let last_speaker = turns.last().map(|t| t.speaker);
@@ -787,6 +801,7 @@ pub fn encode_response(x: &Exchange) -> (Completion, Vec<Loss>) {
         );
     }
     losses.foreign_extra(&m.extra, ID, "/messages/0");
+    drop_own_message_extra(&m.extra, "/messages/0", &mut losses);
     let mut ctx = Ctx {
         losses: &mut losses,
         pending: Pending::default(),
