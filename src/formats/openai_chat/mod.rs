@@ -26,8 +26,10 @@
 //! unknown part/tool/call kinds as raw values, and spelling choices the model does not record
 //! (see [`convert`]) under `toolscope:` keys of `extra["openai-chat"]`.
 
+pub mod cohere;
 pub mod convert;
 pub mod dialects;
+pub mod ollama;
 pub mod wire;
 
 pub use convert::Dialect;
