@@ -166,6 +166,11 @@ impl Dialect {
         }
     }
 
+    /// Whether a response must carry `usage` (the SDK's type requires it).
+    fn requires_usage(self) -> bool {
+        self == Dialect::Mistral
+    }
+
     /// Whether the response names the model.
     fn response_has_model(self) -> bool {
         self != Dialect::Cohere
@@ -1673,6 +1678,22 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
         model,
         choices,
         usage: match &m.usage {
+            None if d.requires_usage() => {
+                e.losses.added(
+                    format!("{p}/usage"),
+                    "usage of 0 tokens",
+                    format!(
+                        "{} responses carry usage; the message has none",
+                        d.provider()
+                    ),
+                );
+                Field::Value(wire::Usage {
+                    prompt_tokens: 0,
+                    completion_tokens: 0,
+                    total_tokens: Some(0),
+                    extra: Fields::new(),
+                })
+            }
             Some(u) => Field::Value(wire::Usage {
                 prompt_tokens: u.input_tokens,
                 completion_tokens: u.output_tokens,
