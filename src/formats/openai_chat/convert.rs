@@ -8,6 +8,9 @@
 //! one-element array, absent rather than `null` content, …) is remembered in the element's
 //! `extra[ID]` under keys starting with `toolscope:`. Those keys are read by the encoder and
 //! never emitted; every other key of `extra[ID]` is a field of the document, emitted verbatim.
+//! Dialect spellings that carry no meaning (Cohere's `tool_plan` text, Mistral's object
+//! arguments and `required` word) are form markers under [`FORM_KEY`], which the round-trip
+//! check ignores.
 
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
