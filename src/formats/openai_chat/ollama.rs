@@ -21,9 +21,10 @@
 //! - Arguments are objects: invalid argument text and non-object JSON become `{}` (reported).
 //! - `done_reason` is `stop` after tool calls too; `stop` reads as tool use when the message
 //!   has calls. A stop sequence or a content filter has no reason of its own (reported).
-//! - The server keeps only some JSON Schema keywords of tool parameters (`type`, `properties`
-//!   with `type`/`items`/`description`/`enum`, `required`, `items`, `$defs`); the document
-//!   carries the whole schema.
+//! - The `ollama` SDK types tool parameters with a subset of JSON Schema (`type`,
+//!   `properties` with `type`/`items`/`description`/`enum`, `required`, `items`, `$defs`);
+//!   the document carries the whole schema, and keywords outside that subset may be ignored
+//!   (not reported).
 
 use super::convert::{self, Dialect};
 use super::dialects::{from_value, messages};
