@@ -8,6 +8,9 @@
 //! one-element array, absent rather than `null` content, …) is remembered in the element's
 //! `extra[ID]` under keys starting with `toolscope:`. Those keys are read by the encoder and
 //! never emitted; every other key of `extra[ID]` is a field of the document, emitted verbatim.
+//! Dialect spellings that carry no meaning (Cohere's `tool_plan` text, Mistral's object
+//! arguments and `required` word) are form markers under [`FORM_KEY`], which the round-trip
+//! check ignores.
 
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
@@ -15,10 +18,11 @@ use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block, ChoiceMode, Exchange, Extra,
     IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
-    ToolChoice, ToolResult, Usage,
+    ToolChoice, ToolResult, Usage, FORM_KEY,
 };
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// Which API speaks the protocol. Compatible providers differ in small ways (id rules, the name
 /// of the token limit, tool_choice words); each difference is a method here.
@@ -26,6 +30,18 @@ use serde_json::Value;
 pub enum Dialect {
     /// OpenAI itself.
     OpenAi,
+    /// DeepSeek: `reasoning_content`, no `parallel_tool_calls`, `strict` only on the beta
+    /// endpoint.
+    DeepSeek,
+    /// Mistral: 9-character alphanumeric call ids, tool_choice `any`, `name` on tool messages,
+    /// arguments that may arrive as an object.
+    Mistral,
+    /// Cohere Chat v2: `tool_plan`, tool_choice `REQUIRED`/`NONE` only, `p`, `stop_sequences`,
+    /// `strict_tools`, document tool results (the response shape is adapted in `cohere.rs`).
+    Cohere,
+    /// Ollama `/api/chat`: no call ids, arguments as objects, `tool_name` on tool messages,
+    /// string content, no tool_choice (the response shape is adapted in `ollama.rs`).
+    Ollama,
 }
 
 impl Dialect {
@@ -33,6 +49,10 @@ impl Dialect {
     pub fn id(self) -> &'static str {
         match self {
             Dialect::OpenAi => "openai-chat",
+            Dialect::DeepSeek => "deepseek",
+            Dialect::Mistral => "mistral",
+            Dialect::Cohere => "cohere",
+            Dialect::Ollama => "ollama",
         }
     }
 
@@ -40,14 +60,24 @@ impl Dialect {
     pub fn provider(self) -> &'static str {
         match self {
             Dialect::OpenAi => "OpenAI",
+            Dialect::DeepSeek => "DeepSeek",
+            Dialect::Mistral => "Mistral",
+            Dialect::Cohere => "Cohere",
+            Dialect::Ollama => "Ollama",
         }
     }
 
     /// What call ids must look like, if anything (OpenAI takes any string).
     fn id_rule(self) -> Option<IdRule> {
         match self {
-            Dialect::OpenAi => None,
+            Dialect::Mistral => Some(IdRule::MISTRAL),
+            _ => None,
         }
+    }
+
+    /// Whether calls and results carry ids at all (Ollama pairs by order and `tool_name`).
+    fn has_ids(self) -> bool {
+        self != Dialect::Ollama
     }
 
     /// The request field the output token limit goes to unless a pasted document used the
@@ -55,6 +85,7 @@ impl Dialect {
     fn max_tokens_field(self) -> &'static str {
         match self {
             Dialect::OpenAi => MAX_COMPLETION_TOKENS,
+            _ => MAX_TOKENS,
         }
     }
 
@@ -62,25 +93,151 @@ impl Dialect {
     fn placeholder_model(self) -> &'static str {
         match self {
             Dialect::OpenAi => "gpt-4.1",
+            Dialect::DeepSeek => "deepseek-chat",
+            Dialect::Mistral => "mistral-large-latest",
+            Dialect::Cohere => "command-a-03-2025",
+            Dialect::Ollama => "llama3.2",
         }
     }
 
     /// A `tool_choice` word → mode.
     fn mode_from_wire(self, word: &str) -> Option<ChoiceMode> {
-        match word {
-            "none" => Some(ChoiceMode::None),
-            "auto" => Some(ChoiceMode::Auto),
-            "required" => Some(ChoiceMode::Required),
+        match (self, word) {
+            (Dialect::Cohere, "NONE") => Some(ChoiceMode::None),
+            (Dialect::Cohere, "REQUIRED") => Some(ChoiceMode::Required),
+            (Dialect::Cohere | Dialect::Ollama, _) => None,
+            (Dialect::Mistral, "any") => Some(ChoiceMode::Required),
+            (_, "none") => Some(ChoiceMode::None),
+            (_, "auto") => Some(ChoiceMode::Auto),
+            (_, "required") => Some(ChoiceMode::Required),
             _ => None,
         }
     }
 
-    /// Mode → `tool_choice` word (`Validated` has none).
-    fn mode_to_wire(self, mode: ChoiceMode) -> &'static str {
-        match mode {
-            ChoiceMode::None => "none",
-            ChoiceMode::Required => "required",
-            ChoiceMode::Auto | ChoiceMode::Validated => "auto",
+    /// Mode → `tool_choice` word (`Validated` has none; Cohere has no word for auto).
+    fn mode_to_wire(self, mode: ChoiceMode) -> Option<&'static str> {
+        match (self, mode) {
+            (Dialect::Ollama, _) => None,
+            (Dialect::Cohere, ChoiceMode::None) => Some("NONE"),
+            (Dialect::Cohere, ChoiceMode::Required) => Some("REQUIRED"),
+            (Dialect::Cohere, _) => None,
+            (_, ChoiceMode::None) => Some("none"),
+            (Dialect::Mistral, ChoiceMode::Required) => Some("any"),
+            (_, ChoiceMode::Required) => Some("required"),
+            (_, ChoiceMode::Auto | ChoiceMode::Validated) => Some("auto"),
+        }
+    }
+
+    /// Whether tool_choice can restrict the model to several tools (`allowed_tools`).
+    fn has_allowed_tools(self) -> bool {
+        self == Dialect::OpenAi
+    }
+
+    /// Whether tool_choice can name one function.
+    fn has_named_choice(self) -> bool {
+        matches!(self, Dialect::OpenAi | Dialect::DeepSeek | Dialect::Mistral)
+    }
+
+    /// Whether the request has `parallel_tool_calls`.
+    fn has_parallel_tool_calls(self) -> bool {
+        matches!(self, Dialect::OpenAi | Dialect::Mistral)
+    }
+
+    /// The field of a tool message that names the tool, when the dialect always sends one.
+    fn result_name_field(self) -> Option<&'static str> {
+        match self {
+            Dialect::Mistral => Some("name"),
+            Dialect::Ollama => Some("tool_name"),
+            _ => None,
+        }
+    }
+
+    /// Whether message content is one string only (no content parts).
+    fn string_content(self) -> bool {
+        self == Dialect::Ollama
+    }
+
+    /// Response fields emitted with their default value unless a pasted document left them
+    /// out (remembered as omitted).
+    fn emits_default(self, field: &str) -> bool {
+        match self {
+            Dialect::OpenAi => true,
+            Dialect::DeepSeek => field != "refusal",
+            Dialect::Mistral => matches!(field, "id" | "object" | "created" | "index"),
+            Dialect::Cohere => field == "id",
+            Dialect::Ollama => false,
+        }
+    }
+
+    /// Whether a response must carry `usage` (the SDK's type requires it).
+    fn requires_usage(self) -> bool {
+        self == Dialect::Mistral
+    }
+
+    /// Whether the response names the model.
+    fn response_has_model(self) -> bool {
+        self != Dialect::Cohere
+    }
+
+    /// finish_reason → stop reason.
+    fn finish_from_wire(self, word: &str, has_calls: bool) -> StopReason {
+        match (self, word) {
+            (Dialect::Cohere, "COMPLETE") => StopReason::EndTurn,
+            (Dialect::Cohere, "TOOL_CALL") => StopReason::ToolUse,
+            (Dialect::Cohere, "MAX_TOKENS") => StopReason::MaxTokens,
+            (Dialect::Cohere, "STOP_SEQUENCE") => StopReason::StopSequence,
+            (Dialect::Cohere, _) => StopReason::Other(word.to_string()),
+            // Ollama says `stop` after tool calls too.
+            (Dialect::Ollama, "stop") if has_calls => StopReason::ToolUse,
+            (_, "stop") => StopReason::EndTurn,
+            (_, "tool_calls") => StopReason::ToolUse,
+            (_, "length") => StopReason::MaxTokens,
+            (Dialect::OpenAi | Dialect::DeepSeek, "content_filter") => StopReason::ContentFilter,
+            _ => StopReason::Other(word.to_string()),
+        }
+    }
+
+    /// Stop reason → finish_reason, or `None` when the dialect has no word for it.
+    fn finish_to_wire(self, reason: &StopReason, has_calls: bool) -> Option<String> {
+        let word = match (self, reason) {
+            (Dialect::Cohere, StopReason::EndTurn) => "COMPLETE",
+            (Dialect::Cohere, StopReason::ToolUse) => "TOOL_CALL",
+            (Dialect::Cohere, StopReason::MaxTokens) => "MAX_TOKENS",
+            (Dialect::Cohere, StopReason::StopSequence) => "STOP_SEQUENCE",
+            (Dialect::Cohere, StopReason::Other(s))
+                if matches!(s.as_str(), "ERROR" | "TIMEOUT") =>
+            {
+                s
+            }
+            (Dialect::Ollama, StopReason::EndTurn) if !has_calls => "stop",
+            (Dialect::Ollama, StopReason::ToolUse) if has_calls => "stop",
+            (Dialect::Ollama, StopReason::MaxTokens) => "length",
+            (Dialect::Ollama, StopReason::Other(s)) if matches!(s.as_str(), "load" | "unload") => s,
+            (Dialect::Cohere | Dialect::Ollama, _) => return None,
+            (_, StopReason::EndTurn) => "stop",
+            (_, StopReason::ToolUse) => "tool_calls",
+            (_, StopReason::MaxTokens) => "length",
+            (Dialect::OpenAi | Dialect::DeepSeek, StopReason::ContentFilter) => "content_filter",
+            (Dialect::OpenAi, StopReason::Other(s)) if s == "function_call" => s,
+            (Dialect::DeepSeek, StopReason::Other(s)) if s == "insufficient_system_resource" => s,
+            (Dialect::Mistral, StopReason::Other(s))
+                if matches!(s.as_str(), "model_length" | "error") =>
+            {
+                s
+            }
+            _ => return None,
+        };
+        Some(word.to_string())
+    }
+
+    /// The finish_reason derived from the message when it has no stop reason.
+    fn derived_finish(self, has_calls: bool) -> &'static str {
+        match (self, has_calls) {
+            (Dialect::Cohere, true) => "TOOL_CALL",
+            (Dialect::Cohere, false) => "COMPLETE",
+            (Dialect::Ollama, _) => "stop",
+            (_, true) => "tool_calls",
+            (_, false) => "stop",
         }
     }
 }
@@ -147,6 +304,33 @@ fn meta_flag(extra: &Extra, id: &str, key: &str) -> bool {
     meta(extra, id, key).and_then(Value::as_bool) == Some(true)
 }
 
+/// A form marker (`extra[ID][FORM_KEY][key] == true`): how a document spelled an element.
+fn form_flag(extra: &Extra, id: &str, key: &str) -> bool {
+    meta(extra, id, FORM_KEY)
+        .and_then(|f| f.get(key))
+        .and_then(Value::as_bool)
+        == Some(true)
+}
+
+/// Set a form marker in an element's fields.
+fn set_form(fields: &mut Fields, key: &str) {
+    let form = fields
+        .entry(FORM_KEY.to_string())
+        .or_insert_with(|| Value::Object(Fields::new()));
+    if let Some(o) = form.as_object_mut() {
+        o.insert(key.into(), Value::Bool(true));
+    }
+}
+
+/// Cohere form marker: this text part was the assistant's `tool_plan`.
+const F_TOOL_PLAN: &str = "tool_plan";
+/// Cohere form marker: the assistant message had calls and no `tool_plan`.
+const F_NO_PLAN: &str = "no_tool_plan";
+/// Mistral form marker: the call's arguments were a JSON object.
+const F_ARGS_OBJECT: &str = "arguments_object";
+/// Mistral form marker: tool_choice said `required` rather than `any`.
+const F_REQUIRED: &str = "required_word";
+
 fn meta_map(extra: &Extra, id: &str, key: &str) -> Fields {
     meta(extra, id, key)
         .and_then(Value::as_object)
@@ -159,7 +343,7 @@ fn plain(extra: &Extra, id: &str) -> Fields {
     own(extra, id)
         .map(|m| {
             m.iter()
-                .filter(|(k, _)| !k.starts_with(META))
+                .filter(|(k, _)| !k.starts_with(META) && *k != FORM_KEY)
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect()
         })
@@ -251,6 +435,8 @@ struct Enc {
     d: Dialect,
     id: &'static str,
     losses: Losses,
+    /// The name of the call each result answers, by (message, part) of the result.
+    result_names: HashMap<(usize, usize), String>,
 }
 
 impl Enc {
@@ -259,11 +445,38 @@ impl Enc {
             d,
             id: d.id(),
             losses: Losses::new(),
+            result_names: HashMap::new(),
         }
     }
 
-    /// Ids for calls that have none, then the dialect's id rule.
+    /// Remember which call each result answers (by id), before ids may be dropped.
+    fn note_result_names(&mut self, x: &Exchange) {
+        let mut names: HashMap<&str, &str> = HashMap::new();
+        for (i, m) in x.messages.iter().enumerate() {
+            for (j, part) in m.parts.iter().enumerate() {
+                match part {
+                    Part::ToolCall(c) => {
+                        if let Some(id) = &c.id {
+                            names.insert(id, &c.name);
+                        }
+                    }
+                    Part::ToolResult(r) => {
+                        if let Some(name) = r.call_id.as_deref().and_then(|id| names.get(id)) {
+                            self.result_names.insert((i, j), name.to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Ids for calls that have none, then the dialect's id rule (or no ids at all).
     fn prepare_ids(&mut self, x: &Exchange) -> Exchange {
+        if !self.d.has_ids() {
+            self.note_result_names(x);
+            return self.drop_ids(x);
+        }
         let why = format!(
             "{} pairs every tool result with its call by tool_call_id",
             self.d.provider()
@@ -274,6 +487,33 @@ impl Enc {
             let (y, rewritten) = rewrite_ids(&x, &rule);
             self.losses.extend(rewritten);
             x = y;
+        }
+        self.note_result_names(&x);
+        x
+    }
+
+    /// A dialect without ids pairs results with calls by order and tool name.
+    fn drop_ids(&mut self, x: &Exchange) -> Exchange {
+        let mut x = x.clone();
+        let why = format!(
+            "{} has no call ids; results pair with calls by order and tool name",
+            self.d.provider()
+        );
+        for (i, m) in x.messages.iter_mut().enumerate() {
+            for (j, part) in m.parts.iter_mut().enumerate() {
+                let (slot, field) = match part {
+                    Part::ToolCall(c) => (&mut c.id, "id"),
+                    Part::ToolResult(r) => (&mut r.call_id, "call_id"),
+                    _ => continue,
+                };
+                if let Some(old) = slot.take() {
+                    self.losses.dropped(
+                        format!("/messages/{i}/parts/{j}/{field}"),
+                        format!("call id {old:?}"),
+                        why.clone(),
+                    );
+                }
+            }
         }
         x
     }
@@ -520,10 +760,42 @@ impl Enc {
             [ContentPart::Text(t)] if t.extra.is_empty() => Content::Text(t.text.clone()),
             _ => Content::Parts(parts),
         };
+        let content = if self.d.string_content() {
+            Content::Text(self.one_string(content, &format!("{p}/parts")))
+        } else {
+            content
+        };
         self.unused_meta(&m.extra, &p, &used);
         let mut msg = wire::Message::new(role, Field::Value(content));
         msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, &p);
         msg
+    }
+
+    /// Content as one string, for dialects without content parts: texts joined, other parts
+    /// dropped (reported at `pointer`: it reads back as one text).
+    fn one_string(&mut self, content: Content, pointer: &str) -> String {
+        let parts = match content {
+            Content::Text(s) => return s,
+            Content::Parts(parts) => parts,
+        };
+        let texts: Vec<String> = parts
+            .into_iter()
+            .filter_map(|part| match part {
+                ContentPart::Text(t) => Some(t.text),
+                ContentPart::Other(_) => None,
+            })
+            .collect();
+        {
+            self.losses.rewritten(
+                pointer,
+                "content parts",
+                format!(
+                    "{} message content is one string; texts are joined, other parts dropped",
+                    self.d.provider()
+                ),
+            );
+        }
+        texts.join("\n")
     }
 
     /// An assistant message, whether it carries calls, and the bookkeeping keys it used.
@@ -537,9 +809,24 @@ impl Enc {
         let p = format!("/messages/{i}");
         let mut texts: Vec<(usize, ContentPart)> = Vec::new();
         let mut calls: Vec<(usize, wire::ToolCall)> = Vec::new();
+        let plan_at = self.plan_index(m);
+        let mut plan: Option<String> = None;
         for (j, part) in m.parts.iter().enumerate() {
             let pp = format!("{p}/parts/{j}");
             match part {
+                Part::Text { text, extra } if plan_at == Some(j) => {
+                    // Cohere's tool_plan: a plain string, so text part fields have no place.
+                    self.losses.foreign_extra(extra, id, &pp);
+                    if !plain(extra, id).is_empty() {
+                        self.losses.dropped(
+                            own_pointer(extra, id, &pp),
+                            "fields of the tool plan text",
+                            "tool_plan is a plain string",
+                        );
+                    }
+                    plan = Some(text.clone());
+                    texts.push((j, ContentPart::Other(Value::Null)));
+                }
                 Part::Text { text, extra } => texts.push((j, self.text_part(text, extra, &pp))),
                 Part::ToolCall(c) => calls.push((j, self.call(c, &pp))),
                 // Custom tool calls have an id; content parts never do.
@@ -558,6 +845,8 @@ impl Enc {
             .chain(calls.iter().map(|(j, _)| *j))
             .collect();
         check_order(&order, &p, &mut self.losses);
+        // The tool plan goes first: out of the content.
+        texts.retain(|(j, _)| plan_at != Some(*j));
         let form = meta_str(&m.extra, id, M_CONTENT);
         let mut used = Vec::new();
         let content = match kind {
@@ -568,10 +857,15 @@ impl Enc {
                     [ContentPart::Text(t)] => t.extra.is_empty(),
                     _ => false,
                 };
+                let cohere = self.d == Dialect::Cohere;
                 match (form, parts.as_slice()) {
-                    (Some("omitted"), []) => {
+                    (Some("omitted"), []) if !cohere => {
                         used.push(M_CONTENT);
                         Field::Absent
+                    }
+                    (Some("null"), []) if cohere => {
+                        used.push(M_CONTENT);
+                        Field::Null
                     }
                     (Some("array"), _) => {
                         if short {
@@ -579,10 +873,18 @@ impl Enc {
                         }
                         Field::Value(Content::Parts(parts))
                     }
+                    (_, []) if self.d.string_content() => {
+                        Field::Value(Content::Text(String::new()))
+                    }
+                    // Cohere leaves out the content of a message without text.
+                    (_, []) if cohere => Field::Absent,
                     (_, []) => Field::Null,
                     (_, [ContentPart::Text(t)]) if t.extra.is_empty() => {
                         Field::Value(Content::Text(t.text.clone()))
                     }
+                    _ if self.d.string_content() => Field::Value(Content::Text(
+                        self.one_string(Content::Parts(parts), &format!("{p}/parts")),
+                    )),
                     _ => Field::Value(Content::Parts(parts)),
                 }
             }
@@ -594,13 +896,61 @@ impl Enc {
                 content
             }
         };
+        if self.d.string_content() {
+            self.empty_text_dropped(m, &content, &p);
+        }
         let has_calls = !calls.is_empty();
         let mut msg = wire::Message::new(wire::Role::Assistant, content);
         if has_calls {
             msg.tool_calls = Field::Value(calls.into_iter().map(|(_, c)| c).collect());
         }
-        msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, &p);
+        let mut fields = plain(&m.extra, id);
+        if let Some(plan) = plan {
+            fields.insert("tool_plan".into(), Value::String(plan));
+        }
+        msg.extra = self.merge(&msg, fields, &m.extra, &p);
         (msg, has_calls, used)
+    }
+
+    /// Cohere: which text part is sent as `tool_plan` (the one marked so, else the first text
+    /// of a message with calls, unless the pasted message had none).
+    fn plan_index(&self, m: &Message) -> Option<usize> {
+        if self.d != Dialect::Cohere {
+            return None;
+        }
+        let texts = || {
+            m.parts.iter().enumerate().filter_map(|(j, p)| match p {
+                Part::Text { extra, .. } => Some((j, extra)),
+                _ => None,
+            })
+        };
+        if let Some((j, _)) = texts().find(|(_, e)| form_flag(e, self.id, F_TOOL_PLAN)) {
+            return Some(j);
+        }
+        let has_calls = m.tool_calls().next().is_some();
+        if !has_calls || form_flag(&m.extra, self.id, F_NO_PLAN) {
+            return None;
+        }
+        texts().next().map(|(j, _)| j)
+    }
+
+    /// String-content dialects read an empty string as no text: an empty text part is lost.
+    fn empty_text_dropped(&mut self, m: &Message, content: &Field<Content>, p: &str) {
+        let empty = matches!(content, Field::Value(Content::Text(s)) if s.is_empty());
+        let texts: Vec<usize> = m
+            .parts
+            .iter()
+            .enumerate()
+            .filter(|(_, part)| matches!(part, Part::Text { .. }))
+            .map(|(j, _)| j)
+            .collect();
+        if let (true, [j]) = (empty, texts.as_slice()) {
+            self.losses.dropped(
+                format!("{p}/parts/{j}"),
+                "empty text",
+                format!("{} reads empty content as no text", self.d.provider()),
+            );
+        }
     }
 
     /// Response content is one string (or null).
@@ -646,6 +996,7 @@ impl Enc {
         }
         match (joined, form) {
             (None, Some("omitted")) => Field::Absent,
+            (None, _) if self.d.string_content() => Field::Value(Content::Text(String::new())),
             (None, _) => Field::Null,
             (Some(s), _) => Field::Value(Content::Text(s)),
         }
@@ -655,19 +1006,40 @@ impl Enc {
         let id = self.id;
         self.losses.foreign_extra(&c.extra, id, pointer);
         self.unused_meta(&c.extra, pointer, &[M_FUNCTION]);
-        if c.arguments_raw
-            .as_deref()
-            .is_some_and(|raw| raw.trim().is_empty())
-        {
-            self.losses.rewritten(
-                format!("{pointer}/arguments_raw"),
-                "blank argument text",
-                "sent as is; it reads back as {}",
-            );
-        }
+        let object_form = match self.d {
+            Dialect::Ollama => true,
+            Dialect::Mistral => {
+                let fits = c.arguments_raw.is_none() && c.arguments.is_object();
+                let marked = form_flag(&c.extra, id, F_ARGS_OBJECT);
+                if marked && !fits {
+                    self.losses.rewritten(
+                        format!("{pointer}/arguments"),
+                        "arguments as a JSON object",
+                        "they are not a compact JSON object any more; sent as JSON text",
+                    );
+                }
+                marked && fits
+            }
+            _ => false,
+        };
+        let arguments = if object_form {
+            self.object_arguments(c, pointer)
+        } else {
+            if c.arguments_raw
+                .as_deref()
+                .is_some_and(|raw| raw.trim().is_empty())
+            {
+                self.losses.rewritten(
+                    format!("{pointer}/arguments_raw"),
+                    "blank argument text",
+                    "sent as is; it reads back as {}",
+                );
+            }
+            Value::String(c.arguments_text())
+        };
         let mut function = wire::FunctionCall {
             name: c.name.clone(),
-            arguments: Value::String(c.arguments_text()),
+            arguments,
             extra: Fields::new(),
         };
         function.extra = self.merge(
@@ -678,12 +1050,45 @@ impl Enc {
         );
         let mut call = wire::FunctionToolCall {
             id: c.id.clone(),
-            kind: Some(wire::FunctionTag::Function),
+            // Ollama's calls are `{function}` alone.
+            kind: (self.d != Dialect::Ollama).then_some(wire::FunctionTag::Function),
             function,
             extra: Fields::new(),
         };
         call.extra = self.merge(&call, plain(&c.extra, id), &c.extra, pointer);
         wire::ToolCall::Function(call)
+    }
+
+    /// Arguments as a JSON object (Ollama, Mistral's object form), with the rules every
+    /// object-argument format follows.
+    fn object_arguments(&mut self, c: &ToolCall, pointer: &str) -> Value {
+        let why = format!("{} sends arguments as a JSON object", self.d.provider());
+        if c.arguments_invalid() {
+            self.losses.dropped(
+                format!("{pointer}/arguments_raw"),
+                "argument text that is not valid JSON",
+                why.clone(),
+            );
+            self.losses
+                .rewritten(format!("{pointer}/arguments"), "arguments sent as {}", why);
+            return Value::Object(Fields::new());
+        }
+        if !c.arguments.is_object() {
+            self.losses.rewritten(
+                format!("{pointer}/arguments"),
+                format!("arguments {} sent as {{}}", c.arguments),
+                why,
+            );
+            return Value::Object(Fields::new());
+        }
+        if c.arguments_raw.is_some() {
+            self.losses.dropped(
+                format!("{pointer}/arguments_raw"),
+                "spelling of the argument text",
+                why,
+            );
+        }
+        c.arguments.clone()
     }
 
     /// One tool message per result, in order.
@@ -701,22 +1106,46 @@ impl Enc {
             };
             order.push(j);
             self.losses.foreign_extra(&r.extra, id, &pp);
-            let content = self.result_content(r, &pp);
+            let mut content = self.result_content(r, &pp);
+            if self.d.string_content() {
+                content = Content::Text(self.one_string(content, &format!("{pp}/content")));
+            }
             let mut msg = wire::Message::new(wire::Role::Tool, Field::Value(content));
-            msg.tool_call_id = Some(match &r.call_id {
-                Some(call_id) => call_id.clone(),
+            msg.tool_call_id = match &r.call_id {
+                _ if !self.d.has_ids() => None,
+                Some(call_id) => Some(call_id.clone()),
                 None => {
                     self.losses.added(
                         format!("{pp}/call_id"),
                         "empty tool_call_id",
                         "no call is left for this result to answer",
                     );
-                    String::new()
+                    Some(String::new())
                 }
-            });
+            };
             let mut fields = plain(&r.extra, id);
             let mut used = Vec::new();
-            if let Some(name) = &r.name {
+            if let Some(field) = self.d.result_name_field() {
+                let name = match (&r.name, self.result_names.get(&(i, j))) {
+                    (Some(name), _) => Some(name.clone()),
+                    (None, Some(name)) => {
+                        self.losses.added(
+                            format!("{pp}/name"),
+                            format!("tool name {name}"),
+                            format!(
+                                "{} names the tool on tool messages; taken from the call",
+                                self.d.provider()
+                            ),
+                        );
+                        Some(name.clone())
+                    }
+                    (None, None) => None,
+                };
+                if let Some(name) = name {
+                    used.push(M_NAME);
+                    fields.insert(field.into(), Value::String(name));
+                }
+            } else if let Some(name) = &r.name {
                 if meta_flag(&r.extra, id, M_NAME) {
                     used.push(M_NAME);
                     fields.insert("name".into(), Value::String(name.clone()));
@@ -755,6 +1184,11 @@ impl Enc {
         let id = self.id;
         let mut content = match &r.content {
             ResultContent::Text(s) => Content::Text(s.clone()),
+            ResultContent::Json(v @ Value::Object(_)) if self.d == Dialect::Cohere => {
+                // Cohere's own way: a document whose data is the object.
+                let document = serde_json::json!({"type": "document", "document": {"data": v}});
+                Content::Parts(vec![ContentPart::Other(document)])
+            }
             ResultContent::Json(v) => {
                 self.losses.rewritten(
                     format!("{pointer}/content"),
@@ -891,6 +1325,25 @@ impl Enc {
                 strict: Field::from_option(t.strict),
                 extra: Fields::new(),
             };
+            match (self.d, t.strict) {
+                (Dialect::DeepSeek, Some(true)) => {
+                    // Kept: it is right for the beta endpoint, and harmless elsewhere.
+                    self.losses.rewritten(
+                        format!("{p}/strict"),
+                        "strict mode",
+                        "DeepSeek applies strict only on its beta endpoint (base URL …/beta); the standard endpoint ignores it",
+                    );
+                }
+                (Dialect::Ollama, Some(_)) => {
+                    self.losses.dropped(
+                        format!("{p}/strict"),
+                        "strict flag",
+                        "Ollama tools have no strict mode",
+                    );
+                    function.strict = Field::Absent;
+                }
+                _ => {}
+            }
             function.extra =
                 self.merge(&function, meta_map(&t.extra, id, M_FUNCTION), &t.extra, &p);
             let mut tool = wire::FunctionTool {
@@ -927,12 +1380,23 @@ impl Enc {
         }
     }
 
-    /// tool_choice, and whether the remembered allowed_tools form shaped it.
+    /// tool_choice, and whether the remembered allowed_tools form (or Mistral's `required`
+    /// word) shaped it.
     fn tool_choice(&mut self, x: &Exchange) -> (Field<wire::ToolChoice>, bool) {
         let Some(tc) = &x.tool_choice else {
             return (Field::Absent, false);
         };
-        let allowed_form = meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
+        let provider = self.d.provider();
+        if self.d == Dialect::Ollama {
+            self.losses.dropped(
+                "/tool_choice",
+                "tool_choice",
+                "Ollama has no tool_choice: the model always decides",
+            );
+            return (Field::Absent, false);
+        }
+        let allowed_form =
+            self.d.has_allowed_tools() && meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
         let mut mode = tc.mode;
         if mode == ChoiceMode::Validated {
             self.losses
@@ -940,17 +1404,31 @@ impl Enc {
                     "/tool_choice/mode",
                     "validated mode",
                     format!(
-                        "{} has no mode that allows text but constrains calls to the schemas; sent as auto",
-                        self.d.provider()
+                        "{provider} has no mode that allows text but constrains calls to the schemas; sent as auto"
                     ),
                 )
                 .at("/tool_choice");
             mode = ChoiceMode::Auto;
         }
+        let Some(word) = self.d.mode_to_wire(mode) else {
+            // Cohere: no word for auto; leaving tool_choice out means the model decides.
+            self.losses.dropped(
+                "/tool_choice",
+                "tool_choice auto",
+                format!("{provider} has no auto value; left out, which is the default"),
+            );
+            return (Field::Absent, false);
+        };
+        let mut word = word.to_string();
+        if self.d == Dialect::Mistral
+            && mode == ChoiceMode::Required
+            && form_flag(&x.extra, self.id, F_REQUIRED)
+        {
+            word = "required".into();
+        }
         // The cases where a shorter spelling exists.
         let short = mode != ChoiceMode::None
             && (tc.tools.is_empty() || (mode == ChoiceMode::Required && tc.tools.len() == 1));
-        let word = self.d.mode_to_wire(mode).to_string();
         let choice = match (mode, tc.tools.as_slice()) {
             (ChoiceMode::None, names) => {
                 if !names.is_empty() {
@@ -965,18 +1443,51 @@ impl Enc {
                 wire::ToolChoice::Mode(word)
             }
             (_, []) if !allowed_form => wire::ToolChoice::Mode(word),
-            (ChoiceMode::Required, [name]) if !allowed_form => {
+            (ChoiceMode::Required, [name]) if !allowed_form && self.d.has_named_choice() => {
                 wire::ToolChoice::Named(NamedToolChoice::new(name.clone()))
             }
-            (_, names) => wire::ToolChoice::Allowed(wire::AllowedToolChoice {
-                kind: wire::AllowedToolsTag::AllowedTools,
-                allowed_tools: wire::AllowedTools {
-                    mode: word,
-                    tools: names.iter().cloned().map(NamedToolChoice::new).collect(),
-                },
-            }),
+            (_, names) if self.d.has_allowed_tools() => {
+                wire::ToolChoice::Allowed(wire::AllowedToolChoice {
+                    kind: wire::AllowedToolsTag::AllowedTools,
+                    allowed_tools: wire::AllowedTools {
+                        mode: word,
+                        tools: names.iter().cloned().map(NamedToolChoice::new).collect(),
+                    },
+                })
+            }
+            (_, names) => {
+                let why = if self.d.has_named_choice() {
+                    format!("{provider} can force one named tool but not restrict to several; sent as {word}")
+                } else {
+                    format!("{provider} cannot name tools in tool_choice; sent as {word}")
+                };
+                self.losses
+                    .dropped(
+                        "/tool_choice/tools",
+                        format!("tool restriction to {}", names.join(", ")),
+                        why,
+                    )
+                    .at("/tool_choice");
+                wire::ToolChoice::Mode(word)
+            }
         };
         (Field::Value(choice), allowed_form && short)
+    }
+}
+
+impl Enc {
+    fn parallel_tool_calls(&mut self, x: &Exchange) -> Field<bool> {
+        match x.parallel_tool_calls {
+            Some(_) if !self.d.has_parallel_tool_calls() => {
+                self.losses.dropped(
+                    "/parallel_tool_calls",
+                    "parallel_tool_calls",
+                    format!("{} has no parallel_tool_calls setting", self.d.provider()),
+                );
+                Field::Absent
+            }
+            p => Field::from_option(p),
+        }
     }
 }
 
@@ -1000,7 +1511,7 @@ pub fn encode_request(x: &Exchange, d: Dialect) -> (wire::Request, Vec<Loss>) {
         messages: e.messages(&x),
         tools: e.tools(&x),
         tool_choice,
-        parallel_tool_calls: Field::from_option(x.parallel_tool_calls),
+        parallel_tool_calls: e.parallel_tool_calls(&x),
         temperature: Field::from_option(x.options.temperature),
         top_p: Field::from_option(x.options.top_p),
         ..wire::Request::default()
@@ -1047,7 +1558,27 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
             .push(Message::new(Role::Assistant, Vec::new()));
     }
     let view = e.prepare_ids(&view);
-    let model = e.model(&view);
+    let model = if d.response_has_model() {
+        Some(e.model(&view))
+    } else {
+        if let Some(m) = &view.options.model {
+            let only_model = crate::model::Options {
+                model: None,
+                ..view.options.clone()
+            }
+            .is_empty();
+            e.losses.dropped(
+                if only_model {
+                    "/options"
+                } else {
+                    "/options/model"
+                },
+                format!("model {m}"),
+                format!("{} responses do not name the model", d.provider()),
+            );
+        }
+        None
+    };
     let empty = Message::new(Role::Assistant, Vec::new());
     let m = view.messages.first().unwrap_or(&empty);
     let p = "/messages/0";
@@ -1063,12 +1594,13 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let omitted = |key: &str| omit.contains(&key);
+    // Fields a dialect emits by default are left out only when a paste left them out.
+    let omitted = |key: &str| !d.emits_default(key) || omit.contains(&key);
     if !omitted("refusal") && !message.extra.contains_key("refusal") {
         message.extra.insert("refusal".into(), Value::Null);
     }
 
-    let derived = if has_calls { "tool_calls" } else { "stop" };
+    let derived = d.derived_finish(has_calls);
     let stop = format!("{p}/stop_reason");
     let finish = match &m.stop_reason {
         None => {
@@ -1079,27 +1611,32 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
             );
             derived.to_string()
         }
-        Some(StopReason::EndTurn) => "stop".into(),
-        Some(StopReason::ToolUse) => "tool_calls".into(),
-        Some(StopReason::MaxTokens) => "length".into(),
-        Some(StopReason::ContentFilter) => "content_filter".into(),
-        Some(StopReason::StopSequence) => {
-            e.losses.rewritten(
-                stop,
-                "stop sequence",
-                "finish_reason stop covers a matched stop sequence too",
-            );
-            "stop".into()
-        }
-        Some(StopReason::Other(s)) if s == "function_call" => s.clone(),
-        Some(StopReason::Other(s)) => {
-            e.losses.rewritten(
-                stop,
-                format!("stop reason {s}"),
-                format!("not a finish_reason of {}; sent as {derived}", d.provider()),
-            );
-            derived.to_string()
-        }
+        Some(reason) => match d.finish_to_wire(reason, has_calls) {
+            Some(word) => word,
+            None if *reason == StopReason::StopSequence => {
+                e.losses.rewritten(
+                    stop,
+                    "stop sequence",
+                    "finish_reason stop covers a matched stop sequence too",
+                );
+                "stop".into()
+            }
+            None => {
+                let name = match reason {
+                    StopReason::Other(s) => s.clone(),
+                    other => serde_json::to_value(other)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default(),
+                };
+                e.losses.rewritten(
+                    stop,
+                    format!("stop reason {name}"),
+                    format!("not a finish_reason of {}; sent as {derived}", d.provider()),
+                );
+                derived.to_string()
+            }
+        },
     };
 
     let mut choice_fields = meta_map(&m.extra, id, M_CHOICE);
@@ -1141,9 +1678,25 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
                 .unwrap_or_else(|| OBJECT.into())
         }),
         created: (!omitted("created")).then(|| created.and_then(|v| v.as_u64()).unwrap_or(0)),
-        model: Some(model),
+        model,
         choices,
         usage: match &m.usage {
+            None if d.requires_usage() => {
+                e.losses.added(
+                    format!("{p}/usage"),
+                    "usage of 0 tokens",
+                    format!(
+                        "{} responses carry usage; the message has none",
+                        d.provider()
+                    ),
+                );
+                Field::Value(wire::Usage {
+                    prompt_tokens: 0,
+                    completion_tokens: 0,
+                    total_tokens: Some(0),
+                    extra: Fields::new(),
+                })
+            }
             Some(u) => Field::Value(wire::Usage {
                 prompt_tokens: u.input_tokens,
                 completion_tokens: u.output_tokens,
@@ -1264,9 +1817,16 @@ impl Dec {
         };
         match &tc {
             wire::ToolChoice::Mode(word) => match self.d.mode_from_wire(word) {
-                Some(mode) => x.tool_choice = Some(ToolChoice::mode(mode)),
+                Some(mode) => {
+                    if self.d == Dialect::Mistral && word == "required" {
+                        set_form(meta, F_REQUIRED);
+                    }
+                    x.tool_choice = Some(ToolChoice::mode(mode))
+                }
                 None => keep(self, extra, &tc),
             },
+            wire::ToolChoice::Named(_) if !self.d.has_named_choice() => keep(self, extra, &tc),
+            wire::ToolChoice::Allowed(_) if !self.d.has_allowed_tools() => keep(self, extra, &tc),
             wire::ToolChoice::Named(n) => {
                 x.tool_choice = Some(ToolChoice::force(n.function.name.clone()))
             }
@@ -1429,17 +1989,40 @@ impl Dec {
             fields.insert("tool_call_id".into(), Value::String(v));
         }
         let mut parts = Vec::new();
+        let has_plan = match fields.remove("tool_plan") {
+            Some(Value::String(plan)) if self.d == Dialect::Cohere => {
+                let mut own = Fields::new();
+                set_form(&mut own, F_TOOL_PLAN);
+                parts.push(Part::Text {
+                    text: plan,
+                    extra: extra_of(id, own),
+                });
+                true
+            }
+            Some(other) => {
+                fields.insert("tool_plan".into(), other);
+                false
+            }
+            None => false,
+        };
+        let cohere = self.d == Dialect::Cohere;
         match m.content {
+            Field::Absent if cohere => {}
             Field::Absent => {
                 fields.insert(M_CONTENT.into(), Value::String("omitted".into()));
             }
+            Field::Null if cohere => {
+                fields.insert(M_CONTENT.into(), Value::String("null".into()));
+            }
             Field::Null => {}
+            // String-content dialects say "" for no text.
+            Field::Value(Content::Text(s)) if s.is_empty() && self.d.string_content() => {}
             Field::Value(c) => {
                 let (ps, array) = self.parts(c);
                 if array {
                     fields.insert(M_CONTENT.into(), Value::String("array".into()));
                 }
-                parts = ps;
+                parts.extend(ps);
             }
         }
         let mut has_calls = false;
@@ -1456,7 +2039,7 @@ impl Dec {
                     let pp = format!("/messages/{i}/parts/{}", parts.len());
                     let part = match call {
                         wire::ToolCall::Function(fc) => {
-                            if fc.kind.is_none() {
+                            if fc.kind.is_none() && self.d != Dialect::Ollama {
                                 self.losses.rewritten(
                                     pp.clone(),
                                     "tool call without type",
@@ -1497,6 +2080,9 @@ impl Dec {
                 has_calls = true;
             }
         }
+        if self.d == Dialect::Cohere && has_calls && !has_plan {
+            set_form(&mut fields, F_NO_PLAN);
+        }
         let mut msg = Message::new(Role::Assistant, parts);
         msg.extra = extra_of(id, fields);
         (msg, has_calls)
@@ -1509,6 +2095,7 @@ impl Dec {
         outer: Fields,
         pointer: &str,
     ) -> ToolCall {
+        let mut object_form = false;
         let mut call = match f.arguments {
             Value::String(text) => {
                 if text.trim().is_empty() {
@@ -1528,6 +2115,13 @@ impl Dec {
                 );
                 ToolCall::from_text(call_id, f.name, "")
             }
+            value @ Value::Object(_) if self.d == Dialect::Ollama => {
+                ToolCall::new(call_id, f.name, value)
+            }
+            value @ Value::Object(_) if self.d == Dialect::Mistral => {
+                object_form = true;
+                ToolCall::new(call_id, f.name, value)
+            }
             value => {
                 self.losses.rewritten(
                     format!("{pointer}/arguments"),
@@ -1543,6 +2137,9 @@ impl Dec {
         let mut fields = outer;
         if !f.extra.is_empty() {
             fields.insert(M_FUNCTION.into(), Value::Object(f.extra));
+        }
+        if object_form {
+            set_form(&mut fields, F_ARGS_OBJECT);
         }
         call.extra = extra_of(self.id, fields);
         call
@@ -1588,6 +2185,11 @@ impl Dec {
         }
         let content = match m.content {
             Field::Value(Content::Text(s)) => ResultContent::Text(s),
+            Field::Value(Content::Parts(items))
+                if self.d == Dialect::Cohere && document_data(&items).is_some() =>
+            {
+                ResultContent::Json(document_data(&items).cloned().unwrap_or(Value::Null))
+            }
             Field::Value(Content::Parts(items)) => ResultContent::Blocks(
                 items
                     .into_iter()
@@ -1610,7 +2212,12 @@ impl Dec {
             Field::Absent => return Err(self.error(wp, "a tool message needs content")),
         };
         let mut r = ToolResult::new(m.tool_call_id, content);
-        if let Some(Value::String(name)) = fields.get("name") {
+        if let Some(field) = self.d.result_name_field() {
+            if let Some(Value::String(name)) = fields.get(field) {
+                r.name = Some(name.clone());
+                fields.remove(field);
+            }
+        } else if let Some(Value::String(name)) = fields.get("name") {
             r.name = Some(name.clone());
             fields.remove("name");
             fields.insert(M_NAME.into(), Value::Bool(true));
@@ -1618,6 +2225,22 @@ impl Dec {
         r.extra = extra_of(id, fields);
         Ok(r)
     }
+}
+
+/// Cohere: the object of a tool result that is one document holding only `data` (how the
+/// encoder sends JSON results).
+fn document_data(items: &[ContentPart]) -> Option<&Value> {
+    let [ContentPart::Other(v)] = items else {
+        return None;
+    };
+    let o = v.as_object()?;
+    let doc = o.get("document")?.as_object()?;
+    let data = doc.get("data")?;
+    (o.len() == 2
+        && o.get("type").and_then(Value::as_str) == Some("document")
+        && doc.len() == 1
+        && data.is_object())
+    .then_some(data)
 }
 
 /// Request body → model.
@@ -1730,27 +2353,33 @@ pub fn decode_response(
     let mut dec = Dec::new(d);
     let id = dec.id;
     let mut omit: Vec<Value> = Vec::new();
+    // Remember a left-out field only where the encoder would otherwise add it.
+    let mut omitted = |key: &str| {
+        if d.emits_default(key) {
+            omit.push(key.into());
+        }
+    };
     let mut top = doc.extra;
     match doc.id {
-        Some(s) if s == PLACEHOLDER_ID => {}
+        Some(s) if s == PLACEHOLDER_ID && d.emits_default("id") => {}
         Some(s) => {
             top.insert("id".into(), Value::String(s));
         }
-        None => omit.push("id".into()),
+        None => omitted("id"),
     }
     match doc.object {
-        Some(s) if s == OBJECT => {}
+        Some(s) if s == OBJECT && d.emits_default("object") => {}
         Some(s) => {
             top.insert("object".into(), Value::String(s));
         }
-        None => omit.push("object".into()),
+        None => omitted("object"),
     }
     match doc.created {
-        Some(0) => {}
+        Some(0) if d.emits_default("created") => {}
         Some(n) => {
             top.insert("created".into(), Value::from(n));
         }
-        None => omit.push("created".into()),
+        None => omitted("created"),
     }
     let mut choices = doc.choices.into_iter();
     let Some(first) = choices.next() else {
@@ -1765,14 +2394,14 @@ pub fn decode_response(
             "the answer must be an assistant message",
         ));
     }
-    let (mut msg, _) = dec.assistant(first.message, 0);
+    let (mut msg, has_calls) = dec.assistant(first.message, 0);
     let mut fields = msg.extra.remove(id).unwrap_or_default();
     match fields.get("refusal") {
-        Some(Value::Null) => {
+        Some(Value::Null) if d.emits_default("refusal") => {
             fields.remove("refusal");
         }
         Some(_) => {}
-        None => omit.push("refusal".into()),
+        None => omitted("refusal"),
     }
     if !rest.is_empty() {
         dec.losses.dropped(
@@ -1784,14 +2413,17 @@ pub fn decode_response(
     }
     let mut choice = first.extra;
     match first.index {
-        Some(0) => {}
+        Some(0) if d.emits_default("index") => {}
         Some(n) => {
             choice.insert("index".into(), Value::from(n));
         }
-        None => omit.push("index".into()),
+        None => omitted("index"),
     }
     match first.logprobs {
-        Field::Absent => omit.push("logprobs".into()),
+        Field::Absent => omitted("logprobs"),
+        Field::Null if !d.emits_default("logprobs") => {
+            choice.insert("logprobs".into(), Value::Null);
+        }
         Field::Null => {}
         Field::Value(v) => {
             choice.insert("logprobs".into(), v);
@@ -1799,11 +2431,7 @@ pub fn decode_response(
     }
     if let Field::Value(reason) = first.finish_reason {
         msg.stop_reason = Some(match reason.as_str() {
-            "stop" => StopReason::EndTurn,
-            "tool_calls" => StopReason::ToolUse,
-            "length" => StopReason::MaxTokens,
-            "content_filter" => StopReason::ContentFilter,
-            "function_call" => {
+            "function_call" if d == Dialect::OpenAi => {
                 dec.losses.rewritten(
                     "/messages/0/stop_reason",
                     "finish_reason function_call",
@@ -1811,7 +2439,7 @@ pub fn decode_response(
                 );
                 StopReason::ToolUse
             }
-            _ => StopReason::Other(reason),
+            word => d.finish_from_wire(word, has_calls),
         });
     }
     match doc.usage {

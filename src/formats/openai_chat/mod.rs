@@ -22,12 +22,20 @@
 //! - Deprecated `functions`, `function_call` and `role: "function"` messages are read and
 //!   written back in the current shape.
 //!
+//! OpenAI-compatible dialects are variations of this codec ([`Dialect`], one method per
+//! difference), each a codec of its own in [`dialects`]: DeepSeek and Mistral (the same wire
+//! types), Cohere v2 ([`cohere`]: renamed fields on the model, its own response shape) and
+//! Ollama's native chat ([`ollama`]: `options`, object arguments, no ids, its own response
+//! shape). Each module's doc lists what is lossy in that dialect.
+//!
 //! Pasted documents survive decode → encode unchanged: unknown fields are kept in `extra`,
 //! unknown part/tool/call kinds as raw values, and spelling choices the model does not record
 //! (see [`convert`]) under `toolscope:` keys of `extra["openai-chat"]`.
 
+pub mod cohere;
 pub mod convert;
 pub mod dialects;
+pub mod ollama;
 pub mod wire;
 
 pub use convert::Dialect;

@@ -1,0 +1,332 @@
+//! Cohere Chat API v2 (`POST /v2/chat`): <https://docs.cohere.com/reference/chat>, the
+//! tool-use guide <https://docs.cohere.com/docs/tool-use-overview>, and the types of the
+//! `cohere` Python SDK (`cohere.types`, `cohere.v2.types`), which win where the prose differs.
+//!
+//! The request is Chat Completions with other names: `p` for `top_p`, `stop_sequences` for
+//! `stop`, `strict_tools` for every tool's `strict`, tool_choice `REQUIRED`/`NONE`, and an
+//! assistant `tool_plan` (the text before the calls). It is read with the Chat Completions
+//! wire types and [`Dialect::Cohere`]; the renames happen on the model here. The response is
+//! its own shape (`{id, finish_reason, message, usage}`), translated to and from a Chat
+//! Completions response here.
+//!
+//! What is lossy:
+//! - tool_choice has no `auto` (left out, which is the default: reported), no named tool and no
+//!   restriction to some tools (sent as `REQUIRED`, reported), no `validated`.
+//! - No `parallel_tool_calls` (dropped, reported). `strict` is one flag for all tools: tools
+//!   that disagree lose theirs (reported).
+//! - Tool results have no error flag (folded into the text as `Error: …`) and no name; JSON
+//!   objects travel as a document (`{"type": "document", "document": {"data": …}}`), other JSON
+//!   as text; images are dropped.
+//! - `tool_plan` is a plain string: the first text of an assistant message with calls (a form
+//!   marker remembers which text it was). Responses do not name the model (dropped, reported).
+//! - Finish reasons `COMPLETE`, `TOOL_CALL`, `MAX_TOKENS`, `STOP_SEQUENCE`, `ERROR`,
+//!   `TIMEOUT`; a content filter has none (sent as the derived one, reported).
+
+use super::convert::{self, Dialect};
+use super::dialects::{from_value, messages};
+use super::wire::{self, Field, Fields};
+use crate::formats::{DecodeError, Kind};
+use crate::model::{Exchange, Loss, Losses, FORM_KEY};
+use serde_json::{json, Value};
+
+const ID: &str = "cohere";
+/// Form marker: the pasted request had tools but no `strict_tools`.
+const F_NO_STRICT_TOOLS: &str = "no_strict_tools";
+
+/// Cohere Chat v2.
+pub struct Cohere;
+
+impl crate::formats::Codec for Cohere {
+    const ID: &'static str = ID;
+    type Request = wire::Request;
+    type Response = Value;
+
+    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
+        let mut losses = Losses::new();
+        let y = renamed(x, &mut losses);
+        let (req, more) = convert::encode_request(&y, Dialect::Cohere);
+        losses.extend(more);
+        (req, losses.into_vec())
+    }
+
+    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        let (mut x, losses) = convert::decode_request(doc, Dialect::Cohere)?;
+        lift(&mut x);
+        Ok((x, losses))
+    }
+
+    fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
+        let (r, losses) = convert::encode_response(x, Dialect::Cohere);
+        (to_cohere(r), losses)
+    }
+
+    fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_response(from_cohere(doc)?, Dialect::Cohere)
+    }
+
+    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+        let o = v.as_object()?;
+        if o.contains_key("message") && o.contains_key("finish_reason") {
+            return (!o.contains_key("choices")).then_some((Kind::Response, 97));
+        }
+        o.get("messages")?;
+        let choice = matches!(
+            o.get("tool_choice").and_then(Value::as_str),
+            Some("REQUIRED" | "NONE")
+        );
+        let plan = messages(v).any(|m| m.get("tool_plan").is_some());
+        let documents = messages(v).any(|m| {
+            m.get("content")
+                .and_then(Value::as_array)
+                .is_some_and(|c| c.iter().any(|p| p.get("type") == Some(&json!("document"))))
+        });
+        let fields = [
+            "strict_tools",
+            "documents",
+            "citation_options",
+            "safety_mode",
+        ]
+        .iter()
+        .any(|k| o.contains_key(*k));
+        let model = o
+            .get("model")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m.starts_with("command"));
+        (choice || plan || documents || fields || model).then_some((Kind::Request, 97))
+    }
+}
+
+/// The exchange with Cohere's names for what Chat Completions spells otherwise: `top_p` →
+/// `p`, `stop` → `stop_sequences`, per-tool `strict` → `strict_tools` (kept fields the Chat
+/// Completions encoder emits verbatim).
+fn renamed(x: &Exchange, losses: &mut Losses) -> Exchange {
+    let mut y = x.clone();
+    let mut own = y.extra.remove(ID).unwrap_or_default();
+    if let Some(p) = y.options.top_p.take() {
+        own.insert("p".into(), json!(p));
+    }
+    if !y.options.stop.is_empty() {
+        own.insert(
+            "stop_sequences".into(),
+            json!(std::mem::take(&mut y.options.stop)),
+        );
+    }
+    let flags: Vec<Option<bool>> = y.tools.iter().map(|t| t.strict).collect();
+    let omitted = own
+        .remove(FORM_KEY)
+        .is_some_and(|f| f.get(F_NO_STRICT_TOOLS) == Some(&Value::Bool(true)));
+    match flags.first() {
+        Some(Some(first)) if flags.iter().all(|f| *f == Some(*first)) => {
+            if !*first {
+                for k in 0..flags.len() {
+                    losses.rewritten(
+                        format!("/tools/{k}/strict"),
+                        "strict false",
+                        "sent as strict_tools false, Cohere's default; reads back as unset",
+                    );
+                }
+            }
+            own.insert("strict_tools".into(), Value::Bool(*first));
+            for t in &mut y.tools {
+                t.strict = None;
+            }
+        }
+        // No tool says: Cohere's default is stated (unless a paste left it out).
+        Some(None) if !omitted && flags.iter().all(Option::is_none) => {
+            own.entry("strict_tools").or_insert(Value::Bool(false));
+        }
+        _ => {}
+    }
+    for (k, t) in y.tools.iter_mut().enumerate() {
+        if let Some(strict) = t.strict.take() {
+            losses.dropped(
+                format!("/tools/{k}/strict"),
+                format!("strict {strict}"),
+                "Cohere has one strict_tools flag for all tools; these tools disagree",
+            );
+        }
+    }
+    if !own.is_empty() {
+        y.extra.insert(ID.into(), own);
+    }
+    y
+}
+
+/// The reverse of [`renamed`] on a decoded request.
+fn lift(x: &mut Exchange) {
+    let own = x.extra.entry(ID.to_string()).or_default();
+    if x.options.top_p.is_none() {
+        if let Some(p) = own.get("p").and_then(Value::as_f64) {
+            x.options.top_p = Some(p);
+            own.remove("p");
+        }
+    }
+    if x.options.stop.is_empty() {
+        let stop: Option<Vec<String>> = own
+            .get("stop_sequences")
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
+        if let Some(stop) = stop {
+            x.options.stop = stop;
+            own.remove("stop_sequences");
+        }
+    }
+    let all_unset = !x.tools.is_empty() && x.tools.iter().all(|t| t.strict.is_none());
+    match own.get("strict_tools").and_then(Value::as_bool) {
+        // false is the default the encoder states: no tool is strict.
+        Some(false) if all_unset => {
+            own.remove("strict_tools");
+        }
+        Some(true) if all_unset => {
+            for t in &mut x.tools {
+                t.strict = Some(true);
+            }
+            own.remove("strict_tools");
+        }
+        None if all_unset => {
+            let mut form = Fields::new();
+            form.insert(F_NO_STRICT_TOOLS.into(), Value::Bool(true));
+            own.insert(FORM_KEY.into(), Value::Object(form));
+        }
+        _ => {}
+    }
+    if own.is_empty() {
+        x.extra.remove(ID);
+    }
+}
+
+/// A Chat Completions response (as the encoder built it for Cohere) → Cohere's shape.
+fn to_cohere(r: wire::Response) -> Value {
+    let mut out = Fields::new();
+    if let Some(id) = r.id {
+        out.insert("id".into(), Value::String(id));
+    }
+    let mut choices = r.choices.into_iter();
+    let choice = choices.next();
+    if let Some(c) = &choice {
+        if let Field::Value(f) = &c.finish_reason {
+            out.insert("finish_reason".into(), Value::String(f.clone()));
+        }
+    }
+    let mut message = choice
+        .as_ref()
+        .and_then(|c| serde_json::to_value(&c.message).ok())
+        .unwrap_or_else(|| json!({"role": "assistant"}));
+    if let Some(m) = message.as_object_mut() {
+        match m.remove("content") {
+            Some(Value::String(text)) => {
+                m.insert("content".into(), json!([{"type": "text", "text": text}]));
+            }
+            Some(Value::Array(parts)) => {
+                m.insert("content".into(), Value::Array(parts));
+            }
+            _ => {}
+        }
+    }
+    out.insert("message".into(), message);
+    if let Some(c) = choice {
+        out.extend(c.extra);
+    }
+    if let Field::Value(u) = r.usage {
+        let mut usage = u.extra;
+        usage.insert(
+            "tokens".into(),
+            json!({"input_tokens": u.prompt_tokens, "output_tokens": u.completion_tokens}),
+        );
+        out.insert("usage".into(), Value::Object(usage));
+    }
+    out.extend(r.extra);
+    Value::Object(out)
+}
+
+/// Cohere's response → a Chat Completions response for the shared decoder.
+fn from_cohere(doc: Value) -> Result<wire::Response, DecodeError> {
+    let Value::Object(mut top) = doc else {
+        return Err(DecodeError::at(ID, "", "a response is a JSON object"));
+    };
+    let id = match top.remove("id") {
+        None => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(DecodeError::at(ID, "/id", "id is a string")),
+    };
+    let finish_reason = match top.remove("finish_reason") {
+        None => Field::Absent,
+        Some(Value::String(s)) => Field::Value(s),
+        Some(_) => {
+            return Err(DecodeError::at(
+                ID,
+                "/finish_reason",
+                "finish_reason is a string",
+            ))
+        }
+    };
+    let Some(mut message) = top.remove("message") else {
+        return Err(DecodeError::at(ID, "", "a response needs a message"));
+    };
+    // One text item is the plain form of content.
+    if let Some(m) = message.as_object_mut() {
+        let single = m
+            .get("content")
+            .and_then(Value::as_array)
+            .and_then(|items| match items.as_slice() {
+                [item] => item.as_object(),
+                _ => None,
+            })
+            .filter(|o| o.len() == 2 && o.get("type") == Some(&json!("text")))
+            .and_then(|o| o.get("text"))
+            .and_then(Value::as_str)
+            .map(String::from);
+        if let Some(text) = single {
+            m.insert("content".into(), Value::String(text));
+        }
+    }
+    let message: wire::Message = from_value(ID, message, "/message")?;
+    let usage = match top.remove("usage") {
+        None => Field::Absent,
+        Some(u) => match tokens(&u) {
+            Some((input, output)) => {
+                let mut extra = u.as_object().cloned().unwrap_or_default();
+                extra.remove("tokens");
+                Field::Value(wire::Usage {
+                    prompt_tokens: input,
+                    completion_tokens: output,
+                    total_tokens: None,
+                    extra,
+                })
+            }
+            None => {
+                // Kept as it was, among the response's fields.
+                top.insert("usage".into(), u);
+                Field::Absent
+            }
+        },
+    };
+    Ok(wire::Response {
+        id,
+        object: None,
+        created: None,
+        model: None,
+        choices: vec![wire::Choice {
+            index: None,
+            message,
+            logprobs: Field::Absent,
+            finish_reason,
+            extra: Fields::new(),
+        }],
+        usage,
+        extra: top,
+    })
+}
+
+/// `usage.tokens` when it is exactly `{input_tokens, output_tokens}` as whole numbers.
+fn tokens(u: &Value) -> Option<(u64, u64)> {
+    let t = u.get("tokens")?.as_object()?;
+    if t.len() != 2 {
+        return None;
+    }
+    Some((
+        t.get("input_tokens")?.as_u64()?,
+        t.get("output_tokens")?.as_u64()?,
+    ))
+}

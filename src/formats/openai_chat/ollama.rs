@@ -1,0 +1,282 @@
+//! Ollama's native chat API (`POST /api/chat`):
+//! <https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion>, the tool
+//! calling guide, and the types of the `ollama` Python SDK (`ollama._types`).
+//!
+//! The request is Chat Completions-like: `messages` with `role`/`content` (a string),
+//! `images`, `tool_calls: [{function: {name, arguments}}]` with the arguments as a JSON
+//! *object*, `tool_name` on tool messages; `tools` as OpenAI function tools; sampling settings
+//! inside `options` (`temperature`, `top_p`, `num_predict`, `stop`, …); `format`,
+//! `keep_alive`, `think`, `stream`. It is read with the Chat Completions wire types and
+//! [`Dialect::Ollama`]; `options` is lifted into the model here. The response
+//! (`{model, created_at, message, done, done_reason, …counts and durations}`) is translated
+//! to and from a Chat Completions response here.
+//!
+//! What is lossy:
+//! - No call ids: calls and results pair by order and `tool_name` (ids dropped, reported; the
+//!   tool name is taken from the call when the result has none, reported).
+//! - No tool_choice and no parallel_tool_calls (dropped, reported); no `strict` (dropped).
+//! - Content is one string: several texts are joined, other parts dropped; an empty text reads
+//!   back as no text. Tool results are text (JSON as compact text, images dropped, errors
+//!   folded in as `Error: …`).
+//! - Arguments are objects: invalid argument text and non-object JSON become `{}` (reported).
+//! - `done_reason` is `stop` after tool calls too; `stop` reads as tool use when the message
+//!   has calls. A stop sequence or a content filter has no reason of its own (reported).
+//! - The `ollama` SDK types tool parameters with a subset of JSON Schema (`type`,
+//!   `properties` with `type`/`items`/`description`/`enum`, `required`, `items`, `$defs`);
+//!   the document carries the whole schema, and keywords outside that subset may be ignored
+//!   (not reported).
+
+use super::convert::{self, Dialect};
+use super::dialects::{from_value, messages};
+use super::wire::{self, Field, Fields};
+use crate::formats::{DecodeError, Kind};
+use crate::model::{Exchange, Loss, Losses};
+use serde_json::{json, Value};
+
+const ID: &str = "ollama";
+/// `created_at` sent when the exchange has none; read back as none.
+pub const PLACEHOLDER_CREATED_AT: &str = "1970-01-01T00:00:00Z";
+
+/// Ollama `/api/chat`.
+pub struct Ollama;
+
+impl crate::formats::Codec for Ollama {
+    const ID: &'static str = ID;
+    type Request = wire::Request;
+    type Response = Value;
+
+    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
+        let mut losses = Losses::new();
+        let y = into_options(x, &mut losses);
+        let (req, more) = convert::encode_request(&y, Dialect::Ollama);
+        losses.extend(more);
+        (req, losses.into_vec())
+    }
+
+    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        let (mut x, losses) = convert::decode_request(doc, Dialect::Ollama)?;
+        lift(&mut x);
+        Ok((x, losses))
+    }
+
+    fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
+        let (r, losses) = convert::encode_response(x, Dialect::Ollama);
+        (to_ollama(r), losses)
+    }
+
+    fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_response(from_ollama(doc)?, Dialect::Ollama)
+    }
+
+    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+        let o = v.as_object()?;
+        if o.contains_key("message") && o.contains_key("done") {
+            return Some((Kind::Response, 97));
+        }
+        o.get("messages")?;
+        let object_args = messages(v).any(|m| {
+            m.get("tool_calls")
+                .and_then(Value::as_array)
+                .is_some_and(|calls| {
+                    calls.iter().any(|c| {
+                        c.get("function")
+                            .and_then(|f| f.get("arguments"))
+                            .is_some_and(Value::is_object)
+                    })
+                })
+        });
+        let tool_name = messages(v).any(|m| m.get("tool_name").is_some());
+        let fields = ["options", "keep_alive", "think"]
+            .iter()
+            .any(|k| o.contains_key(*k));
+        (object_args || tool_name || fields).then_some((Kind::Request, 97))
+    }
+}
+
+/// The model's sampling options → `options` (a kept field the Chat Completions encoder emits
+/// verbatim), next to the options a pasted document had.
+fn into_options(x: &Exchange, losses: &mut Losses) -> Exchange {
+    let mut y = x.clone();
+    let mut lifted = Fields::new();
+    if let Some(t) = y.options.temperature.take() {
+        lifted.insert("temperature".into(), json!(t));
+    }
+    if let Some(p) = y.options.top_p.take() {
+        lifted.insert("top_p".into(), json!(p));
+    }
+    if let Some(n) = y.options.max_tokens.take() {
+        lifted.insert("num_predict".into(), json!(n));
+    }
+    if !y.options.stop.is_empty() {
+        lifted.insert("stop".into(), json!(std::mem::take(&mut y.options.stop)));
+    }
+    if lifted.is_empty() {
+        return y;
+    }
+    let own = y.extra.entry(ID.to_string()).or_default();
+    let mut options = match own.remove("options") {
+        Some(Value::Object(o)) => o,
+        Some(other) => {
+            losses.dropped(
+                format!("/extra/{ID}/options"),
+                format!("options {other}"),
+                "options must be an object to hold the sampling settings",
+            );
+            Fields::new()
+        }
+        None => Fields::new(),
+    };
+    options.extend(lifted);
+    own.insert("options".into(), Value::Object(options));
+    y
+}
+
+/// The reverse of [`into_options`] on a decoded request.
+fn lift(x: &mut Exchange) {
+    let Some(Value::Object(options)) = x.extra.get_mut(ID).and_then(|own| own.get_mut("options"))
+    else {
+        return;
+    };
+    let before = options.len();
+    if x.options.temperature.is_none() {
+        if let Some(t) = options.get("temperature").and_then(Value::as_f64) {
+            x.options.temperature = Some(t);
+            options.remove("temperature");
+        }
+    }
+    if x.options.top_p.is_none() {
+        if let Some(p) = options.get("top_p").and_then(Value::as_f64) {
+            x.options.top_p = Some(p);
+            options.remove("top_p");
+        }
+    }
+    if x.options.max_tokens.is_none() {
+        if let Some(n) = options.get("num_predict").and_then(Value::as_u64) {
+            x.options.max_tokens = Some(n);
+            options.remove("num_predict");
+        }
+    }
+    if x.options.stop.is_empty() {
+        let stop: Option<Vec<String>> = options
+            .get("stop")
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
+        if let Some(stop) = stop {
+            x.options.stop = stop;
+            options.remove("stop");
+        }
+    }
+    // An `options` emptied by lifting is the encoder's to rebuild; one pasted empty stays.
+    if options.is_empty() && before > 0 {
+        if let Some(own) = x.extra.get_mut(ID) {
+            own.remove("options");
+            if own.is_empty() {
+                x.extra.remove(ID);
+            }
+        }
+    }
+}
+
+/// A Chat Completions response (as the encoder built it for Ollama) → Ollama's shape.
+fn to_ollama(r: wire::Response) -> Value {
+    let mut out = Fields::new();
+    let mut rest = r.extra;
+    if let Some(model) = r.model {
+        out.insert("model".into(), Value::String(model));
+    }
+    out.insert(
+        "created_at".into(),
+        rest.remove("created_at")
+            .unwrap_or_else(|| Value::String(PLACEHOLDER_CREATED_AT.into())),
+    );
+    let mut choices = r.choices.into_iter();
+    let choice = choices.next();
+    let message = choice
+        .as_ref()
+        .and_then(|c| serde_json::to_value(&c.message).ok())
+        .unwrap_or_else(|| json!({"role": "assistant", "content": ""}));
+    out.insert("message".into(), message);
+    out.insert(
+        "done".into(),
+        rest.remove("done").unwrap_or(Value::Bool(true)),
+    );
+    if let Some(c) = choice {
+        if let Field::Value(f) = &c.finish_reason {
+            out.insert("done_reason".into(), Value::String(f.clone()));
+        }
+        out.extend(c.extra);
+    }
+    out.extend(rest);
+    if let Field::Value(u) = r.usage {
+        out.insert("prompt_eval_count".into(), json!(u.prompt_tokens));
+        out.insert("eval_count".into(), json!(u.completion_tokens));
+        out.extend(u.extra);
+    }
+    Value::Object(out)
+}
+
+/// Ollama's response → a Chat Completions response for the shared decoder.
+fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
+    let Value::Object(mut top) = doc else {
+        return Err(DecodeError::at(ID, "", "a response is a JSON object"));
+    };
+    let model = match top.remove("model") {
+        None => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(DecodeError::at(ID, "/model", "model is a string")),
+    };
+    if top.get("created_at") == Some(&json!(PLACEHOLDER_CREATED_AT)) {
+        top.remove("created_at");
+    }
+    if top.get("done") == Some(&Value::Bool(true)) {
+        top.remove("done");
+    }
+    let finish_reason = match top.remove("done_reason") {
+        None => Field::Absent,
+        Some(Value::String(s)) => Field::Value(s),
+        Some(_) => {
+            return Err(DecodeError::at(
+                ID,
+                "/done_reason",
+                "done_reason is a string",
+            ))
+        }
+    };
+    let Some(message) = top.remove("message") else {
+        return Err(DecodeError::at(ID, "", "a response needs a message"));
+    };
+    let message: wire::Message = from_value(ID, message, "/message")?;
+    let counts = (
+        top.get("prompt_eval_count").and_then(Value::as_u64),
+        top.get("eval_count").and_then(Value::as_u64),
+    );
+    let usage = match counts {
+        (Some(input), Some(output)) => {
+            top.remove("prompt_eval_count");
+            top.remove("eval_count");
+            Field::Value(wire::Usage {
+                prompt_tokens: input,
+                completion_tokens: output,
+                total_tokens: None,
+                extra: Fields::new(),
+            })
+        }
+        _ => Field::Absent,
+    };
+    Ok(wire::Response {
+        id: None,
+        object: None,
+        created: None,
+        model,
+        choices: vec![wire::Choice {
+            index: None,
+            message,
+            logprobs: Field::Absent,
+            finish_reason,
+            extra: Fields::new(),
+        }],
+        usage,
+        extra: top,
+    })
+}
