@@ -96,3 +96,26 @@ fn cli_binary_reads_a_file() {
         .expect("run toolscope");
     assert_eq!(missing.status.code(), Some(1));
 }
+
+#[test]
+fn cli_detects_a_legacy_xml_transcript() {
+    let xml = "Use the tools.\n\nHuman: Price of Apple?\n\nAssistant: <function_calls>\n<invoke>\n<tool_name>get_stock_price</tool_name>\n<parameters>\n<ticker>AAPL</ticker>\n</parameters>\n</invoke>\n</function_calls>";
+    let (code, out, err) = run(&["convert", "--to", "canonical"], xml);
+    assert_eq!(code, 0, "{err}");
+    let x: toolscope::model::Exchange = serde_json::from_str(&out).expect("canonical");
+    let call = x
+        .messages
+        .iter()
+        .flat_map(|m| m.tool_calls())
+        .next()
+        .expect("a call");
+    assert_eq!(call.name, "get_stock_price");
+    assert_eq!(call.arguments, serde_json::json!({"ticker": "AAPL"}));
+    // Plain prose is a legacy completion (the model's text); broken JSON stays a JSON error.
+    let (code, out, err) = run(&["convert", "--to", "canonical"], "hello there");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("hello there"), "{out}");
+    let (code, _, err) = run(&["convert", "--to", "canonical"], "  {\"messages\": [,]}");
+    assert_eq!(code, 1);
+    assert!(err.contains("line 1, column 17"), "{err}");
+}

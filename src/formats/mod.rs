@@ -411,17 +411,15 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
         }
         Err(e) => e,
     };
-    if canonical_err.pointer.is_none() {
-        // Not JSON at all: the syntax error is the answer whatever the format.
-        return Err(DecodeError {
-            format: None,
-            ..canonical_err
-        });
-    }
     match Format::detect(text) {
         Ok((format, kind)) => format
             .decode(text, kind)
             .map(|d| (d, Source::Wire(format, kind))),
+        // Not JSON, and no text format recognises it: the syntax error is the answer.
+        Err(_) if canonical_err.pointer.is_none() => Err(DecodeError {
+            format: None,
+            ..canonical_err
+        }),
         Err(_) => Err(canonical_err),
     }
 }
