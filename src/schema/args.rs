@@ -50,7 +50,10 @@ pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
                     format!("/tools/{i}/input_schema"),
                     Severity::Error,
                     "args.invalid-schema",
-                    format!("the input schema of `{}` is not a valid JSON Schema: {e}", tool.name),
+                    format!(
+                        "the input schema of `{}` is not a valid JSON Schema: {e}",
+                        tool.name
+                    ),
                 ));
                 None
             }
@@ -71,7 +74,10 @@ pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
                             format!("{at}/arguments_raw"),
                             Severity::Error,
                             "args.invalid-json",
-                            format!("the arguments of this `{}` call are not valid JSON", call.name),
+                            format!(
+                                "the arguments of this `{}` call are not valid JSON",
+                                call.name
+                            ),
                         ));
                         continue;
                     }

@@ -12,7 +12,7 @@
 //!
 //! Severity is warning: the request still works through `parametersJsonSchema` where supported.
 
-use super::walk::{resolve, types};
+use super::walk::{resolve, types, value_depth};
 use super::{esc, Finding, Fix, Severity, MAX_DEPTH};
 use crate::formats::gemini::schema::to_gemini;
 use crate::model::empty_object_schema;
@@ -42,7 +42,9 @@ pub fn fix(s: &Value) -> Value {
 
 /// Gemini findings for one tool's schema.
 pub fn lint(s: &Value, tool: usize, at: &str) -> Vec<Finding> {
-    if *s == empty_object_schema() || to_gemini(s).is_some() {
+    // `to_gemini` recurses without a bound; text-parsed schemas are at most 128 deep anyway.
+    let shallow = value_depth(s, 2 * MAX_DEPTH) <= 2 * MAX_DEPTH;
+    if *s == empty_object_schema() || (shallow && to_gemini(s).is_some()) {
         return Vec::new(); // sent as `parameters` (or left out when empty)
     }
     let mut cx = Ctx {
@@ -64,8 +66,11 @@ pub fn lint(s: &Value, tool: usize, at: &str) -> Vec<Finding> {
             continue;
         }
         out.push(
-            Finding::new(p, Severity::Warning, rule, msg)
-                .with_fix(if fixable { fix.clone() } else { None }),
+            Finding::new(p, Severity::Warning, rule, msg).with_fix(if fixable {
+                fix.clone()
+            } else {
+                None
+            }),
         );
     }
     if out.is_empty() {
@@ -83,73 +88,122 @@ pub fn lint(s: &Value, tool: usize, at: &str) -> Vec<Finding> {
     out
 }
 
+// The walk recurses once per schema level; its recursive frames (`go`, `nested`) hold little,
+// and everything that formats messages or builds values lives in helpers that return before
+// the next level starts (a debug build's frames are large, and wasm's stack is 1 MB).
 fn go(cx: &mut Ctx, s: &Value, at: &str, depth: usize) -> Value {
     let Value::Object(m) = s else {
-        cx.issue(
-            at,
-            "gemini.not-a-schema",
-            "a boolean or non-object schema has no `parameters` form".into(),
-            false,
-        );
-        return s.clone();
+        return not_a_schema(cx, s, at);
     };
     if depth > MAX_DEPTH {
-        cx.issue(
-            at,
-            "schema.too-deep",
-            format!("nested deeper than {MAX_DEPTH} levels; not checked below"),
-            false,
-        );
-        return s.clone();
+        return too_deep(cx, s, at);
     }
-    // `$ref`: inline the target (siblings win), with a guard against recursion.
-    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
-        let r = r.to_string();
-        if cx.refs.contains(&r) {
-            cx.issue(
-                at,
-                "gemini.ref",
-                format!("recursive `$ref` {r} cannot be inlined; fix: cut to a described string"),
-                true,
-            );
-            let mut cut = Map::new();
-            cut.insert("type".into(), "string".into());
-            cut.insert(
-                "description".into(),
-                Value::String(format!("JSON value of the recursive schema {r}")),
-            );
-            return Value::Object(cut);
-        }
-        let Some(target) = resolve(cx.root, &r).cloned() else {
-            cx.issue(
-                at,
-                "gemini.ref",
-                format!("`$ref` {r} does not resolve inside the schema"),
-                false,
-            );
-            let mut rest = m.clone();
-            rest.remove("$ref");
-            return go(cx, &Value::Object(rest), at, depth + 1);
+    if m.contains_key("$ref") {
+        return match expand_ref(cx, m, at) {
+            RefStep::Done(v) => v,
+            RefStep::Expand(merged, r) => {
+                cx.refs.push(r);
+                let out = go(cx, &merged, at, depth + 1);
+                cx.refs.pop();
+                out
+            }
         };
+    }
+    let m = prelude(cx, m, at);
+    let mut out = Map::new();
+    let mut nullable = false;
+    for (k, v) in &m {
+        if matches!(k.as_str(), "properties" | "items" | "anyOf") {
+            nested(cx, k, v, at, depth, &mut out, &mut nullable);
+        } else {
+            simple_key(cx, &m, k, v, at, &mut out, &mut nullable);
+        }
+    }
+    finish(cx, out, nullable, at, depth)
+}
+
+#[inline(never)]
+fn not_a_schema(cx: &mut Ctx, s: &Value, at: &str) -> Value {
+    cx.issue(
+        at,
+        "gemini.not-a-schema",
+        "a boolean or non-object schema has no `parameters` form".into(),
+        false,
+    );
+    s.clone()
+}
+
+#[inline(never)]
+fn too_deep(cx: &mut Ctx, s: &Value, at: &str) -> Value {
+    cx.issue(
+        at,
+        "schema.too-deep",
+        format!("nested deeper than {MAX_DEPTH} levels; not checked below"),
+        false,
+    );
+    s.clone()
+}
+
+enum RefStep {
+    Done(Value),
+    Expand(Value, String),
+}
+
+/// `$ref`: the target merged with the siblings (siblings win), to walk with the reference on
+/// the recursion guard; a recursive or unresolvable reference is settled here.
+#[inline(never)]
+fn expand_ref(cx: &mut Ctx, m: &Map<String, Value>, at: &str) -> RefStep {
+    let r = m
+        .get("$ref")
+        .map(|r| r.as_str().map_or_else(|| r.to_string(), String::from))
+        .unwrap_or_default();
+    if cx.refs.contains(&r) {
         cx.issue(
             at,
             "gemini.ref",
-            format!("`parameters` has no `$ref`; fix: inline {r}"),
+            format!("recursive `$ref` {r} cannot be inlined; fix: cut to a described string"),
             true,
         );
-        let mut merged = target.as_object().cloned().unwrap_or_default();
-        for (k, v) in m {
-            if k != "$ref" {
-                merged.insert(k.clone(), v.clone());
-            }
-        }
-        cx.refs.push(r);
-        let out = go(cx, &Value::Object(merged), at, depth + 1);
-        cx.refs.pop();
-        return out;
+        let mut cut = Map::new();
+        cut.insert("type".into(), "string".into());
+        cut.insert(
+            "description".into(),
+            Value::String(format!("JSON value of the recursive schema {r}")),
+        );
+        return RefStep::Done(Value::Object(cut));
     }
+    let mut merged = match resolve(cx.root, &r) {
+        Some(target) => {
+            cx.issue(
+                at,
+                "gemini.ref",
+                format!("`parameters` has no `$ref`; fix: inline {r}"),
+                true,
+            );
+            target.as_object().cloned().unwrap_or_default()
+        }
+        None => {
+            cx.issue(
+                at,
+                "gemini.ref",
+                format!("`$ref` {r} does not resolve inside the schema; fix: remove it"),
+                true,
+            );
+            Map::new()
+        }
+    };
+    for (k, v) in m {
+        if k != "$ref" {
+            merged.insert(k.clone(), v.clone());
+        }
+    }
+    RefStep::Expand(Value::Object(merged), r)
+}
+
+/// `allOf`, `oneOf`, `const`, `nullable`: rewritten before the keys are walked.
+#[inline(never)]
+fn prelude(cx: &mut Ctx, m: &Map<String, Value>, at: &str) -> Map<String, Value> {
     let mut m = m.clone();
-    // allOf: merged into the node (properties and required united).
     if let Some(all) = m.remove("allOf") {
         cx.issue(
             at,
@@ -168,181 +222,291 @@ fn go(cx: &mut Ctx, s: &Value, at: &str, depth: usize) -> Value {
             "`oneOf` is not in `parameters`; fix: `anyOf`".into(),
             true,
         );
-        let mut any = m.remove("anyOf").and_then(|a| a.as_array().cloned()).unwrap_or_default();
+        let mut any = m
+            .remove("anyOf")
+            .and_then(|a| a.as_array().cloned())
+            .unwrap_or_default();
         any.extend(one.as_array().cloned().unwrap_or_default());
         m.insert("anyOf".into(), Value::Array(any));
     }
     if let Some(c) = m.remove("const") {
         if let Value::String(_) = c {
-            cx.issue(at, "gemini.unsupported-keyword", "`const` is not in `parameters`; fix: a one-value `enum`".into(), true);
+            cx.issue(
+                at,
+                "gemini.unsupported-keyword",
+                "`const` is not in `parameters`; fix: a one-value `enum`".into(),
+                true,
+            );
             m.insert("enum".into(), Value::Array(vec![c]));
             m.entry("type").or_insert_with(|| "string".into());
         } else {
-            cx.issue(at, "gemini.unsupported-keyword", "`const` is not in `parameters` (and `enum` holds strings only); fix: remove it".into(), true);
+            cx.issue(
+                at,
+                "gemini.unsupported-keyword",
+                "`const` is not in `parameters` (and `enum` holds strings only); fix: remove it"
+                    .into(),
+                true,
+            );
         }
     }
     if let Some(n) = m.remove("nullable") {
-        cx.issue(at, "gemini.nullable", "`nullable` is written `type: [T, \"null\"]` in JSON Schema; fix: fold it".into(), true);
+        cx.issue(
+            at,
+            "gemini.nullable",
+            "`nullable` is written `type: [T, \"null\"]` in JSON Schema; fix: fold it".into(),
+            true,
+        );
         if n == Value::Bool(true) {
             if let Some(Value::String(t)) = m.get("type").cloned() {
                 m.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
             }
         }
     }
-    let mut out = Map::new();
-    let mut nullable = false;
-    for (k, v) in &m {
-        let here = format!("{at}/{}", esc(k));
-        match k.as_str() {
-            "type" => match v {
-                Value::String(_) => {
-                    out.insert(k.clone(), v.clone());
-                }
-                Value::Array(a) => {
-                    let non_null: Vec<&Value> = a.iter().filter(|t| *t != "null").collect();
-                    nullable |= non_null.len() < a.len();
-                    let ok = matches!(a.as_slice(), [t, n] if n == "null" && t != "null");
-                    if !ok {
-                        cx.issue(&here, "gemini.nullable", "`parameters` takes one type, optionally nullable; fix: one type, or `anyOf` of several".into(), true);
-                    }
-                    match non_null.as_slice() {
-                        [t] => {
-                            out.insert(k.clone(), (*t).clone());
-                        }
-                        [] => {
-                            out.insert(k.clone(), "null".into());
-                            nullable = false;
-                        }
-                        many => {
-                            let mut any: Vec<Value> = many
-                                .iter()
-                                .map(|t| {
-                                    let mut o = Map::new();
-                                    o.insert("type".into(), (*t).clone());
-                                    Value::Object(o)
-                                })
-                                .collect();
-                            if nullable {
-                                let mut o = Map::new();
-                                o.insert("type".into(), "null".into());
-                                any.push(Value::Object(o));
-                                nullable = false;
-                            }
-                            out.insert("anyOf".into(), Value::Array(any));
-                        }
-                    }
-                }
-                _ => cx.issue(&here, "gemini.unsupported-keyword", "`type` must be a type name".into(), true),
-            },
-            "properties" => {
-                let Some(p) = v.as_object() else {
-                    cx.issue(&here, "gemini.unsupported-keyword", "`properties` must be an object".into(), true);
-                    continue;
-                };
-                let mut props = Map::new();
-                for (name, ps) in p {
-                    let child = go(cx, ps, &format!("{here}/{}", esc(name)), depth + 1);
-                    props.insert(name.clone(), child);
-                }
-                out.insert(k.clone(), Value::Object(props));
+    m
+}
+
+/// The keys holding subschemas: `properties`, `items`, `anyOf` (a null branch folded).
+fn nested(
+    cx: &mut Ctx,
+    k: &str,
+    v: &Value,
+    at: &str,
+    depth: usize,
+    out: &mut Map<String, Value>,
+    nullable: &mut bool,
+) {
+    let here = format!("{at}/{}", esc(k));
+    match (k, v) {
+        ("properties", Value::Object(p)) => {
+            let mut props = Map::new();
+            for (name, ps) in p {
+                let child = go(cx, ps, &format!("{here}/{}", esc(name)), depth + 1);
+                props.insert(name.clone(), child);
             }
-            "items" => {
-                if v.is_object() {
-                    let child = go(cx, v, &here, depth + 1);
-                    out.insert(k.clone(), child);
-                } else {
-                    cx.issue(&here, "gemini.unsupported-keyword", "`items` must be one schema".into(), true);
+            out.insert(k.into(), Value::Object(props));
+        }
+        ("items", Value::Object(_)) => {
+            let child = go(cx, v, &here, depth + 1);
+            out.insert(k.into(), child);
+        }
+        ("anyOf", Value::Array(a)) => {
+            let mut branches = Vec::new();
+            for (i, b) in a.iter().enumerate() {
+                if !is_null_branch(b) {
+                    branches.push(go(cx, b, &format!("{here}/{i}"), depth + 1));
                 }
             }
-            "anyOf" => {
-                let Some(a) = v.as_array() else {
-                    cx.issue(&here, "gemini.unsupported-keyword", "`anyOf` must be a list".into(), true);
-                    continue;
-                };
-                let is_null = |b: &Value| b.get("type").is_some_and(|t| t == "null") && b.as_object().is_some_and(|o| o.len() == 1);
-                let branches: Vec<Value> = a
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, b)| !is_null(b))
-                    .map(|(i, b)| go(cx, b, &format!("{here}/{i}"), depth + 1))
-                    .collect();
-                let had_null = branches.len() < a.len();
-                if had_null && branches.len() == 1 {
-                    cx.issue(&here, "gemini.nullable", "`anyOf` with a null branch is `nullable: true` in `parameters`; fix: fold it".into(), true);
-                    nullable = true;
-                    if let Some(Value::Object(b)) = branches.into_iter().next() {
-                        for (bk, bv) in b {
-                            out.entry(bk).or_insert(bv);
-                        }
-                    }
-                } else {
-                    let mut all = branches;
-                    if had_null {
-                        let mut o = Map::new();
-                        o.insert("type".into(), "null".into());
-                        all.push(Value::Object(o));
-                    }
-                    out.insert(k.clone(), Value::Array(all));
-                }
-            }
-            "enum" | "required" | "propertyOrdering" => {
-                if v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
-                    out.insert(k.clone(), v.clone());
-                } else {
-                    cx.issue(&here, "gemini.unsupported-keyword", format!("`{k}` holds strings only in `parameters`; fix: remove it"), true);
-                }
-            }
-            "description" | "title" | "pattern" => {
-                if v.is_string() {
-                    out.insert(k.clone(), v.clone());
-                } else {
-                    cx.issue(&here, "gemini.unsupported-keyword", format!("`{k}` must be a string; fix: remove it"), true);
-                }
-            }
-            "minimum" | "maximum" => {
-                if v.is_number() {
-                    out.insert(k.clone(), v.clone());
-                } else {
-                    cx.issue(&here, "gemini.unsupported-keyword", format!("`{k}` must be a number; fix: remove it"), true);
-                }
-            }
-            "minItems" | "maxItems" | "minLength" | "maxLength" | "minProperties" | "maxProperties" => {
-                if v.is_u64() {
-                    out.insert(k.clone(), v.clone());
-                } else {
-                    cx.issue(&here, "gemini.unsupported-keyword", format!("`{k}` must be a count; fix: remove it"), true);
-                }
-            }
-            "format" => {
-                // The formats the API takes in `parameters` (see formats::gemini::schema).
-                let whole = Value::Object(m.clone());
-                let base = types(&whole).into_iter().find(|t| *t != "null");
-                let ok = matches!(
-                    (base, v.as_str()),
-                    (Some("string"), Some("enum" | "date-time"))
-                        | (Some("number"), Some("float" | "double"))
-                        | (Some("integer"), Some("int32" | "int64"))
-                );
-                if ok {
-                    out.insert(k.clone(), v.clone());
-                } else {
-                    cx.issue(&here, "gemini.format", format!("format {v} is not one `parameters` takes for this type; fix: remove it"), true);
-                }
-            }
-            "default" | "example" => {
-                out.insert(k.clone(), v.clone());
-            }
-            _ => {
-                cx.issue(&here, "gemini.unsupported-keyword", format!("`{k}` is not in Gemini's `parameters` schema; fix: remove it"), true);
+            fold_any_of(cx, &here, branches, branches_had_null(a), out, nullable);
+        }
+        _ => bad_shape(cx, &here, k),
+    }
+}
+
+fn is_null_branch(b: &Value) -> bool {
+    b.get("type").is_some_and(|t| t == "null") && b.as_object().is_some_and(|o| o.len() == 1)
+}
+
+fn branches_had_null(a: &[Value]) -> bool {
+    a.iter().any(is_null_branch)
+}
+
+#[inline(never)]
+fn bad_shape(cx: &mut Ctx, here: &str, k: &str) {
+    let want = match k {
+        "properties" => "an object",
+        "items" => "one schema",
+        _ => "a list",
+    };
+    cx.issue(
+        here,
+        "gemini.unsupported-keyword",
+        format!("`{k}` must be {want} in `parameters`; fix: remove it"),
+        true,
+    );
+}
+
+#[inline(never)]
+fn fold_any_of(
+    cx: &mut Ctx,
+    here: &str,
+    branches: Vec<Value>,
+    had_null: bool,
+    out: &mut Map<String, Value>,
+    nullable: &mut bool,
+) {
+    if had_null && branches.len() == 1 {
+        cx.issue(
+            here,
+            "gemini.nullable",
+            "`anyOf` with a null branch is `nullable: true` in `parameters`; fix: fold it".into(),
+            true,
+        );
+        *nullable = true;
+        if let Some(Value::Object(b)) = branches.into_iter().next() {
+            for (bk, bv) in b {
+                out.entry(bk).or_insert(bv);
             }
         }
+    } else {
+        let mut all = branches;
+        if had_null {
+            let mut o = Map::new();
+            o.insert("type".into(), "null".into());
+            all.push(Value::Object(o));
+        }
+        out.insert("anyOf".into(), Value::Array(all));
     }
+}
+
+/// Every key without subschemas.
+#[inline(never)]
+fn simple_key(
+    cx: &mut Ctx,
+    m: &Map<String, Value>,
+    k: &str,
+    v: &Value,
+    at: &str,
+    out: &mut Map<String, Value>,
+    nullable: &mut bool,
+) {
+    let here = format!("{at}/{}", esc(k));
+    let drop = |cx: &mut Ctx, rule: &'static str, msg: String| cx.issue(&here, rule, msg, true);
+    match k {
+        "type" => match v {
+            Value::String(_) => {
+                out.insert(k.into(), v.clone());
+            }
+            Value::Array(a) => {
+                let non_null: Vec<&Value> = a.iter().filter(|t| *t != "null").collect();
+                *nullable |= non_null.len() < a.len();
+                let ok = matches!(a.as_slice(), [t, n] if n == "null" && t != "null");
+                if !ok {
+                    drop(cx, "gemini.nullable", "`parameters` takes one type, optionally nullable; fix: one type, or `anyOf` of several".into());
+                }
+                match non_null.as_slice() {
+                    [t] => {
+                        out.insert(k.into(), (*t).clone());
+                    }
+                    [] => {
+                        out.insert(k.into(), "null".into());
+                        *nullable = false;
+                    }
+                    many => {
+                        let mut any: Vec<Value> = many
+                            .iter()
+                            .map(|t| {
+                                let mut o = Map::new();
+                                o.insert("type".into(), (*t).clone());
+                                Value::Object(o)
+                            })
+                            .collect();
+                        if *nullable {
+                            let mut o = Map::new();
+                            o.insert("type".into(), "null".into());
+                            any.push(Value::Object(o));
+                            *nullable = false;
+                        }
+                        out.insert("anyOf".into(), Value::Array(any));
+                    }
+                }
+            }
+            _ => drop(
+                cx,
+                "gemini.unsupported-keyword",
+                "`type` must be a type name; fix: remove it".into(),
+            ),
+        },
+        "enum" | "required" | "propertyOrdering" => {
+            if v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                out.insert(k.into(), v.clone());
+            } else {
+                drop(
+                    cx,
+                    "gemini.unsupported-keyword",
+                    format!("`{k}` holds strings only in `parameters`; fix: remove it"),
+                );
+            }
+        }
+        "description" | "title" | "pattern" => {
+            if v.is_string() {
+                out.insert(k.into(), v.clone());
+            } else {
+                drop(
+                    cx,
+                    "gemini.unsupported-keyword",
+                    format!("`{k}` must be a string; fix: remove it"),
+                );
+            }
+        }
+        "minimum" | "maximum" => {
+            if v.is_number() {
+                out.insert(k.into(), v.clone());
+            } else {
+                drop(
+                    cx,
+                    "gemini.unsupported-keyword",
+                    format!("`{k}` must be a number; fix: remove it"),
+                );
+            }
+        }
+        "minItems" | "maxItems" | "minLength" | "maxLength" | "minProperties" | "maxProperties" => {
+            if v.is_u64() {
+                out.insert(k.into(), v.clone());
+            } else {
+                drop(
+                    cx,
+                    "gemini.unsupported-keyword",
+                    format!("`{k}` must be a count; fix: remove it"),
+                );
+            }
+        }
+        "format" => {
+            // The formats the API takes in `parameters` (see formats::gemini::schema).
+            let whole = Value::Object(m.clone());
+            let base = types(&whole).into_iter().find(|t| *t != "null");
+            let ok = matches!(
+                (base, v.as_str()),
+                (Some("string"), Some("enum" | "date-time"))
+                    | (Some("number"), Some("float" | "double"))
+                    | (Some("integer"), Some("int32" | "int64"))
+            );
+            if ok {
+                out.insert(k.into(), v.clone());
+            } else {
+                drop(
+                    cx,
+                    "gemini.format",
+                    format!(
+                        "format {v} is not one `parameters` takes for this type; fix: remove it"
+                    ),
+                );
+            }
+        }
+        "default" | "example" => {
+            out.insert(k.into(), v.clone());
+        }
+        _ => drop(
+            cx,
+            "gemini.unsupported-keyword",
+            format!("`{k}` is not in Gemini's `parameters` schema; fix: remove it"),
+        ),
+    }
+}
+
+/// Nullable folded into the type, a missing type inferred, empty nested objects reported.
+#[inline(never)]
+fn finish(
+    cx: &mut Ctx,
+    mut out: Map<String, Value>,
+    nullable: bool,
+    at: &str,
+    depth: usize,
+) -> Value {
     if nullable {
-        match out.get("type").cloned() {
-            Some(Value::String(t)) if t != "null" => {
+        if let Some(Value::String(t)) = out.get("type").cloned() {
+            if t != "null" {
                 out.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
             }
-            _ => {}
         }
     }
     if !out.contains_key("type") && !out.contains_key("anyOf") {
@@ -357,16 +521,38 @@ fn go(cx: &mut Ctx, s: &Value, at: &str, depth: usize) -> Value {
         };
         match inferred {
             Some(t) => {
-                cx.issue(at, "gemini.type", format!("`parameters` needs a type; fix: `{t}`"), true);
+                cx.issue(
+                    at,
+                    "gemini.type",
+                    format!("`parameters` needs a type; fix: `{t}`"),
+                    true,
+                );
                 out.insert("type".into(), t.into());
             }
-            None => cx.issue(at, "gemini.type", "`parameters` needs a type and none can be inferred".into(), false),
+            None => cx.issue(
+                at,
+                "gemini.type",
+                "`parameters` needs a type and none can be inferred".into(),
+                false,
+            ),
         }
     }
-    let is_object = out.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.first().is_some_and(|f| f == "object")));
-    let no_props = out.get("properties").and_then(Value::as_object).is_none_or(Map::is_empty);
+    let is_object = out.get("type").is_some_and(|t| {
+        t == "object"
+            || t.as_array()
+                .is_some_and(|a| a.first().is_some_and(|f| f == "object"))
+    });
+    let no_props = out
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty);
     if is_object && no_props && depth > 0 {
-        cx.issue(at, "gemini.empty-object", "Gemini rejects an OBJECT without properties in `parameters`; no automatic fix".into(), false);
+        cx.issue(
+            at,
+            "gemini.empty-object",
+            "Gemini rejects an OBJECT without properties in `parameters`; no automatic fix".into(),
+            false,
+        );
     }
     Value::Object(out)
 }

@@ -159,10 +159,8 @@ pub fn names(x: &Exchange, target: Target) -> Vec<Finding> {
                 Severity::Error,
                 rule.rule,
                 format!(
-                    "{} tool name `{}` breaks {}; fix: rename to `{name}`",
-                    target.id(),
-                    t.name,
-                    rule.text
+                    "tool name `{}` breaks {}; fix: rename to `{name}`",
+                    t.name, rule.text
                 ),
             )
             .with_fix(Some(Fix::Rename { tool: i, to: name })),
@@ -208,7 +206,9 @@ pub fn root_object(target: Target, s: &Value, tool: usize, at: &str) -> Vec<Find
         return Vec::new();
     }
     let fix = match s {
-        Value::Object(m) if !m.contains_key("type") && m.get("properties").is_some_and(Value::is_object) => {
+        Value::Object(m)
+            if !m.contains_key("type") && m.get("properties").is_some_and(Value::is_object) =>
+        {
             let mut m = m.clone();
             m.insert("type".into(), Value::String("object".into()));
             Some(Fix::Schema {
@@ -222,10 +222,7 @@ pub fn root_object(target: Target, s: &Value, tool: usize, at: &str) -> Vec<Find
         at,
         Severity::Error,
         rule,
-        format!(
-            "{} needs an input schema with `\"type\": \"object\"` at the root",
-            target.id()
-        ),
+        "the input schema needs `\"type\": \"object\"` at the root",
     )
     .with_fix(fix)]
 }

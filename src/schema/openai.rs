@@ -26,7 +26,7 @@
 //!   of more than 250 values.
 
 use super::gemini::merge_into;
-use super::walk::{children, is_object_schema, resolve};
+use super::walk::{children, is_object_schema, ref_cycle, resolve};
 use super::{esc, Finding, Fix, Severity, MAX_DEPTH};
 use serde_json::{Map, Value};
 
@@ -55,7 +55,15 @@ const LIMITED: [&str; 12] = [
     "uniqueItems",
 ];
 const FORMATS: [&str; 9] = [
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
 ];
 /// Documented limits.
 pub const MAX_NESTING: usize = 10;
@@ -79,7 +87,10 @@ pub fn lint_strict(s: &Value, tool: usize, at: &str) -> Vec<Finding> {
         return Vec::new();
     }
     let fixed = make_strict(s);
-    let fix = (fixed != *s).then(|| Fix::Schema { tool, schema: fixed });
+    let fix = (fixed != *s).then(|| Fix::Schema {
+        tool,
+        schema: fixed,
+    });
     issues
         .into_iter()
         .map(|(p, sev, rule, msg, fixable)| {
@@ -101,7 +112,10 @@ pub fn offer_strict(s: &Value, tool: usize, at: &str) -> Vec<Finding> {
             "openai.make-strict",
             "this tool can use strict mode; fix: make the schema strict and set `strict: true`",
         )
-        .with_fix(Some(Fix::MakeStrict { tool, schema: fixed }))],
+        .with_fix(Some(Fix::MakeStrict {
+            tool,
+            schema: fixed,
+        }))],
         Some((p, _, rule, msg, _)) => vec![Finding::new(
             at,
             Severity::Warning,
@@ -219,38 +233,80 @@ fn walk(
     for (k, v) in m {
         let here = format!("{at}/{}", esc(k));
         if UNSUPPORTED.contains(&k.as_str()) {
-            out.push((here, Severity::Error, "openai.strict.unsupported-keyword", format!("`{k}` is not supported in strict mode; fix: {}", match k.as_str() { "allOf" => "merge its schemas", "oneOf" => "`anyOf`", _ => "remove it" }), true));
+            out.push((
+                here,
+                Severity::Error,
+                "openai.strict.unsupported-keyword",
+                format!(
+                    "`{k}` is not supported in strict mode; fix: {}",
+                    match k.as_str() {
+                        "allOf" => "merge its schemas",
+                        "oneOf" => "`anyOf`",
+                        _ => "remove it",
+                    }
+                ),
+                true,
+            ));
         } else if LIMITED.contains(&k.as_str()) {
             out.push((here, Severity::Warning, "openai.strict.limited-keyword", format!("`{k}` is not in strict mode's supported keywords (rejected for fine-tuned models); fix: remove it"), true));
         } else if k == "format" && !v.as_str().is_some_and(|f| FORMATS.contains(&f)) {
-            out.push((here, Severity::Warning, "openai.strict.limited-keyword", format!("format {v} is not one strict mode supports; fix: remove it"), true));
+            out.push((
+                here,
+                Severity::Warning,
+                "openai.strict.limited-keyword",
+                format!("format {v} is not one strict mode supports; fix: remove it"),
+                true,
+            ));
         } else if k == "$ref" {
             match v.as_str() {
+                Some(r) if ref_cycle(root, r) => out.push((
+                    here,
+                    Severity::Error,
+                    "openai.strict.ref",
+                    format!("`$ref` {r} only leads to itself"),
+                    false,
+                )),
                 Some(r) if resolve(root, r).is_some() => {
                     if m.len() > 1 {
                         out.push((here, Severity::Warning, "openai.strict.ref-siblings", "`$ref` with sibling keywords; fix: inline the reference (as the openai SDK does)".into(), true));
                     }
                 }
-                _ => out.push((here, Severity::Error, "openai.strict.ref", format!("`$ref` {v} does not resolve inside the schema"), false)),
+                _ => out.push((
+                    here,
+                    Severity::Error,
+                    "openai.strict.ref",
+                    format!("`$ref` {v} does not resolve inside the schema"),
+                    false,
+                )),
             }
         } else if k == "enum" {
             if let Some(a) = v.as_array() {
                 st.enum_values += a.len();
                 let len: usize = a.iter().map(str_len).sum();
                 st.chars += len;
-                if a.len() > BIG_ENUM && a.iter().all(Value::is_string) && len > MAX_BIG_ENUM_LENGTH {
+                if a.len() > BIG_ENUM && a.iter().all(Value::is_string) && len > MAX_BIG_ENUM_LENGTH
+                {
                     st.big_enum.get_or_insert(here);
                 }
             }
         } else if k == "const" {
             st.chars += str_len(v);
         } else if k == "$defs" || k == "definitions" {
-            st.chars += v.as_object().map_or(0, |d| d.keys().map(|n| n.chars().count()).sum());
+            st.chars += v
+                .as_object()
+                .map_or(0, |d| d.keys().map(|n| n.chars().count()).sum());
         }
     }
     if object {
         if m.get("additionalProperties") != Some(&Value::Bool(false)) {
-            out.push((at.into(), Severity::Error, "openai.strict.additional-properties", "every object needs `additionalProperties: false` in strict mode; fix: set it".into(), true));
+            out.push((
+                at.into(),
+                Severity::Error,
+                "openai.strict.additional-properties",
+                "every object needs `additionalProperties: false` in strict mode; fix: set it"
+                    .into(),
+                true,
+            ));
         }
         let required: Vec<&str> = m
             .get("required")
@@ -268,8 +324,30 @@ fn walk(
         }
     }
     for (rel, child) in children(s) {
-        let child_nesting = if rel.starts_with("/$defs") || rel.starts_with("/definitions") { 0 } else { nesting };
-        walk(root, child, &format!("{at}{rel}"), depth + 1, child_nesting, out, st);
+        if !child.is_object() && !child.is_boolean() {
+            out.push((
+                format!("{at}{rel}"),
+                Severity::Error,
+                "openai.strict.not-a-schema",
+                format!("{child} is not a schema"),
+                false,
+            ));
+            continue;
+        }
+        let child_nesting = if rel.starts_with("/$defs") || rel.starts_with("/definitions") {
+            0
+        } else {
+            nesting
+        };
+        walk(
+            root,
+            child,
+            &format!("{at}{rel}"),
+            depth + 1,
+            child_nesting,
+            out,
+            st,
+        );
     }
 }
 
@@ -295,7 +373,12 @@ fn go(root: &Value, s: &Value, depth: usize) -> Value {
     let mut m = orig.clone();
     // `$ref` with siblings: inline (siblings win), then fix the result, like the SDK.
     if m.len() > 1 {
-        if let Some(target) = m.get("$ref").and_then(Value::as_str).and_then(|r| resolve(root, r)) {
+        let inline = m
+            .get("$ref")
+            .and_then(Value::as_str)
+            .filter(|r| !ref_cycle(root, r))
+            .and_then(|r| resolve(root, r));
+        if let Some(target) = inline {
             let mut merged = target.as_object().cloned().unwrap_or_default();
             // A `$defs` inside the target belongs to the root, not to the inlined copy.
             merged.remove("$defs");
@@ -310,7 +393,11 @@ fn go(root: &Value, s: &Value, depth: usize) -> Value {
     }
     if let Some(all) = m.remove("allOf") {
         for part in all.as_array().into_iter().flatten() {
-            let part = match part.get("$ref").and_then(Value::as_str).and_then(|r| resolve(root, r)) {
+            let part = match part
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| resolve(root, r))
+            {
                 Some(t) => t.clone(),
                 None => part.clone(),
             };
@@ -318,20 +405,34 @@ fn go(root: &Value, s: &Value, depth: usize) -> Value {
         }
     }
     if let Some(one) = m.remove("oneOf") {
-        let mut any = m.remove("anyOf").and_then(|a| a.as_array().cloned()).unwrap_or_default();
+        let mut any = m
+            .remove("anyOf")
+            .and_then(|a| a.as_array().cloned())
+            .unwrap_or_default();
         any.extend(one.as_array().cloned().unwrap_or_default());
         m.insert("anyOf".into(), Value::Array(any));
     }
     for k in UNSUPPORTED.iter().chain(LIMITED.iter()) {
         m.remove(*k);
     }
-    if m.get("format").is_some_and(|f| !f.as_str().is_some_and(|f| FORMATS.contains(&f))) {
+    // The SDK strips `default: null` too: the property is nullable and required anyway.
+    if m.get("default") == Some(&Value::Null) {
+        m.remove("default");
+    }
+    if m.get("format")
+        .is_some_and(|f| !f.as_str().is_some_and(|f| FORMATS.contains(&f)))
+    {
         m.remove("format");
     }
     let was_required: Vec<String> = m
         .get("required")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
         .unwrap_or_default();
     let object = is_object_schema(&Value::Object(m.clone()));
     let mut out = Map::new();
@@ -376,7 +477,10 @@ fn nullable(s: Value) -> Value {
         Some(Value::String(t)) => {
             if t != "null" {
                 let t = std::mem::take(t);
-                m.insert("type".into(), Value::Array(vec![Value::String(t), null.clone()]));
+                m.insert(
+                    "type".into(),
+                    Value::Array(vec![Value::String(t), null.clone()]),
+                );
             }
             true
         }

@@ -103,3 +103,21 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     }
     root.pointer(pointer)
 }
+
+/// True when a `$ref` leads, through schemas that are nothing but another `$ref` (siblings
+/// aside), back to itself: inlining it would never end.
+pub fn ref_cycle(root: &Value, reference: &str) -> bool {
+    let mut seen = vec![reference.to_string()];
+    let mut current = reference.to_string();
+    while let Some(next) = resolve(root, &current)
+        .and_then(|t| t.get("$ref"))
+        .and_then(Value::as_str)
+    {
+        if seen.iter().any(|s| s == next) || seen.len() > 64 {
+            return true;
+        }
+        seen.push(next.to_string());
+        current = next.to_string();
+    }
+    false
+}
