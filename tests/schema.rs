@@ -515,6 +515,24 @@ fn schema_openai_strict_limits() {
 }
 
 #[test]
+fn schema_openai_responses_default_strict_warns() {
+    let loose = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    assert_eq!(lint_one("openai-chat", tool("t", loose.clone())), vec![]);
+    let fs = lint_one("openai-responses", tool("t", loose.clone()));
+    assert!(!fs.is_empty());
+    assert!(
+        fs.iter()
+            .all(|f| f.severity == Severity::Warning && f.message.contains("by default")),
+        "{fs:#?}"
+    );
+    let explicit = Tool {
+        strict: Some(false),
+        ..tool("t", loose)
+    };
+    assert_eq!(lint_one("openai-responses", explicit), vec![]);
+}
+
+#[test]
 fn schema_openai_make_strict_is_opt_in() {
     let loose = json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}});
     let x = with_tools(vec![tool("t", loose)]);
@@ -658,6 +676,23 @@ fn schema_gemini_unsupported_keywords_removed() {
                 "o": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
             }
         })
+    );
+    assert_eq!(lint_one("gemini", tool("t", fixed)), vec![]);
+}
+
+#[test]
+fn schema_gemini_null_in_enum_becomes_nullable() {
+    let s = OBJ(
+        json!({"u": {"enum": ["c", "f", null]}, "v": {"type": ["string", "null"], "enum": ["a", null]}}),
+    );
+    let fixed = gemini::fix(&s);
+    assert_eq!(
+        fixed["properties"]["u"],
+        json!({"enum": ["c", "f"], "type": ["string", "null"]})
+    );
+    assert_eq!(
+        fixed["properties"]["v"],
+        json!({"type": ["string", "null"], "enum": ["a"]})
     );
     assert_eq!(lint_one("gemini", tool("t", fixed)), vec![]);
 }

@@ -416,6 +416,27 @@ fn simple_key(
                 "`type` must be a type name; fix: remove it".into(),
             ),
         },
+        "enum"
+            if v.as_array().is_some_and(|a| {
+                a.contains(&Value::Null) && a.iter().all(|e| e.is_string() || e.is_null())
+            }) =>
+        {
+            // `null` in the enum of a nullable string: `nullable` already says it.
+            drop(
+                cx,
+                "gemini.nullable",
+                "`enum` holds strings only in `parameters`; fix: `null` leaves it, the type says nullable".into(),
+            );
+            let strings: Vec<Value> = v
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|e| e.is_string())
+                .cloned()
+                .collect();
+            out.insert(k.into(), Value::Array(strings));
+            *nullable = true;
+        }
         "enum" | "required" | "propertyOrdering" => {
             if v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
                 out.insert(k.into(), v.clone());
@@ -502,13 +523,6 @@ fn finish(
     at: &str,
     depth: usize,
 ) -> Value {
-    if nullable {
-        if let Some(Value::String(t)) = out.get("type").cloned() {
-            if t != "null" {
-                out.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
-            }
-        }
-    }
     if !out.contains_key("type") && !out.contains_key("anyOf") {
         let inferred = if out.contains_key("properties") {
             Some("object")
@@ -535,6 +549,13 @@ fn finish(
                 "`parameters` needs a type and none can be inferred".into(),
                 false,
             ),
+        }
+    }
+    if nullable {
+        if let Some(Value::String(t)) = out.get("type").cloned() {
+            if t != "null" {
+                out.insert("type".into(), Value::Array(vec![t.into(), "null".into()]));
+            }
         }
     }
     let is_object = out.get("type").is_some_and(|t| {

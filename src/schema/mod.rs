@@ -242,6 +242,22 @@ pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
             Family::OpenAi => {
                 if tool.strict == Some(true) {
                     out.extend(openai::lint_strict(&tool.input_schema, i, &at));
+                } else if tool.strict.is_none() && target.format == Format::OpenAiResponses {
+                    // `strict: null` leaves the Responses API's default, strict mode: the
+                    // same rules, as warnings (the tool does not ask for it explicitly).
+                    out.extend(
+                        openai::lint_strict(&tool.input_schema, i, &at)
+                            .into_iter()
+                            .map(|mut f| {
+                                if f.severity == Severity::Error {
+                                    f.severity = Severity::Warning;
+                                }
+                                f.message.push_str(
+                                    " (the Responses API applies strict mode by default)",
+                                );
+                                f
+                            }),
+                    );
                 } else if opts.make_strict {
                     out.extend(openai::offer_strict(&tool.input_schema, i, &at));
                 }

@@ -256,3 +256,20 @@ pub fn bedrock_description(tool: &Tool, i: usize) -> Vec<Finding> {
         .with_fix(fix)],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_sanitise_obeys_each_rule() {
+        let gemini = rule_for(Target::from_id("gemini").unwrap());
+        assert_eq!(gemini.sanitise("9 lives"), "_9_lives");
+        assert!(gemini.ok(&gemini.sanitise("")));
+        let openai = rule_for(Target::from_id("openai-chat").unwrap());
+        assert_eq!(openai.sanitise("ns.get:wéather"), "ns_get_w_ather");
+        assert_eq!(openai.sanitise(&"x".repeat(70)).len(), 64);
+        assert!(openai.ok("a-b_C9"));
+        assert!(!openai.ok(""));
+    }
+}

@@ -121,3 +121,50 @@ pub fn ref_cycle(root: &Value, reference: &str) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn walk_depth_is_iterative_and_capped() {
+        let mut v = json!(1);
+        for _ in 0..10 {
+            v = json!([v]);
+        }
+        assert_eq!(value_depth(&v, 100), 10);
+        assert_eq!(value_depth(&v, 3), 4, "stops counting past the limit");
+    }
+
+    #[test]
+    fn walk_ref_cycles_and_resolution() {
+        let root = json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}, "c": {"type": "string"}, "d/e": {"type": "integer"}}});
+        assert!(ref_cycle(&root, "#/$defs/a"));
+        assert!(!ref_cycle(&root, "#/$defs/c"));
+        assert_eq!(
+            resolve(&root, "#/$defs/d~1e"),
+            Some(&json!({"type": "integer"}))
+        );
+        assert_eq!(resolve(&root, "#"), Some(&root));
+        assert_eq!(resolve(&root, "other.json#/x"), None);
+        assert!(ref_cycle(&json!({"$ref": "#"}), "#"));
+    }
+
+    #[test]
+    fn walk_children_cover_every_subschema_keyword() {
+        let s = json!({"properties": {"a/b": {}}, "items": [{}, {}], "anyOf": [{}], "not": {}, "$defs": {"x": {}}, "enum": [{}]});
+        let paths: Vec<String> = children(&s).into_iter().map(|(p, _)| p).collect();
+        assert_eq!(
+            paths,
+            [
+                "/properties/a~1b",
+                "/items/0",
+                "/items/1",
+                "/anyOf/0",
+                "/not",
+                "/$defs/x"
+            ]
+        );
+    }
+}
