@@ -171,25 +171,24 @@ fn cli_lint_fix_canonical_needs_a_target() {
 #[test]
 fn cli_lint_strict_offers_strict_mode() {
     let doc = json!({"tools": [{"name": "t", "input_schema": {"type": "object", "properties": {"a": {"type": "string"}}}}], "messages": []});
-    let (code, out, _) = run(
-        &["lint", "--target", "openai-responses", "--strict", "-"],
-        &doc.to_string(),
-    );
+    let text = doc.to_string();
+    let (code, out, _) = run(&["lint", "--target", "openai-chat", "--strict", "-"], &text);
     assert_eq!(code, 0);
     assert_eq!(out.trim(), "info /tools/0/input_schema: this tool can use strict mode; fix: make the schema strict and set `strict: true` [openai.make-strict]");
     let (_, out, _) = run(
-        &[
-            "lint",
-            "--target",
-            "openai-responses",
-            "--strict",
-            "--fix",
-            "-",
-        ],
-        &doc.to_string(),
+        &["lint", "--target", "openai-chat", "--strict", "--fix", "-"],
+        &text,
     );
     let fixed: Exchange = serde_json::from_str(&out).unwrap();
     assert_eq!(fixed.tools[0].strict, Some(true));
+    // Responses: `strict` left unset means strict mode, so its rules come as warnings.
+    let (code, out, _) = run(&["lint", "--target", "openai-responses", "-"], &text);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("warning /tools/0/input_schema/properties/a: "),
+        "{out}"
+    );
+    assert!(out.contains("applies strict mode by default"), "{out}");
 }
 
 #[test]
