@@ -698,6 +698,50 @@ fn schema_gemini_null_in_enum_becomes_nullable() {
 }
 
 #[test]
+fn schema_gemini_root_without_properties_becomes_no_parameters() {
+    let s =
+        json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
+    let fs = lint_one("gemini", tool("t", s));
+    assert!(has_rule(&fs, "gemini.empty-object"), "{fs:#?}");
+    let (fixed, left) = fix_all(
+        &with_tools(vec![tool(
+            "t",
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        )]),
+        target("gemini"),
+        LintOptions::default(),
+    );
+    assert_eq!(left, vec![]);
+    assert_eq!(
+        fixed.tools[0].input_schema,
+        toolscope::model::empty_object_schema()
+    );
+    let doc: Value =
+        serde_json::from_str(&Format::Gemini.encode(&fixed, Kind::Request).text).unwrap();
+    let decl = &doc["tools"][0]["functionDeclarations"][0];
+    assert!(
+        decl.get("parameters").is_none() && decl.get("parametersJsonSchema").is_none(),
+        "{decl}"
+    );
+}
+
+#[test]
+fn schema_fix_all_applies_one_schema_fix_per_tool_per_round() {
+    // Root-object (add the type) and the Gemini subset (drop `$schema`) both replace the schema.
+    let s = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"type": "string"}}});
+    let (fixed, left) = fix_all(
+        &with_tools(vec![tool("t", s)]),
+        target("gemini"),
+        LintOptions::default(),
+    );
+    assert_eq!(left, vec![]);
+    assert_eq!(
+        fixed.tools[0].input_schema,
+        json!({"properties": {"a": {"type": "string"}}, "type": "object"})
+    );
+}
+
+#[test]
 fn schema_gemini_unfixable_shapes_have_no_fix() {
     let s = OBJ(json!({"free": {"description": "anything"}, "bag": {"type": "object"}}));
     let fs = lint_one("gemini", tool("t", s));

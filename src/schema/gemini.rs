@@ -567,6 +567,20 @@ fn finish(
         .get("properties")
         .and_then(Value::as_object)
         .is_none_or(Map::is_empty);
+    if is_object && no_props && depth == 0 {
+        // The encoder leaves `parameters` out for exactly the empty object schema.
+        if Value::Object(out.clone()) != empty_object_schema() {
+            cx.issue(
+                at,
+                "gemini.empty-object",
+                "an OBJECT without properties has no `parameters` form; fix: the plain empty \
+                 object schema, which is sent as no parameters"
+                    .into(),
+                true,
+            );
+        }
+        return empty_object_schema();
+    }
     if is_object && no_props && depth > 0 {
         cx.issue(
             at,

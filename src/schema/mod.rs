@@ -314,18 +314,23 @@ pub fn apply(x: &mut Exchange, fix: &Fix) {
     }
 }
 
-/// Apply every fix of the target's lints (make-strict included when `opts` asks), then lint
-/// again; returns the fixed exchange and what remains (argument findings included, since a
+/// Apply every fix of the target's lints (make-strict included when `opts` asks) until none
+/// is left; returns the fixed exchange and what remains (argument findings included, since a
 /// schema fix can change them). Renames are computed together, so the new names are unique.
 pub fn fix_all(x: &Exchange, target: Target, opts: LintOptions) -> (Exchange, Vec<Finding>) {
     let mut fixed = x.clone();
-    // Fixes of one family never undo each other, but a rename can uncover nothing new, and a
-    // schema fix is whole; two rounds settle everything (the second is normally a no-op).
-    for _ in 0..2 {
+    // Schema fixes replace the whole schema, so two of one tool computed from the same schema
+    // would undo each other: one per tool per round, the next round sees the result. Fixes only
+    // ever remove what a rule flags, so this settles in a few rounds.
+    for _ in 0..4 {
         let findings = lint(&fixed, target, opts);
         let mut fixes: Vec<&Fix> = Vec::new();
         for f in findings.iter().filter_map(|f| f.fix.as_ref()) {
-            if !fixes.contains(&f) {
+            let schema = |f: &Fix| matches!(f, Fix::Schema { .. } | Fix::MakeStrict { .. });
+            let clash = fixes
+                .iter()
+                .any(|g| *g == f || (schema(f) && schema(g) && g.tool() == f.tool()));
+            if !clash {
                 fixes.push(f);
             }
         }
