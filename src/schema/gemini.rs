@@ -20,6 +20,8 @@ use serde_json::{Map, Value};
 
 struct Ctx<'a> {
     root: &'a Value,
+    /// Pointer of the root schema: issues inside an inlined `$ref` point at its definition.
+    base: String,
     refs: Vec<String>,
     issues: Vec<(String, &'static str, String, bool)>,
 }
@@ -34,6 +36,7 @@ impl Ctx<'_> {
 pub fn fix(s: &Value) -> Value {
     let mut cx = Ctx {
         root: s,
+        base: String::new(),
         refs: Vec::new(),
         issues: Vec::new(),
     };
@@ -49,6 +52,7 @@ pub fn lint(s: &Value, tool: usize, at: &str) -> Vec<Finding> {
     }
     let mut cx = Ctx {
         root: s,
+        base: at.to_string(),
         refs: Vec::new(),
         issues: Vec::new(),
     };
@@ -101,9 +105,9 @@ fn go(cx: &mut Ctx, s: &Value, at: &str, depth: usize) -> Value {
     if m.contains_key("$ref") {
         return match expand_ref(cx, m, at) {
             RefStep::Done(v) => v,
-            RefStep::Expand(merged, r) => {
+            RefStep::Expand(merged, r, inner) => {
                 cx.refs.push(r);
-                let out = go(cx, &merged, at, depth + 1);
+                let out = go(cx, &merged, &inner, depth + 1);
                 cx.refs.pop();
                 out
             }
@@ -146,7 +150,8 @@ fn too_deep(cx: &mut Ctx, s: &Value, at: &str) -> Value {
 
 enum RefStep {
     Done(Value),
-    Expand(Value, String),
+    /// The merged schema, the reference, and the pointer to walk it at.
+    Expand(Value, String, String),
 }
 
 /// `$ref`: the target merged with the siblings (siblings win), to walk with the reference on
@@ -172,8 +177,12 @@ fn expand_ref(cx: &mut Ctx, m: &Map<String, Value>, at: &str) -> RefStep {
         );
         return RefStep::Done(Value::Object(cut));
     }
+    let mut inner = at.to_string();
     let mut merged = match resolve(cx.root, &r) {
         Some(target) => {
+            if let Some(fragment) = r.strip_prefix('#') {
+                inner = format!("{}{fragment}", cx.base);
+            }
             cx.issue(
                 at,
                 "gemini.ref",
@@ -197,7 +206,7 @@ fn expand_ref(cx: &mut Ctx, m: &Map<String, Value>, at: &str) -> RefStep {
             merged.insert(k.clone(), v.clone());
         }
     }
-    RefStep::Expand(Value::Object(merged), r)
+    RefStep::Expand(Value::Object(merged), r, inner)
 }
 
 /// `allOf`, `oneOf`, `const`, `nullable`: rewritten before the keys are walked.
