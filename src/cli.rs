@@ -3,6 +3,7 @@
 //! ```text
 //! toolscope formats
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
+//! toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
 
@@ -13,10 +14,16 @@ use std::io::Read;
 const USAGE: &str = "usage:
   toolscope formats
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
+  toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
 convert prints the document on stdout and what the target cannot carry on stderr; the source
-format is detected when --from is left out. Exit status: 0 done, 1 bad input, 2 usage.";
+format is detected when --from is left out. Exit status: 0 done, 1 bad input, 2 usage.
+lint validates tool-call arguments against the tool schemas and checks the tools against the
+target's rules (default: the source format; every format for canonical input), one finding a
+line as `<severity> <pointer>: <message> [<rule>]`; --fix prints the fixed document in the
+source format and the remaining findings on stderr; --strict offers OpenAI strict mode for
+tools without it. Exit status 1 when an error remains.";
 
 /// Run with the arguments after the program name; returns the exit status.
 pub fn run(args: Vec<String>) -> i32 {
@@ -133,6 +140,7 @@ pub fn run_with(
                 }
             }
         }
+        Some("lint") => lint_command(&args[1..], stdin, out, err, usage),
         Some("-h") | Some("--help") | Some("help") => {
             out.push_str(USAGE);
             out.push('\n');
@@ -141,6 +149,90 @@ pub fn run_with(
         Some(other) => usage(err, &format!("unknown command {other:?}")),
         None => usage(err, ""),
     }
+}
+
+fn lint_command(
+    args: &[String],
+    stdin: impl FnOnce() -> std::io::Result<String>,
+    out: &mut String,
+    err: &mut String,
+    usage: impl Fn(&mut String, &str) -> i32,
+) -> i32 {
+    use crate::schema::{self, LintOptions, Target as LintTarget};
+    let mut target = None;
+    let mut fix = false;
+    let mut opts = LintOptions::default();
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--target" => {
+                let Some(v) = it.next() else {
+                    return usage(err, "--target needs a format");
+                };
+                let Some(t) = LintTarget::from_id(v) else {
+                    return usage(err, &format!("unknown target {v:?}"));
+                };
+                target = Some(t);
+            }
+            "--fix" => fix = true,
+            "--strict" => opts.make_strict = true,
+            "-h" | "--help" => return usage(err, ""),
+            s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
+            s if file.is_none() => file = Some(s.to_string()),
+            s => return usage(err, &format!("unexpected argument {s:?}")),
+        }
+    }
+    let text = match file.as_deref() {
+        None | Some("-") => stdin(),
+        Some(path) => std::fs::read_to_string(path),
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            err.push_str(&format!(
+                "toolscope: cannot read {}: {e}\n",
+                file.as_deref().unwrap_or("stdin")
+            ));
+            return 1;
+        }
+    };
+    let (decoded, source) = match read_any(&text) {
+        Ok(d) => d,
+        Err(e) => {
+            err.push_str(&format!("toolscope: {e}\n"));
+            return 1;
+        }
+    };
+    let x = decoded.exchange;
+    let targets = match (target, source) {
+        (Some(t), _) => vec![t],
+        (None, Source::Wire(f, _)) => vec![LintTarget { format: f }],
+        (None, Source::Canonical) => LintTarget::all(),
+    };
+    if !fix {
+        let findings = schema::check(&x, &targets, opts);
+        for f in &findings {
+            out.push_str(&format!("{f}\n"));
+        }
+        return i32::from(schema::has_errors(&findings));
+    }
+    let [t] = targets.as_slice() else {
+        return usage(err, "--fix on a canonical document needs --target <format>");
+    };
+    let (fixed, remaining) = schema::fix_all(&x, *t, opts);
+    match source {
+        Source::Canonical => out.push_str(&crate::formats::json::pretty(&fixed)),
+        Source::Wire(f, kind) => {
+            let enc = f.encode(&fixed, kind);
+            out.push_str(&enc.text);
+        }
+    }
+    out.push('\n');
+    for f in &remaining {
+        err.push_str(&format!("{f}\n"));
+    }
+    i32::from(schema::has_errors(&remaining))
 }
 
 fn convert(

@@ -7,6 +7,7 @@
 pub mod examples;
 pub mod formats;
 pub mod model;
+pub mod schema;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

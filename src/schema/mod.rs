@@ -1,0 +1,352 @@
+//! Schema checks: tool-call arguments validated against their tools' JSON Schemas, and per-target
+//! lints of the tool definitions themselves, each with a reason and, where one exists, an
+//! automatic fix expressed as data.
+//!
+//! Everything works on the canonical [`Exchange`] (tool schemas are JSON Schema there); pointers
+//! are JSON pointers into the serialised exchange, like the pointers of a `Loss`.
+//!
+//! - [`validate_arguments`]: every call against its tool's `input_schema` (`jsonschema`, the draft
+//!   taken from `$schema`, 2020-12 by default), invalid argument JSON, unknown tool names, results
+//!   answering no earlier call, schemas that are themselves invalid.
+//! - [`lint`]: the rules of one target ([`Target`], named by format id): OpenAI strict mode
+//!   ([`openai`]), Gemini's `parameters` subset ([`gemini`]), Bedrock's tool spec and every
+//!   provider's tool-name rule ([`names`]).
+//! - [`fix_all`]: apply every fix of a target's findings; the result lints clean of fixable
+//!   findings, and fixing again changes nothing.
+//!
+//! Nothing here panics on hostile input: walkers stop at [`MAX_DEPTH`] and report it, `$ref`
+//! inlining carries a recursion guard, and compile errors of a schema are findings.
+
+pub mod args;
+pub mod gemini;
+pub mod names;
+pub mod openai;
+mod walk;
+
+pub use args::validate_arguments;
+
+use crate::formats::Format;
+use crate::model::Exchange;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// How deep the lints and fixes walk a schema; deeper parts are reported, not walked (no
+/// provider accepts anything near this: OpenAI strict mode stops at 10 levels).
+pub const MAX_DEPTH: usize = 64;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The provider rejects the request, or the call does not match its tool.
+    Error,
+    /// Accepted, but not as written (a keyword ignored, a fallback used).
+    Warning,
+    /// Worth knowing; nothing breaks.
+    Info,
+}
+
+impl Severity {
+    /// `error`, `warning`, `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// An automatic fix: a transformation of one tool (by index in `Exchange::tools`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fix {
+    /// Replace the tool's `input_schema`.
+    Schema {
+        /// Tool index.
+        tool: usize,
+        /// The fixed schema.
+        schema: Value,
+    },
+    /// Replace the schema and set `strict: true` (the opt-in "make strict" fix).
+    MakeStrict {
+        /// Tool index.
+        tool: usize,
+        /// The strict schema.
+        schema: Value,
+    },
+    /// Rename the tool, and every call, result and `tool_choice` entry naming it.
+    Rename {
+        /// Tool index.
+        tool: usize,
+        /// The new name.
+        to: String,
+    },
+    /// Set the tool's description.
+    Description {
+        /// Tool index.
+        tool: usize,
+        /// The new description.
+        text: String,
+    },
+}
+
+impl Fix {
+    /// The tool this fix changes.
+    pub fn tool(&self) -> usize {
+        match self {
+            Fix::Schema { tool, .. }
+            | Fix::MakeStrict { tool, .. }
+            | Fix::Rename { tool, .. }
+            | Fix::Description { tool, .. } => *tool,
+        }
+    }
+}
+
+/// One problem found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// JSON pointer into the serialised exchange (`/tools/0/input_schema/properties/a`,
+    /// `/messages/3/parts/1/arguments/city`).
+    pub pointer: String,
+    /// How bad it is.
+    pub severity: Severity,
+    /// Rule id (`openai.strict.required`, `args.schema`, …).
+    pub rule: &'static str,
+    /// What is wrong, for a person.
+    pub message: String,
+    /// For argument errors: where in the arguments (`/city`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance_path: Option<String>,
+    /// For argument errors: the failing keyword's path in the schema (`/properties/city/type`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema_path: Option<String>,
+    /// The automatic fix, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+impl Finding {
+    /// A finding without paths or fix.
+    pub fn new(
+        pointer: impl Into<String>,
+        severity: Severity,
+        rule: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Finding {
+            pointer: pointer.into(),
+            severity,
+            rule,
+            message: message.into(),
+            instance_path: None,
+            schema_path: None,
+            fix: None,
+        }
+    }
+
+    /// With this fix.
+    pub fn with_fix(mut self, fix: Option<Fix>) -> Self {
+        self.fix = fix;
+        self
+    }
+}
+
+impl fmt::Display for Finding {
+    /// `error /tools/0/input_schema: root must be an object [openai.strict.root-object]`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}: {} [{}]",
+            self.severity.as_str(),
+            self.pointer,
+            self.message,
+            self.rule
+        )
+    }
+}
+
+/// True when some finding is an error.
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+/// Which rule families a target runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// OpenAI Chat / Responses and the OpenAI-compatible dialects: 64-char names, strict mode.
+    OpenAi,
+    /// Anthropic Messages (and its legacy XML prompt): 128-char names, object input schema.
+    Anthropic,
+    /// Gemini: names, object parameters, the `parameters` subset.
+    Gemini,
+    /// Bedrock Converse: `ToolSpecification` rules.
+    Bedrock,
+    /// MCP: object `inputSchema`.
+    Mcp,
+}
+
+/// A lint target: a wire format, named by its id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Target {
+    /// The format.
+    pub format: Format,
+}
+
+impl Target {
+    /// The target of a format id (`openai-chat`, `gemini`, …); `None` for an unknown id.
+    pub fn from_id(id: &str) -> Option<Target> {
+        Format::from_id(id).map(|format| Target { format })
+    }
+
+    /// Every format, in `Format::ALL` order.
+    pub fn all() -> Vec<Target> {
+        Format::ALL
+            .into_iter()
+            .map(|format| Target { format })
+            .collect()
+    }
+
+    /// The format id.
+    pub fn id(self) -> &'static str {
+        self.format.id()
+    }
+
+    /// The rule family: dialects lint as the protocol they speak.
+    pub fn family(self) -> Family {
+        match self.format.protocol() {
+            Format::Anthropic | Format::AnthropicXml => Family::Anthropic,
+            Format::Gemini => Family::Gemini,
+            Format::Bedrock => Family::Bedrock,
+            Format::Mcp => Family::Mcp,
+            _ => Family::OpenAi,
+        }
+    }
+}
+
+/// Lint switches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LintOptions {
+    /// OpenAI family: also offer "make strict" for tools not marked `strict: true`.
+    pub make_strict: bool,
+}
+
+/// The lints of one target over every tool (not argument validation: see [`check`]).
+pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
+    let mut out = names::duplicates(x);
+    out.extend(names::names(x, target));
+    for (i, tool) in x.tools.iter().enumerate() {
+        let at = format!("/tools/{i}/input_schema");
+        match target.family() {
+            Family::OpenAi => {
+                if tool.strict == Some(true) {
+                    out.extend(openai::lint_strict(&tool.input_schema, i, &at));
+                } else if tool.strict.is_none() && target.format == Format::OpenAiResponses {
+                    // `strict: null` leaves the Responses API's default, strict mode: the
+                    // same rules, as warnings (the tool does not ask for it explicitly).
+                    out.extend(
+                        openai::lint_strict(&tool.input_schema, i, &at)
+                            .into_iter()
+                            .map(|mut f| {
+                                if f.severity == Severity::Error {
+                                    f.severity = Severity::Warning;
+                                }
+                                f.message.push_str(
+                                    " (the Responses API applies strict mode by default)",
+                                );
+                                f
+                            }),
+                    );
+                } else if opts.make_strict {
+                    out.extend(openai::offer_strict(&tool.input_schema, i, &at));
+                }
+            }
+            Family::Anthropic | Family::Mcp => {
+                out.extend(names::root_object(target, &tool.input_schema, i, &at));
+            }
+            Family::Gemini => {
+                out.extend(names::root_object(target, &tool.input_schema, i, &at));
+                out.extend(gemini::lint(&tool.input_schema, i, &at));
+            }
+            Family::Bedrock => {
+                out.extend(names::root_object(target, &tool.input_schema, i, &at));
+                out.extend(names::bedrock_description(tool, i));
+            }
+        }
+    }
+    out
+}
+
+/// Argument validation plus the lints of each target, duplicates removed (the same rule at the
+/// same spot from two formats of one family is reported once).
+pub fn check(x: &Exchange, targets: &[Target], opts: LintOptions) -> Vec<Finding> {
+    let mut out = validate_arguments(x);
+    for t in targets {
+        for f in lint(x, *t, opts) {
+            let dup = out
+                .iter()
+                .any(|o| o.pointer == f.pointer && o.rule == f.rule && o.message == f.message);
+            if !dup {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// Apply one fix to the exchange.
+pub fn apply(x: &mut Exchange, fix: &Fix) {
+    let Some(tool) = x.tools.get_mut(fix.tool()) else {
+        return;
+    };
+    match fix {
+        Fix::Schema { schema, .. } => tool.input_schema = schema.clone(),
+        Fix::MakeStrict { schema, .. } => {
+            tool.input_schema = schema.clone();
+            tool.strict = Some(true);
+        }
+        Fix::Description { text, .. } => tool.description = Some(text.clone()),
+        Fix::Rename { to, .. } => {
+            let from = std::mem::replace(&mut tool.name, to.clone());
+            names::rename_uses(x, &from, to);
+        }
+    }
+}
+
+/// Apply every fix of the target's lints (make-strict included when `opts` asks) until none
+/// is left; returns the fixed exchange and what remains (argument findings included, since a
+/// schema fix can change them). Renames are computed together, so the new names are unique.
+pub fn fix_all(x: &Exchange, target: Target, opts: LintOptions) -> (Exchange, Vec<Finding>) {
+    let mut fixed = x.clone();
+    // Schema fixes replace the whole schema, so two of one tool computed from the same schema
+    // would undo each other: one per tool per round, the next round sees the result. Fixes only
+    // ever remove what a rule flags, so this settles in a few rounds.
+    for _ in 0..4 {
+        let findings = lint(&fixed, target, opts);
+        let mut fixes: Vec<&Fix> = Vec::new();
+        for f in findings.iter().filter_map(|f| f.fix.as_ref()) {
+            let schema = |f: &Fix| matches!(f, Fix::Schema { .. } | Fix::MakeStrict { .. });
+            let clash = fixes
+                .iter()
+                .any(|g| *g == f || (schema(f) && schema(g) && g.tool() == f.tool()));
+            if !clash {
+                fixes.push(f);
+            }
+        }
+        if fixes.is_empty() {
+            break;
+        }
+        for f in fixes {
+            apply(&mut fixed, f);
+        }
+    }
+    let mut remaining = validate_arguments(&fixed);
+    remaining.extend(lint(&fixed, target, opts));
+    (fixed, remaining)
+}
+
+/// A JSON pointer token, escaped (`a/b` → `a~1b`).
+pub(crate) fn esc(token: &str) -> String {
+    crate::formats::json::escape(token)
+}

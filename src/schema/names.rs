@@ -1,0 +1,275 @@
+//! Tool names per provider, object root schemas, Bedrock's `ToolSpecification`.
+//!
+//! Name rules (sources):
+//! - OpenAI `^[a-zA-Z0-9_-]{1,64}$`: `FunctionDefinition.name` in the `openai` SDK ("a-z, A-Z,
+//!   0-9, or contain underscores and dashes, with a maximum length of 64").
+//! - Anthropic `^[a-zA-Z0-9_-]{1,128}$`: the Messages API reference (`tools[].name`, 1–128).
+//! - Gemini: starts with a letter or underscore, then letters, digits, `_ . : -`, at most 128:
+//!   `FunctionDeclaration.name` in google-genai 3.4 (older docs said 64).
+//! - Bedrock `[a-zA-Z0-9_-]+`, 1–64: botocore's bedrock-runtime `ToolName` shape; MCP follows
+//!   the spec's recommendation `[A-Za-z0-9_.-]`, 1–128.
+//!
+//! The fix is a deterministic sanitised name (disallowed characters → `_`, a leading `_` where a
+//! letter is needed, cut to the limit), made unique among the tools with `_2`, `_3`…; every
+//! call, result and `tool_choice` entry naming the tool is renamed with it.
+
+use super::{Family, Finding, Fix, Severity, Target};
+use crate::model::{Exchange, Part, Tool};
+use serde_json::Value;
+
+/// One provider's name rule.
+#[derive(Debug, Clone, Copy)]
+pub struct NameRule {
+    /// Rule id.
+    pub rule: &'static str,
+    /// Longest name.
+    pub max: usize,
+    /// Extra characters allowed besides ASCII letters, digits, `_` and `-`.
+    pub extra: &'static [char],
+    /// The first character must be a letter or `_`.
+    pub letter_first: bool,
+    /// The rule as a person reads it.
+    pub text: &'static str,
+}
+
+/// The name rule of a target.
+pub fn rule_for(target: Target) -> NameRule {
+    match target.family() {
+        Family::OpenAi => NameRule {
+            rule: "openai.name",
+            max: 64,
+            extra: &[],
+            letter_first: false,
+            text: "^[a-zA-Z0-9_-]{1,64}$",
+        },
+        Family::Anthropic => NameRule {
+            rule: "anthropic.name",
+            max: 128,
+            extra: &[],
+            letter_first: false,
+            text: "^[a-zA-Z0-9_-]{1,128}$",
+        },
+        Family::Gemini => NameRule {
+            rule: "gemini.name",
+            max: 128,
+            extra: &['.', ':'],
+            letter_first: true,
+            text: "a letter or _ first, then letters, digits, _ . : -, at most 128",
+        },
+        Family::Bedrock => NameRule {
+            rule: "bedrock.name",
+            max: 64,
+            extra: &[],
+            letter_first: false,
+            text: "^[a-zA-Z0-9_-]{1,64}$",
+        },
+        Family::Mcp => NameRule {
+            rule: "mcp.name",
+            max: 128,
+            extra: &['.'],
+            letter_first: false,
+            text: "^[A-Za-z0-9_.-]{1,128}$",
+        },
+    }
+}
+
+impl NameRule {
+    fn allowed(&self, c: char) -> bool {
+        c.is_ascii_alphanumeric() || c == '_' || c == '-' || self.extra.contains(&c)
+    }
+
+    /// True when the name obeys the rule.
+    pub fn ok(&self, name: &str) -> bool {
+        let n = name.chars().count();
+        n >= 1
+            && n <= self.max
+            && name.chars().all(|c| self.allowed(c))
+            && (!self.letter_first
+                || name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
+    }
+
+    /// The name with disallowed characters replaced, a leading `_` where needed, cut to fit.
+    pub fn sanitise(&self, name: &str) -> String {
+        let mut s: String = name
+            .chars()
+            .map(|c| if self.allowed(c) { c } else { '_' })
+            .collect();
+        if s.is_empty() {
+            s = "tool".into();
+        }
+        if self.letter_first
+            && !s
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        {
+            s.insert(0, '_');
+        }
+        s.chars().take(self.max).collect()
+    }
+}
+
+/// `tool.duplicate-name`: two tools with one name (every provider rejects it; no fix, since
+/// which calls belong to which tool cannot be known).
+pub fn duplicates(x: &Exchange) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (i, t) in x.tools.iter().enumerate() {
+        if x.tools[..i].iter().any(|o| o.name == t.name) {
+            out.push(Finding::new(
+                format!("/tools/{i}/name"),
+                Severity::Error,
+                "tool.duplicate-name",
+                format!("another tool is already named `{}`", t.name),
+            ));
+        }
+    }
+    out
+}
+
+/// Name findings of a target, with unique renames as fixes.
+pub fn names(x: &Exchange, target: Target) -> Vec<Finding> {
+    let rule = rule_for(target);
+    let mut taken: Vec<String> = x
+        .tools
+        .iter()
+        .filter(|t| rule.ok(&t.name))
+        .map(|t| t.name.clone())
+        .collect();
+    let mut out = Vec::new();
+    for (i, t) in x.tools.iter().enumerate() {
+        if rule.ok(&t.name) {
+            continue;
+        }
+        let base = rule.sanitise(&t.name);
+        let mut name = base.clone();
+        let mut n = 2;
+        while taken.contains(&name) {
+            let suffix = format!("_{n}");
+            let keep = rule.max.saturating_sub(suffix.len());
+            name = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
+            n += 1;
+        }
+        taken.push(name.clone());
+        out.push(
+            Finding::new(
+                format!("/tools/{i}/name"),
+                Severity::Error,
+                rule.rule,
+                format!(
+                    "tool name `{}` breaks {}; fix: rename to `{name}`",
+                    t.name, rule.text
+                ),
+            )
+            .with_fix(Some(Fix::Rename { tool: i, to: name })),
+        );
+    }
+    out
+}
+
+/// Rename every use of a tool name: calls, results that name their tool, `tool_choice`.
+pub fn rename_uses(x: &mut Exchange, from: &str, to: &str) {
+    for m in &mut x.messages {
+        for p in &mut m.parts {
+            match p {
+                Part::ToolCall(c) if c.name == from => c.name = to.to_string(),
+                Part::ToolResult(r) if r.name.as_deref() == Some(from) => {
+                    r.name = Some(to.to_string())
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(choice) = &mut x.tool_choice {
+        for n in &mut choice.tools {
+            if n == from {
+                *n = to.to_string();
+            }
+        }
+    }
+}
+
+/// `<family>.root-object`: the input schema must be an object schema (Anthropic `input_schema`
+/// requires `type: "object"`; Gemini `parameters`, Bedrock `inputSchema.json` and MCP
+/// `inputSchema` likewise). Fix only when the intent is clear: `properties` without a type.
+pub fn root_object(target: Target, s: &Value, tool: usize, at: &str) -> Vec<Finding> {
+    let rule = match target.family() {
+        Family::Anthropic => "anthropic.root-object",
+        Family::Gemini => "gemini.root-object",
+        Family::Bedrock => "bedrock.root-object",
+        Family::Mcp => "mcp.root-object",
+        Family::OpenAi => "openai.root-object",
+    };
+    if s.get("type").and_then(Value::as_str) == Some("object") {
+        return Vec::new();
+    }
+    let fix = match s {
+        Value::Object(m)
+            if !m.contains_key("type") && m.get("properties").is_some_and(Value::is_object) =>
+        {
+            let mut m = m.clone();
+            m.insert("type".into(), Value::String("object".into()));
+            Some(Fix::Schema {
+                tool,
+                schema: Value::Object(m),
+            })
+        }
+        _ => None,
+    };
+    vec![Finding::new(
+        at,
+        Severity::Error,
+        rule,
+        "the input schema needs `\"type\": \"object\"` at the root",
+    )
+    .with_fix(fix)]
+}
+
+/// `bedrock.description`: botocore's `ToolSpecification.description` is a `NonEmptyString`
+/// (an empty one is rejected); a missing one is allowed but leaves the model guessing. Fix: the
+/// tool name with `_`/`-` as spaces.
+pub fn bedrock_description(tool: &Tool, i: usize) -> Vec<Finding> {
+    let text = tool.name.replace(['_', '-'], " ");
+    let text = if text.trim().is_empty() {
+        "tool".to_string()
+    } else {
+        text.trim().to_string()
+    };
+    let fix = Some(Fix::Description { tool: i, text });
+    match tool.description.as_deref() {
+        Some(d) if !d.is_empty() => Vec::new(),
+        Some(_) => vec![Finding::new(
+            format!("/tools/{i}/description"),
+            Severity::Error,
+            "bedrock.description",
+            "Bedrock rejects an empty description (ToolSpecification.description: min length 1)",
+        )
+        .with_fix(fix)],
+        None => vec![Finding::new(
+            format!("/tools/{i}/description"),
+            Severity::Warning,
+            "bedrock.description",
+            "no description: Bedrock accepts it, but the model only has the name to go on",
+        )
+        .with_fix(fix)],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_sanitise_obeys_each_rule() {
+        let gemini = rule_for(Target::from_id("gemini").unwrap());
+        assert_eq!(gemini.sanitise("9 lives"), "_9_lives");
+        assert!(gemini.ok(&gemini.sanitise("")));
+        let openai = rule_for(Target::from_id("openai-chat").unwrap());
+        assert_eq!(openai.sanitise("ns.get:wéather"), "ns_get_w_ather");
+        assert_eq!(openai.sanitise(&"x".repeat(70)).len(), 64);
+        assert!(openai.ok("a-b_C9"));
+        assert!(!openai.ok(""));
+    }
+}
