@@ -1,6 +1,8 @@
 //! Hard cases of the Anthropic Messages format: result grouping, ids, arguments, tool_choice,
 //! empty text, pasted documents from the Anthropic docs, decode errors, detection.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::{json, Value};
 use toolscope::formats::{Codec as _, Format, Kind};
 use toolscope::model::*;

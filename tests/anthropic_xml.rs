@@ -4,6 +4,8 @@
 //! `anthropic-tools`, parser robustness (truncated documents, unknown tags, garbage) with line
 //! and column, detection.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::{json, Value};
 use toolscope::formats::anthropic_xml::read_value;
 use toolscope::formats::{Format, Kind};

@@ -2,6 +2,8 @@
 //! empty text, tool specs Bedrock requires, pasted documents in the AWS docs' style, decode
 //! errors, detection.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::{json, Value};
 use toolscope::formats::{Codec as _, Format, Kind};
 use toolscope::model::*;

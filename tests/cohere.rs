@@ -2,6 +2,8 @@
 //! `strict_tools`, `p`/`stop_sequences`, document tool results, the response shape
 //! (`{id, finish_reason, message, usage}`), plus every hard case of the protocol.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::dialects::Cohere;
 use toolscope::formats::{Codec, Format, Kind};

@@ -1,5 +1,7 @@
 //! Hard cases of the Gemini `generateContent` format.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::{json, Value};
 use toolscope::formats::{Format, Kind};
 use toolscope::model::*;

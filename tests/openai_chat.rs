@@ -3,6 +3,8 @@
 //! shapes, pasted documents from the provider docs surviving decode → encode, decode errors that
 //! point at the spot, and detection.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::{Codec as OpenAiChat, Dialect};
 use toolscope::formats::{Codec, Format, Kind};

@@ -2,6 +2,8 @@
 //! results, every tool_choice, pasted documents from the API surviving a round trip, decode
 //! errors that point at the spot, detection.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use serde_json::{json, Value};
 use toolscope::formats::{Format, Kind};
 use toolscope::model::{
