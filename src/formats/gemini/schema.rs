@@ -26,11 +26,23 @@ fn known_type(t: &str) -> Option<&'static str> {
     TYPES.iter().copied().find(|k| k.eq_ignore_ascii_case(t))
 }
 
+/// Deeper schemas are left as they are (decoding) or sent as `parametersJsonSchema`
+/// (encoding): the walkers recurse, and a page's stack is small.
+const MAX_DEPTH: usize = 64;
+
 /// The JSON Schema a Gemini `Schema` means.
 pub fn from_gemini(v: &Value) -> Value {
+    from_gemini_at(v, 0)
+}
+
+fn from_gemini_at(v: &Value, depth: usize) -> Value {
     let Value::Object(m) = v else {
         return v.clone();
     };
+    if depth > MAX_DEPTH {
+        return v.clone();
+    }
+    let from_gemini = |s: &Value| from_gemini_at(s, depth + 1);
     let ty = m.get("type").and_then(Value::as_str).and_then(known_type);
     let fold_nullable =
         matches!(m.get("nullable"), Some(Value::Bool(true))) && ty.is_some_and(|t| t != "null");
@@ -63,7 +75,7 @@ pub fn from_gemini(v: &Value) -> Value {
             }
             "anyOf" => {
                 let any = match val {
-                    Value::Array(a) => Value::Array(a.iter().map(from_gemini).collect()),
+                    Value::Array(a) => Value::Array(a.iter().map(&from_gemini).collect()),
                     other => other.clone(),
                 };
                 out.insert(k.clone(), any);
@@ -79,7 +91,7 @@ pub fn from_gemini(v: &Value) -> Value {
 /// The Gemini `Schema` for a JSON Schema, if it fits the subset and decodes back to the same
 /// JSON Schema; `None` means "send it as JSON Schema".
 pub fn to_gemini(s: &Value) -> Option<Value> {
-    let out = convert(s)?;
+    let out = convert(s, 0)?;
     (from_gemini(&out) == *s).then_some(out)
 }
 
@@ -87,7 +99,10 @@ fn strings(v: &Value) -> bool {
     v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
 }
 
-fn convert(s: &Value) -> Option<Value> {
+fn convert(s: &Value, depth: usize) -> Option<Value> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
     let m = s.as_object()?;
     // The base type: `"string"` or `["string", "null"]`.
     let base = match m.get("type") {
@@ -127,18 +142,18 @@ fn convert(s: &Value) -> Option<Value> {
                 let props = v.as_object()?;
                 let mut conv = Map::new();
                 for (name, p) in props {
-                    conv.insert(name.clone(), convert(p)?);
+                    conv.insert(name.clone(), convert(p, depth + 1)?);
                 }
                 out.insert(k.clone(), Value::Object(conv));
             }
             "items" => {
-                out.insert(k.clone(), convert(v)?);
+                out.insert(k.clone(), convert(v, depth + 1)?);
             }
             "anyOf" => {
                 let items = v
                     .as_array()?
                     .iter()
-                    .map(convert)
+                    .map(|item| convert(item, depth + 1))
                     .collect::<Option<Vec<_>>>()?;
                 out.insert(k.clone(), Value::Array(items));
             }
@@ -179,6 +194,18 @@ fn convert(s: &Value) -> Option<Value> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn gemini_schema_deep_nesting_falls_back_without_overflow() {
+        let mut s = json!({"type": "string"});
+        // Deeper than any parsed document can be (serde_json stops at 128 levels).
+        for _ in 0..200 {
+            s = json!({"type": "array", "items": s});
+        }
+        assert!(to_gemini(&s).is_none());
+        let back = from_gemini(&s);
+        assert_eq!(back, s);
+    }
 
     #[test]
     fn gemini_schema_subset_round_trips() {
