@@ -22,22 +22,12 @@ fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let d = F.decode(&doc.to_string(), kind).expect("decodes");
-    (d.exchange, d.losses)
+    common::decode_doc(F, doc, kind)
 }
 
 /// A pasted document decodes, and encodes back to the same JSON value.
 fn survives(doc: Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(&doc).unwrap();
-    let dec = F.decode(&text, kind).expect("decodes");
-    let enc = F.encode(&dec.exchange, kind);
-    let back: Value = serde_json::from_str(&enc.text).unwrap();
-    assert_eq!(
-        back, doc,
-        "changed on the way back\nlosses: {:#?}",
-        enc.losses
-    );
-    (dec.exchange, dec.losses)
+    common::paste_survives(F, doc, kind)
 }
 
 fn exchange(messages: Vec<Message>) -> Exchange {

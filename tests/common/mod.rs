@@ -147,3 +147,31 @@ pub fn result(id: Option<&str>, text: &str) -> Part {
         ResultContent::Text(text.into()),
     ))
 }
+
+/// Decode a document of `format` (it must decode).
+pub fn decode_doc(
+    format: Format,
+    doc: &Value,
+    kind: Kind,
+) -> (toolscope::model::Exchange, Vec<Loss>) {
+    let d = format.decode(&doc.to_string(), kind).expect("decodes");
+    (d.exchange, d.losses)
+}
+
+/// A pasted document decodes, and encodes back to the same JSON value.
+pub fn paste_survives(
+    format: Format,
+    doc: Value,
+    kind: Kind,
+) -> (toolscope::model::Exchange, Vec<Loss>) {
+    let text = serde_json::to_string_pretty(&doc).expect("text");
+    let dec = format.decode(&text, kind).expect("decodes");
+    let enc = format.encode(&dec.exchange, kind);
+    let back: Value = serde_json::from_str(&enc.text).expect("json");
+    assert_eq!(
+        back, doc,
+        "changed on the way back\nlosses: {:#?}",
+        enc.losses
+    );
+    (dec.exchange, dec.losses)
+}
