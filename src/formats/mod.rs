@@ -7,6 +7,7 @@
 
 pub mod field;
 pub mod json;
+pub(crate) mod shared;
 
 pub mod anthropic;
 pub mod anthropic_xml;

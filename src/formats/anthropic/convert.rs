@@ -10,6 +10,7 @@ use super::wire::{
     ToolResultBlock, ToolUseBlock, WireRole,
 };
 use crate::formats::json::escape;
+use crate::formats::shared::{self, drop_pointer, option_pointer};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
@@ -61,37 +62,6 @@ const RESPONSE_ONLY: [&str; 9] = [
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-/// `extra` holding `m` under this format's id, or nothing when `m` is empty.
-fn wrap(m: Map<String, Value>) -> Extra {
-    let mut e = Extra::new();
-    if !m.is_empty() {
-        e.insert(ID.to_string(), m);
-    }
-    e
-}
-
-/// This format's fields of `extra` (reporting other formats' as dropped), without the keys the
-/// encoder writes itself from the model (reported as dropped too: they would clash).
-fn own_fields(
-    extra: &Extra,
-    reserved: &[&str],
-    pointer: &str,
-    losses: &mut Losses,
-) -> Map<String, Value> {
-    losses.foreign_extra(extra, ID, pointer);
-    let mut m = extra.get(ID).cloned().unwrap_or_default();
-    for k in reserved {
-        if m.remove(*k).is_some() {
-            losses.dropped(
-                format!("{pointer}/extra/{ID}/{}", escape(k)),
-                format!("extra field {k:?}"),
-                "the encoder writes this field from the model itself",
-            );
-        }
-    }
-    m
-}
-
 /// Texts of the text blocks, joined by newlines.
 fn blocks_text(blocks: &[Block]) -> String {
     blocks
@@ -102,17 +72,6 @@ fn blocks_text(blocks: &[Block]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// Pointer of an option the encoder adds. When the exchange has no options at all, the
-/// serialised exchange has no `/options` object and the added value shows as a difference at
-/// `/options` itself, so the loss points there.
-fn option_pointer(x: &Exchange, field: &str) -> String {
-    if x.options.is_empty() {
-        "/options".to_string()
-    } else {
-        format!("/options/{field}")
-    }
 }
 
 fn is_system_marked(m: &Message) -> bool {
@@ -140,16 +99,6 @@ fn kept(role: WireRole, response: bool, part: &Part) -> bool {
         Part::ToolCall(_) => role == WireRole::Assistant,
         Part::ToolResult(_) => role == WireRole::User && !response,
         Part::Raw { format, .. } => format == ID,
-    }
-}
-
-/// Where the loss of a dropped element points: the element itself when it was the last one
-/// kept, else the whole list, since every element after it moves up one place.
-fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String {
-    if later_kept {
-        list.to_string()
-    } else {
-        format!("{list}/{index}")
     }
 }
 
@@ -263,50 +212,6 @@ fn response_only_fields(
             format!("block field {k}"),
             "a response content block has no such field (request only)",
         );
-    }
-}
-
-/// `input` of a tool_use: always a JSON object.
-fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
-    let empty = Value::Object(Map::new());
-    if call.arguments_invalid() {
-        let raw = call.arguments_raw.as_deref().unwrap_or_default();
-        losses
-            .dropped(
-                format!("{p}/arguments_raw"),
-                format!("argument text {raw:?} (not valid JSON)"),
-                "Anthropic tool_use input is a JSON object; invalid JSON has no form",
-            )
-            .at(format!("{target}/input"));
-        losses
-            .rewritten(
-                format!("{p}/arguments"),
-                "invalid arguments sent as {}",
-                "Anthropic tool_use input must be a JSON object",
-            )
-            .at(format!("{target}/input"));
-        return empty;
-    }
-    if let Some(raw) = &call.arguments_raw {
-        losses
-            .dropped(
-                format!("{p}/arguments_raw"),
-                format!("argument spelling {raw:?}"),
-                "Anthropic tool_use input is a JSON object, not text; sent as the parsed value",
-            )
-            .at(format!("{target}/input"));
-    }
-    if call.arguments.is_object() {
-        call.arguments.clone()
-    } else {
-        losses
-            .rewritten(
-                format!("{p}/arguments"),
-                format!("non-object arguments {} sent as {{}}", call.arguments),
-                "Anthropic tool_use input must be a JSON object",
-            )
-            .at(format!("{target}/input"));
-        empty
     }
 }
 
@@ -1466,4 +1371,29 @@ fn has_marker(o: &Map<String, Value>) -> bool {
                 })
         });
     o.contains_key("system") || o.contains_key("stop_sequences") || tools || choice || blocks
+}
+
+// Format-bound forms of the shared helpers.
+
+fn wrap(m: Map<String, Value>) -> Extra {
+    shared::wrap(ID, m)
+}
+
+fn own_fields(
+    extra: &Extra,
+    reserved: &[&str],
+    pointer: &str,
+    losses: &mut Losses,
+) -> Map<String, Value> {
+    shared::own_fields(ID, extra, reserved, pointer, losses)
+}
+
+fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
+    shared::object_arguments(
+        call,
+        p,
+        &format!("{target}/input"),
+        "Anthropic tool_use input",
+        losses,
+    )
 }

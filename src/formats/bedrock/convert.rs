@@ -9,6 +9,7 @@ use super::wire::{
     ToolEntry, ToolResultBlock, ToolSpec, ToolUse, WireRole,
 };
 use crate::formats::json::escape;
+use crate::formats::shared::{self, drop_pointer, option_pointer};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
@@ -71,58 +72,6 @@ const RESPONSE_ONLY: [&str; 9] = [
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-/// `extra` holding `m` under this format's id, or nothing when `m` is empty.
-fn wrap(m: Map<String, Value>) -> Extra {
-    let mut e = Extra::new();
-    if !m.is_empty() {
-        e.insert(ID.to_string(), m);
-    }
-    e
-}
-
-/// This format's fields of `extra` (reporting other formats' as dropped), without form markers
-/// and without the keys the encoder writes itself (reported as dropped: they would clash).
-fn own_fields(
-    extra: &Extra,
-    reserved: &[&str],
-    pointer: &str,
-    losses: &mut Losses,
-) -> Map<String, Value> {
-    losses.foreign_extra(extra, ID, pointer);
-    let mut m = extra.get(ID).cloned().unwrap_or_default();
-    m.remove(FORM_KEY);
-    for k in reserved {
-        if m.remove(*k).is_some() {
-            losses.dropped(
-                format!("{pointer}/extra/{ID}/{}", escape(k)),
-                format!("extra field {k:?}"),
-                "the encoder writes this field from the model itself",
-            );
-        }
-    }
-    m
-}
-
-/// Pointer of an option the encoder adds or drops: when the exchange has no options at all,
-/// the serialised exchange has no `/options` object, so the difference is at `/options`.
-fn option_pointer(x: &Exchange, field: &str) -> String {
-    if x.options.is_empty() {
-        "/options".to_string()
-    } else {
-        format!("/options/{field}")
-    }
-}
-
-/// Where the loss of a dropped element points: the element itself when it was the last one
-/// kept, else the whole list, since every element after it moves up one place.
-fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String {
-    if later_kept {
-        list.to_string()
-    } else {
-        format!("{list}/{index}")
-    }
-}
 
 /// The wire role a canonical message is written with.
 fn wire_role(m: &Message) -> WireRole {
@@ -329,50 +278,6 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                 None
             }
         }
-    }
-}
-
-/// `input` of a toolUse: always a JSON object.
-fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
-    let empty = Value::Object(Map::new());
-    if call.arguments_invalid() {
-        let raw = call.arguments_raw.as_deref().unwrap_or_default();
-        losses
-            .dropped(
-                format!("{p}/arguments_raw"),
-                format!("argument text {raw:?} (not valid JSON)"),
-                "Bedrock toolUse input is a JSON object; invalid JSON has no form",
-            )
-            .at(format!("{target}/input"));
-        losses
-            .rewritten(
-                format!("{p}/arguments"),
-                "invalid arguments sent as {}",
-                "Bedrock toolUse input must be a JSON object",
-            )
-            .at(format!("{target}/input"));
-        return empty;
-    }
-    if let Some(raw) = &call.arguments_raw {
-        losses
-            .dropped(
-                format!("{p}/arguments_raw"),
-                format!("argument spelling {raw:?}"),
-                "Bedrock toolUse input is a JSON object, not text; sent as the parsed value",
-            )
-            .at(format!("{target}/input"));
-    }
-    if call.arguments.is_object() {
-        call.arguments.clone()
-    } else {
-        losses
-            .rewritten(
-                format!("{p}/arguments"),
-                format!("non-object arguments {} sent as {{}}", call.arguments),
-                "Bedrock toolUse input must be a JSON object",
-            )
-            .at(format!("{target}/input"));
-        empty
     }
 }
 
@@ -1634,4 +1539,29 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
                 })
         });
     Some((Kind::Request, if config || blocks { 96 } else { 0 }))
+}
+
+// Format-bound forms of the shared helpers.
+
+fn wrap(m: Map<String, Value>) -> Extra {
+    shared::wrap(ID, m)
+}
+
+fn own_fields(
+    extra: &Extra,
+    reserved: &[&str],
+    pointer: &str,
+    losses: &mut Losses,
+) -> Map<String, Value> {
+    shared::own_fields(ID, extra, reserved, pointer, losses)
+}
+
+fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
+    shared::object_arguments(
+        call,
+        p,
+        &format!("{target}/input"),
+        "Bedrock toolUse input",
+        losses,
+    )
 }

@@ -1,0 +1,112 @@
+//! Helpers shared by the block formats (Anthropic, Bedrock, …): provider-only fields in and out
+//! of `extra`, loss pointers that stay right when elements move, and object arguments.
+
+use crate::formats::json::escape;
+use crate::model::{Exchange, Extra, Losses, ToolCall, FORM_KEY};
+use serde_json::{Map, Value};
+
+/// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
+pub(crate) fn wrap(id: &str, m: Map<String, Value>) -> Extra {
+    let mut e = Extra::new();
+    if !m.is_empty() {
+        e.insert(id.to_string(), m);
+    }
+    e
+}
+
+/// Format `id`'s fields of `extra` to write back (other formats' reported as dropped), without
+/// form markers and without the keys the encoder writes itself from the model (reported as
+/// dropped too: they would clash).
+pub(crate) fn own_fields(
+    id: &str,
+    extra: &Extra,
+    reserved: &[&str],
+    pointer: &str,
+    losses: &mut Losses,
+) -> Map<String, Value> {
+    losses.foreign_extra(extra, id, pointer);
+    let mut m = extra.get(id).cloned().unwrap_or_default();
+    m.remove(FORM_KEY);
+    for k in reserved {
+        if m.remove(*k).is_some() {
+            losses.dropped(
+                format!("{pointer}/extra/{}/{}", escape(id), escape(k)),
+                format!("extra field {k:?}"),
+                "the encoder writes this field from the model itself",
+            );
+        }
+    }
+    m
+}
+
+/// Pointer of an option the encoder adds or drops: when the exchange has no options at all,
+/// the serialised exchange has no `/options` object, so the difference is at `/options`.
+pub(crate) fn option_pointer(x: &Exchange, field: &str) -> String {
+    if x.options.is_empty() {
+        "/options".to_string()
+    } else {
+        format!("/options/{field}")
+    }
+}
+
+/// Where the loss of a dropped element points: the element itself when it was the last one
+/// kept, else the whole list, since every element after it moves up one place.
+pub(crate) fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String {
+    if later_kept {
+        list.to_string()
+    } else {
+        format!("{list}/{index}")
+    }
+}
+
+/// A call's arguments for a format whose input is a JSON object (`what` names the field, as
+/// in "Anthropic tool_use input"; `target` is its pointer in the document): invalid text and
+/// non-object values become `{}`, and the spelling of valid text is not kept — each reported.
+pub(crate) fn object_arguments(
+    call: &ToolCall,
+    p: &str,
+    target: &str,
+    what: &str,
+    losses: &mut Losses,
+) -> Value {
+    let empty = Value::Object(Map::new());
+    if call.arguments_invalid() {
+        let raw = call.arguments_raw.as_deref().unwrap_or_default();
+        losses
+            .dropped(
+                format!("{p}/arguments_raw"),
+                format!("argument text {raw:?} (not valid JSON)"),
+                format!("{what} is a JSON object; invalid JSON has no form"),
+            )
+            .at(target);
+        losses
+            .rewritten(
+                format!("{p}/arguments"),
+                "invalid arguments sent as {}",
+                format!("{what} must be a JSON object"),
+            )
+            .at(target);
+        return empty;
+    }
+    if let Some(raw) = &call.arguments_raw {
+        losses
+            .dropped(
+                format!("{p}/arguments_raw"),
+                format!("argument spelling {raw:?}"),
+                format!("{what} is a JSON object, not text; sent as the parsed value"),
+            )
+            .at(target);
+    }
+    if call.arguments.is_object() {
+        call.arguments.clone()
+    } else {
+        losses
+            .rewritten(
+                format!("{p}/arguments"),
+                format!("non-object arguments {} sent as {{}}", call.arguments),
+                format!("{what} must be a JSON object"),
+            )
+            .at(target);
+        empty
+    }
+}
