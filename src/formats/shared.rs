@@ -2,7 +2,7 @@
 //! of `extra`, loss pointers that stay right when elements move, and object arguments.
 
 use crate::formats::json::escape;
-use crate::model::{Exchange, Extra, Losses, ToolCall, FORM_KEY};
+use crate::model::{is_form_key, Exchange, Extra, Losses, ToolCall};
 use serde_json::{Map, Value};
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
@@ -26,7 +26,7 @@ pub(crate) fn own_fields(
 ) -> Map<String, Value> {
     losses.foreign_extra(extra, id, pointer);
     let mut m = extra.get(id).cloned().unwrap_or_default();
-    m.remove(FORM_KEY);
+    m.retain(|k, _| !is_form_key(k));
     for k in reserved {
         if m.remove(*k).is_some() {
             losses.dropped(

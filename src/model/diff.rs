@@ -152,7 +152,7 @@ pub fn unexplained(before: &Exchange, after: &Exchange, losses: &[Loss]) -> Vec<
     let b = serde_json::to_value(after).unwrap_or(Value::Null);
     differences(&a, &b)
         .into_iter()
-        .filter(|d| !d.split('/').any(|token| token == super::FORM_KEY))
+        .filter(|d| !d.split('/').any(super::is_form_key))
         .filter(|d| {
             !losses.iter().any(|l| {
                 d == &l.pointer

@@ -93,7 +93,7 @@ impl Losses {
             let names: Vec<&str> = fields
                 .keys()
                 .map(String::as_str)
-                .filter(|k| *k != super::FORM_KEY)
+                .filter(|k| !super::is_form_key(k))
                 .collect();
             if format != own && !names.is_empty() {
                 self.dropped(

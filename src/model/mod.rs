@@ -31,6 +31,12 @@ pub type Extra = BTreeMap<String, Map<String, Value>>;
 /// The reserved key for form markers inside a format's `extra` map (see [`Extra`]).
 pub const FORM_KEY: &str = "_toolscope";
 
+/// True for a form-marker key: [`FORM_KEY`] itself or a key spelled `_toolscope:<name>`.
+pub fn is_form_key(key: &str) -> bool {
+    key.strip_prefix(FORM_KEY)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }

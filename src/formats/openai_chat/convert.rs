@@ -6,8 +6,11 @@
 //! What a pasted document spells in a way the model does not record (a `developer` system
 //! message, `max_tokens` instead of `max_completion_tokens`, `stop` as one string, content as a
 //! one-element array, absent rather than `null` content, …) is remembered in the element's
-//! `extra[ID]` under keys starting with `toolscope:`. Those keys are read by the encoder and
-//! never emitted; every other key of `extra[ID]` is a field of the document, emitted verbatim.
+//! `extra[ID]`: pure spelling under form-marker keys `_toolscope:<name>` (not compared by the
+//! round-trip check, not reported by other formats), kept provider data that has no field in
+//! the model (response id, other choices, a developer system message as it was) under keys
+//! starting with `toolscope:`. Both are read by the encoder and never emitted; every other key
+//! of `extra[ID]` is a field of the document, emitted verbatim.
 //! Dialect spellings that carry no meaning (Cohere's `tool_plan` text, Mistral's object
 //! arguments and `required` word) are form markers under [`FORM_KEY`], which the round-trip
 //! check ignores.
@@ -16,8 +19,8 @@ use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, Te
 use crate::formats::json::escape;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
-    assign_missing_ids, empty_object_schema, rewrite_ids, Block, ChoiceMode, Exchange, Extra,
-    IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
+    assign_missing_ids, empty_object_schema, is_form_key, rewrite_ids, Block, ChoiceMode, Exchange,
+    Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
     ToolChoice, ToolResult, Usage, FORM_KEY,
 };
 use serde::Serialize;
@@ -254,24 +257,24 @@ const META: &str = "toolscope:";
 /// "content": "<text>"}`.
 const M_SYSTEM: &str = "toolscope:system";
 /// Exchange: which field the token limit came in.
-const M_MAX_TOKENS: &str = "toolscope:max_tokens_field";
+const M_MAX_TOKENS: &str = "_toolscope:max_tokens_field";
 /// Exchange: `stop` was one string.
-const M_STOP_STRING: &str = "toolscope:stop_string";
+const M_STOP_STRING: &str = "_toolscope:stop_string";
 /// Exchange: tool_choice used the `allowed_tools` form where a shorter one exists.
-const M_ALLOWED_TOOLS: &str = "toolscope:allowed_tools";
+const M_ALLOWED_TOOLS: &str = "_toolscope:allowed_tools";
 /// Exchange: tools of other kinds (custom), as `{"index", "tool"}`.
 const M_OTHER_TOOLS: &str = "toolscope:other_tools";
 /// Tool, tool call: unknown fields of the inner `function` object.
 const M_FUNCTION: &str = "toolscope:function";
 /// Tool: `parameters` was left out.
-const M_NO_PARAMETERS: &str = "toolscope:no_parameters";
+const M_NO_PARAMETERS: &str = "_toolscope:no_parameters";
 /// User message: it was a `system`/`developer` message inside the conversation.
 const M_ROLE: &str = "toolscope:role";
 /// Message: content was an array where a string or null is the default (`array`), or left
 /// out (`omitted`).
-const M_CONTENT: &str = "toolscope:content";
+const M_CONTENT: &str = "_toolscope:content";
 /// Tool result: the tool message carried `name` (some compatible APIs want it).
-const M_NAME: &str = "toolscope:name";
+const M_NAME: &str = "_toolscope:name";
 /// Response message: top-level response fields (`id`, `created`, `system_fingerprint`, …).
 const M_RESPONSE: &str = "toolscope:response";
 /// Response message: fields of the choice (`index`, `logprobs`, …).
@@ -281,7 +284,7 @@ const M_USAGE: &str = "toolscope:usage";
 /// Response message: the choices after the first, as they were.
 const M_CHOICES: &str = "toolscope:choices";
 /// Response message: fields the encoder emits by default that the document left out.
-const M_OMIT: &str = "toolscope:omit";
+const M_OMIT: &str = "_toolscope:omit";
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -343,7 +346,7 @@ fn plain(extra: &Extra, id: &str) -> Fields {
     own(extra, id)
         .map(|m| {
             m.iter()
-                .filter(|(k, _)| !k.starts_with(META) && *k != FORM_KEY)
+                .filter(|(k, _)| !k.starts_with(META) && !is_form_key(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect()
         })
