@@ -424,3 +424,27 @@ fn ollama_detects_its_documents() {
     let enc = F.encode(&weather_round(), Kind::Request);
     assert_eq!(Format::detect(&enc.text), Ok((F, Kind::Request)));
 }
+
+/// Found by the round-trip property: a kept field the wire type declares with another type
+/// (`"id": false` on a call) made the whole document unreadable. It is dropped, and reported.
+#[test]
+fn ollama_kept_field_that_would_not_read_back_is_dropped() {
+    let mut c = ToolCall::new(None, "get_weather", json!({}));
+    c.extra.insert(
+        "ollama".into(),
+        serde_json::Map::from_iter([("id".to_string(), json!(false))]),
+    );
+    let x = exchange(vec![
+        user("hi"),
+        Message::new(Role::Assistant, vec![Part::ToolCall(c)]),
+    ]);
+    let (doc, losses) = encode(&x, Kind::Request);
+    assert!(
+        doc["messages"][1]["tool_calls"][0].get("id").is_none(),
+        "{doc:#}"
+    );
+    assert!(
+        losses.iter().any(|l| l.what.contains("kept field id")),
+        "{losses:#?}"
+    );
+}

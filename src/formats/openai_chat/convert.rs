@@ -523,7 +523,7 @@ impl Enc {
 
     /// The element's own fields to emit next to those the encoder set on `wire` (a field the
     /// encoder set itself wins; the kept one is reported).
-    fn merge<T: Serialize>(
+    fn merge<T: Serialize + serde::de::DeserializeOwned>(
         &mut self,
         wire: &T,
         fields: Fields,
@@ -533,7 +533,18 @@ impl Enc {
         let set = serde_json::to_value(wire).unwrap_or(Value::Null);
         let mut out = Fields::new();
         for (k, v) in fields {
-            if set.get(&k).is_some() {
+            // A kept field must not be one the encoder sets, nor a value the wire type cannot
+            // read back (a generated `"id": false` on an Ollama call made the whole document
+            // unreadable). Values of declared fields the model has no place for (a custom
+            // tool_choice, a `null`) are kept on purpose: decoding stores them here again.
+            let declared = set.get(&k).is_some() || {
+                let mut probe = set.clone();
+                if let Value::Object(m) = &mut probe {
+                    m.insert(k.clone(), v.clone());
+                }
+                serde_json::from_value::<T>(probe).is_err()
+            };
+            if declared {
                 self.losses.dropped(
                     own_pointer(extra, self.id, owner),
                     format!("kept field {k}"),
