@@ -31,12 +31,19 @@ fn round_trip(format: Format, kind: Kind, x: &Exchange) -> Result<(), TestCaseEr
     Ok(())
 }
 
-/// 256 cases per property, or `PROPTEST_CASES` for a deeper run.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
+/// 256 cases per property from a fixed seed, so `make test` is deterministic; with
+/// `PROPTEST_CASES` set (a deeper, exploratory run) that many cases from a random seed.
+fn config() -> ProptestConfig {
+    match std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+    {
+        Some(cases) => ProptestConfig::with_cases(cases),
+        None => ProptestConfig {
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x7001_5c0e),
+            ..ProptestConfig::with_cases(256)
+        },
+    }
 }
 
 macro_rules! round_trip_tests {
@@ -44,7 +51,7 @@ macro_rules! round_trip_tests {
         mod $name {
             use super::*;
             proptest! {
-                #![proptest_config(ProptestConfig::with_cases(cases()))]
+                #![proptest_config(super::config())]
                 #[test]
                 fn request_round_trip(x in common::gen::exchange()) {
                     round_trip($format, Kind::Request, &x)?;

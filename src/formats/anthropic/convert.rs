@@ -1214,7 +1214,15 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
     let mut fields = msg.extra.get(ID).cloned().unwrap_or_default();
     let id = match fields.remove("id") {
         Some(Value::String(s)) if !s.is_empty() => s,
-        _ => PLACEHOLDER_ID.to_string(),
+        None => PLACEHOLDER_ID.to_string(),
+        Some(other) => {
+            losses.dropped(
+                format!("/messages/0/extra/{ID}/id"),
+                format!("response id {other}"),
+                "an Anthropic message id is a non-empty string; the placeholder is sent",
+            );
+            PLACEHOLDER_ID.to_string()
+        }
     };
     let stop_sequence = match fields.remove("stop_sequence") {
         Some(Value::String(s)) => Some(s),

@@ -617,6 +617,7 @@ fn encode_assistant(
                         open = None;
                         f.remove("role");
                         f.remove("content");
+                        drop_unreadable(&mut f, &pp, losses);
                         if marker(&pv, "content") == Some("string") {
                             if !w.is_empty() {
                                 losses.dropped(
@@ -708,6 +709,23 @@ fn output_text_fields(mut w: Obj, pv: &Obj) -> Obj {
     out
 }
 
+/// Kept item fields the wire reads as strings (`id`, `status`, …) but that hold something
+/// else would make the document unreadable (found by the round-trip property: a message's
+/// `"id": false`): they are dropped and reported.
+fn drop_unreadable(f: &mut Obj, pointer: &str, losses: &mut Losses) {
+    for key in ["type", "id", "status", "role", "call_id", "name"] {
+        if f.get(key).is_some_and(|v| !v.is_string() && !v.is_null()) {
+            if let Some(v) = f.remove(key) {
+                losses.dropped(
+                    format!("{pointer}/extra"),
+                    format!("kept item field {key} = {v}"),
+                    "the item reads this field as a string",
+                );
+            }
+        }
+    }
+}
+
 /// Item-level fields of an array-form assistant message: `type`, `id` (responses) and `status`
 /// are required by the SDK, so placeholders fill what is not stored. Requests get no invented
 /// id; a stored one still goes in its usual place.
@@ -738,6 +756,7 @@ fn message_defaults(kind: Kind, index: usize) -> [(&'static str, Option<Value>);
 fn encode_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> FunctionCall {
     losses.foreign_extra(&c.extra, ID, pp);
     let (mut w, pv) = own_split(&c.extra);
+    drop_unreadable(&mut w, pp, losses);
     let mut id = take_str(&mut w, "id");
     if let Field::Value(s) = &id {
         if !s.starts_with("fc") {
@@ -789,6 +808,7 @@ fn encode_tool_turn(i: usize, m: &Message, items: &mut Vec<Item>, losses: &mut L
 fn encode_result(pp: &str, r: &ToolResult, losses: &mut Losses) -> FunctionCallOutput {
     losses.foreign_extra(&r.extra, ID, pp);
     let (mut w, _) = own_split(&r.extra);
+    drop_unreadable(&mut w, pp, losses);
     let id = take_str(&mut w, "id");
     let status = take_str(&mut w, "status");
     let call_id = r.call_id.clone().map_or(Field::Absent, Field::Value);
