@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14
 # wasm-bindgen-cli must equal the wasm-bindgen that Cargo.lock resolved.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/"/, "", $3); print $3; exit}' Cargo.lock)
-export PATH="$HOME/.cargo/bin:$PATH"
+# pyenv's shims (when the machine has pyenv) so python3 is the one with pip.
+export PATH="$HOME/.cargo/bin:$HOME/.pyenv/shims:$PATH"
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
@@ -40,15 +41,24 @@ fi
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
 
 if [ "${1:-build}" = test ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO=sudo
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Debian chromium and chromium-driver"
-    SUDO=""
-    [ "$(id -u)" -ne 0 ] && SUDO=sudo
     $SUDO apt-get update
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver
   fi
   if ! python3 tests/sdk/check_requirements.py tests/sdk/requirements.txt; then
     say "installing the providers' Python SDKs"
-    python3 -m pip install --quiet --disable-pip-version-check -r tests/sdk/requirements.txt
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+      $SUDO apt-get update
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends python3-pip
+    fi
+    PIP_FLAGS=(--quiet --disable-pip-version-check)
+    # Debian's own python3 is "externally managed" (PEP 668); the SDKs are test tools only.
+    if python3 -c 'import sys, sysconfig, os; sys.exit(0 if os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")) else 1)'; then
+      PIP_FLAGS+=(--break-system-packages)
+    fi
+    python3 -m pip install "${PIP_FLAGS[@]}" -r tests/sdk/requirements.txt
   fi
 fi
