@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const types = {
+  '.mjs': 'text/javascript',
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript',
   '.wasm': 'application/wasm',
@@ -60,7 +61,8 @@ export async function launch() {
 
 /** A page that records console errors and page errors into `errors`. */
 export async function openApp(browser, url, options = {}) {
-  const context = await browser.newContext(options);
+  const { noEditor, ...contextOptions } = options;
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => {
@@ -69,5 +71,7 @@ export async function openApp(browser, url, options = {}) {
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   await page.goto(url);
   await page.waitForSelector('.pane-grid .pane');
+  // The code editor arrives lazily; wait for it unless the test wants the first paint.
+  if (!options.noEditor) await page.waitForSelector('.pane .cm-editor');
   return { context, page, errors };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install what building and testing Toolscope needs, skipping whatever is already present.
-#   scripts/setup.sh build   wasm target, trunk, wasm-bindgen-cli, npm packages (wasm-opt)
+#   scripts/setup.sh build   wasm target, trunk, wasm-bindgen-cli, npm packages (wasm-opt, esbuild, CodeMirror)
 #   scripts/setup.sh test    all of the above, plus Chromium + ChromeDriver and the Python SDKs
 # Every step checks first, so a warm machine spends a second or two here.
 set -euo pipefail
@@ -31,9 +31,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] ||
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/playwright-core ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm packages (binaryen's wasm-opt, playwright-core)"
+  say "installing npm packages (binaryen's wasm-opt, esbuild and CodeMirror, playwright-core)"
   npm ci --no-audit --no-fund
 fi
 

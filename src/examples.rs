@@ -1,58 +1,109 @@
-//! The built-in examples: the canonical exchanges of `tests/fixtures/exchanges/`, so the page
-//! offers exactly what the golden files test.
+//! The examples gallery: the scenarios of the function-calling literature, each one click in
+//! the page. Most are canonical exchanges of `tests/fixtures/exchanges/` (so the page offers
+//! exactly what the golden files test); some are documents in a provider's own format (the
+//! legacy XML prompt, an MCP transcript), read like a paste, so the gallery shows detection too.
 
-/// One example: id, title for the picker, canonical JSON.
+/// One example of the gallery.
 pub struct Example {
-    /// File stem (`weather`).
+    /// Stable id, used in the picker and in tests (`weather`).
     pub id: &'static str,
     /// Shown in the picker.
     pub title: &'static str,
-    /// The canonical exchange as JSON.
-    pub json: &'static str,
+    /// What it shows, one sentence.
+    pub blurb: &'static str,
+    /// The document: canonical JSON or any provider's request (read with `formats::read_any`).
+    pub source: &'static str,
 }
 
-macro_rules! example {
-    ($id:literal, $title:literal) => {
+macro_rules! canonical {
+    ($id:literal, $title:literal, $blurb:literal) => {
         Example {
             id: $id,
             title: $title,
-            json: include_str!(concat!("../tests/fixtures/exchanges/", $id, ".json")),
+            blurb: $blurb,
+            source: include_str!(concat!("../tests/fixtures/exchanges/", $id, ".json")),
         }
     };
 }
 
-/// Every example, first one shown on a fresh page.
+/// Every example; the first is what a first visit opens.
 pub const EXAMPLES: &[Example] = &[
-    example!("weather", "Weather lookup"),
-    example!("parallel_calls", "Two cities in parallel"),
-    example!("error_result", "Tool error and recovery"),
-    example!("forced_choice", "Forced tool choice (strict)"),
-    example!("nested_schema", "send_email: nested schema"),
-    example!("no_args", "Tool without arguments"),
-    example!("multi_turn", "Multi-turn travel booking"),
+    canonical!(
+        "weather",
+        "Weather lookup",
+        "One tool, one call, its result and the model's answer: the hello world of tool calling."
+    ),
+    canonical!(
+        "nested_schema",
+        "send_email with an array of addresses",
+        "Arrays, nested objects and formats in the schema: where Gemini's subset and the XML prompt lose detail."
+    ),
+    canonical!(
+        "parallel_calls",
+        "Two cities in parallel",
+        "Two calls in one assistant turn and two results: how each provider groups and pairs them."
+    ),
+    canonical!(
+        "error_result",
+        "A tool error and the model's recovery",
+        "A failing tool result (is_error) and the retry: providers without an error flag fold it into text."
+    ),
+    canonical!(
+        "forced_choice",
+        "Forced tool choice",
+        "tool_choice forcing one tool, parallel calls off, strict mode on."
+    ),
+    Example {
+        id: "stock_chain",
+        title: "Legacy XML: ticker lookup then price",
+        blurb: "Anthropic's legacy function-calling prompt: a chain of two calls written as XML in the text.",
+        source: include_str!("../tests/fixtures/gallery/stock_chain.txt"),
+    },
+    Example {
+        id: "mcp_weather",
+        title: "MCP tools/list + tools/call",
+        blurb: "A Model Context Protocol transcript: the server's tool list and one JSON-RPC call with its result.",
+        source: include_str!("../tests/fixtures/gallery/mcp_weather.json"),
+    },
+    Example {
+        id: "strict_mode",
+        title: "OpenAI strict-mode schema",
+        blurb: "A schema that strict mode accepts: every property required, nullable instead of optional, no extra keys.",
+        source: include_str!("../tests/fixtures/gallery/strict_mode.json"),
+    },
+    canonical!(
+        "no_args",
+        "Tool without arguments",
+        "An empty schema and empty arguments: {} versus \"\" versus nothing."
+    ),
+    canonical!(
+        "multi_turn",
+        "Multi-turn travel booking",
+        "Several rounds of calls and results: the largest example."
+    ),
 ];
+
+/// The example of this id.
+pub fn example(id: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.id == id)
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::read_any;
 
     #[test]
-    fn examples_are_valid_canonical_exchanges() {
+    fn examples_read_and_cover_every_canonical_case() {
         for e in EXAMPLES {
-            let x: crate::model::Exchange =
-                serde_json::from_str(e.json).unwrap_or_else(|err| panic!("{}: {err}", e.id));
-            assert!(!x.messages.is_empty(), "{}", e.id);
+            let (d, _) = read_any(e.source).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            assert!(!d.exchange.messages.is_empty(), "{}", e.id);
+            assert!(!d.exchange.tools.is_empty(), "{}", e.id);
         }
-        let on_disk = std::fs::read_dir(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/exchanges"
-        ))
-        .map(|d| d.count())
-        .unwrap_or(0);
-        assert_eq!(
-            on_disk,
-            EXAMPLES.len(),
-            "every canonical case is offered as an example"
-        );
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exchanges");
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().replace(".json", "");
+            assert!(example(&name).is_some(), "{name} is offered as an example");
+        }
     }
 }

@@ -4,10 +4,14 @@
 //! The core (`model`, `formats`) is plain Rust with no UI imports, tested natively; the Leptos
 //! app (`ui`) exists only in the wasm build, the command line (`cli`) only in the native one.
 
+pub mod anchors;
+pub mod edit;
 pub mod examples;
 pub mod formats;
 pub mod model;
 pub mod schema;
+pub mod share;
+pub mod snippets;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

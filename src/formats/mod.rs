@@ -5,6 +5,7 @@
 //! through [`Format`], which dispatches by `match`. Adding a format means a new folder, a new
 //! `Format` variant and one line in each `match` below; nothing else changes.
 
+pub mod notes;
 pub mod field;
 pub mod json;
 pub(crate) mod shared;

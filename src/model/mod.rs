@@ -501,4 +501,27 @@ impl Exchange {
             ..Exchange::default()
         }
     }
+
+    /// This exchange with `response` (a decoded response body: see [`Exchange::response_view`])
+    /// as its model's last turn: the final assistant message is replaced (or appended when the
+    /// conversation does not end with one) and the model name taken when the response names
+    /// one. Editing a response pane edits this turn and keeps the conversation before it.
+    pub fn with_response(&self, response: &Exchange) -> Exchange {
+        let mut x = self.clone();
+        if let Some(model) = &response.options.model {
+            x.options.model = Some(model.clone());
+        }
+        if let Some(turn) = response
+            .messages
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::Assistant)
+        {
+            if x.messages.last().is_some_and(|m| m.role == Role::Assistant) {
+                x.messages.pop();
+            }
+            x.messages.push(turn.clone());
+        }
+        x
+    }
 }

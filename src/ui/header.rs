@@ -1,8 +1,46 @@
-//! Page header: product name, what it does, the example picker.
+//! Page header: product name, the examples gallery, share / export / import, theme, help.
 
+use super::io;
 use super::state::use_state;
-use crate::examples::EXAMPLES;
+use crate::examples::{example, EXAMPLES};
+use crate::share;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Put the state into the URL fragment and copy the link.
+pub fn share_now() {
+    let state = use_state();
+    match share::to_fragment(&state.snapshot()) {
+        Ok(f) => {
+            io::set_fragment(&f);
+            let link = io::link_with(&f);
+            io::copy_text(&link);
+            state.say(format!(
+                "Link copied ({} characters). Anyone opening it sees this exchange; nothing is stored on a server.",
+                link.len()
+            ));
+        }
+        Err(e) => state.say_error(format!("Cannot share: {e}")),
+    }
+}
+
+/// Download the state as a file.
+pub fn export_now() {
+    let state = use_state();
+    io::download("toolscope-state.json", &share::to_file(&state.snapshot()));
+    state.say("Exported toolscope-state.json");
+}
+
+/// Open the file picker of the import button.
+pub fn import_now() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("import-file"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        el.click();
+    }
+}
 
 /// The top bar.
 #[component]
@@ -10,10 +48,33 @@ pub fn Header() -> impl IntoView {
     let state = use_state();
     let pick = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
-        if let Some(e) = EXAMPLES.iter().find(|e| e.id == id) {
-            state.source.set(e.json.to_string());
+        state.load_example(&id);
+        if let Some(e) = example(&id) {
+            state.say(format!("{}: {}", e.title, e.blurb));
         }
     };
+    let picked = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            io::read_file(file, move |name, r| super::import_text(state, &name, r));
+        }
+        input.set_value("");
+    };
+    let theme = RwSignal::new(io::load("toolscope.theme").unwrap_or_else(|| "auto".into()));
+    Effect::new(move |_| {
+        let t = theme.get();
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = if t == "auto" {
+                root.remove_attribute("data-theme")
+            } else {
+                root.set_attribute("data-theme", &t)
+            };
+        }
+        io::save("toolscope.theme", &t);
+    });
     view! {
         <header class="topbar">
             <div class="brand">
@@ -21,15 +82,36 @@ pub fn Header() -> impl IntoView {
                 <h1>"Toolscope"</h1>
                 <p class="tagline">"One tool-calling exchange, every provider's wire format."</p>
             </div>
-            <label class="picker">
-                <span>"Example"</span>
-                <select id="example" on:change=pick>
-                    {EXAMPLES
-                        .iter()
-                        .map(|e| view! { <option value=e.id>{e.title}</option> })
-                        .collect_view()}
+            <div class="actions">
+                <label class="picker">
+                    <span>"Example"</span>
+                    <select id="example" data-testid="gallery" on:change=pick>
+                        <option value="" disabled=true selected=true>"Open an example…"</option>
+                        {EXAMPLES
+                            .iter()
+                            .map(|e| view! { <option value=e.id title=e.blurb>{e.title}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <button type="button" class="primary" data-testid="share" title="Ctrl+S"
+                    on:click=move |_| share_now()>"Share"</button>
+                <button type="button" class="ghost" data-testid="export" title="Ctrl+E"
+                    on:click=move |_| export_now()>"Export"</button>
+                <label class="ghost button" title="Ctrl+O: a state file or any provider document">
+                    "Import"
+                    <input id="import-file" type="file" class="visually-hidden" data-testid="import"
+                        accept=".json,.txt,.jsonl,.har,application/json,text/plain" on:change=picked />
+                </label>
+                <select class="theme" aria-label="Theme" data-testid="theme"
+                    prop:value=move || theme.get()
+                    on:change=move |ev| theme.set(event_target_value(&ev))>
+                    <option value="auto">"Auto theme"</option>
+                    <option value="light">"Light"</option>
+                    <option value="dark">"Dark"</option>
                 </select>
-            </label>
+                <button type="button" class="icon" aria-label="Keyboard shortcuts" data-testid="help-open"
+                    title="Keyboard shortcuts (?)" on:click=move |_| state.help.update(|h| *h = !*h)>"?"</button>
+            </div>
         </header>
     }
 }

@@ -1,100 +1,316 @@
-//! The format panes: the current exchange encoded in every format, with its losses.
+//! One format pane: the exchange in that format (editable), what the format loses, the
+//! provider's lint findings with their fixes, argument errors, and how the format differs.
 
-use super::state::use_state;
-use crate::formats::{Encoded, Format, Kind};
-use crate::model::LossKind;
+use super::cm::CodeEditor;
+use super::draft::Draft;
+use super::io;
+use super::state::{use_state, Origin};
+use crate::anchors::{self, Element, Span};
+use crate::formats::{notes, Encoded, Format, Kind};
+use crate::model::{Loss, LossKind};
+use crate::schema::{self, Finding, LintOptions, Severity, Target};
+use crate::snippets::{self, Lang};
 use leptos::prelude::*;
 
-/// Right column: the request/response switch and one pane per format.
+/// One format's document and what it tells.
 #[component]
-pub fn Panes() -> impl IntoView {
+pub fn FormatPane(format: Format) -> impl IntoView {
     let state = use_state();
-    let switch = move |kind: Kind| {
-        view! {
-            <button
-                type="button"
-                class="seg"
-                aria-pressed=move || (state.kind.get() == kind).to_string()
-                on:click=move |_| state.kind.set(kind)
-            >
-                {match kind {
-                    Kind::Request => "Request",
-                    Kind::Response => "Response",
-                }}
-            </button>
-        }
-    };
-    view! {
-        <section class="panes" aria-labelledby="panes-title">
-            <div class="section-head">
-                <h2 id="panes-title">"Wire formats"</h2>
-                <div class="segmented" role="group" aria-label="Body shown">
-                    {switch(Kind::Request)}
-                    {switch(Kind::Response)}
-                </div>
-            </div>
-            <div class="pane-grid">
-                {Format::ALL.into_iter().map(|f| view! { <FormatPane format=f /> }).collect_view()}
-            </div>
-        </section>
-    }
-}
-
-/// One format's document and what it could not carry.
-#[component]
-fn FormatPane(format: Format) -> impl IntoView {
-    let state = use_state();
+    let id = format.id();
     let encoded: Memo<Encoded> =
         Memo::new(move |_| state.exchange.with(|x| format.encode(x, state.kind.get())));
-    let count = move || encoded.with(|e| e.losses.len());
+    let draft = Draft::new(Origin::Pane(format), Some(format));
+    let rendered = Signal::derive(move || encoded.with(|e| e.text.clone()));
+    let shown = draft.shown(rendered);
+
+    // Where each element sits in this pane's text. Memos are lazy: computed only when the
+    // pointer is over the pane or an element is selected, then cached per exchange.
+    let spans: Memo<Vec<(Element, Span)>> = Memo::new(move |_| {
+        state
+            .exchange
+            .with(|x| anchors::spans(x, format, state.kind.get()))
+    });
+    let marks = Signal::derive(move || {
+        if draft.text.with(Option::is_some) {
+            return Vec::new();
+        }
+        let Some(el) = state.focus() else {
+            return Vec::new();
+        };
+        spans.with(|s| {
+            s.iter()
+                .filter(|(e, _)| *e == el)
+                .map(|(_, sp)| (sp.start, sp.end))
+                .collect()
+        })
+    });
+    let element_at = move |offset: usize| -> Option<Element> {
+        if draft.text.with_untracked(Option::is_some) {
+            return None;
+        }
+        spans.with_untracked(|s| anchors::element_at(s, offset))
+    };
+    let on_hover = Callback::new(move |at: Option<usize>| {
+        let el = at.and_then(element_at);
+        if state.hovered.get_untracked() != el {
+            state.hovered.set(el);
+        }
+    });
+    let on_cursor = Callback::new(move |at: usize| {
+        let el = element_at(at);
+        if el.is_some() {
+            state.selected.set(el);
+        }
+    });
+
+    let target = Target::from_id(id);
+    let lints: Memo<Vec<Finding>> = Memo::new(move |_| {
+        let Some(t) = target else { return Vec::new() };
+        let opts = LintOptions {
+            make_strict: format.protocol() == Format::OpenAiChat
+                || format.protocol() == Format::OpenAiResponses,
+        };
+        state.exchange.with(|x| {
+            let mut out = schema::validate_arguments(x);
+            out.extend(schema::lint(x, t, opts));
+            out
+        })
+    });
+    let problems = move || {
+        lints.with(|l| {
+            l.iter()
+                .filter(|f| f.severity != Severity::Info)
+                .count()
+        })
+    };
+    let losses = move || encoded.with(|e| e.losses.len());
+    let note = notes::note(format);
+    let lang = if format.is_text() { "text" } else { "json" };
+
     view! {
-        <article class="pane" data-format=format.id()>
+        <article class="pane" data-format=id data-testid=format!("pane-{id}")>
             <header class="pane-head">
                 <h3>{format.name()}</h3>
-                <code class="format-id">{format.id()}</code>
+                <code class="format-id">{id}</code>
                 <span
                     class="badge"
-                    class:clean=move || count() == 0
+                    class:clean=move || losses() == 0
+                    data-testid=format!("losses-badge-{id}")
                     title="Elements this format drops, rewrites or adds"
                 >
-                    {move || match count() {
+                    {move || match losses() {
                         0 => "lossless".to_string(),
                         1 => "1 loss".to_string(),
                         n => format!("{n} losses"),
                     }}
                 </span>
+                <span
+                    class="badge lint"
+                    class:clean=move || problems() == 0
+                    data-testid=format!("lint-badge-{id}")
+                    title="Lint and argument findings for this provider"
+                >
+                    {move || match problems() {
+                        0 => "checks pass".to_string(),
+                        1 => "1 finding".to_string(),
+                        n => format!("{n} findings"),
+                    }}
+                </span>
+                <CopyMenu format=format text=shown />
             </header>
-            <pre class="doc"><code>{move || encoded.with(|e| e.text.clone())}</code></pre>
-            <Show when=move || count() != 0>
-                <details class="losses">
-                    <summary>"What " {format.name()} " cannot carry"</summary>
-                    <ul>
-                        {move || {
-                            encoded
-                                .with(|e| e.losses.clone())
-                                .into_iter()
-                                .map(|l| {
-                                    let kind = match l.kind {
-                                        LossKind::Dropped => "dropped",
-                                        LossKind::Rewritten => "rewritten",
-                                        LossKind::Added => "added",
-                                    };
-                                    view! {
-                                        <li>
-                                            <span class=format!("kind {kind}")>{kind}</span>
-                                            " "
-                                            <code>{l.pointer.clone()}</code>
-                                            " "
-                                            {l.what.clone()}
-                                            <span class="why">" — " {l.why.clone()}</span>
-                                        </li>
-                                    }
-                                })
-                                .collect_view()
+            <div class="editor-wrap" on:focusout=move |_| draft.settle()>
+            <CodeEditor
+                text=shown
+                lang=lang
+                label=format!("{} {} document", format.name(), "")
+                testid=format!("editor-{id}")
+                on_change=Callback::new(move |t| draft.change(t))
+                error=draft.error_range()
+                marks=marks
+                on_hover=on_hover
+                on_cursor=on_cursor
+            />
+            </div>
+            <Show when=move || draft.error.with(Option::is_some)>
+                <p class="pane-error" role="alert" data-testid=format!("pane-error-{id}")>
+                    {move || draft.error.get().map(|e| e.to_string())}
+                    <span class="hint">" — the other panes keep the last valid exchange. "</span>
+                    <button type="button" class="link" on:click=move |_| draft.discard()>
+                        "Discard my text"
+                    </button>
+                </p>
+            </Show>
+            <div class="pane-info">
+                <details class="losses" data-testid=format!("losses-{id}")>
+                    <summary>
+                        {move || match losses() {
+                            0 => format!("{} carries everything", format.name()),
+                            n => format!("What {} cannot carry ({n})", format.name()),
                         }}
+                    </summary>
+                    <ul>
+                        {move || encoded.with(|e| e.losses.clone()).into_iter().map(|l| view! { <LossItem loss=l /> }).collect_view()}
                     </ul>
                 </details>
-            </Show>
+                <details class="lints" data-testid=format!("lints-{id}")>
+                    <summary>
+                        {move || {
+                            let (n, all) = (problems(), lints.with(Vec::len));
+                            match (n, all - n) {
+                                (0, 0) => format!("{}: every check passes", format.name()),
+                                (n, 0) => format!("Checks for {} ({n} to fix)", format.name()),
+                                (0, s) => format!("Checks for {} ({s} suggested)", format.name()),
+                                (n, s) => format!("Checks for {} ({n} to fix, {s} suggested)", format.name()),
+                            }
+                        }}
+                    </summary>
+                    <ul>
+                        {move || lints.get().into_iter().map(|f| view! { <FindingItem finding=f format=format /> }).collect_view()}
+                    </ul>
+                </details>
+                <details class="note">
+                    <summary>"How " {format.name()} " differs"</summary>
+                    <dl>
+                        <dt>"Arguments"</dt><dd>{note.arguments}</dd>
+                        <dt>"Results"</dt><dd>{note.results}</dd>
+                        <dt>"Ids"</dt><dd>{note.ids}</dd>
+                        <dt>"Tool choice"</dt><dd>{note.choice}</dd>
+                        <dt>"Also"</dt><dd>{note.other}</dd>
+                    </dl>
+                </details>
+            </div>
         </article>
+    }
+}
+
+/// One loss: what, where (click selects the element), why.
+#[component]
+fn LossItem(loss: Loss) -> impl IntoView {
+    let state = use_state();
+    let kind = match loss.kind {
+        LossKind::Dropped => "dropped",
+        LossKind::Rewritten => "rewritten",
+        LossKind::Added => "added",
+    };
+    let el = Element::from_pointer(&loss.pointer);
+    let pointer = loss.pointer.clone();
+    view! {
+        <li
+            class:linked=move || el.is_some() && state.focus() == el
+            on:mouseenter=move |_| state.hovered.set(el)
+            on:mouseleave=move |_| state.hovered.set(None)
+        >
+            <span class=format!("kind {kind}")>{kind}</span>
+            " "
+            <button type="button" class="pointer" title="Select this element everywhere"
+                on:click=move |_| state.selected.set(el)>
+                <code>{pointer}</code>
+            </button>
+            " "
+            {loss.what.clone()}
+            <span class="why">" — " {loss.why.clone()}</span>
+        </li>
+    }
+}
+
+/// One lint or argument finding, with its fix button when it has one.
+#[component]
+fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
+    let state = use_state();
+    let sev = finding.severity.as_str();
+    let el = Element::from_pointer(&finding.pointer);
+    let fix = finding.fix.clone();
+    let label = match &fix {
+        Some(schema::Fix::MakeStrict { .. }) => "Make strict",
+        Some(schema::Fix::Rename { .. }) => "Rename",
+        Some(schema::Fix::Description { .. }) => "Add description",
+        Some(schema::Fix::Schema { .. }) => "Fix schema",
+        None => "",
+    };
+    let has_fix = fix.is_some();
+    let apply = move |_| {
+        if let Some(f) = &fix {
+            state.edit(|x| schema::apply(x, f));
+            state.say(format!("Applied: {label} ({})", format.name()));
+        }
+    };
+    view! {
+        <li
+            class=format!("finding {sev}")
+            class:linked=move || el.is_some() && state.focus() == el
+            on:mouseenter=move |_| state.hovered.set(el)
+            on:mouseleave=move |_| state.hovered.set(None)
+        >
+            <span class=format!("sev {sev}")>{sev}</span>
+            " "
+            <code>{finding.pointer.clone()}</code>
+            " "
+            {finding.message.clone()}
+            " "
+            <code class="rule">{finding.rule}</code>
+            <Show when=move || has_fix>
+                " "
+                <button type="button" class="fix" data-testid="lint-fix" on:click=apply.clone()>
+                    {label}
+                </button>
+            </Show>
+        </li>
+    }
+}
+
+/// Copy the pane's text, or a snippet that sends it (request view only).
+#[component]
+fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
+    let state = use_state();
+    let id = format.id();
+    let copy = move |lang: Option<Lang>| {
+        let body = text.get_untracked();
+        let out = match lang {
+            None => Ok(body),
+            Some(l) => snippets::snippet(format, l, &body).map_err(|e| e.to_string()),
+        };
+        match out {
+            Ok(s) => {
+                io::copy_text(&s);
+                state.say(match lang {
+                    None => format!("Copied the {} document", format.name()),
+                    Some(l) => format!(
+                        "Copied a {} snippet for {} (the API key stays a placeholder)",
+                        lang_name(l),
+                        format.name()
+                    ),
+                });
+            }
+            Err(e) => state.say_error(e),
+        }
+    };
+    let request = move || state.kind.get() == Kind::Request;
+    view! {
+        <div class="copy">
+            <button type="button" class="ghost small" data-testid=format!("copy-{id}")
+                title="Copy this document" on:click=move |_| copy(None)>
+                "Copy"
+            </button>
+            <Show when=request>
+                <details class="menu">
+                    <summary class="ghost small" data-testid=format!("copy-as-{id}") aria-label=format!("Copy {} request as code", format.name())>
+                        "As code"
+                    </summary>
+                    <div class="menu-items" role="menu">
+                        <button type="button" role="menuitem" on:click=move |_| copy(Some(Lang::Curl))>"curl"</button>
+                        <button type="button" role="menuitem" on:click=move |_| copy(Some(Lang::Python))>"Python"</button>
+                        <button type="button" role="menuitem" on:click=move |_| copy(Some(Lang::TypeScript))>"TypeScript"</button>
+                    </div>
+                </details>
+            </Show>
+        </div>
+    }
+}
+
+fn lang_name(l: Lang) -> &'static str {
+    match l {
+        Lang::Curl => "curl",
+        Lang::Python => "Python",
+        Lang::TypeScript => "TypeScript",
     }
 }

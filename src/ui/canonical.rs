@@ -1,0 +1,86 @@
+//! The canonical JSON editor: Toolscope's own model as JSON. Any provider's document pasted
+//! here is detected and read too.
+
+use super::cm::CodeEditor;
+use super::draft::Draft;
+use super::state::{use_state, Origin};
+use crate::anchors::{self, Element, Span};
+use crate::formats::json;
+use leptos::prelude::*;
+
+/// The exchange as canonical JSON, editable.
+#[component]
+pub fn CanonicalEditor() -> impl IntoView {
+    let state = use_state();
+    let draft = Draft::new(Origin::Canonical, None);
+    let rendered: Memo<String> = Memo::new(move |_| state.exchange.with(json::pretty));
+    let shown = draft.shown(rendered.into());
+    let spans: Memo<Vec<(Element, Span)>> = Memo::new(move |_| {
+        state
+            .exchange
+            .with(|x| rendered.with(|t| anchors::canonical_spans(x, t)))
+    });
+    let marks = Signal::derive(move || {
+        if draft.text.with(Option::is_some) {
+            return Vec::new();
+        }
+        let Some(el) = state.focus() else {
+            return Vec::new();
+        };
+        spans.with(|s| {
+            s.iter()
+                .filter(|(e, _)| *e == el)
+                .map(|(_, sp)| (sp.start, sp.end))
+                .collect()
+        })
+    });
+    let element_at = move |offset: usize| {
+        if draft.text.with_untracked(Option::is_some) {
+            return None;
+        }
+        spans.with_untracked(|s| anchors::element_at(s, offset))
+    };
+    let status = move || match draft.error.get() {
+        None => view! {
+            <p class="status ok" role="status">
+                "Edit Toolscope's canonical JSON, or paste any provider's request or response."
+            </p>
+        }
+        .into_any(),
+        Some(e) => view! {
+            <p class="status error" role="alert" data-testid="canonical-error">
+                {e.to_string()}
+                <span class="hint">" — the panes keep the last valid exchange. "</span>
+                <button type="button" class="link" on:click=move |_| draft.discard()>"Discard my text"</button>
+            </p>
+        }
+        .into_any(),
+    };
+    view! {
+        <section class="block canonical" aria-label="Canonical JSON">
+            <div class="editor-wrap" on:focusout=move |_| draft.settle()>
+            <CodeEditor
+                text=shown
+                lang="json"
+                label="Exchange JSON"
+                testid="canonical-editor"
+                on_change=Callback::new(move |t| draft.change(t))
+                error=draft.error_range()
+                marks=marks
+                on_hover=Callback::new(move |at: Option<usize>| {
+                    let el = at.and_then(element_at);
+                    if state.hovered.get_untracked() != el {
+                        state.hovered.set(el);
+                    }
+                })
+                on_cursor=Callback::new(move |at: usize| {
+                    if let Some(el) = element_at(at) {
+                        state.selected.set(Some(el));
+                    }
+                })
+            />
+            </div>
+            {status}
+        </section>
+    }
+}

@@ -1,0 +1,249 @@
+//! The code editor: CodeMirror 6 (bundled from npm by `scripts/bundle-editor.mjs`, imported
+//! lazily after the first paint). Until it arrives, and if it never does, a plain textarea
+//! holds the same text, so the page works from the first frame.
+//!
+//! Rust owns the text; positions crossing into JavaScript are UTF-16 offsets, Rust's are byte
+//! offsets: the conversions live here.
+
+use super::state::use_state;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(inline_js = r#"
+let mod = null;
+export function cm_load() {
+  return import(new URL('editor.js', document.baseURI).href).then((m) => { mod = m; return true; });
+}
+export function cm_create(parent, doc, lang, readOnly, label, onChange, onCursor, onHover) {
+  return mod.create(parent, { doc, lang, readOnly, label, onChange, onCursor, onHover });
+}
+"#)]
+extern "C" {
+    fn cm_load() -> js_sys::Promise;
+    #[allow(clippy::too_many_arguments)]
+    fn cm_create(
+        parent: &web_sys::HtmlElement,
+        doc: &str,
+        lang: &str,
+        read_only: bool,
+        label: &str,
+        on_change: &Closure<dyn FnMut(String)>,
+        on_cursor: &Closure<dyn FnMut(f64)>,
+        on_hover: &Closure<dyn FnMut(f64)>,
+    ) -> Handle;
+
+    type Handle;
+    #[wasm_bindgen(method, js_name = setDoc)]
+    fn set_doc(this: &Handle, text: &str);
+    #[wasm_bindgen(method, js_name = setError)]
+    fn set_error(this: &Handle, from: i32, to: i32, message: &str);
+    #[wasm_bindgen(method, js_name = setMarks)]
+    fn set_marks(this: &Handle, flat: Vec<u32>, scroll: bool);
+    #[wasm_bindgen(method, js_name = setReadOnly)]
+    fn set_read_only(this: &Handle, read_only: bool);
+    #[wasm_bindgen(method)]
+    fn destroy(this: &Handle);
+}
+
+/// Start loading the editor module; `ready` turns true when it is there. A failure leaves the
+/// textareas in place (the page stays usable) and says why in the console.
+pub fn load(ready: RwSignal<bool>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(cm_load()).await {
+            Ok(_) => ready.set(true),
+            Err(e) => web_sys::console::warn_2(&"code editor not loaded; plain text areas stay".into(), &e),
+        }
+    });
+}
+
+/// Byte offset → UTF-16 offset in `text` (clamped, safe inside a character).
+pub fn to_utf16(text: &str, byte: usize) -> u32 {
+    let mut end = byte.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].encode_utf16().count() as u32
+}
+
+/// UTF-16 offset → byte offset in `text` (clamped).
+pub fn to_byte(text: &str, utf16: usize) -> usize {
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        if units >= utf16 {
+            return i;
+        }
+        units += c.len_utf16();
+    }
+    text.len()
+}
+
+/// Byte offset of 1-based `line`/`column` (column in characters) in `text`.
+pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    text[start..]
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| start + i)
+}
+
+struct Live {
+    handle: Handle,
+    _closures: (
+        Closure<dyn FnMut(String)>,
+        Closure<dyn FnMut(f64)>,
+        Closure<dyn FnMut(f64)>,
+    ),
+}
+
+/// A code editor for `text`. Edits go to `on_change`; `error` (byte range and message) is
+/// marked in the text; `marks` (byte ranges) are highlighted; the pointer's position (byte
+/// offset, or `None` when it leaves) goes to `on_hover`, the cursor's to `on_cursor`.
+#[component]
+pub fn CodeEditor(
+    /// The text to show.
+    #[prop(into)]
+    text: Signal<String>,
+    /// `json`, `xml` or `text`.
+    lang: &'static str,
+    /// Accessible name of the text area.
+    #[prop(into)]
+    label: String,
+    /// `data-testid` of the editor's host element.
+    #[prop(into)]
+    testid: String,
+    /// Called with the whole text after each edit; `None`: read-only.
+    #[prop(optional)]
+    on_change: Option<Callback<String>>,
+    /// Parse error to mark: byte range and message.
+    #[prop(optional, into)]
+    error: Option<Signal<Option<(usize, usize, String)>>>,
+    /// Byte ranges to highlight.
+    #[prop(optional, into)]
+    marks: Option<Signal<Vec<(usize, usize)>>>,
+    /// Pointer position (byte offset) over the text.
+    #[prop(optional)]
+    on_hover: Option<Callback<Option<usize>>>,
+    /// Cursor position (byte offset) after a click or key.
+    #[prop(optional)]
+    on_cursor: Option<Callback<usize>>,
+) -> impl IntoView {
+    let state = use_state();
+    let host = NodeRef::<leptos::html::Div>::new();
+    let live: StoredValue<Option<Live>, LocalStorage> = StoredValue::new_local(None);
+    let read_only = on_change.is_none();
+
+    // Create the editor once the module is there and the host is mounted.
+    let aria = label.clone();
+    Effect::new(move |_| {
+        if !state.editor_ready.get() || live.with_value(|l| l.is_some()) {
+            return;
+        }
+        let Some(el) = host.get() else { return };
+        let el: &web_sys::HtmlElement = el.unchecked_ref();
+        let change = Closure::<dyn FnMut(String)>::new(move |t: String| {
+            if let Some(cb) = on_change {
+                cb.run(t);
+            }
+        });
+        let cursor = Closure::<dyn FnMut(f64)>::new(move |pos: f64| {
+            if let Some(cb) = on_cursor {
+                let byte = text.with_untracked(|t| to_byte(t, pos as usize));
+                cb.run(byte);
+            }
+        });
+        let hover = Closure::<dyn FnMut(f64)>::new(move |pos: f64| {
+            if let Some(cb) = on_hover {
+                let at = (pos >= 0.0).then(|| text.with_untracked(|t| to_byte(t, pos as usize)));
+                cb.run(at);
+            }
+        });
+        let doc = text.get_untracked();
+        let handle = cm_create(el, &doc, lang, read_only, &aria, &change, &cursor, &hover);
+        live.set_value(Some(Live {
+            handle,
+            _closures: (change, cursor, hover),
+        }));
+    });
+
+    // Keep the editor's text in step (setDoc does nothing when it is already the same).
+    Effect::new(move |_| {
+        let t = text.get();
+        let _ = state.editor_ready.get();
+        live.with_value(|l| {
+            if let Some(l) = l {
+                l.handle.set_doc(&t);
+            }
+        });
+    });
+
+    if let Some(error) = error {
+        Effect::new(move |_| {
+            let e = error.get();
+            let _ = state.editor_ready.get();
+            live.with_value(|l| {
+                let Some(l) = l else { return };
+                text.with_untracked(|t| match &e {
+                    Some((from, to, msg)) => l.handle.set_error(
+                        to_utf16(t, *from) as i32,
+                        to_utf16(t, *to) as i32,
+                        msg,
+                    ),
+                    None => l.handle.set_error(-1, -1, ""),
+                });
+            });
+        });
+    }
+
+    if let Some(marks) = marks {
+        Effect::new(move |_| {
+            let ranges = marks.get();
+            let _ = state.editor_ready.get();
+            live.with_value(|l| {
+                let Some(l) = l else { return };
+                let flat: Vec<u32> = text.with_untracked(|t| {
+                    ranges
+                        .iter()
+                        .flat_map(|(a, b)| [to_utf16(t, *a), to_utf16(t, *b)])
+                        .collect()
+                });
+                l.handle.set_marks(flat, true);
+            });
+        });
+    }
+
+    on_cleanup(move || {
+        live.update_value(|l| {
+            if let Some(l) = l.take() {
+                l.handle.destroy();
+            }
+        });
+    });
+
+    let fallback_input = move |ev: leptos::ev::Event| {
+        if let Some(cb) = on_change {
+            cb.run(event_target_value(&ev));
+        }
+    };
+    view! {
+        <div class="code" data-testid=testid node_ref=host>
+            <Show when=move || !state.editor_ready.get()>
+                <textarea
+                    class="code-fallback"
+                    aria-label=label.clone()
+                    spellcheck="false"
+                    autocomplete="off"
+                    readonly=read_only
+                    prop:value=move || text.get()
+                    on:input=fallback_input
+                ></textarea>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,108 @@
+//! Text typed into an editor (a format pane or the canonical JSON) before and after it parses.
+//!
+//! While the text parses, every other pane follows it; while it does not, the error is marked
+//! at its spot and the last good exchange stays everywhere else. The typed text is kept as the
+//! editor's draft until the editor loses focus with valid text, or a whole new state is
+//! loaded: nothing the user typed is replaced under their cursor.
+
+use super::state::{use_state, Origin};
+use crate::edit::read_into;
+use crate::formats::{json, DecodeError, Format};
+use leptos::prelude::*;
+
+/// An editor's draft and what reading it gave.
+#[derive(Clone, Copy)]
+pub struct Draft {
+    /// The typed text, while it differs from the rendering.
+    pub text: RwSignal<Option<String>>,
+    /// Why the typed text does not read.
+    pub error: RwSignal<Option<DecodeError>>,
+    origin: Origin,
+    format: Option<Format>,
+}
+
+impl Draft {
+    /// A draft for the editor `origin` reading text as `format` (`None`: any document).
+    pub fn new(origin: Origin, format: Option<Format>) -> Self {
+        let state = use_state();
+        let d = Draft {
+            text: RwSignal::new(None),
+            error: RwSignal::new(None),
+            origin,
+            format,
+        };
+        // Another editor changed the exchange: a valid draft gives way to the new rendering;
+        // a broken one stays (the user's text is not lost) with its error.
+        Effect::new(move |_| {
+            state.exchange.track();
+            if state.origin.get_untracked() != origin && d.error.get_untracked().is_none() {
+                d.text.set(None);
+            }
+        });
+        // A whole new state (example, link, file): every draft goes.
+        Effect::new(move |prev: Option<u64>| {
+            let g = state.generation.get();
+            if prev.is_some_and(|p| p != g) {
+                d.text.set(None);
+                d.error.set(None);
+            }
+            g
+        });
+        d
+    }
+
+    /// The text to show: the draft, else the rendering.
+    pub fn shown(self, rendered: Signal<String>) -> Signal<String> {
+        Signal::derive(move || self.text.get().unwrap_or_else(|| rendered.get()))
+    }
+
+    /// Take an edit: keep it as the draft, and when it reads, make it the exchange.
+    pub fn change(self, text: String) {
+        let state = use_state();
+        let read = state
+            .exchange
+            .with_untracked(|x| read_into(self.format, state.kind.get_untracked(), &text, x));
+        self.text.set(Some(text));
+        match read {
+            Ok(r) => {
+                self.error.set(None);
+                if r.kind != state.kind.get_untracked() {
+                    state.kind.set(r.kind);
+                }
+                state.set_from(self.origin, r.exchange);
+            }
+            Err(e) => self.error.set(Some(e)),
+        }
+    }
+
+    /// The editor lost focus: valid text gives way to the canonical rendering.
+    pub fn settle(self) {
+        if self.error.get_untracked().is_none() {
+            self.text.set(None);
+        }
+    }
+
+    /// Throw the broken draft away and show the last good state again.
+    pub fn discard(self) {
+        self.text.set(None);
+        self.error.set(None);
+    }
+
+    /// The error's byte range in the draft and its message, for the editor to mark.
+    pub fn error_range(self) -> Signal<Option<(usize, usize, String)>> {
+        Signal::derive(move || {
+            let e = self.error.get()?;
+            let text = self.text.get().unwrap_or_default();
+            let from = match (e.line, e.column, &e.pointer) {
+                (Some(l), Some(c), _) => super::cm::offset_of(&text, l, c),
+                (_, _, Some(p)) => json::locate(&text, p).unwrap_or(0),
+                _ => 0,
+            };
+            let to = text[from.min(text.len())..]
+                .char_indices()
+                .nth(1)
+                .map_or(text.len(), |(i, _)| from + i);
+            Some((from, to.max(from), e.to_string()))
+        })
+    }
+}

@@ -1,0 +1,47 @@
+//! The keyboard help overlay (`?`).
+
+use super::state::use_state;
+use leptos::prelude::*;
+
+/// Every shortcut of the page: key, what it does.
+pub const SHORTCUTS: &[(&str, &str)] = &[
+    ("?", "Show or hide this help"),
+    ("Esc", "Close this help, the menus and the selection"),
+    ("r", "Switch request / response bodies"),
+    ("e", "Structured editor (tools and conversation)"),
+    ("j", "Canonical JSON editor"),
+    ("g", "Go to the examples gallery"),
+    ("c", "Compare two formats / show all panes"),
+    ("Ctrl+S", "Share: put the state in the link and copy it"),
+    ("Ctrl+E", "Export the state as a file"),
+    ("Ctrl+O", "Import a state file or a provider document"),
+    ("Ctrl+F", "Search inside the focused editor"),
+];
+
+/// The overlay.
+#[component]
+pub fn HelpOverlay() -> impl IntoView {
+    let state = use_state();
+    view! {
+        <Show when=move || state.help.get()>
+            <div class="overlay" on:click=move |_| state.help.set(false)>
+                <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title"
+                    data-testid="help" on:click=|ev| ev.stop_propagation()>
+                    <div class="section-head">
+                        <h2 id="help-title">"Keyboard shortcuts"</h2>
+                        <button type="button" class="icon" aria-label="Close help" on:click=move |_| state.help.set(false)>"✕"</button>
+                    </div>
+                    <table class="keys">
+                        <tbody>
+                            {SHORTCUTS.iter().map(|(k, what)| view! { <tr><td><kbd>{*k}</kbd></td><td>{*what}</td></tr> }).collect_view()}
+                        </tbody>
+                    </table>
+                    <p class="help">
+                        "Hover or click a tool, call or result anywhere (editor or pane) to highlight it in every pane. "
+                        "Paste or drop a provider document, a state file or a share link anywhere on the page."
+                    </p>
+                </div>
+            </div>
+        </Show>
+    }
+}

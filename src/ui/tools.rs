@@ -1,0 +1,183 @@
+//! The tool editor: name, description, parameters (JSON Schema, edited as JSON), strict flag;
+//! add, remove, reorder.
+
+use super::cm::CodeEditor;
+use super::state::use_state;
+use crate::anchors::Element;
+use crate::edit;
+use crate::formats::json;
+use leptos::prelude::*;
+
+/// Every tool of the exchange, one card each.
+#[component]
+pub fn ToolsEditor() -> impl IntoView {
+    let state = use_state();
+    let count = Memo::new(move |_| state.exchange.with(|x| x.tools.len()));
+    view! {
+        <section class="block" aria-labelledby="tools-title" data-testid="tools-editor">
+            <div class="block-head">
+                <h3 id="tools-title">{move || format!("Tools ({})", count.get())}</h3>
+                <button type="button" class="ghost small" data-testid="add-tool"
+                    on:click=move |_| state.edit(|x| { edit::add_tool(x); })>
+                    "+ Tool"
+                </button>
+            </div>
+            {move || (0..count.get()).map(|i| view! { <ToolCard i=i /> }).collect_view()}
+        </section>
+    }
+}
+
+#[component]
+fn ToolCard(i: usize) -> impl IntoView {
+    let state = use_state();
+    let read = move |f: fn(&crate::model::Tool) -> String| {
+        move || state.exchange.with(|x| x.tools.get(i).map(f).unwrap_or_default())
+    };
+    let name = read(|t| t.name.clone());
+    let description = read(|t| t.description.clone().unwrap_or_default());
+    let strict = move || state.exchange.with(|x| x.tools.get(i).and_then(|t| t.strict) == Some(true));
+
+    // The schema as typed: kept while it is not JSON, with the error at its spot.
+    let draft: RwSignal<Option<String>> = RwSignal::new(None);
+    let error: RwSignal<Option<(usize, usize, String)>> = RwSignal::new(None);
+    let rendered = Memo::new(move |_| {
+        state
+            .exchange
+            .with(|x| x.tools.get(i).map(|t| json::pretty(&t.input_schema)).unwrap_or_default())
+    });
+    // Set while this editor's own edit is on its way, so its text is not reformatted.
+    let mine = StoredValue::new(false);
+    let shown = Signal::derive(move || draft.get().unwrap_or_else(|| rendered.get()));
+    let on_schema = Callback::new(move |t: String| {
+        match json::parse::<serde_json::Value>("schema", &t) {
+            Ok(v) => {
+                error.set(None);
+                draft.set(Some(t));
+                mine.set_value(true);
+                state.edit(|x| {
+                    if let Some(tool) = x.tools.get_mut(i) {
+                        tool.input_schema = v;
+                    }
+                });
+            }
+            Err(e) => {
+                let at = match (e.line, e.column) {
+                    (Some(l), Some(c)) => super::cm::offset_of(&t, l, c),
+                    _ => 0,
+                };
+                error.set(Some((at, at + 1, e.to_string())));
+                draft.set(Some(t));
+            }
+        }
+    });
+    // Another edit (a lint fix, an example) replaces a valid draft.
+    Effect::new(move |_| {
+        rendered.track();
+        if mine.get_value() {
+            mine.set_value(false);
+        } else if error.get_untracked().is_none() {
+            draft.set(None);
+        }
+    });
+    let el = Some(Element::Tool(i));
+    view! {
+        <div
+            class="card tool"
+            class:linked=move || state.focus() == el
+            data-testid=format!("tool-{i}")
+            on:mouseenter=move |_| state.hovered.set(el)
+            on:mouseleave=move |_| state.hovered.set(None)
+        >
+            <div class="row">
+                <label class="field grow">
+                    <span>"Name"</span>
+                    <input
+                        type="text"
+                        data-testid=format!("tool-{i}-name")
+                        prop:value=name
+                        on:input=move |ev| {
+                            let v = event_target_value(&ev);
+                            state.edit(|x| edit::rename_tool(x, i, &v));
+                        }
+                    />
+                </label>
+                <label class="check" title="OpenAI strict mode: arguments always match the schema">
+                    <input
+                        type="checkbox"
+                        data-testid=format!("tool-{i}-strict")
+                        prop:checked=strict
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            state.edit(|x| {
+                                if let Some(t) = x.tools.get_mut(i) {
+                                    t.strict = on.then_some(true);
+                                }
+                            });
+                        }
+                    />
+                    "strict"
+                </label>
+                <Mover
+                    label="tool"
+                    up=move || state.edit(|x| edit::shift(&mut x.tools, i, true))
+                    down=move || state.edit(|x| edit::shift(&mut x.tools, i, false))
+                    remove=move || state.edit(|x| edit::remove_tool(x, i))
+                />
+            </div>
+            <label class="field">
+                <span>"Description"</span>
+                <textarea
+                    rows="2"
+                    data-testid=format!("tool-{i}-description")
+                    prop:value=description
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        state.edit(|x| {
+                            if let Some(t) = x.tools.get_mut(i) {
+                                t.description = (!v.is_empty()).then_some(v);
+                            }
+                        });
+                    }
+                ></textarea>
+            </label>
+            <div class="field">
+                <span>"Parameters (JSON Schema)"</span>
+                <CodeEditor
+                    text=shown
+                    lang="json"
+                    label=format!("Parameters of tool {}", i + 1)
+                    testid=format!("tool-{i}-schema")
+                    on_change=on_schema
+                    error=Signal::derive(move || error.get())
+                />
+                <Show when=move || error.with(Option::is_some)>
+                    <p class="field-error" role="alert">{move || error.get().map(|e| e.2)}</p>
+                </Show>
+            </div>
+        </div>
+    }
+}
+
+/// Up, down and remove buttons of a card or row.
+#[component]
+pub fn Mover(
+    /// What is moved, for the buttons' accessible names.
+    label: &'static str,
+    /// Move up.
+    up: impl Fn() + 'static,
+    /// Move down.
+    down: impl Fn() + 'static,
+    /// Remove.
+    remove: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <span class="mover">
+            <button type="button" class="icon" aria-label=format!("Move {label} up") title="Move up"
+                on:click=move |_| up()>"↑"</button>
+            <button type="button" class="icon" aria-label=format!("Move {label} down") title="Move down"
+                on:click=move |_| down()>"↓"</button>
+            <button type="button" class="icon danger" aria-label=format!("Remove {label}") title="Remove"
+                on:click=move |_| remove()>"✕"</button>
+        </span>
+    }
+}
