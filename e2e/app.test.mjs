@@ -1,6 +1,7 @@
 // End-to-end: the release build in dist/, served on loopback, driven in headless Chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
 import { serveDist, launch, openApp } from './serve.mjs';
 
 let server;
@@ -17,100 +18,270 @@ after(async () => {
   server?.close();
 });
 
-test('shell loads without errors and shows every format pane', async () => {
+const FORMATS = [
+  'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'mcp',
+  'anthropic-xml', 'deepseek', 'mistral', 'cohere', 'ollama',
+];
+
+/** The text of an editor (CodeMirror, or its textarea before it loads). */
+function editorText(page, testid) {
+  return page.$eval(`[data-testid="${testid}"]`, (el) =>
+    el.toolscopeEditor ? el.toolscopeEditor.getDoc() : el.querySelector('textarea').value);
+}
+
+const paneText = (page, format) => editorText(page, `editor-${format}`);
+
+/** Replace an editor's whole text as a paste would (one transaction, through CodeMirror). */
+async function pasteInto(page, testid, text) {
+  await page.$eval(`[data-testid="${testid}"]`, (el, t) => {
+    const v = el.toolscopeEditor.view;
+    v.focus();
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
+  }, text);
+}
+
+/** Wait until `fn(text)` holds for a pane's text. */
+async function waitPane(page, format, pattern) {
+  await page.waitForFunction(([id, src]) => {
+    const el = document.querySelector(`[data-testid="editor-${id}"]`);
+    const t = el?.toolscopeEditor ? el.toolscopeEditor.getDoc() : el?.querySelector('textarea')?.value;
+    return t !== undefined && new RegExp(src).test(t);
+  }, [format, pattern.source]);
+}
+
+test('the page loads without errors, with every format pane and the first example', async () => {
   const { context, page, errors } = await openApp(browser, url);
   assert.equal(await page.locator('h1').textContent(), 'Toolscope');
-  assert.equal(await page.locator('footer').count(), 1);
   const formats = await page.locator('.pane').evaluateAll((ps) => ps.map((p) => p.dataset.format));
-  assert.deepEqual(formats, [
-    'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'mcp',
-    'anthropic-xml', 'deepseek', 'mistral', 'cohere', 'ollama',
-  ]);
-  assert.match(await page.locator('.status').textContent(), /Canonical exchange/);
+  assert.deepEqual(formats, FORMATS);
+  for (const f of FORMATS) {
+    assert.equal(await page.locator(`[data-testid="pane-${f}"]`).count(), 1, f);
+    assert.match(await paneText(page, f), /get_weather/, f);
+  }
+  // CodeMirror is in every pane: line numbers and folding.
+  assert.ok(await page.locator('[data-format="gemini"] .cm-lineNumbers').count());
+  assert.ok(await page.locator('[data-format="gemini"] .cm-foldGutter').count());
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('picking an example updates the editor and every pane', async () => {
+test('editing a tool call argument updates every pane', async () => {
   const { context, page, errors } = await openApp(browser, url);
-  const before = await page.locator('[data-format="openai-chat"] .doc').textContent();
-  await page.selectOption('#example', 'parallel_calls');
-  await page.waitForFunction(() => document.querySelector('#exchange-input').value.includes('Oslo'));
-  const after = await page.locator('[data-format="openai-chat"] .doc').textContent();
-  assert.notEqual(after, before);
-  assert.match(after, /Oslo/);
+  const args = page.getByTestId('call-1-0-args');
+  const before = await args.inputValue();
+  assert.match(before, /Paris/);
+  await args.fill(before.replace('Paris, France', 'Lyon, France'));
+  for (const f of FORMATS) await waitPane(page, f, /Lyon, France/);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('broken JSON shows line and column and keeps the last good panes', async () => {
+test('pasting an Anthropic document into its pane updates the OpenAI pane', async () => {
   const { context, page, errors } = await openApp(browser, url);
-  const good = await page.locator('[data-format="anthropic"] .doc').textContent();
-  await page.fill('#exchange-input', '{\n  "messages": [\n    {"role": "user",, }\n  ]\n}');
-  const alert = page.locator('.status.error');
-  await alert.waitFor();
-  assert.match(await alert.textContent(), /line 3, column \d+/);
-  assert.equal(await page.locator('[data-format="anthropic"] .doc').textContent(), good);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-test('request/response switch re-encodes the panes', async () => {
-  const { context, page, errors } = await openApp(browser, url);
-  const request = await page.locator('[data-format="openai-chat"] .doc').textContent();
-  await page.getByRole('button', { name: 'Response' }).click();
-  assert.equal(await page.getByRole('button', { name: 'Response' }).getAttribute('aria-pressed'), 'true');
-  const response = await page.locator('[data-format="openai-chat"] .doc').textContent();
-  assert.notEqual(response, request);
-  assert.match(response, /"choices"/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-test('a pasted provider document is detected and converted', async () => {
-  const { context, page, errors } = await openApp(browser, url);
-  const openai = {
-    model: 'gpt-4o',
+  const anthropic = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 512,
+    tools: [{ name: 'get_time', description: 'Current time in a zone.', input_schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } }],
     messages: [
-      { role: 'user', content: 'Weather in Rome?' },
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id: 'call_rome', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
-      },
-      { role: 'tool', tool_call_id: 'call_rome', content: '21 C' },
+      { role: 'user', content: 'What time is it in Tokyo?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01Tk', name: 'get_time', input: { zone: 'Asia/Tokyo' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01Tk', content: '21:04' }] },
     ],
   };
-  await page.fill('#exchange-input', JSON.stringify(openai, null, 2));
-  await page.waitForFunction(() => document.querySelector('.status').textContent.includes('openai-chat request'));
-  const anthropic = await page.locator('[data-format="anthropic"] .doc').textContent();
-  assert.match(anthropic, /"tool_use_id": "call_rome"/);
-  assert.match(anthropic, /"input": \{\s*"city": "Rome"\s*\}/);
+  await pasteInto(page, 'editor-anthropic', JSON.stringify(anthropic, null, 2));
+  await waitPane(page, 'openai-chat', /"tool_call_id": "toolu_01Tk"/);
+  const openai = JSON.parse(await paneText(page, 'openai-chat'));
+  const call = openai.messages.find((m) => m.tool_calls).tool_calls[0];
+  assert.equal(call.function.name, 'get_time');
+  assert.equal(call.function.arguments, '{"zone":"Asia/Tokyo"}');
+  // The structured editor followed too.
+  assert.equal(await page.getByTestId('tool-0-name').inputValue(), 'get_time');
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('a pasted legacy XML transcript (not JSON) is detected and converted', async () => {
+test('typing into a pane with the keyboard works like a paste', async () => {
   const { context, page, errors } = await openApp(browser, url);
-  const xml = [
-    'Use the tools.',
-    '',
-    'Human: What is Apple trading at?',
-    '',
-    'Assistant: <function_calls>',
-    '<invoke>',
-    '<tool_name>get_stock_price</tool_name>',
-    '<parameters>',
-    '<ticker>AAPL</ticker>',
-    '</parameters>',
-    '</invoke>',
-    '</function_calls>',
-  ].join('\n');
-  await page.fill('#exchange-input', xml);
-  await page.waitForFunction(() => document.querySelector('.status').textContent.includes('anthropic-xml'));
-  const openai = await page.locator('[data-format="openai-chat"] .doc').textContent();
-  assert.match(openai, /get_stock_price/);
-  assert.match(openai, /AAPL/);
+  const gemini = await paneText(page, 'gemini');
+  await page.locator('[data-testid="editor-gemini"] .cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(gemini.replace("What's the weather in Paris?", 'Is it windy in Bergen?'));
+  await waitPane(page, 'bedrock', /windy in Bergen/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a broken paste shows the error at its spot and keeps the other panes', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  const good = await paneText(page, 'anthropic');
+  await pasteInto(page, 'editor-openai-chat', '{\n  "messages": [\n    {"role": "user",, }\n  ]\n}');
+  const alert = page.getByTestId('pane-error-openai-chat');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /line 3, column \d+/);
+  // Marked in the text itself, and nothing else moved.
+  await page.locator('[data-testid="editor-openai-chat"] .cm-lintRange-error').waitFor();
+  assert.equal(await paneText(page, 'anthropic'), good);
+  assert.match(await paneText(page, 'openai-chat'), /"user",, }/);
+  // Discarding brings the last good document back.
+  await page.getByTestId('pane-error-openai-chat').getByRole('button', { name: 'Discard my text' }).click();
+  await waitPane(page, 'openai-chat', /get_weather/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a share link opened in a new page restores the same state and panes', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await page.getByTestId('gallery').selectOption('parallel_calls');
+  await waitPane(page, 'openai-chat', /Oslo/);
+  await page.getByTestId('pane-picker').locator('summary').click();
+  await page.getByTestId('show-mcp').uncheck();
+  await page.getByTestId('show-cohere').uncheck();
+  await page.getByTestId('view-response').click();
+  await page.getByTestId('share').click();
+  await page.getByTestId('notice').filter({ hasText: 'Link copied' }).waitFor();
+  const link = await page.evaluate(() => location.href);
+  assert.match(link, /#v1\./);
+  const shown = await page.locator('.pane').evaluateAll((ps) => ps.map((p) => p.dataset.format));
+  const texts = {};
+  for (const f of shown) texts[f] = await paneText(page, f);
+
+  const other = await browser.newContext();
+  const fresh = await other.newPage();
+  const freshErrors = [];
+  fresh.on('pageerror', (e) => freshErrors.push(e.message));
+  await fresh.goto(link);
+  await fresh.waitForSelector('.pane .cm-editor');
+  const restored = await fresh.locator('.pane').evaluateAll((ps) => ps.map((p) => p.dataset.format));
+  assert.deepEqual(restored, shown);
+  assert.ok(!restored.includes('mcp') && !restored.includes('cohere'));
+  assert.equal(await fresh.getByTestId('view-response').getAttribute('aria-pressed'), 'true');
+  for (const f of restored) assert.equal(await paneText(fresh, f), texts[f], f);
+  assert.deepEqual(freshErrors, []);
+  assert.deepEqual(errors, []);
+  await other.close();
+  await context.close();
+});
+
+test('hostile links are refused with a message and the page still works', async () => {
+  const bomb = zlib.deflateRawSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 }).toString('base64url');
+  const cases = [
+    ['#v1.' + bomb, /4 MiB|too large|expands/i],
+    ['#v1.!!!not-base64!!!', /damaged|base64/i],
+    ['#v1.' + Buffer.from('not deflate at all').toString('base64url'), /damaged|corrupt/i],
+    ['#v9.AAAA', /newer/i],
+    ['#hello', /not a Toolscope link/i],
+  ];
+  for (const [fragment, message] of cases) {
+    const { context, page, errors } = await openApp(browser, url + fragment);
+    const notice = page.getByTestId('notice');
+    await notice.waitFor();
+    assert.match(await notice.textContent(), message, fragment.slice(0, 20));
+    assert.match(await paneText(page, 'openai-chat'), /get_weather/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('reload keeps the state (localStorage)', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await page.getByTestId('system').fill('Answer like a pirate.');
+  await waitPane(page, 'anthropic', /like a pirate/);
+  await page.waitForTimeout(500); // the autosave is debounced
+  await page.reload();
+  await page.waitForSelector('.pane .cm-editor');
+  assert.equal(await page.getByTestId('system').inputValue(), 'Answer like a pirate.');
+  assert.match(await paneText(page, 'gemini'), /like a pirate/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a lint fix makes a schema strict-compatible', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await page.getByTestId('tool-0-strict').check();
+  const badge = page.getByTestId('lint-badge-openai-chat');
+  await page.waitForFunction(() => /finding/.test(document.querySelector('[data-testid="lint-badge-openai-chat"]').textContent));
+  const lints = page.getByTestId('lints-openai-chat');
+  await lints.locator('summary').click();
+  assert.match(await lints.textContent(), /strict/);
+  await lints.getByTestId('lint-fix').first().click();
+  await page.waitForFunction(() => /checks pass/.test(document.querySelector('[data-testid="lint-badge-openai-chat"]').textContent));
+  const openai = JSON.parse(await paneText(page, 'openai-chat'));
+  const params = openai.tools[0].function.parameters;
+  assert.equal(openai.tools[0].function.strict, true);
+  assert.equal(params.additionalProperties, false);
+  assert.deepEqual([...params.required].sort(), Object.keys(params.properties).sort());
+  assert.match(await badge.textContent(), /checks pass/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('hovering a call highlights it in every pane', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await page.getByTestId('call-1-0').hover();
+  for (const f of FORMATS) {
+    await page.locator(`[data-testid="editor-${f}"] .cm-linked-line`).first().waitFor();
+    const lit = await page.locator(`[data-testid="editor-${f}"] .cm-linked-line`).allTextContents();
+    assert.match(lit.join('\n'), /get_weather|Paris/, f);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every gallery example opens, and the switches and help work', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  const ids = await page.getByTestId('gallery').locator('option:not([disabled])').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(ids.length >= 8);
+  for (const id of ids) {
+    await page.getByTestId('gallery').selectOption(id);
+    await page.getByTestId('notice').waitFor();
+    assert.doesNotMatch(await page.getByTestId('notice').getAttribute('class'), /error/, id);
+  }
+  await page.getByTestId('gallery').selectOption('stock_chain');
+  await waitPane(page, 'openai-chat', /get_ticker_symbol/);
+  await page.getByTestId('view-response').click();
+  await waitPane(page, 'openai-chat', /"choices"/);
+  await page.getByTestId('compare-open').click();
+  assert.deepEqual(await page.locator('.pane').evaluateAll((ps) => ps.map((p) => p.dataset.format)), ['openai-chat', 'anthropic']);
+  await page.getByTestId('compare-right').selectOption('gemini');
+  await page.locator('[data-format="gemini"]').waitFor();
+  await page.getByTestId('compare-close').click();
+  await page.locator('body').press('?');
+  await page.getByTestId('help').waitFor();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.getByTestId('help').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('copy as curl gives a runnable request without a key', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  await page.getByTestId('copy-as-anthropic').click();
+  await page.locator('[data-format="anthropic"] .menu-items').getByRole('menuitem', { name: 'curl' }).click();
+  await page.getByTestId('notice').filter({ hasText: 'snippet' }).waitFor();
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(clip, /^curl /);
+  assert.match(clip, /api\.anthropic\.com\/v1\/messages/);
+  assert.match(clip, /\$ANTHROPIC_API_KEY/);
+  assert.match(clip, /get_weather/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a dropped provider document replaces the exchange', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  const doc = JSON.stringify({
+    contents: [{ role: 'user', parts: [{ text: 'Translate hello to Norwegian' }] }],
+    tools: [{ functionDeclarations: [{ name: 'translate', description: 'Translate text.', parameters: { type: 'OBJECT', properties: { text: { type: 'STRING' } } } }] }],
+  });
+  const dt = await page.evaluateHandle((text) => {
+    const d = new DataTransfer();
+    d.items.add(new File([text], 'gemini.json', { type: 'application/json' }));
+    return d;
+  }, doc);
+  await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
+  await waitPane(page, 'anthropic', /"name": "translate"/);
+  assert.match(await page.getByTestId('notice').textContent(), /gemini request/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -17,6 +17,10 @@ fn document() -> web_sys::Document {
 /// Mount the app into a fresh container and return it (the handle stays mounted).
 fn mount() -> Element {
     let doc = document();
+    // Each test starts from the first example, not from what an earlier test autosaved.
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.clear();
+    }
     let container = doc.create_element("div").expect("div");
     doc.body()
         .expect("body")
@@ -35,13 +39,27 @@ fn text(root: &Element, selector: &str) -> String {
         .unwrap_or_default()
 }
 
-fn type_into_editor(root: &Element, value: &str) {
-    let area: HtmlTextAreaElement = root
-        .query_selector("#exchange-input")
+/// The fallback text area of an editor (the CodeMirror bundle is not served to these tests).
+fn area(root: &Element, testid: &str) -> HtmlTextAreaElement {
+    root.query_selector(&format!("[data-testid=\"{testid}\"] textarea"))
         .ok()
         .flatten()
-        .expect("editor")
+        .expect("editor textarea")
+        .unchecked_into()
+}
+
+fn click(root: &Element, testid: &str) {
+    let el: web_sys::HtmlElement = root
+        .query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .ok()
+        .flatten()
+        .expect("button")
         .unchecked_into();
+    el.click();
+}
+
+fn type_into(root: &Element, testid: &str, value: &str) {
+    let area = area(root, testid);
     area.set_value(value);
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
@@ -55,32 +73,63 @@ async fn web_app_renders_a_pane_per_format() {
     leptos::task::tick().await;
     let panes = root.query_selector_all(".pane").expect("panes");
     assert_eq!(panes.length(), toolscope::formats::Format::ALL.len() as u32);
-    assert!(text(&root, ".status").contains("Canonical exchange"));
+    assert!(area(&root, "editor-gemini").value().contains("functionDeclarations"));
+    assert!(text(&root, "[data-testid=\"tools-editor\"]").contains("Tools (1)"));
 }
 
 #[wasm_bindgen_test]
 async fn web_broken_input_shows_position_and_keeps_panes() {
     let root = mount();
     leptos::task::tick().await;
-    let before = text(&root, "[data-format=\"gemini\"] .doc");
-    type_into_editor(&root, "{\n  \"messages\": [,]\n}");
+    click(&root, "tab-json");
     leptos::task::tick().await;
-    let status = text(&root, ".status.error");
+    let before = area(&root, "editor-gemini").value();
+    type_into(&root, "canonical-editor", "{\n  \"messages\": [,]\n}");
+    leptos::task::tick().await;
+    let status = text(&root, "[data-testid=\"canonical-error\"]");
     assert!(status.contains("line 2, column 16"), "{status}");
-    assert_eq!(text(&root, "[data-format=\"gemini\"] .doc"), before);
+    assert_eq!(area(&root, "editor-gemini").value(), before);
 }
 
 #[wasm_bindgen_test]
-async fn web_edit_reencodes_every_pane() {
+async fn web_pane_edit_reencodes_every_other_pane() {
     let root = mount();
     leptos::task::tick().await;
-    let before = text(&root, "[data-format=\"openai-chat\"] .doc");
-    type_into_editor(
-        &root,
-        r#"{"messages": [{"role": "user", "parts": [{"type": "text", "text": "Hello from the test"}]}]}"#,
-    );
+    let doc = r#"{"model": "m", "messages": [{"role": "user", "content": "Hello from the test"}]}"#;
+    type_into(&root, "editor-openai-chat", doc);
     leptos::task::tick().await;
-    let after = text(&root, "[data-format=\"openai-chat\"] .doc");
-    assert_ne!(after, before);
-    assert!(after.contains("Hello from the test"), "{after}");
+    assert!(area(&root, "editor-anthropic").value().contains("Hello from the test"));
+    assert!(area(&root, "editor-gemini").value().contains("Hello from the test"));
+    // The edited pane keeps the text as typed.
+    assert_eq!(area(&root, "editor-openai-chat").value(), doc);
+}
+
+#[wasm_bindgen_test]
+async fn web_structured_edit_adds_a_message_everywhere() {
+    let root = mount();
+    leptos::task::tick().await;
+    let before = root.query_selector_all(".message").expect("messages").length();
+    click(&root, "add-user");
+    leptos::task::tick().await;
+    assert_eq!(
+        root.query_selector_all(".message").expect("messages").length(),
+        before + 1
+    );
+    type_into_field(&root, "text-4-0", "A new question");
+    leptos::task::tick().await;
+    assert!(area(&root, "editor-bedrock").value().contains("A new question"));
+}
+
+fn type_into_field(root: &Element, testid: &str, value: &str) {
+    let area: HtmlTextAreaElement = root
+        .query_selector(&format!("[data-testid=\"{testid}\"]"))
+        .ok()
+        .flatten()
+        .expect("field")
+        .unchecked_into();
+    area.set_value(value);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict("input", &init).expect("event");
+    area.dispatch_event(&ev).expect("dispatch");
 }

@@ -5,7 +5,7 @@
 //! editor's draft until the editor loses focus with valid text, or a whole new state is
 //! loaded: nothing the user typed is replaced under their cursor.
 
-use super::state::{use_state, Origin};
+use super::state::{use_state, AppState, Origin};
 use crate::edit::read_into;
 use crate::formats::{json, DecodeError, Format};
 use leptos::prelude::*;
@@ -19,6 +19,9 @@ pub struct Draft {
     pub error: RwSignal<Option<DecodeError>>,
     origin: Origin,
     format: Option<Format>,
+    // Held, not looked up: edits arrive from the editor's JavaScript callbacks, outside any
+    // reactive owner, where the context is not reachable.
+    state: AppState,
 }
 
 impl Draft {
@@ -30,6 +33,7 @@ impl Draft {
             error: RwSignal::new(None),
             origin,
             format,
+            state,
         };
         // Another editor changed the exchange: a valid draft gives way to the new rendering;
         // a broken one stays (the user's text is not lost) with its error.
@@ -58,7 +62,7 @@ impl Draft {
 
     /// Take an edit: keep it as the draft, and when it reads, make it the exchange.
     pub fn change(self, text: String) {
-        let state = use_state();
+        let state = self.state;
         let read = state
             .exchange
             .with_untracked(|x| read_into(self.format, state.kind.get_untracked(), &text, x));

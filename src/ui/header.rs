@@ -1,15 +1,14 @@
 //! Page header: product name, the examples gallery, share / export / import, theme, help.
 
 use super::io;
-use super::state::use_state;
+use super::state::{use_state, AppState};
 use crate::examples::{example, EXAMPLES};
 use crate::share;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// Put the state into the URL fragment and copy the link.
-pub fn share_now() {
-    let state = use_state();
+pub fn share_now(state: AppState) {
     match share::to_fragment(&state.snapshot()) {
         Ok(f) => {
             io::set_fragment(&f);
@@ -25,8 +24,7 @@ pub fn share_now() {
 }
 
 /// Download the state as a file.
-pub fn export_now() {
-    let state = use_state();
+pub fn export_now(state: AppState) {
     io::download("toolscope-state.json", &share::to_file(&state.snapshot()));
     state.say("Exported toolscope-state.json");
 }
@@ -94,9 +92,9 @@ pub fn Header() -> impl IntoView {
                     </select>
                 </label>
                 <button type="button" class="primary" data-testid="share" title="Ctrl+S"
-                    on:click=move |_| share_now()>"Share"</button>
+                    on:click=move |_| share_now(state)>"Share"</button>
                 <button type="button" class="ghost" data-testid="export" title="Ctrl+E"
-                    on:click=move |_| export_now()>"Export"</button>
+                    on:click=move |_| export_now(state)>"Export"</button>
                 <label class="ghost button" title="Ctrl+O: a state file or any provider document">
                     "Import"
                     <input id="import-file" type="file" class="visually-hidden" data-testid="import"

@@ -76,8 +76,8 @@ fn shortcuts(state: AppState) {
         let key = ev.key();
         if ctrl {
             match key.as_str() {
-                "s" => header::share_now(),
-                "e" => header::export_now(),
+                "s" => header::share_now(state),
+                "e" => header::export_now(state),
                 "o" => header::import_now(),
                 _ => return,
             }
