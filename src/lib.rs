@@ -8,6 +8,8 @@ pub mod examples;
 pub mod formats;
 pub mod model;
 pub mod schema;
+pub mod share;
+pub mod snippets;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

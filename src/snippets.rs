@@ -1,0 +1,1 @@
+//! Copy as curl / Python / TypeScript (in progress).
