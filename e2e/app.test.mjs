@@ -260,7 +260,7 @@ test('copy as curl gives a runnable request without a key', async () => {
   await page.locator('[data-format="anthropic"] .menu-items').getByRole('menuitem', { name: 'curl' }).click();
   await page.getByTestId('notice').filter({ hasText: 'snippet' }).waitFor();
   const clip = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(clip, /^curl /);
+  assert.match(clip, /^curl /m);
   assert.match(clip, /api\.anthropic\.com\/v1\/messages/);
   assert.match(clip, /\$ANTHROPIC_API_KEY/);
   assert.match(clip, /get_weather/);

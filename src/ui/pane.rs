@@ -276,7 +276,7 @@ fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
                     None => format!("Copied the {} document", format.name()),
                     Some(l) => format!(
                         "Copied a {} snippet for {} (the API key stays a placeholder)",
-                        lang_name(l),
+                        l.name(),
                         format.name()
                     ),
                 });
@@ -307,10 +307,3 @@ fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
     }
 }
 
-fn lang_name(l: Lang) -> &'static str {
-    match l {
-        Lang::Curl => "curl",
-        Lang::Python => "Python",
-        Lang::TypeScript => "TypeScript",
-    }
-}
