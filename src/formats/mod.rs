@@ -7,6 +7,7 @@
 
 pub mod field;
 pub mod json;
+pub mod notes;
 pub(crate) mod shared;
 
 pub mod anthropic;
