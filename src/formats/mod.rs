@@ -5,9 +5,9 @@
 //! through [`Format`], which dispatches by `match`. Adding a format means a new folder, a new
 //! `Format` variant and one line in each `match` below; nothing else changes.
 
-pub mod notes;
 pub mod field;
 pub mod json;
+pub mod notes;
 pub(crate) mod shared;
 
 pub mod anthropic;
