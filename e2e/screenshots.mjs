@@ -1,4 +1,5 @@
-// Screenshots of the release build: light and dark, desktop (1440 px) and phone (390 px).
+// Screenshots of the release build (light and dark, desktop 1440 px and phone 390 px, plus the
+// main views), and the time to re-render every pane, measured in the page.
 // Usage: node e2e/screenshots.mjs [OUT_DIR] (default target/screenshots)
 import fs from 'node:fs';
 import { serveDist, launch, openApp } from './serve.mjs';
@@ -7,6 +8,13 @@ const out = process.argv[2] ?? 'target/screenshots';
 fs.mkdirSync(out, { recursive: true });
 const { server, url } = await serveDist();
 const browser = await launch();
+
+async function shot(page, name, errors) {
+  const file = `${out}/${name}.png`;
+  await page.screenshot({ path: file, fullPage: false });
+  console.log(file, errors.length ? errors : 'no errors');
+}
+
 for (const scheme of ['light', 'dark']) {
   for (const [name, width, height] of [['desktop', 1440, 900], ['phone', 390, 844]]) {
     const { context, page, errors } = await openApp(browser, url, {
@@ -14,11 +22,71 @@ for (const scheme of ['light', 'dark']) {
       colorScheme: scheme,
       deviceScaleFactor: 1,
     });
-    const file = `${out}/${name}-${scheme}.png`;
-    await page.screenshot({ path: file, fullPage: false });
-    console.log(file, errors.length ? errors : 'no errors');
+    await shot(page, `${name}-${scheme}`, errors);
+    if (name === 'desktop') {
+      // A call hovered: the same call lit in the editor and every pane.
+      await page.getByTestId('call-1-0').hover();
+      await page.locator('.cm-linked-line').first().waitFor({ timeout: 5000 }).catch(() => {});
+      await shot(page, `desktop-${scheme}-hover`, errors);
+      await page.mouse.move(0, 0);
+      // Two formats side by side, response bodies.
+      await page.getByTestId('gallery').selectOption('parallel_calls');
+      await page.getByTestId('view-response').click();
+      await page.getByTestId('compare-open').click();
+      await shot(page, `desktop-${scheme}-compare`, errors);
+      await page.getByTestId('compare-close').click();
+      await page.getByTestId('view-request').click();
+      // A broken paste: the error marked in the pane, the others unchanged.
+      await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
+        const v = el.toolscopeEditor.view;
+        v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: '{\n  "model": "gpt-4o",\n  "messages": [\n    {"role": "user",, }\n  ]\n}' } });
+      });
+      await page.getByTestId('pane-error-openai-chat').waitFor();
+      await shot(page, `desktop-${scheme}-broken`, errors);
+      await page.locator('body').press('Escape');
+      await page.locator('body').press('?');
+      await shot(page, `desktop-${scheme}-help`, errors);
+    }
     await context.close();
   }
 }
+
+// Re-render time: from the change event to the next frame after every pane has updated.
+{
+  const { context, page } = await openApp(browser, url, { viewport: { width: 1440, height: 900 } });
+  const times = {};
+  for (const id of ['multi_turn', 'weather', 'multi_turn', 'weather', 'multi_turn', 'weather', 'multi_turn']) {
+    const ms = await page.evaluate(async (value) => {
+      const select = document.querySelector('[data-testid="gallery"]');
+      const t0 = performance.now();
+      select.value = value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      return performance.now() - t0;
+    }, id);
+    (times[id] ??= []).push(ms);
+  }
+  const edit = [];
+  for (let i = 0; i < 7; i++) {
+    edit.push(await page.evaluate(async (n) => {
+      const area = document.querySelector('[data-testid="system"]');
+      const t0 = performance.now();
+      area.value = `You are a travel agent (${n}).`;
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      return performance.now() - t0;
+    }, i));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const report = {
+    switch_to_multi_turn_ms: median(times.multi_turn),
+    switch_to_weather_ms: median(times.weather),
+    keystroke_in_multi_turn_ms: median(edit),
+  };
+  console.log('re-render of all 11 panes (median, includes one frame):', JSON.stringify(report));
+  fs.writeFileSync(`${out}/render.json`, JSON.stringify(report, null, 2));
+  await context.close();
+}
+
 await browser.close();
 server.close();

@@ -97,23 +97,60 @@ export function create(parent, opts) {
       ],
     }),
   });
+  // Editors out of sight keep their updates pending until they scroll into view: a keystroke
+  // then costs the two or three visible panes, not all eleven (each CodeMirror update reads
+  // layout, and eleven of them in one frame re-layout the page eleven times).
+  let visible = true;
+  let pendingDoc = null;
+  let pendingMarks = null;
+  let marked = false;
+  let errorShown = false;
+  const observer = new IntersectionObserver((entries) => {
+    visible = entries[entries.length - 1].isIntersecting;
+    if (!visible) return;
+    if (pendingDoc !== null) {
+      const t = pendingDoc;
+      pendingDoc = null;
+      handle.setDoc(t);
+    }
+    if (pendingMarks !== null) {
+      const m = pendingMarks;
+      pendingMarks = null;
+      handle.setMarks(m, false);
+    }
+  }, { rootMargin: '200px' });
+  observer.observe(parent);
   const handle = {
     view,
-    getDoc: () => view.state.doc.toString(),
+    getDoc: () => pendingDoc ?? view.state.doc.toString(),
     /** Replace the text (not echoed to onChange); keeps the cursor where it can. */
     setDoc(text) {
+      if (!visible && !view.hasFocus) {
+        pendingDoc = text;
+        return;
+      }
+      pendingDoc = null;
       const current = view.state.doc.toString();
       if (current === text) return;
+      // Replace only the span that differs: CodeMirror then re-parses and re-draws that much,
+      // which keeps a keystroke re-rendering eleven panes well inside a frame.
+      let start = 0;
+      const max = Math.min(current.length, text.length);
+      while (start < max && current.charCodeAt(start) === text.charCodeAt(start)) start++;
+      let end = 0;
+      while (end < max - start
+        && current.charCodeAt(current.length - 1 - end) === text.charCodeAt(text.length - 1 - end)) end++;
       quiet = true;
       try {
-        const head = Math.min(view.state.selection.main.head, text.length);
-        view.dispatch({ changes: { from: 0, to: current.length, insert: text }, selection: { anchor: head } });
+        view.dispatch({ changes: { from: start, to: current.length - end, insert: text.slice(start, text.length - end) } });
       } finally {
         quiet = false;
       }
     },
     /** Mark a parse error at [from, to) with its message; from < 0 clears it. */
     setError(from, to, message) {
+      if (from < 0 && !errorShown) return;
+      errorShown = from >= 0;
       const len = view.state.doc.length;
       const diagnostics = [];
       if (from >= 0) {
@@ -125,6 +162,12 @@ export function create(parent, opts) {
     },
     /** Highlight these ranges: a flat array [from0, to0, from1, to1, …]; scrolls the first into view. */
     setMarks(flat, scroll) {
+      if (flat.length === 0 && !marked && pendingMarks === null) return;
+      if (!visible) {
+        pendingMarks = flat;
+        return;
+      }
+      marked = flat.length > 0;
       const pairs = [];
       for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
       const effects = [setMarks.of(pairs)];
@@ -141,7 +184,10 @@ export function create(parent, opts) {
     },
     hasFocus: () => view.hasFocus,
     focus: () => view.focus(),
-    destroy: () => view.destroy(),
+    destroy: () => {
+      observer.disconnect();
+      view.destroy();
+    },
   };
   // Tests and the console reach the editor through its host element.
   parent.toolscopeEditor = handle;

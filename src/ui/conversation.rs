@@ -7,7 +7,6 @@ use super::tools::Mover;
 use crate::anchors::Element;
 use crate::edit;
 use crate::model::{Exchange, Part, ResultContent, Role};
-use crate::schema::{self, Finding};
 use leptos::prelude::*;
 
 /// Settings and messages.
@@ -15,9 +14,6 @@ use leptos::prelude::*;
 pub fn ConversationEditor() -> impl IntoView {
     let state = use_state();
     let count = Memo::new(move |_| state.exchange.with(|x| x.messages.len()));
-    let findings: Memo<Vec<Finding>> =
-        Memo::new(move |_| state.exchange.with(schema::validate_arguments));
-    provide_context(findings);
     let tool_names = move || state.exchange.with(|x| x.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>());
     view! {
         <section class="block" aria-labelledby="conv-title" data-testid="conversation-editor">
@@ -237,7 +233,7 @@ fn arguments_text(x: &Exchange, m: usize, p: usize) -> String {
 #[component]
 fn CallPart(m: usize, p: usize, mover: AnyView) -> impl IntoView {
     let state = use_state();
-    let findings = expect_context::<Memo<Vec<Finding>>>();
+    let findings = state.arguments;
     let call = move |f: fn(&crate::model::ToolCall) -> String| {
         move || state.exchange.with(|x| match x.messages.get(m).and_then(|msg| msg.parts.get(p)) {
             Some(Part::ToolCall(c)) => f(c),

@@ -39,7 +39,10 @@ impl Draft {
         // a broken one stays (the user's text is not lost) with its error.
         Effect::new(move |_| {
             state.exchange.track();
-            if state.origin.get_untracked() != origin && d.error.get_untracked().is_none() {
+            if state.origin.get_untracked() != origin
+                && d.error.with_untracked(Option::is_none)
+                && d.text.with_untracked(Option::is_some)
+            {
                 d.text.set(None);
             }
         });
@@ -47,8 +50,7 @@ impl Draft {
         Effect::new(move |prev: Option<u64>| {
             let g = state.generation.get();
             if prev.is_some_and(|p| p != g) {
-                d.text.set(None);
-                d.error.set(None);
+                d.discard();
             }
             g
         });
@@ -81,15 +83,20 @@ impl Draft {
 
     /// The editor lost focus: valid text gives way to the canonical rendering.
     pub fn settle(self) {
-        if self.error.get_untracked().is_none() {
+        if self.error.with_untracked(Option::is_none) && self.text.with_untracked(Option::is_some) {
             self.text.set(None);
         }
     }
 
-    /// Throw the broken draft away and show the last good state again.
+    /// Throw the broken draft away and show the last good state again. (Signals are set only
+    /// when they change: a set always notifies, and every pane's editor would redraw.)
     pub fn discard(self) {
-        self.text.set(None);
-        self.error.set(None);
+        if self.text.with_untracked(Option::is_some) {
+            self.text.set(None);
+        }
+        if self.error.with_untracked(Option::is_some) {
+            self.error.set(None);
+        }
     }
 
     /// The error's byte range in the draft and its message, for the editor to mark.

@@ -70,11 +70,9 @@ pub fn FormatPane(format: Format) -> impl IntoView {
             make_strict: format.protocol() == Format::OpenAiChat
                 || format.protocol() == Format::OpenAiResponses,
         };
-        state.exchange.with(|x| {
-            let mut out = schema::validate_arguments(x);
-            out.extend(schema::lint(x, t, opts));
-            out
-        })
+        let mut out = state.arguments.get();
+        state.exchange.with(|x| out.extend(schema::lint(x, t, opts)));
+        out
     });
     let problems = move || {
         lints.with(|l| {
@@ -85,6 +83,9 @@ pub fn FormatPane(format: Format) -> impl IntoView {
     };
     let losses = move || encoded.with(|e| e.losses.len());
     let note = notes::note(format);
+    // The lists are built only while open: closed, they cost nothing per keystroke.
+    let losses_open = RwSignal::new(false);
+    let lints_open = RwSignal::new(false);
     let lang = if format.is_text() { "text" } else { "json" };
 
     view! {
@@ -141,7 +142,8 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 </p>
             </Show>
             <div class="pane-info">
-                <details class="losses" data-testid=format!("losses-{id}")>
+                <details class="losses" data-testid=format!("losses-{id}")
+                    on:toggle=move |ev| losses_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                     <summary>
                         {move || match losses() {
                             0 => format!("{} carries everything", format.name()),
@@ -149,10 +151,11 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                         }}
                     </summary>
                     <ul>
-                        {move || encoded.with(|e| e.losses.clone()).into_iter().map(|l| view! { <LossItem loss=l /> }).collect_view()}
+                        {move || losses_open.get().then(|| encoded.with(|e| e.losses.clone()).into_iter().map(|l| view! { <LossItem loss=l /> }).collect_view())}
                     </ul>
                 </details>
-                <details class="lints" data-testid=format!("lints-{id}")>
+                <details class="lints" data-testid=format!("lints-{id}")
+                    on:toggle=move |ev| lints_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                     <summary>
                         {move || {
                             let (n, all) = (problems(), lints.with(Vec::len));
@@ -165,7 +168,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                         }}
                     </summary>
                     <ul>
-                        {move || lints.get().into_iter().map(|f| view! { <FindingItem finding=f format=format /> }).collect_view()}
+                        {move || lints_open.get().then(|| lints.get().into_iter().map(|f| view! { <FindingItem finding=f format=format /> }).collect_view())}
                     </ul>
                 </details>
                 <details class="note">

@@ -4,6 +4,7 @@ use crate::anchors::Element;
 use crate::examples::EXAMPLES;
 use crate::formats::{read_any, Format, Kind};
 use crate::model::Exchange;
+use crate::schema::Finding;
 use crate::share::State;
 use leptos::prelude::*;
 
@@ -56,6 +57,9 @@ pub struct AppState {
     pub left_tab: RwSignal<&'static str>,
     /// Bumped when a whole new state is loaded, so editors drop their drafts.
     pub generation: RwSignal<u64>,
+    /// Every call checked against its tool's schema: computed once, shown by the
+    /// conversation editor and every pane.
+    pub arguments: Memo<Vec<Finding>>,
 }
 
 impl AppState {
@@ -66,8 +70,10 @@ impl AppState {
             .and_then(|e| read_any(e.source).ok())
             .map(|(d, _)| d.exchange)
             .unwrap_or_default();
+        let exchange = RwSignal::new(first);
         AppState {
-            exchange: RwSignal::new(first),
+            arguments: Memo::new(move |_| exchange.with(crate::schema::validate_arguments)),
+            exchange,
             origin: RwSignal::new(Origin::Outside),
             kind: RwSignal::new(Kind::Request),
             panes: RwSignal::new(Format::ALL.to_vec()),

@@ -75,7 +75,7 @@ fn ToolCard(i: usize) -> impl IntoView {
         rendered.track();
         if mine.get_value() {
             mine.set_value(false);
-        } else if error.get_untracked().is_none() {
+        } else if error.with_untracked(Option::is_none) && draft.with_untracked(Option::is_some) {
             draft.set(None);
         }
     });
