@@ -8,6 +8,7 @@ pub mod examples;
 pub mod formats;
 pub mod model;
 pub mod schema;
+pub mod stream;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
