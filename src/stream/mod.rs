@@ -15,7 +15,7 @@ pub mod ndjson;
 pub mod partial;
 pub mod replay;
 pub mod sse;
-// pub mod synth;
+pub mod synth;
 
 use crate::formats::{Format, Kind};
 use crate::model::{Exchange, Loss, Message, Part, Role};
