@@ -52,7 +52,10 @@ fn cli_replay_to_another_format_and_from_stdin() {
 
 #[test]
 fn cli_replay_steps_one_line_per_event() {
-    let (code, out, err) = run(&["replay", "--steps", &stream("chat-args-before-name.jsonl")], "");
+    let (code, out, err) = run(
+        &["replay", "--steps", &stream("chat-args-before-name.jsonl")],
+        "",
+    );
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");

@@ -284,7 +284,12 @@ fn recorded_every_file_replays_complete_with_a_message() {
         let m = a.message().expect("message");
         assert!(!m.parts.is_empty(), "{name}: empty message");
         assert!(m.stop_reason.is_some(), "{name}: no stop reason");
-        let allowed = ["empty_arguments", "duplicate_start", "missing_index", "malformed"];
+        let allowed = [
+            "empty_arguments",
+            "duplicate_start",
+            "missing_index",
+            "malformed",
+        ];
         for an in &a.anomalies {
             assert!(allowed.contains(&an.kind.id()), "{name}: {an:?}");
         }
@@ -300,8 +305,14 @@ fn recorded_every_file_replays_complete_with_a_message() {
 fn recorded_stream_equals_the_equivalent_response() {
     let pairs = [
         ("openai-chat/groq-tool-call.jsonl", "groq-tool-call"),
-        ("anthropic/anthropic-tool-no-args.jsonl", "anthropic-tool-no-args"),
-        ("bedrock/amazon-bedrock-tool-call.1.jsonl", "amazon-bedrock-tool-call.1"),
+        (
+            "anthropic/anthropic-tool-no-args.jsonl",
+            "anthropic-tool-no-args",
+        ),
+        (
+            "bedrock/amazon-bedrock-tool-call.1.jsonl",
+            "amazon-bedrock-tool-call.1",
+        ),
         ("gemini/google-tool-call.jsonl", "google-tool-call"),
     ];
     let all = recordings();
