@@ -4,6 +4,7 @@
 //! toolscope formats
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
 //! toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
+//! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
 
@@ -15,6 +16,7 @@ const USAGE: &str = "usage:
   toolscope formats
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
   toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
+  toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
 convert prints the document on stdout and what the target cannot carry on stderr; the source
@@ -23,7 +25,12 @@ lint validates tool-call arguments against the tool schemas and checks the tools
 target's rules (default: the source format; every format for canonical input), one finding a
 line as `<severity> <pointer>: <message> [<rule>]`; --fix prints the fixed document in the
 source format and the remaining findings on stderr; --strict offers OpenAI strict mode for
-tools without it. Exit status 1 when an error remains.";
+tools without it. Exit status 1 when an error remains.
+replay assembles a recorded stream (SSE as captured, one JSON event per line, a HAR export —
+--entry picks the exchange — or a plain response) and prints the response in the stream's own
+format (--to another, or canonical); the protocol is detected unless --format names it.
+--steps prints one line per event with the calls after it. Anomalies go to stderr.
+Exit status 1 on unreadable input.";
 
 /// Run with the arguments after the program name; returns the exit status.
 pub fn run(args: Vec<String>) -> i32 {
@@ -141,6 +148,7 @@ pub fn run_with(
             }
         }
         Some("lint") => lint_command(&args[1..], stdin, out, err, usage),
+        Some("replay") => replay_command(&args[1..], stdin, out, err, usage),
         Some("-h") | Some("--help") | Some("help") => {
             out.push_str(USAGE);
             out.push('\n');
@@ -233,6 +241,125 @@ fn lint_command(
         err.push_str(&format!("{f}\n"));
     }
     i32::from(schema::has_errors(&remaining))
+}
+
+fn replay_command(
+    args: &[String],
+    stdin: impl FnOnce() -> std::io::Result<String>,
+    out: &mut String,
+    err: &mut String,
+    usage: impl Fn(&mut String, &str) -> i32,
+) -> i32 {
+    use crate::stream::replay::{LoadOptions, Replay};
+    use crate::stream::Protocol;
+    let mut opts = LoadOptions::default();
+    let mut to = None;
+    let mut steps = false;
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--format" => {
+                let Some(v) = it.next() else {
+                    return usage(err, "--format needs a protocol");
+                };
+                let Some(p) = Protocol::from_id(v) else {
+                    return usage(err, &format!("{v:?} is not a streaming protocol"));
+                };
+                opts.protocol = Some(p);
+            }
+            "--to" => {
+                let Some(v) = it.next() else {
+                    return usage(err, "--to needs a format");
+                };
+                let Some(t) = target(v) else {
+                    return usage(err, &format!("unknown format {v:?}"));
+                };
+                to = Some(t);
+            }
+            "--entry" => {
+                let Some(n) = it.next().and_then(|v| v.parse().ok()) else {
+                    return usage(err, "--entry needs a number");
+                };
+                opts.har_entry = Some(n);
+            }
+            "--steps" => steps = true,
+            "-h" | "--help" => return usage(err, ""),
+            s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
+            s if file.is_none() => file = Some(s.to_string()),
+            s => return usage(err, &format!("unexpected argument {s:?}")),
+        }
+    }
+    let text = match file.as_deref() {
+        None | Some("-") => stdin(),
+        Some(path) => std::fs::read_to_string(path),
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            err.push_str(&format!(
+                "toolscope: cannot read {}: {e}\n",
+                file.as_deref().unwrap_or("stdin")
+            ));
+            return 1;
+        }
+    };
+    let replay = match Replay::load(&text, opts) {
+        Ok(r) => r,
+        Err(e) => {
+            err.push_str(&format!(
+                "toolscope: {}: {e}\n",
+                file.as_deref().unwrap_or("stdin")
+            ));
+            return 1;
+        }
+    };
+    let a = &replay.assembled;
+    if steps {
+        replay.walk(|i, e, state| {
+            out.push_str(&format!("#{i} {}", e.label()));
+            if !state.text.is_empty() {
+                out.push_str(&format!(" | text: {} chars", state.text.chars().count()));
+            }
+            if !state.calls.is_empty() {
+                out.push_str(" | calls:");
+                for c in &state.calls {
+                    out.push_str(&format!(" {}({})", c.name, c.arguments));
+                }
+            }
+            out.push('\n');
+        });
+    } else {
+        let to = to.unwrap_or(Target::Wire(replay.protocol.format()));
+        let doc = match to {
+            Target::Wire(f) => {
+                let enc = f.encode(&a.exchange, Kind::Response);
+                for l in &enc.losses {
+                    err.push_str(&describe(l));
+                    err.push('\n');
+                }
+                enc.text
+            }
+            Target::Canonical => crate::formats::json::pretty(&a.exchange),
+        };
+        out.push_str(&doc);
+        out.push('\n');
+    }
+    err.push_str(&format!(
+        "replayed {} events as {}{}\n",
+        replay.len(),
+        replay.protocol.id(),
+        if a.complete { "" } else { " (incomplete)" }
+    ));
+    for an in &a.anomalies {
+        err.push_str(&format!(
+            "anomaly #{} {}: {}\n",
+            an.step,
+            an.kind.id(),
+            an.message
+        ));
+    }
+    0
 }
 
 fn convert(

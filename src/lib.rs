@@ -1,8 +1,9 @@
 //! Toolscope: a tool-calling playground. One canonical exchange, rendered in every LLM
 //! provider's wire format, with what each format cannot carry reported as data.
 //!
-//! The core (`model`, `formats`) is plain Rust with no UI imports, tested natively; the Leptos
-//! app (`ui`) exists only in the wasm build, the command line (`cli`) only in the native one.
+//! The core (`model`, `formats`, `schema`, `stream`, `share`, `edit`, `anchors`, `snippets`) is
+//! plain Rust with no UI imports, tested natively; the Leptos app (`ui`) exists only in the wasm
+//! build, the command line (`cli`) only in the native one.
 
 pub mod anchors;
 pub mod edit;
@@ -12,6 +13,7 @@ pub mod model;
 pub mod schema;
 pub mod share;
 pub mod snippets;
+pub mod stream;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -34,6 +34,7 @@
 //! text part); image, document, thinking and server-tool blocks as `Part::Raw`.
 
 mod convert;
+pub mod stream;
 pub mod wire;
 
 pub use convert::{PLACEHOLDER_ID, PLACEHOLDER_MAX_TOKENS, PLACEHOLDER_MODEL};

@@ -46,6 +46,7 @@
 //! `trace`, `additionalModelResponseFields`, usage details, a `totalTokens` that is not the sum.
 
 mod convert;
+pub mod stream;
 pub mod wire;
 
 pub use convert::{tool_name_ok, PLACEHOLDER_MODEL, PLACEHOLDER_TOOL, UNPAIRED_ID};

@@ -32,6 +32,7 @@
 
 mod convert;
 pub mod schema;
+pub mod stream;
 pub mod wire;
 
 pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};

@@ -36,6 +36,7 @@ pub mod cohere;
 pub mod convert;
 pub mod dialects;
 pub mod ollama;
+pub mod stream;
 pub mod wire;
 
 pub use convert::Dialect;

@@ -33,6 +33,7 @@
 //! recognises and does not store.
 
 mod convert;
+pub mod stream;
 pub mod wire;
 
 pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};

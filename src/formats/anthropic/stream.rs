@@ -1,0 +1,318 @@
+//! Streamed Anthropic Messages: `message_start` (the message with empty content), then per
+//! content block `content_block_start` / `content_block_delta` (`text_delta`,
+//! `input_json_delta`, `thinking_delta`, `signature_delta`, `citations_delta`) /
+//! `content_block_stop`, then `message_delta` (stop reason, cumulative usage) and
+//! `message_stop`; `ping` anywhere, `error` ends the stream.
+//!
+//! The SDK accumulator this follows is `anthropic.lib.streaming._messages.accumulate_event`:
+//! a duplicated `message_start` is ignored (reported here; a different id is a spliced
+//! stream), usage fields of `message_delta` overwrite those of the start.
+
+use crate::stream::{
+    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+};
+use serde_json::{json, Map, Value};
+
+/// One content block: its wire index, the block as started, and for tool blocks the tracker
+/// slot whose argument text replaces `input`.
+#[derive(Debug, Clone, PartialEq)]
+struct Block {
+    index: Option<u64>,
+    value: Value,
+    call: Option<usize>,
+}
+
+/// Assembler for Anthropic Messages stream events.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnthropicAssembler {
+    t: Tracker,
+    message: Option<Map<String, Value>>,
+    blocks: Vec<Block>,
+}
+
+impl Default for AnthropicAssembler {
+    fn default() -> Self {
+        AnthropicAssembler {
+            t: Tracker::new(true),
+            message: None,
+            blocks: Vec::new(),
+        }
+    }
+}
+
+impl AnthropicAssembler {
+    /// A fresh assembler.
+    pub fn new() -> Self {
+        AnthropicAssembler::default()
+    }
+
+    fn block_mut(&mut self, index: Option<u64>) -> Option<&mut Block> {
+        self.blocks.iter_mut().rev().find(|b| b.index == index)
+    }
+
+    fn start(&mut self, o: &Value) {
+        let msg = o.get("message").and_then(Value::as_object).cloned();
+        match &self.message {
+            Some(first) => {
+                let same = msg.as_ref().and_then(|m| m.get("id")) == first.get("id");
+                let (kind, what) = if same {
+                    (AnomalyKind::DuplicateStart, "repeated")
+                } else {
+                    (
+                        AnomalyKind::SplicedStart,
+                        "with another id: two streams spliced together",
+                    )
+                };
+                self.t.anomaly(
+                    kind,
+                    format!("message_start {what}; the first start is kept"),
+                );
+            }
+            None => {
+                let mut m = msg.unwrap_or_default();
+                // Content arrives as blocks; a start that already carries some keeps it.
+                if let Some(Value::Array(content)) = m.remove("content") {
+                    for v in content {
+                        self.blocks.push(Block {
+                            index: None,
+                            value: v,
+                            call: None,
+                        });
+                    }
+                }
+                self.message = Some(m);
+            }
+        }
+    }
+
+    fn block_start(&mut self, o: &Value) {
+        let index = get_u64(o, "index");
+        let value = o.get("content_block").cloned().unwrap_or(Value::Null);
+        if self.message.is_none() {
+            self.t.anomaly_once(
+                AnomalyKind::OutOfOrder,
+                "content before message_start".into(),
+            );
+        }
+        if index.is_some() && self.blocks.iter().any(|b| b.index == index) {
+            self.t.anomaly(
+                AnomalyKind::OutOfOrder,
+                format!("content block {} started twice", index.unwrap_or(0)),
+            );
+        }
+        let kind = get_str(&value, "type").unwrap_or("");
+        let mut call = None;
+        if matches!(kind, "tool_use" | "server_tool_use" | "mcp_tool_use") {
+            let id = get_str(&value, "id").map(str::to_string);
+            let name = get_str(&value, "name").unwrap_or("");
+            call = self.t.open_call(id, name);
+            // A start that carries a non-empty input (some proxies) counts as its text.
+            if let (Some(c), Some(input)) = (call, value.get("input")) {
+                if input.as_object().is_some_and(|m| !m.is_empty()) {
+                    let text = serde_json::to_string(input).unwrap_or_default();
+                    self.t.set_args(c, &text);
+                }
+            }
+        } else if kind == "text" {
+            if let Some(s) = get_str(&value, "text") {
+                self.t.text(s);
+            }
+        }
+        self.blocks.push(Block { index, value, call });
+    }
+
+    fn block_delta(&mut self, o: &Value) {
+        let index = get_u64(o, "index");
+        let Some(delta) = o.get("delta") else {
+            self.t.anomaly(
+                AnomalyKind::Malformed,
+                "content_block_delta without delta".into(),
+            );
+            return;
+        };
+        let dtype = get_str(delta, "type").unwrap_or("").to_string();
+        if self.block_mut(index).is_none() {
+            self.t.anomaly(
+                AnomalyKind::OutOfOrder,
+                format!(
+                    "{dtype} for block {} that never started: a block is assumed",
+                    index.unwrap_or(0)
+                ),
+            );
+            let value = match dtype.as_str() {
+                "input_json_delta" => json!({"type": "tool_use", "name": "", "input": {}}),
+                "thinking_delta" | "signature_delta" => {
+                    json!({"type": "thinking", "thinking": "", "signature": ""})
+                }
+                _ => json!({"type": "text", "text": ""}),
+            };
+            let call = if dtype == "input_json_delta" {
+                self.t.open_call(None, "")
+            } else {
+                None
+            };
+            self.blocks.push(Block { index, value, call });
+        }
+        match dtype.as_str() {
+            "text_delta" => {
+                let s = get_str(delta, "text").unwrap_or("").to_string();
+                if let Some(b) = self.block_mut(index) {
+                    append(&mut b.value, "text", &s);
+                }
+                self.t.text(&s);
+            }
+            "input_json_delta" => {
+                let s = get_str(delta, "partial_json").unwrap_or("").to_string();
+                let call = self.block_mut(index).and_then(|b| b.call);
+                match call {
+                    Some(c) => self.t.append_args(c, &s),
+                    None => self.t.anomaly(
+                        AnomalyKind::OutOfOrder,
+                        "input_json_delta for a block that is not a tool call".into(),
+                    ),
+                }
+            }
+            "thinking_delta" => {
+                let s = get_str(delta, "thinking").unwrap_or("").to_string();
+                if let Some(b) = self.block_mut(index) {
+                    append(&mut b.value, "thinking", &s);
+                }
+                self.t.reasoning(&s);
+            }
+            "signature_delta" => {
+                let s = delta.get("signature").cloned().unwrap_or(Value::Null);
+                if let Some(Value::Object(m)) = self.block_mut(index).map(|b| &mut b.value) {
+                    m.insert("signature".into(), s);
+                }
+            }
+            "citations_delta" => {
+                let c = delta.get("citation").cloned().unwrap_or(Value::Null);
+                if let Some(Value::Object(m)) = self.block_mut(index).map(|b| &mut b.value) {
+                    match m.get_mut("citations") {
+                        Some(Value::Array(a)) => a.push(c),
+                        _ => {
+                            m.insert("citations".into(), json!([c]));
+                        }
+                    }
+                }
+            }
+            other => self.t.unknown(&format!("content_block_delta/{other}")),
+        }
+    }
+
+    fn message_delta(&mut self, o: &Value) {
+        let m = self.message.get_or_insert_with(Map::new);
+        if let Some(d) = o.get("delta").and_then(Value::as_object) {
+            for (k, v) in d {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        if let Some(u) = o.get("usage").and_then(Value::as_object) {
+            let usage = m
+                .entry("usage".to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if !usage.is_object() {
+                *usage = Value::Object(Map::new());
+            }
+            if let Value::Object(um) = usage {
+                for (k, v) in u {
+                    if !v.is_null() {
+                        um.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        if let Some(r) = m.get("stop_reason").and_then(Value::as_str) {
+            self.t.stop_reason = Some(r.to_string());
+        }
+    }
+}
+
+fn append(v: &mut Value, key: &str, s: &str) {
+    if let Value::Object(m) = v {
+        match m.get_mut(key) {
+            Some(Value::String(t)) => t.push_str(s),
+            _ => {
+                m.insert(key.into(), Value::String(s.to_string()));
+            }
+        }
+    }
+}
+
+impl Assembler for AnthropicAssembler {
+    fn protocol(&self) -> Protocol {
+        Protocol::Anthropic
+    }
+
+    fn tracker(&self) -> &Tracker {
+        &self.t
+    }
+
+    fn push(&mut self, event: &Event) -> Vec<Update> {
+        self.t.begin();
+        let o = match self.t.read(event) {
+            Ok(o) => Value::Object(o),
+            Err(e) => {
+                self.t.malformed(&e);
+                return self.t.take_updates();
+            }
+        };
+        match get_str(&o, "type").unwrap_or("") {
+            "message_start" => self.start(&o),
+            "content_block_start" => self.block_start(&o),
+            "content_block_delta" => self.block_delta(&o),
+            "content_block_stop" => {
+                let index = get_u64(&o, "index");
+                match self.block_mut(index).map(|b| b.call) {
+                    Some(Some(c)) => self.t.close_call(c),
+                    Some(None) => {}
+                    None => self.t.anomaly(
+                        AnomalyKind::OutOfOrder,
+                        format!(
+                            "content_block_stop for block {} that never started",
+                            index.unwrap_or(0)
+                        ),
+                    ),
+                }
+            }
+            "message_delta" => self.message_delta(&o),
+            "message_stop" => self.t.end(),
+            "ping" => {}
+            "error" => {
+                self.t.anomaly(
+                    AnomalyKind::StreamError,
+                    format!(
+                        "the provider sent an error: {}",
+                        o.get("error").map(Value::to_string).unwrap_or_default()
+                    ),
+                );
+                self.t.end();
+            }
+            other => self.t.unknown(other),
+        }
+        self.t.take_updates()
+    }
+
+    fn response(&self) -> Value {
+        let mut doc = self.message.clone().unwrap_or_default();
+        doc.entry("type".to_string()).or_insert(json!("message"));
+        doc.entry("role".to_string()).or_insert(json!("assistant"));
+        let content: Vec<Value> = self
+            .blocks
+            .iter()
+            .map(|b| {
+                let mut v = b.value.clone();
+                if let (Some(c), Value::Object(m)) = (b.call, &mut v) {
+                    let text = self.t.calls.get(c).map_or("", |c| c.arguments.as_str());
+                    m.insert("input".into(), arguments_value(text));
+                    if let Some(call) = self.t.calls.get(c) {
+                        m.insert("name".into(), json!(call.name));
+                    }
+                }
+                v
+            })
+            .collect();
+        doc.insert("content".into(), Value::Array(content));
+        Value::Object(doc)
+    }
+}

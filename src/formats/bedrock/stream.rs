@@ -1,0 +1,302 @@
+//! Streamed Bedrock Converse (`ConverseStream`): events `messageStart {role}`,
+//! `contentBlockStart {contentBlockIndex, start: {toolUse: {toolUseId, name}}}` (text blocks
+//! often start without it), `contentBlockDelta {contentBlockIndex, delta: {text} |
+//! {toolUse: {input}} | {reasoningContent: {text|signature}}}`, `contentBlockStop`,
+//! `messageStop {stopReason}` and `metadata {usage, metrics}` (after the stop on the wire).
+//! Each event is `{"<eventType>": {...}}` as boto3 yields it (and as recorded), or the bare
+//! payload with the event type as the event's name (the binary event stream's header).
+
+use crate::stream::{
+    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+};
+use serde_json::{json, Map, Value};
+
+#[derive(Debug, Clone, PartialEq)]
+struct Block {
+    index: Option<u64>,
+    kind: BlockKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum BlockKind {
+    Text(String),
+    Tool(usize, Map<String, Value>),
+    Reasoning(String, Option<Value>),
+    Other(Value),
+}
+
+/// Assembler for Bedrock ConverseStream events.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BedrockAssembler {
+    t: Tracker,
+    role: Option<Value>,
+    blocks: Vec<Block>,
+    stop: Map<String, Value>,
+    metadata: Map<String, Value>,
+    started: bool,
+}
+
+impl Default for BedrockAssembler {
+    fn default() -> Self {
+        BedrockAssembler {
+            t: Tracker::new(true),
+            role: None,
+            blocks: Vec::new(),
+            stop: Map::new(),
+            metadata: Map::new(),
+            started: false,
+        }
+    }
+}
+
+const EVENTS: [&str; 6] = [
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+    "metadata",
+];
+
+impl BedrockAssembler {
+    /// A fresh assembler.
+    pub fn new() -> Self {
+        BedrockAssembler::default()
+    }
+
+    fn block(&mut self, index: Option<u64>) -> Option<&mut Block> {
+        self.blocks.iter_mut().rev().find(|b| b.index == index)
+    }
+
+    fn delta(&mut self, index: Option<u64>, d: &Value) {
+        if let Some(text) = get_str(d, "text") {
+            match self.block(index) {
+                Some(Block {
+                    kind: BlockKind::Text(s),
+                    ..
+                }) => s.push_str(text),
+                Some(_) => {
+                    self.t.anomaly(
+                        AnomalyKind::OutOfOrder,
+                        "text delta for a block that is not text".into(),
+                    );
+                    return;
+                }
+                None => self.blocks.push(Block {
+                    index,
+                    kind: BlockKind::Text(text.to_string()),
+                }),
+            }
+            self.t.text(text);
+        } else if let Some(tu) = d.get("toolUse") {
+            let input = get_str(tu, "input").unwrap_or("");
+            let call = match self.block(index) {
+                Some(Block {
+                    kind: BlockKind::Tool(c, _),
+                    ..
+                }) => Some(*c),
+                _ => None,
+            };
+            let call = match call {
+                Some(c) => Some(c),
+                None => {
+                    self.t.anomaly(
+                        AnomalyKind::ArgumentsBeforeName,
+                        "toolUse input for a block that never started (no name, no id)".into(),
+                    );
+                    let c = self.t.open_call(None, "");
+                    if let Some(c) = c {
+                        self.blocks.push(Block {
+                            index,
+                            kind: BlockKind::Tool(c, Map::new()),
+                        });
+                    }
+                    c
+                }
+            };
+            if let Some(c) = call {
+                self.t.append_args(c, input);
+            }
+        } else if let Some(r) = d.get("reasoningContent") {
+            let text = get_str(r, "text").unwrap_or("").to_string();
+            let sig = r.get("signature").cloned();
+            match self.block(index) {
+                Some(Block {
+                    kind: BlockKind::Reasoning(s, signature),
+                    ..
+                }) => {
+                    s.push_str(&text);
+                    if sig.is_some() {
+                        *signature = sig;
+                    }
+                }
+                _ => self.blocks.push(Block {
+                    index,
+                    kind: BlockKind::Reasoning(text.clone(), sig),
+                }),
+            }
+            self.t.reasoning(&text);
+        } else {
+            self.t.unknown("contentBlockDelta/other");
+            self.blocks.push(Block {
+                index,
+                kind: BlockKind::Other(d.clone()),
+            });
+        }
+    }
+}
+
+impl Assembler for BedrockAssembler {
+    fn protocol(&self) -> Protocol {
+        Protocol::Bedrock
+    }
+
+    fn tracker(&self) -> &Tracker {
+        &self.t
+    }
+
+    fn push(&mut self, event: &Event) -> Vec<Update> {
+        // `metadata` follows `messageStop` on the wire: nothing is after the end here.
+        self.t.begin_quiet();
+        let o = match self.t.read(event) {
+            Ok(o) => o,
+            Err(e) => {
+                self.t.malformed(&e);
+                return self.t.take_updates();
+            }
+        };
+        // `{"<type>": body}`, or a bare body named by the event.
+        let (kind, body) = match event.name.as_deref() {
+            Some(n) if !o.contains_key(n) => (n.to_string(), Value::Object(o)),
+            _ => match o.iter().next() {
+                Some((k, v)) if o.len() == 1 => (k.clone(), v.clone()),
+                _ => {
+                    self.t.unknown("event with several keys");
+                    return self.t.take_updates();
+                }
+            },
+        };
+        let index = get_u64(&body, "contentBlockIndex");
+        match kind.as_str() {
+            "messageStart" => {
+                if self.started {
+                    self.t.anomaly(
+                        AnomalyKind::DuplicateStart,
+                        "messageStart repeated; the first is kept".into(),
+                    );
+                } else {
+                    self.started = true;
+                    self.role = body.get("role").cloned();
+                }
+            }
+            "contentBlockStart" => {
+                let start = body.get("start");
+                if let Some(tu) = start.and_then(|s| s.get("toolUse")) {
+                    let id = get_str(tu, "toolUseId").map(str::to_string);
+                    let name = get_str(tu, "name").unwrap_or("");
+                    if let Some(c) = self.t.open_call(id, name) {
+                        let mut extra = tu.as_object().cloned().unwrap_or_default();
+                        extra.remove("input");
+                        self.blocks.push(Block {
+                            index,
+                            kind: BlockKind::Tool(c, extra),
+                        });
+                    }
+                }
+            }
+            "contentBlockDelta" => match body.get("delta") {
+                Some(d) => self.delta(index, d),
+                None => self.t.anomaly(
+                    AnomalyKind::Malformed,
+                    "contentBlockDelta without delta".into(),
+                ),
+            },
+            "contentBlockStop" => {
+                if let Some(Block {
+                    kind: BlockKind::Tool(c, _),
+                    ..
+                }) = self.block(index)
+                {
+                    let c = *c;
+                    self.t.close_call(c);
+                }
+            }
+            "messageStop" => {
+                if let Some(m) = body.as_object() {
+                    self.stop = m.clone();
+                }
+                if let Some(r) = get_str(&body, "stopReason") {
+                    self.t.stop_reason = Some(r.to_string());
+                }
+                self.t.end();
+            }
+            "metadata" => {
+                if let Some(m) = body.as_object() {
+                    for (k, v) in m {
+                        self.metadata.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            k if k.ends_with("Exception") => {
+                self.t.anomaly(
+                    AnomalyKind::StreamError,
+                    format!(
+                        "{k}: {}",
+                        get_str(&body, "message").unwrap_or("the provider sent an error")
+                    ),
+                );
+                self.t.end();
+            }
+            other => self.t.unknown(other),
+        }
+        self.t.take_updates()
+    }
+
+    fn response(&self) -> Value {
+        let content: Vec<Value> = self
+            .blocks
+            .iter()
+            .map(|b| match &b.kind {
+                BlockKind::Text(s) => json!({"text": s}),
+                BlockKind::Tool(c, extra) => {
+                    let mut tu = extra.clone();
+                    if let Some(call) = self.t.calls.get(*c) {
+                        if let Some(id) = &call.id {
+                            tu.insert("toolUseId".into(), json!(id));
+                        }
+                        tu.insert("name".into(), json!(call.name));
+                        tu.insert("input".into(), arguments_value(&call.arguments));
+                    }
+                    json!({"toolUse": tu})
+                }
+                BlockKind::Reasoning(s, sig) => {
+                    let mut rt = Map::new();
+                    rt.insert("text".into(), json!(s));
+                    if let Some(sig) = sig {
+                        rt.insert("signature".into(), sig.clone());
+                    }
+                    json!({"reasoningContent": {"reasoningText": rt}})
+                }
+                BlockKind::Other(v) => v.clone(),
+            })
+            .collect();
+        let mut doc = Map::new();
+        doc.insert(
+            "output".into(),
+            json!({"message": {"role": self.role.clone().unwrap_or(json!("assistant")),
+                               "content": content}}),
+        );
+        for (k, v) in &self.stop {
+            doc.insert(k.clone(), v.clone());
+        }
+        for (k, v) in &self.metadata {
+            doc.insert(k.clone(), v.clone());
+        }
+        Value::Object(doc)
+    }
+}
+
+/// Bedrock's event names, for detection.
+pub fn is_event_name(name: &str) -> bool {
+    EVENTS.contains(&name) || name.ends_with("Exception")
+}

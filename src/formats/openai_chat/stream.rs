@@ -1,0 +1,679 @@
+//! Streamed Chat Completions and its dialects: assemblers for `chat.completion.chunk`s
+//! (OpenAI, DeepSeek, Mistral and every compatible server), Cohere v2 chat stream events and
+//! Ollama's NDJSON lines.
+//!
+//! Chat chunks: `choices[0].delta` carries `content` (and `reasoning_content`, `refusal`, …)
+//! fragments, and `tool_calls[]` fragments keyed by `index`: the first fragment of a call has
+//! `id` and `function.name`, later ones `function.arguments` text. `finish_reason` ends the
+//! choice, `[DONE]` the stream; `usage` comes on the last chunk. Deviations handled and
+//! reported: fragments without `index` (Mistral sends whole calls that way), one index reused
+//! for calls with different ids, ids repeated on every fragment, arguments sent as an object.
+//! The SDK accumulator this follows is `openai.lib.streaming.chat.ChatCompletionStreamState`.
+
+use crate::stream::{
+    accumulate, get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+};
+use serde_json::{json, Map, Value};
+
+const DEPTH: usize = 32;
+
+/// One call of a chat stream: the wire index it was keyed by and its tracker slot.
+#[derive(Debug, Clone, PartialEq)]
+struct Slot {
+    index: Option<u64>,
+    call: usize,
+}
+
+/// Assembler for Chat Completions chunks (OpenAI, DeepSeek, Mistral).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatAssembler {
+    protocol: Protocol,
+    t: Tracker,
+    /// Top-level fields of the first chunk (id, created, model, system_fingerprint, …).
+    top: Map<String, Value>,
+    /// Message fields other than `tool_calls`, accumulated (`role`, `content`, …).
+    message: Map<String, Value>,
+    /// Choice fields other than `delta` (`logprobs`, …).
+    choice: Map<String, Value>,
+    finish_reason: Option<String>,
+    usage: Option<Value>,
+    slots: Vec<Slot>,
+    started: bool,
+    done: bool,
+}
+
+impl ChatAssembler {
+    /// An assembler for OpenAI Chat chunks or one of the dialects that stream them
+    /// (`DeepSeek`, `Mistral`).
+    pub fn new(protocol: Protocol) -> Self {
+        ChatAssembler {
+            protocol,
+            t: Tracker::new(false),
+            top: Map::new(),
+            message: Map::new(),
+            choice: Map::new(),
+            finish_reason: None,
+            usage: None,
+            slots: Vec::new(),
+            started: false,
+            done: false,
+        }
+    }
+
+    fn tool_fragment(&mut self, frag: &Value) {
+        let index = get_u64(frag, "index");
+        let id = get_str(frag, "id").filter(|s| !s.is_empty());
+        let function = frag.get("function");
+        let name = function.and_then(|f| get_str(f, "name")).unwrap_or("");
+        let slot = match index {
+            Some(ix) => {
+                let found = self.slots.iter().rposition(|s| s.index == Some(ix));
+                match found {
+                    Some(p) => {
+                        let call = self.slots.get(p).map_or(0, |s| s.call);
+                        let other_id = self
+                            .t
+                            .calls
+                            .get(call)
+                            .and_then(|c| c.id.as_deref())
+                            .is_some_and(|old| id.is_some_and(|new| new != old));
+                        if other_id {
+                            self.t.anomaly(
+                                AnomalyKind::IndexReused,
+                                format!(
+                                    "index {ix} reused for a call with another id ({}): \
+                                     read as a new call",
+                                    id.unwrap_or_default()
+                                ),
+                            );
+                            self.open(Some(ix), id, name)
+                        } else {
+                            Some(call)
+                        }
+                    }
+                    None => self.open(Some(ix), id, name),
+                }
+            }
+            None => {
+                self.t.anomaly_once(
+                    AnomalyKind::MissingIndex,
+                    "tool-call fragments have no index: a fragment with a new id or name \
+                     starts a call, others continue the last one"
+                        .into(),
+                );
+                let last = self.slots.last().map(|s| s.call);
+                let continues = last.and_then(|c| self.t.calls.get(c)).is_some_and(|c| {
+                    let same_id = id.is_none_or(|i| c.id.as_deref() == Some(i));
+                    let same_name = name.is_empty() || c.name == name;
+                    same_id && same_name
+                });
+                if continues {
+                    last
+                } else {
+                    self.open(None, id, name)
+                }
+            }
+        };
+        let Some(call) = slot else { return };
+        if let Some(c) = self.t.calls.get_mut(call) {
+            if c.id.is_none() {
+                c.id = id.map(str::to_string);
+            }
+        }
+        self.t.name_call(call, name);
+        match function.and_then(|f| f.get("arguments")) {
+            Some(Value::String(s)) => self.t.append_args(call, s),
+            Some(v @ (Value::Object(_) | Value::Array(_))) => {
+                // Some compatible servers send the arguments as a JSON value, whole.
+                let text = serde_json::to_string(v).unwrap_or_default();
+                self.t.set_args(call, &text);
+            }
+            _ => {}
+        }
+    }
+
+    fn open(&mut self, index: Option<u64>, id: Option<&str>, name: &str) -> Option<usize> {
+        let call = self.t.open_call(id.map(str::to_string), name)?;
+        self.slots.push(Slot { index, call });
+        Some(call)
+    }
+
+    fn chunk(&mut self, o: Map<String, Value>) {
+        if !self.started {
+            self.started = true;
+            for (k, v) in &o {
+                if !matches!(k.as_str(), "choices" | "usage" | "object") {
+                    self.top.insert(k.clone(), v.clone());
+                }
+            }
+        } else {
+            for (k, v) in &o {
+                let known = matches!(k.as_str(), "choices" | "usage" | "object");
+                if !known && !v.is_null() {
+                    // Later chunks may bring fields the first one lacked (system_fingerprint).
+                    self.top.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+        if let Some(u) = o.get("usage").filter(|u| !u.is_null()) {
+            self.usage = Some(u.clone());
+        }
+        let choices = o.get("choices").and_then(Value::as_array);
+        for choice in choices.into_iter().flatten() {
+            let index = get_u64(choice, "index").unwrap_or(0);
+            if index != 0 {
+                self.t.anomaly_once(
+                    AnomalyKind::ExtraChoice,
+                    format!("choice {index}: only the first choice is assembled"),
+                );
+                continue;
+            }
+            if let Some(c) = choice.as_object() {
+                for (k, v) in c {
+                    if !matches!(k.as_str(), "delta" | "finish_reason" | "index") {
+                        match self.choice.get_mut(k) {
+                            Some(slot) => accumulate(slot, v, DEPTH),
+                            None => {
+                                self.choice.insert(k.clone(), v.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(delta) = choice.get("delta").and_then(Value::as_object) {
+                for (k, v) in delta {
+                    match k.as_str() {
+                        "tool_calls" => {
+                            for frag in v.as_array().into_iter().flatten() {
+                                self.tool_fragment(frag);
+                            }
+                        }
+                        "content" => {
+                            if let Some(s) = v.as_str() {
+                                self.t.text(s);
+                            }
+                            merge(&mut self.message, k, v);
+                        }
+                        "reasoning_content" | "reasoning" => {
+                            if let Some(s) = v.as_str() {
+                                self.t.reasoning(s);
+                            }
+                            merge(&mut self.message, k, v);
+                        }
+                        "role" => {
+                            self.message.insert(k.clone(), v.clone());
+                        }
+                        _ => merge(&mut self.message, k, v),
+                    }
+                }
+            }
+            if let Some(r) = get_str(choice, "finish_reason") {
+                self.finish_reason = Some(r.to_string());
+                self.t.stop_reason = Some(r.to_string());
+                self.t.end();
+                for s in &self.slots {
+                    if let Some(c) = self.t.calls.get_mut(s.call) {
+                        c.closed = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Accumulate one message field with the SDK's rules (strings add up; `null` never
+/// overwrites).
+fn merge(m: &mut Map<String, Value>, k: &str, v: &Value) {
+    match m.get_mut(k) {
+        Some(slot) if !slot.is_null() => accumulate(slot, v, DEPTH),
+        _ => {
+            m.insert(k.to_string(), v.clone());
+        }
+    }
+}
+
+impl Assembler for ChatAssembler {
+    fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    fn tracker(&self) -> &Tracker {
+        &self.t
+    }
+
+    fn push(&mut self, event: &Event) -> Vec<Update> {
+        // A finish reason ends the choice (recorded streams often drop `[DONE]`, and a usage
+        // chunk may follow it); only events after `[DONE]` are after the end.
+        self.t.begin_quiet();
+        if self.done {
+            self.t
+                .anomaly(AnomalyKind::AfterEnd, "event after [DONE]".into());
+        }
+        if event.is_done() {
+            self.done = true;
+            self.t.end();
+            return self.t.take_updates();
+        }
+        match self.t.read(event) {
+            Ok(o) => {
+                let obj = o.get("object").and_then(Value::as_str);
+                if obj.is_some_and(|s| s != "chat.completion.chunk") {
+                    // Azure's content-filter events have `object: ""`; others are unknown.
+                    self.t.unknown(obj.unwrap_or_default());
+                } else if o.contains_key("error") && !o.contains_key("choices") {
+                    self.t.anomaly(
+                        AnomalyKind::StreamError,
+                        format!(
+                            "the provider sent an error: {}",
+                            o.get("error").map(Value::to_string).unwrap_or_default()
+                        ),
+                    );
+                    self.t.end();
+                } else {
+                    self.chunk(o);
+                }
+            }
+            Err(e) => self.t.malformed(&e),
+        }
+        self.t.take_updates()
+    }
+
+    fn response(&self) -> Value {
+        let mut message = self.message.clone();
+        message
+            .entry("role".to_string())
+            .or_insert_with(|| json!("assistant"));
+        message.entry("content".to_string()).or_insert(Value::Null);
+        if !self.slots.is_empty() {
+            let calls: Vec<Value> = self
+                .slots
+                .iter()
+                .filter_map(|s| self.t.calls.get(s.call))
+                .map(|c| {
+                    let mut call = Map::new();
+                    if let Some(id) = &c.id {
+                        call.insert("id".into(), json!(id));
+                    }
+                    call.insert("type".into(), json!("function"));
+                    call.insert(
+                        "function".into(),
+                        json!({"name": c.name, "arguments": c.arguments}),
+                    );
+                    Value::Object(call)
+                })
+                .collect();
+            message.insert("tool_calls".into(), Value::Array(calls));
+        }
+        let mut choice = Map::new();
+        choice.insert("index".into(), json!(0));
+        choice.insert("message".into(), Value::Object(message));
+        for (k, v) in &self.choice {
+            choice.insert(k.clone(), v.clone());
+        }
+        choice.insert(
+            "finish_reason".into(),
+            self.finish_reason
+                .clone()
+                .map_or(Value::Null, Value::String),
+        );
+        let mut doc = Map::new();
+        for (k, v) in &self.top {
+            doc.insert(k.clone(), v.clone());
+        }
+        doc.insert("object".into(), json!("chat.completion"));
+        doc.insert("choices".into(), json!([choice]));
+        if let Some(u) = &self.usage {
+            doc.insert("usage".into(), u.clone());
+        }
+        Value::Object(doc)
+    }
+}
+
+/// Assembler for Cohere v2 chat stream events (`message-start`, `content-delta`,
+/// `tool-plan-delta`, `tool-call-start/delta/end`, `message-end`, …).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CohereAssembler {
+    t: Tracker,
+    id: Option<String>,
+    plan: String,
+    /// Content blocks by index: (type, accumulated text).
+    content: Vec<(Option<u64>, Value)>,
+    /// Call index on the wire → tracker slot.
+    slots: Vec<(Option<u64>, usize)>,
+    finish_reason: Option<String>,
+    usage: Option<Value>,
+    started: bool,
+}
+
+impl Default for CohereAssembler {
+    fn default() -> Self {
+        CohereAssembler {
+            t: Tracker::new(false),
+            id: None,
+            plan: String::new(),
+            content: Vec::new(),
+            slots: Vec::new(),
+            finish_reason: None,
+            usage: None,
+            started: false,
+        }
+    }
+}
+
+impl CohereAssembler {
+    /// A fresh assembler.
+    pub fn new() -> Self {
+        CohereAssembler::default()
+    }
+
+    fn slot(&self, index: Option<u64>) -> Option<usize> {
+        match index {
+            Some(_) => self
+                .slots
+                .iter()
+                .rev()
+                .find(|(i, _)| *i == index)
+                .map(|(_, c)| *c),
+            None => self.slots.last().map(|(_, c)| *c),
+        }
+    }
+}
+
+impl Assembler for CohereAssembler {
+    fn protocol(&self) -> Protocol {
+        Protocol::Cohere
+    }
+
+    fn tracker(&self) -> &Tracker {
+        &self.t
+    }
+
+    fn push(&mut self, event: &Event) -> Vec<Update> {
+        self.t.begin();
+        let o = match self.t.read(event) {
+            Ok(o) => Value::Object(o),
+            Err(e) => {
+                self.t.malformed(&e);
+                return self.t.take_updates();
+            }
+        };
+        let index = get_u64(&o, "index");
+        let msg = o.get("delta").and_then(|d| d.get("message"));
+        match get_str(&o, "type").unwrap_or("") {
+            "message-start" => {
+                let id = get_str(&o, "id").map(str::to_string);
+                if self.started {
+                    let (kind, what) = if id == self.id {
+                        (AnomalyKind::DuplicateStart, "repeated")
+                    } else {
+                        (AnomalyKind::SplicedStart, "another message started")
+                    };
+                    self.t
+                        .anomaly(kind, format!("message-start {what}: the first is kept"));
+                } else {
+                    self.started = true;
+                    self.id = id;
+                }
+            }
+            "content-start" => {
+                let block = msg
+                    .and_then(|m| m.get("content"))
+                    .cloned()
+                    .unwrap_or_else(|| json!({"type": "text", "text": ""}));
+                if let Some(s) = get_str(&block, "text") {
+                    self.t.text(s);
+                }
+                self.content.push((index, block));
+            }
+            "content-delta" => {
+                let delta = msg
+                    .and_then(|m| m.get("content"))
+                    .and_then(|c| c.get("text"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                if !self.content.iter().any(|(i, _)| *i == index) {
+                    self.content
+                        .push((index, json!({"type": "text", "text": ""})));
+                }
+                if let Some((_, b)) = self.content.iter_mut().rev().find(|(i, _)| *i == index) {
+                    if let Some(Value::String(t)) = b.get_mut("text") {
+                        t.push_str(delta);
+                    }
+                }
+                self.t.text(delta);
+            }
+            "content-end" | "tool-call-end" | "citation-start" | "citation-end" => {
+                if get_str(&o, "type") == Some("tool-call-end") {
+                    if let Some(c) = self.slot(index) {
+                        self.t.close_call(c);
+                    }
+                }
+            }
+            "tool-plan-delta" => {
+                let d = msg
+                    .and_then(|m| get_str(m, "tool_plan"))
+                    .unwrap_or_default();
+                self.plan.push_str(d);
+                self.t.reasoning(d);
+            }
+            "tool-call-start" => {
+                let tc = msg.and_then(|m| m.get("tool_calls"));
+                let id = tc.and_then(|c| get_str(c, "id")).map(str::to_string);
+                let f = tc.and_then(|c| c.get("function"));
+                let name = f.and_then(|f| get_str(f, "name")).unwrap_or("");
+                if let Some(c) = self.t.open_call(id, name) {
+                    self.slots.push((index, c));
+                    if let Some(a) = f.and_then(|f| get_str(f, "arguments")) {
+                        self.t.append_args(c, a);
+                    }
+                }
+            }
+            "tool-call-delta" => {
+                let args = msg
+                    .and_then(|m| m.get("tool_calls"))
+                    .and_then(|c| c.get("function"))
+                    .and_then(|f| get_str(f, "arguments"))
+                    .unwrap_or("");
+                match self.slot(index) {
+                    Some(c) => self.t.append_args(c, args),
+                    None => {
+                        self.t.anomaly(
+                            AnomalyKind::ArgumentsBeforeName,
+                            "tool-call-delta before its tool-call-start".into(),
+                        );
+                        if let Some(c) = self.t.open_call(None, "") {
+                            self.slots.push((index, c));
+                            self.t.append_args(c, args);
+                        }
+                    }
+                }
+            }
+            "message-end" => {
+                let d = o.get("delta");
+                if let Some(r) = d.and_then(|d| get_str(d, "finish_reason")) {
+                    self.finish_reason = Some(r.to_string());
+                    self.t.stop_reason = Some(r.to_string());
+                }
+                if let Some(u) = d.and_then(|d| d.get("usage")) {
+                    self.usage = Some(u.clone());
+                }
+                self.t.end();
+            }
+            "debug" => {}
+            other => self.t.unknown(other),
+        }
+        self.t.take_updates()
+    }
+
+    fn response(&self) -> Value {
+        let mut message = Map::new();
+        message.insert("role".into(), json!("assistant"));
+        if !self.plan.is_empty() {
+            message.insert("tool_plan".into(), json!(self.plan));
+        }
+        if !self.content.is_empty() {
+            let blocks: Vec<Value> = self.content.iter().map(|(_, b)| b.clone()).collect();
+            message.insert("content".into(), Value::Array(blocks));
+        }
+        if !self.slots.is_empty() {
+            let calls: Vec<Value> = self
+                .slots
+                .iter()
+                .filter_map(|(_, c)| self.t.calls.get(*c))
+                .map(|c| {
+                    let mut call = Map::new();
+                    if let Some(id) = &c.id {
+                        call.insert("id".into(), json!(id));
+                    }
+                    call.insert("type".into(), json!("function"));
+                    call.insert(
+                        "function".into(),
+                        json!({"name": c.name, "arguments": c.arguments}),
+                    );
+                    Value::Object(call)
+                })
+                .collect();
+            message.insert("tool_calls".into(), Value::Array(calls));
+        }
+        let mut doc = Map::new();
+        if let Some(id) = &self.id {
+            doc.insert("id".into(), json!(id));
+        }
+        if let Some(r) = &self.finish_reason {
+            doc.insert("finish_reason".into(), json!(r));
+        }
+        doc.insert("message".into(), Value::Object(message));
+        if let Some(u) = &self.usage {
+            doc.insert("usage".into(), u.clone());
+        }
+        Value::Object(doc)
+    }
+}
+
+/// Assembler for Ollama `/api/chat` NDJSON lines: `message.content` fragments, whole
+/// `tool_calls` (arguments as objects), the last line `done: true` with `done_reason` and
+/// counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OllamaAssembler {
+    t: Tracker,
+    top: Map<String, Value>,
+    message: Map<String, Value>,
+    calls: Vec<(usize, Value)>,
+}
+
+impl Default for OllamaAssembler {
+    fn default() -> Self {
+        OllamaAssembler {
+            t: Tracker::new(true),
+            top: Map::new(),
+            message: Map::new(),
+            calls: Vec::new(),
+        }
+    }
+}
+
+impl OllamaAssembler {
+    /// A fresh assembler.
+    pub fn new() -> Self {
+        OllamaAssembler::default()
+    }
+}
+
+impl Assembler for OllamaAssembler {
+    fn protocol(&self) -> Protocol {
+        Protocol::Ollama
+    }
+
+    fn tracker(&self) -> &Tracker {
+        &self.t
+    }
+
+    fn push(&mut self, event: &Event) -> Vec<Update> {
+        self.t.begin();
+        let o = match self.t.read(event) {
+            Ok(o) => o,
+            Err(e) => {
+                self.t.malformed(&e);
+                return self.t.take_updates();
+            }
+        };
+        if let Some(err) = o.get("error") {
+            self.t.anomaly(
+                AnomalyKind::StreamError,
+                format!("the server sent an error: {err}"),
+            );
+            self.t.end();
+            return self.t.take_updates();
+        }
+        for (k, v) in &o {
+            if k != "message" {
+                self.top.insert(k.clone(), v.clone());
+            }
+        }
+        if let Some(m) = o.get("message").and_then(Value::as_object) {
+            for (k, v) in m {
+                match k.as_str() {
+                    "tool_calls" => {
+                        for call in v.as_array().into_iter().flatten() {
+                            let f = call.get("function");
+                            let name = f.and_then(|f| get_str(f, "name")).unwrap_or("");
+                            let id = get_str(call, "id").map(str::to_string);
+                            if let Some(c) = self.t.open_call(id, name) {
+                                let args = f.and_then(|f| f.get("arguments"));
+                                let text = match args {
+                                    Some(Value::String(s)) => s.clone(),
+                                    Some(v) => serde_json::to_string(v).unwrap_or_default(),
+                                    None => String::new(),
+                                };
+                                self.t.set_args(c, &text);
+                                self.t.close_call(c);
+                                self.calls.push((c, call.clone()));
+                            }
+                        }
+                    }
+                    "content" => {
+                        if let Some(s) = v.as_str() {
+                            self.t.text(s);
+                        }
+                        merge(&mut self.message, k, v);
+                    }
+                    "thinking" => {
+                        if let Some(s) = v.as_str() {
+                            self.t.reasoning(s);
+                        }
+                        merge(&mut self.message, k, v);
+                    }
+                    "role" => {
+                        self.message.insert(k.clone(), v.clone());
+                    }
+                    _ => merge(&mut self.message, k, v),
+                }
+            }
+        }
+        if o.get("done") == Some(&Value::Bool(true)) {
+            if let Some(r) = o.get("done_reason").and_then(Value::as_str) {
+                self.t.stop_reason = Some(r.to_string());
+            }
+            self.t.end();
+        }
+        self.t.take_updates()
+    }
+
+    fn response(&self) -> Value {
+        let mut doc = self.top.clone();
+        let mut message = self.message.clone();
+        message
+            .entry("role".to_string())
+            .or_insert_with(|| json!("assistant"));
+        message
+            .entry("content".to_string())
+            .or_insert_with(|| json!(""));
+        if !self.calls.is_empty() {
+            let calls: Vec<Value> = self.calls.iter().map(|(_, v)| v.clone()).collect();
+            message.insert("tool_calls".into(), Value::Array(calls));
+        }
+        doc.insert("message".into(), Value::Object(message));
+        doc.insert("done".into(), json!(self.t.ended));
+        Value::Object(doc)
+    }
+}

@@ -1,0 +1,98 @@
+//! `toolscope replay`, through `cli::run_with` (no processes).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use serde_json::Value;
+use toolscope::cli::run_with;
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let input = stdin.to_string();
+    let mut out = String::new();
+    let mut err = String::new();
+    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
+    (code, out, err)
+}
+
+fn stream(name: &str) -> String {
+    common::fixtures()
+        .join("streams")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn cli_replay_prints_the_response_in_the_stream_format() {
+    let (code, out, err) = run(&["replay", &stream("chat-interleaved.sse")], "");
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["object"], "chat.completion");
+    let calls = &v["choices"][0]["message"]["tool_calls"];
+    assert_eq!(calls[1]["function"]["arguments"], "{\"tz\":\"CET\"}");
+    assert!(err.contains("replayed 8 events as openai-chat"), "{err}");
+    assert!(err.contains("anomaly #4 interleaved:"), "{err}");
+}
+
+#[test]
+fn cli_replay_to_another_format_and_from_stdin() {
+    let text = std::fs::read_to_string(stream("chat-zero-index.jsonl")).unwrap();
+    let (code, out, err) = run(&["replay", "--to", "anthropic", "-"], &text);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["type"], "message");
+    assert_eq!(v["content"][1]["input"]["city"], "Rome");
+    assert!(err.contains("index_reused"), "{err}");
+    let (code, out, _) = run(&["replay", "--to", "canonical", "-"], &text);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"messages\""));
+}
+
+#[test]
+fn cli_replay_steps_one_line_per_event() {
+    let (code, out, err) = run(
+        &["replay", "--steps", &stream("chat-args-before-name.jsonl")],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], "#0 chat.completion.chunk | calls: ({\"city\":)");
+    assert_eq!(
+        lines[1],
+        "#1 chat.completion.chunk | calls: weather({\"city\":\"Oslo\"})"
+    );
+    assert!(err.contains("anomaly #0 arguments_before_name"), "{err}");
+}
+
+#[test]
+fn cli_replay_format_override_and_errors() {
+    let (code, _, err) = run(&["replay", "--format", "mcp", "x"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not a streaming protocol"), "{err}");
+    let (code, _, err) = run(&["replay", "-"], "{\"a\": 1}\n{\"b\": 2}\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("name it with --format"), "{err}");
+    let (code, _, err) = run(&["replay", "-"], "{\"choices\": 5}");
+    assert_eq!(code, 1);
+    assert!(err.contains("line 1"), "{err}");
+    let (code, _, err) = run(&["replay", "/nonexistent/file.sse"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read"), "{err}");
+    // The same bytes read as another protocol: the override wins.
+    let text = std::fs::read_to_string(stream("anthropic-spliced.jsonl")).unwrap();
+    let (code, _, err) = run(&["replay", "--format", "anthropic", "-"], &text);
+    assert_eq!(code, 0);
+    assert!(err.contains("spliced_start"), "{err}");
+}
+
+#[test]
+fn cli_replay_cut_stream_says_incomplete() {
+    let (code, out, err) = run(&["replay", &stream("anthropic-cut.sse")], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Let me check"));
+    assert!(err.contains("(incomplete)"), "{err}");
+    assert!(err.contains(" cut: "), "{err}");
+}
