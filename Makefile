@@ -41,7 +41,7 @@ test-native:
 	cargo test --locked
 
 test-sdk:
-	cargo test --locked --test sdk -- --nocapture
+	cargo test --locked --test sdk --test sdk_stream -- --nocapture
 
 # Components in headless Chromium (wasm-bindgen-test).
 test-wasm:

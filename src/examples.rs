@@ -83,6 +83,42 @@ pub const EXAMPLES: &[Example] = &[
     ),
 ];
 
+/// A stream of the replay gallery: real recorded provider streams and hand-written anomalies.
+pub struct StreamExample {
+    /// Stable id (`anthropic-json-tool`).
+    pub id: &'static str,
+    /// Shown in the picker.
+    pub title: &'static str,
+    /// The stream as captured: JSON lines or SSE text.
+    pub text: &'static str,
+}
+
+macro_rules! stream {
+    ($id:literal, $file:literal, $title:literal) => {
+        StreamExample {
+            id: $id,
+            title: $title,
+            text: include_str!(concat!("../tests/fixtures/streams/", $file)),
+        }
+    };
+}
+
+/// The replay gallery; the first is what the replay view opens with.
+pub const STREAMS: &[StreamExample] = &[
+    stream!("anthropic-json-tool", "recorded/anthropic-json-tool.1.jsonl", "Anthropic: a tool call, input_json_delta fragments"),
+    stream!("groq-tool-call", "recorded/groq-tool-call.jsonl", "OpenAI Chat (Groq): a whole call in one chunk"),
+    stream!("gemini-tool-call", "recorded/google-stream-tool-call-arguments.jsonl", "Gemini: whole calls per chunk"),
+    stream!("responses-parallel", "recorded/parallel-tool-call-wrapper.1.jsonl", "OpenAI Responses: parallel calls (two lines arrive damaged)"),
+    stream!("bedrock-tool-call", "recorded/amazon-bedrock-tool-call.1.jsonl", "Bedrock ConverseStream: toolUse deltas"),
+    stream!("cohere-tool-call", "recorded/cohere-tool-call.jsonl", "Cohere v2: tool-call-start / delta / end"),
+    stream!("mistral-tool-call", "recorded/mistral-tool-call.jsonl", "Mistral: a call without an index"),
+    stream!("anthropic-duplicate-start", "recorded/duplicate-message-start.jsonl", "Anthropic: a duplicated message_start"),
+    stream!("chat-interleaved", "chat-interleaved.sse", "Anomaly: parallel calls interleaved by index (SSE)"),
+    stream!("chat-args-before-name", "chat-args-before-name.jsonl", "Anomaly: arguments before the name"),
+    stream!("anthropic-invalid-args", "anthropic-invalid-args.sse", "Anomaly: arguments end as invalid JSON"),
+    stream!("anthropic-cut", "anthropic-cut.sse", "Anomaly: the stream stops early"),
+];
+
 /// The example of this id.
 pub fn example(id: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|e| e.id == id)
@@ -99,6 +135,11 @@ mod tests {
             let (d, _) = read_any(e.source).unwrap_or_else(|err| panic!("{}: {err}", e.id));
             assert!(!d.exchange.messages.is_empty(), "{}", e.id);
             assert!(!d.exchange.tools.is_empty(), "{}", e.id);
+        }
+        for st in STREAMS {
+            let r = crate::stream::replay::Replay::load(st.text, Default::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", st.id));
+            assert!(!r.events.is_empty(), "{}", st.id);
         }
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/exchanges");
         for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {

@@ -11,6 +11,7 @@ mod help;
 mod io;
 mod pane;
 mod panes;
+mod replay;
 pub mod state;
 mod tools;
 
@@ -102,6 +103,9 @@ fn shortcuts(state: AppState) {
                 }
             }),
             "e" => state.left_tab.set("edit"),
+            "f" => state.right_tab.set("formats"),
+            "p" => state.right_tab.set("replay"),
+            "s" => state.right_tab.set("streams"),
             "j" => state.left_tab.set("json"),
             "c" => state.compare.update(|c| {
                 *c = match c {
@@ -275,6 +279,13 @@ pub fn App() -> impl IntoView {
                 on:click=move |_| state.left_tab.set(id)>{label}</button>
         }
     };
+    let right = move |id: &'static str, label: &'static str| {
+        view! {
+            <button type="button" role="tab" class="tab" data-testid=format!("tab-{id}")
+                aria-selected=move || (state.right_tab.get() == id).to_string()
+                on:click=move |_| state.right_tab.set(id)>{label}</button>
+        }
+    };
     view! {
         <header::Header />
         <NoticeBar />
@@ -290,7 +301,18 @@ pub fn App() -> impl IntoView {
                     <conversation::ConversationEditor />
                 </Show>
             </section>
-            <panes::Panes />
+            <section class="right" aria-label="Views">
+                <div class="tabs" role="tablist" aria-label="View">
+                    {right("formats", "Wire formats")}
+                    {right("replay", "Replay a stream")}
+                    {right("streams", "Streams per provider")}
+                </div>
+                {move || match state.right_tab.get() {
+                    "replay" => view! { <replay::ReplayView /> }.into_any(),
+                    "streams" => view! { <replay::StreamsView /> }.into_any(),
+                    _ => view! { <panes::Panes /> }.into_any(),
+                }}
+            </section>
         </main>
         <footer::Footer />
         <help::HelpOverlay />

@@ -55,6 +55,9 @@ pub struct AppState {
     pub replay: RwSignal<Option<String>>,
     /// Left column tab: `edit` (structured) or `json` (canonical JSON).
     pub left_tab: RwSignal<&'static str>,
+    /// Right column: `formats` (the panes), `replay` (a stream step by step) or `streams`
+    /// (the stream each provider would send).
+    pub right_tab: RwSignal<&'static str>,
     /// Bumped when a whole new state is loaded, so editors drop their drafts.
     pub generation: RwSignal<u64>,
     /// Every call checked against its tool's schema: computed once, shown by the
@@ -85,6 +88,7 @@ impl AppState {
             editor_ready: RwSignal::new(false),
             replay: RwSignal::new(None),
             left_tab: RwSignal::new("edit"),
+            right_tab: RwSignal::new("formats"),
             generation: RwSignal::new(0),
         }
     }
@@ -160,6 +164,9 @@ impl AppState {
         self.compare.set(s.compare.and_then(|(a, b)| {
             Some((Format::from_id(&a)?, Format::from_id(&b)?))
         }));
+        if s.replay.is_some() {
+            self.right_tab.set("replay");
+        }
         self.replay.set(s.replay);
         self.load(s.exchange, s.kind);
     }

@@ -1,0 +1,398 @@
+//! The replay view: a provider stream (recorded, pasted, a HAR file, a plain response) assembled
+//! step by step — the timeline, the raw event, each call's growing arguments with the partial
+//! JSON parsed as far as it goes, the anomalies — and at the end the assembled turn in every
+//! format. Plus the reverse view: the stream each provider would send for the current turn.
+
+use super::cm::CodeEditor;
+use super::io;
+use super::state::use_state;
+use crate::examples::STREAMS;
+use crate::formats::{json, Format, Kind};
+use crate::stream::replay::{LoadOptions, Replay, Snapshot};
+use crate::stream::synth::synthesize;
+use crate::stream::{Anomaly, Protocol};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Events shown around the current step in the timeline list (the rest are reached by the
+/// seek bar: a 10,000-event stream must not put 10,000 rows in the page).
+const WINDOW: usize = 40;
+
+/// The replay view.
+#[component]
+pub fn ReplayView() -> impl IntoView {
+    let state = use_state();
+    let input = Signal::derive(move || {
+        state
+            .replay
+            .get()
+            .unwrap_or_else(|| STREAMS.first().map(|s| s.text.to_string()).unwrap_or_default())
+    });
+    let protocol: RwSignal<Option<Protocol>> = RwSignal::new(None);
+    let loaded: RwSignal<Option<Arc<Replay>>> = RwSignal::new(None);
+    let error: RwSignal<Option<String>> = RwSignal::new(None);
+    let step = RwSignal::new(0usize);
+    let playing = RwSignal::new(false);
+    let speed = RwSignal::new(150u64);
+
+    // Load (detect, frame, assemble) whenever the input or the override changes; the last good
+    // replay stays on screen while the input does not load.
+    Effect::new(move |_| {
+        let text = input.get();
+        let opts = LoadOptions {
+            protocol: protocol.get(),
+            har_entry: None,
+        };
+        match Replay::load(&text, opts) {
+            Ok(r) => {
+                error.set(None);
+                step.set(0);
+                playing.set(false);
+                loaded.set(Some(Arc::new(r)));
+            }
+            Err(e) => error.set(Some(e.to_string())),
+        }
+    });
+    let len = Memo::new(move |_| loaded.with(|r| r.as_ref().map_or(0, |r| r.len())));
+    let snapshot: RwSignal<Option<Arc<Snapshot>>> = RwSignal::new(None);
+    Effect::new(move |_| {
+        let s = step.get();
+        let snap = loaded.with(|r| r.as_ref().and_then(|r| r.snapshot(s)));
+        snapshot.set(snap.map(Arc::new));
+    });
+
+    // Play: one step per tick until the end.
+    Effect::new(move |_| {
+        if !playing.get() {
+            return;
+        }
+        let ms = speed.get();
+        let handle = set_interval_with_handle(
+            move || {
+                let n = len.get_untracked();
+                let s = step.get_untracked();
+                if s + 1 >= n {
+                    playing.set(false);
+                } else {
+                    step.set(s + 1);
+                }
+            },
+            std::time::Duration::from_millis(ms),
+        )
+        .ok();
+        on_cleanup(move || {
+            if let Some(h) = handle {
+                h.clear();
+            }
+        });
+    });
+
+    let last = move || len.get().saturating_sub(1);
+    let go = move |to: usize| {
+        playing.set(false);
+        step.set(to.min(len.get_untracked().saturating_sub(1)));
+    };
+    let pick = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if let Some(s) = STREAMS.iter().find(|s| s.id == id) {
+            protocol.set(None);
+            state.replay.set(Some(s.text.to_string()));
+        }
+    };
+    let picked_file = move |ev: leptos::ev::Event| {
+        let el: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(file) = el.files().and_then(|f| f.get(0)) {
+            io::read_file(file, move |name, r| match r {
+                Ok(text) => {
+                    state.replay.set(Some(text));
+                    state.say(format!("Replaying {name}"));
+                }
+                Err(e) => state.say_error(format!("{name}: {e}")),
+            });
+        }
+        el.set_value("");
+    };
+    let detected = move || {
+        loaded.with(|r| {
+            r.as_ref().map(|r| {
+                format!(
+                    "{} · {} events · {}",
+                    r.protocol.format().name(),
+                    r.len(),
+                    if r.assembled.complete { "complete" } else { "cut short" }
+                )
+            })
+        })
+    };
+
+    view! {
+        <section class="replay" aria-labelledby="replay-title" data-testid="replay">
+            <div class="section-head">
+                <h2 id="replay-title">"Replay a stream"</h2>
+                <span class="muted" data-testid="replay-summary">{detected}</span>
+            </div>
+            <div class="replay-grid">
+                <div class="replay-input">
+                    <label class="field">
+                        <span>"Recorded and anomaly streams"</span>
+                        <select data-testid="stream-gallery" on:change=pick>
+                            <option value="" disabled=true selected=true>"Open a stream…"</option>
+                            {STREAMS.iter().map(|s| view! { <option value=s.id>{s.title}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <div class="row wrap">
+                        <label class="field grow">
+                            <span>"Protocol"</span>
+                            <select data-testid="stream-protocol"
+                                on:change=move |ev| protocol.set(Protocol::from_id(&event_target_value(&ev)))>
+                                <option value="">"detect"</option>
+                                {Protocol::ALL.into_iter().map(|p| view! { <option value=p.id()>{p.format().name()}</option> }).collect_view()}
+                            </select>
+                        </label>
+                        <label class="ghost button small" title="SSE as captured (curl -N), JSON lines, a HAR file from devtools, or a plain response">
+                            "Open file…"
+                            <input type="file" class="visually-hidden" data-testid="stream-file" on:change=picked_file />
+                        </label>
+                    </div>
+                    <CodeEditor
+                        text=input
+                        lang="text"
+                        label="Stream input"
+                        testid="stream-input"
+                        on_change=Callback::new(move |t: String| state.replay.set(Some(t)))
+                    />
+                    <Show when=move || error.with(Option::is_some)>
+                        <p class="field-error" role="alert" data-testid="stream-error">
+                            {move || error.get()} " — showing the last stream that loaded."
+                        </p>
+                    </Show>
+                </div>
+                <div class="timeline" role="group" aria-label="Timeline">
+                    <div class="row wrap controls">
+                        <button type="button" class="icon" aria-label="First event" data-testid="step-first" on:click=move |_| go(0)>"«"</button>
+                        <button type="button" class="icon" aria-label="Step back" data-testid="step-back"
+                            on:click=move |_| go(step.get_untracked().saturating_sub(1))>"◀"</button>
+                        <button type="button" class="primary small" data-testid="play"
+                            on:click=move |_| {
+                                if step.get_untracked() >= last() { step.set(0); }
+                                playing.update(|p| *p = !*p);
+                            }>
+                            {move || if playing.get() { "Pause" } else { "Play" }}
+                        </button>
+                        <button type="button" class="icon" aria-label="Step forward" data-testid="step-forward"
+                            on:click=move |_| go(step.get_untracked() + 1)>"▶"</button>
+                        <button type="button" class="icon" aria-label="Last event" data-testid="step-last" on:click=move |_| go(usize::MAX)>"»"</button>
+                        <label class="check">
+                            "Speed"
+                            <select aria-label="Speed" on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(150))>
+                                <option value="600">"0.25×"</option>
+                                <option value="300">"0.5×"</option>
+                                <option value="150" selected=true>"1×"</option>
+                                <option value="50">"3×"</option>
+                                <option value="10">"15×"</option>
+                            </select>
+                        </label>
+                        <span class="muted" data-testid="step-label">
+                            {move || format!("event {} of {}", step.get() + 1, len.get())}
+                        </span>
+                    </div>
+                    <input type="range" class="seek" min="0" aria-label="Seek" data-testid="seek"
+                        prop:max=move || last().to_string()
+                        prop:value=move || step.get().to_string()
+                        on:input=move |ev| go(event_target_value(&ev).parse().unwrap_or(0)) />
+                    <ol class="events" data-testid="events">
+                        {move || {
+                            let s = step.get();
+                            let from = s.saturating_sub(WINDOW / 2);
+                            loaded.with(|r| {
+                                r.as_ref()
+                                    .map(|r| {
+                                        r.labels
+                                            .iter()
+                                            .enumerate()
+                                            .skip(from)
+                                            .take(WINDOW)
+                                            .map(|(i, label)| {
+                                                let odd = r.assembled.anomalies.iter().any(|a| a.step == i);
+                                                view! {
+                                                    <li class:current=i == s class:odd=odd value=(i + 1).to_string()>
+                                                        <button type="button" class="link" on:click=move |_| go(i)>{label.clone()}</button>
+                                                    </li>
+                                                }
+                                            })
+                                            .collect_view()
+                                    })
+                            })
+                        }}
+                    </ol>
+                </div>
+                <StepView snapshot=snapshot go=go />
+                <AssembledView loaded=loaded />
+            </div>
+        </section>
+    }
+}
+
+/// The current step: raw event, calls with their growing arguments, text, anomalies.
+#[component]
+fn StepView(snapshot: RwSignal<Option<Arc<Snapshot>>>, go: impl Fn(usize) + Copy + Send + Sync + 'static) -> impl IntoView {
+    let raw = move || {
+        snapshot.with(|s| {
+            s.as_ref().map(|s| {
+                let body = s.event.json().map_or_else(|_| s.event.data.clone(), |v| json::pretty(&v));
+                match &s.event.name {
+                    Some(n) => format!("event: {n}\n{body}"),
+                    None => body,
+                }
+            })
+        })
+    };
+    view! {
+        <div class="step" data-testid="step">
+            <h3>"Event"</h3>
+            <pre class="raw" data-testid="raw-event">{raw}</pre>
+            <h3>"Assembler state"</h3>
+            <table class="calls" data-testid="calls">
+                <thead><tr><th>"#"</th><th>"id"</th><th>"name"</th><th>"arguments so far"</th><th>"parsed so far"</th></tr></thead>
+                <tbody>
+                    {move || snapshot.with(|s| s.as_ref().map(|s| s.state.calls.iter().enumerate().map(|(i, c)| {
+                        let parsed = c.partial.as_ref().map_or_else(|| "…".to_string(), |v| serde_json::to_string(v).unwrap_or_default());
+                        view! {
+                            <tr class:closed=c.closed data-testid=format!("call-state-{i}")>
+                                <td>{i}</td>
+                                <td><code>{c.id.clone().unwrap_or_else(|| "—".into())}</code></td>
+                                <td><code>{c.name.clone()}</code></td>
+                                <td><code class="args" data-testid=format!("call-args-{i}")>{c.arguments.clone()}</code></td>
+                                <td><code data-testid=format!("call-parsed-{i}")>{parsed}</code></td>
+                            </tr>
+                        }
+                    }).collect_view()))}
+                </tbody>
+            </table>
+            <p class="so-far" data-testid="text-so-far">
+                <span class="muted">"Text so far: "</span>
+                {move || snapshot.with(|s| s.as_ref().map(|s| s.state.text.clone()))}
+                <span class="muted">{move || snapshot.with(|s| s.as_ref().and_then(|s| s.state.stop_reason.clone()).map(|r| format!(" · stop: {r}")))}</span>
+            </p>
+            <AnomalyList anomalies=Signal::derive(move || snapshot.with(|s| s.as_ref().map(|s| s.state.anomalies.clone()).unwrap_or_default())) go=go />
+        </div>
+    }
+}
+
+#[component]
+fn AnomalyList(anomalies: Signal<Vec<Anomaly>>, go: impl Fn(usize) + Copy + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <ul class="anomalies" data-testid="anomalies">
+            {move || anomalies.get().into_iter().map(|a| {
+                let at = a.step;
+                view! {
+                    <li>
+                        <button type="button" class="link" on:click=move |_| go(at)>{format!("event {}", at + 1)}</button>
+                        " "
+                        <span class="tag warn">{a.kind.id()}</span>
+                        " "
+                        {a.message.clone()}
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
+    }
+}
+
+/// The assembled turn in a chosen format, and the buttons that take it into the playground.
+#[component]
+fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
+    let state = use_state();
+    let format: RwSignal<Option<Format>> = RwSignal::new(None);
+    let shown_format = move || {
+        format
+            .get()
+            .or_else(|| loaded.with(|r| r.as_ref().map(|r| r.protocol.format())))
+            .unwrap_or(Format::OpenAiChat)
+    };
+    let rendered = move || {
+        let f = shown_format();
+        loaded.with(|r| {
+            r.as_ref()
+                .map(|r| f.encode(&r.assembled.exchange, Kind::Response).text)
+        })
+    };
+    let append = move |_| {
+        let Some(x) = loaded.with_untracked(|r| r.as_ref().map(|r| r.assembled.exchange.clone())) else {
+            return;
+        };
+        state.edit(|cur| *cur = cur.with_response(&x));
+        state.kind.set(Kind::Response);
+        state.right_tab.set("formats");
+        state.say("The assembled turn is now the conversation's last assistant turn (response view).");
+    };
+    let use_request = move |_| {
+        let Some(Some(x)) = loaded.with_untracked(|r| r.as_ref().map(|r| r.request.clone())) else {
+            return;
+        };
+        state.load(x, Kind::Request);
+        state.say("The HAR request is now the conversation.");
+    };
+    let has_request = move || loaded.with(|r| r.as_ref().is_some_and(|r| r.request.is_some()));
+    view! {
+        <div class="assembled" data-testid="assembled">
+            <div class="row wrap">
+                <h3 class="grow">"Assembled turn"</h3>
+                <select aria-label="Show the assembled turn as" data-testid="assembled-format"
+                    on:change=move |ev| format.set(Format::from_id(&event_target_value(&ev)))>
+                    <option value="">"the stream's own format"</option>
+                    {Format::ALL.into_iter().map(|f| view! { <option value=f.id()>{f.name()}</option> }).collect_view()}
+                </select>
+                <button type="button" class="primary small" data-testid="append-turn" on:click=append>
+                    "Append to conversation"
+                </button>
+                <Show when=has_request>
+                    <button type="button" class="ghost small" data-testid="use-request" on:click=use_request>
+                        "Use the HAR request"
+                    </button>
+                </Show>
+            </div>
+            <pre class="raw" data-testid="assembled-doc">{rendered}</pre>
+            <AnomalyList
+                anomalies=Signal::derive(move || loaded.with(|r| r.as_ref().map(|r| r.assembled.anomalies.clone()).unwrap_or_default()))
+                go=|_| {}
+            />
+        </div>
+    }
+}
+
+/// The reverse: the stream each protocol would send for the current exchange's last turn.
+#[component]
+pub fn StreamsView() -> impl IntoView {
+    let state = use_state();
+    view! {
+        <section class="streams" aria-labelledby="streams-title" data-testid="streams">
+            <div class="section-head">
+                <h2 id="streams-title">"How each provider streams this turn"</h2>
+                <span class="muted">"The last assistant turn, as each protocol's events (synthesised)"</span>
+            </div>
+            <div class="pane-grid">
+                {Protocol::ALL.into_iter().map(|p| {
+                    let synth = Memo::new(move |_| state.exchange.with(|x| {
+                        let s = synthesize(x, p);
+                        (s.events.len(), s.text(), s.losses.len())
+                    }));
+                    view! {
+                        <article class="pane" data-stream=p.id() data-testid=format!("stream-{}", p.id())>
+                            <header class="pane-head">
+                                <h3>{p.format().name()}</h3>
+                                <span class="badge clean">{move || format!("{} events", synth.with(|s| s.0))}</span>
+                                <button type="button" class="ghost small" title="Open this stream in the replay view"
+                                    on:click=move |_| {
+                                        state.replay.set(Some(synth.with_untracked(|s| s.1.clone())));
+                                        state.right_tab.set("replay");
+                                    }>"Replay"</button>
+                            </header>
+                            <pre class="raw stream-text">{move || synth.with(|s| s.1.clone())}</pre>
+                        </article>
+                    }
+                }).collect_view()}
+            </div>
+        </section>
+    }
+}
