@@ -93,6 +93,13 @@ test('anomalies show: interleaved calls, a cut stream, invalid final arguments w
     assert.match(list, new RegExp(kind), id);
   }
   assert.match(await page.getByTestId('replay-summary').textContent(), /Anthropic/);
+  // The repair is offered, visible, and applied only when asked.
+  assert.match(await page.getByTestId('assembled').getByTestId('repair').first().textContent(), /Proposed repair/);
+  const before = await page.getByTestId('assembled-doc').textContent();
+  await page.getByTestId('apply-repair').check();
+  const after = await page.getByTestId('assembled-doc').textContent();
+  assert.notEqual(after, before);
+  assert.ok(JSON.parse(after).content.some((b) => b.type === 'tool_use' && Object.keys(b.input).length > 0), after);
   assert.deepEqual(errors, []);
   await context.close();
 });

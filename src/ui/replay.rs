@@ -10,7 +10,8 @@ use crate::examples::STREAMS;
 use crate::formats::{json, Format, Kind};
 use crate::stream::replay::{LoadOptions, Replay, Snapshot};
 use crate::stream::synth::synthesize;
-use crate::stream::{Anomaly, Protocol};
+use crate::model::{Exchange, Part};
+use crate::stream::{partial, Anomaly, AnomalyKind, Protocol};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -292,6 +293,15 @@ fn AnomalyList(anomalies: Signal<Vec<Anomaly>>, go: impl Fn(usize) + Copy + Send
                         <span class="tag warn">{a.kind.id()}</span>
                         " "
                         {a.message.clone()}
+                        {match &a.kind {
+                            AnomalyKind::InvalidArguments { repair: Some(r), .. } => Some(view! {
+                                <div class="repair" data-testid="repair">
+                                    <span class="muted">{format!("Proposed repair ({}): ", r.summary())}</span>
+                                    <code>{r.text.clone()}</code>
+                                </div>
+                            }),
+                            _ => None,
+                        }}
                     </li>
                 }
             }).collect_view()}
@@ -310,15 +320,30 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
             .or_else(|| loaded.with(|r| r.as_ref().map(|r| r.protocol.format())))
             .unwrap_or(Format::OpenAiChat)
     };
-    let rendered = move || {
-        let f = shown_format();
+    // The repair of invalid final arguments is a visible, optional step: off until asked for.
+    let repair_on = RwSignal::new(false);
+    let repairable = move || {
         loaded.with(|r| {
-            r.as_ref()
-                .map(|r| f.encode(&r.assembled.exchange, Kind::Response).text)
+            r.as_ref().is_some_and(|r| {
+                r.assembled.anomalies.iter().any(|a| {
+                    matches!(a.kind, AnomalyKind::InvalidArguments { repair: Some(_), .. })
+                })
+            })
         })
     };
+    let turn = move || -> Option<Exchange> {
+        let mut x = loaded.with(|r| r.as_ref().map(|r| r.assembled.exchange.clone()))?;
+        if repair_on.get() {
+            repair_calls(&mut x);
+        }
+        Some(x)
+    };
+    let rendered = move || {
+        let f = shown_format();
+        turn().map(|x| f.encode(&x, Kind::Response).text)
+    };
     let append = move |_| {
-        let Some(x) = loaded.with_untracked(|r| r.as_ref().map(|r| r.assembled.exchange.clone())) else {
+        let Some(x) = turn() else {
             return;
         };
         state.edit(|cur| *cur = cur.with_response(&x));
@@ -346,6 +371,14 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
                 <button type="button" class="primary small" data-testid="append-turn" on:click=append>
                     "Append to conversation"
                 </button>
+                <Show when=repairable>
+                    <label class="check" title="Apply the proposed repair to the invalid arguments">
+                        <input type="checkbox" data-testid="apply-repair"
+                            prop:checked=move || repair_on.get()
+                            on:change=move |ev| repair_on.set(event_target_checked(&ev)) />
+                        "Repair the arguments"
+                    </label>
+                </Show>
                 <Show when=has_request>
                     <button type="button" class="ghost small" data-testid="use-request" on:click=use_request>
                         "Use the HAR request"
@@ -394,5 +427,20 @@ pub fn StreamsView() -> impl IntoView {
                 }).collect_view()}
             </div>
         </section>
+    }
+}
+
+/// Apply the proposed repair to every call whose arguments are not JSON.
+fn repair_calls(x: &mut Exchange) {
+    for m in &mut x.messages {
+        for p in &mut m.parts {
+            if let Part::ToolCall(c) = p {
+                if c.arguments_invalid() {
+                    if let Some(r) = c.arguments_raw.as_deref().and_then(partial::repair) {
+                        c.set_arguments_text(&r.text);
+                    }
+                }
+            }
+        }
     }
 }
