@@ -4,6 +4,7 @@
 //! The core (`model`, `formats`) is plain Rust with no UI imports, tested natively; the Leptos
 //! app (`ui`) exists only in the wasm build, the command line (`cli`) only in the native one.
 
+pub mod anchors;
 pub mod examples;
 pub mod formats;
 pub mod model;
