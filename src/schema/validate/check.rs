@@ -121,6 +121,53 @@ struct Run<'v> {
 
 type Sink<'e> = Option<&'e mut Vec<ValidationError>>;
 
+/// The state of one schema object's evaluation, shared by its keyword families.
+struct St<'i, 'e, 'p> {
+    node: &'p Node,
+    at: &'p Path<'p>,
+    errs: Sink<'e>,
+    valid: bool,
+    ann: Ann<'i>,
+    want_ann: bool,
+}
+
+/// A failure of the schema's own keyword `$kw`. The message is built in a closure, out of the
+/// (recursive) frame. Without an error sink, the keyword family stops (`return true`).
+macro_rules! fail {
+    ($this:expr, $st:ident, $kw:expr, $msg:expr) => {{
+        if $this.stopped.is_none() {
+            $st.valid = false;
+            match $st.errs.as_deref_mut() {
+                Some(e) => push_error(e, $st.at, &$st.node.path, $kw, || $msg),
+                None => return true,
+            }
+        }
+    }};
+}
+
+/// The outcome of a subschema that reported its own errors.
+macro_rules! outcome {
+    ($st:ident, $ok:expr) => {{
+        if !$ok {
+            $st.valid = false;
+            if $st.errs.is_none() {
+                return true;
+            }
+        }
+    }};
+}
+
+/// A subschema applied in place: its annotations are ours when it holds.
+macro_rules! apply {
+    ($this:expr, $st:ident, $inst:expr, $id:expr) => {{
+        let (ok, a) = $this.node($id, $inst, $st.at, $st.errs.as_deref_mut());
+        if ok && $st.want_ann {
+            $st.ann.merge(a);
+        }
+        outcome!($st, ok);
+    }};
+}
+
 impl<'v> Run<'v> {
     fn stop(&mut self, why: String) {
         if self.stopped.is_none() {
@@ -192,50 +239,31 @@ impl<'v> Run<'v> {
         k: &Keywords,
         inst: &'i Value,
         at: &Path<'_>,
-        mut errs: Sink<'_>,
+        errs: Sink<'_>,
     ) -> (bool, Ann<'i>) {
-        let mut valid = true;
-        let mut ann = Ann::default();
-        let want_ann = self.v.annotations;
+        // Each family of keywords has its own function, so only the one that recurses sits on
+        // the stack with its temporaries: debug builds give every temporary its own slot.
+        let mut st = St {
+            node,
+            at,
+            errs,
+            valid: true,
+            ann: Ann::default(),
+            want_ann: self.v.annotations,
+        };
+        let stop = self.leaf(&mut st, k, inst)
+            || self.array_leaf(&mut st, k, inst)
+            || self.object_leaf(&mut st, k, inst)
+            || self.array(&mut st, k, inst)
+            || self.object(&mut st, k, inst)
+            || self.in_place(&mut st, k, inst)
+            || self.unevaluated(&mut st, k, inst);
+        (st.valid && !stop, st.ann)
+    }
 
-        // A failure of this schema's own keyword.
-        macro_rules! fail {
-            ($kw:expr, $msg:expr) => {{
-                if self.stopped.is_none() {
-                    valid = false;
-                    match errs.as_deref_mut() {
-                        Some(e) => e.push(ValidationError {
-                            instance_path: at.render(),
-                            schema_path: format!("{}/{}", node.path, $kw),
-                            message: $msg,
-                        }),
-                        None => return (false, ann),
-                    }
-                }
-            }};
-        }
-        // The outcome of a subschema that reported its own errors.
-        macro_rules! outcome {
-            ($ok:expr) => {{
-                if !$ok {
-                    valid = false;
-                    if errs.is_none() {
-                        return (false, ann);
-                    }
-                }
-            }};
-        }
-        // A subschema applied in place: its annotations are ours when it holds.
-        macro_rules! apply {
-            ($id:expr) => {{
-                let (ok, a) = self.node($id, inst, at, errs.as_deref_mut());
-                if ok && want_ann {
-                    ann.merge(a);
-                }
-                outcome!(ok);
-            }};
-        }
-
+    /// Keywords that assert on the instance itself (no subschema). True to stop (a failure without an error sink).
+    #[inline(never)]
+    fn leaf<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         // ---- any instance
         if let Some(mask) = k.types {
             if !has_type(inst, mask, self.v.draft == Draft::Draft4) {
@@ -251,12 +279,14 @@ impl<'v> Run<'v> {
                             .join(", ")
                     ),
                 };
-                fail!("type", msg);
+                fail!(self, st, "type", msg);
             }
         }
         if let Some(list) = &k.enumeration {
             if !list.iter().any(|e| json_eq(e, inst)) {
                 fail!(
+                    self,
+                    st,
                     "enum",
                     format!(
                         "{} is not one of {}",
@@ -269,6 +299,8 @@ impl<'v> Run<'v> {
         if let Some(c) = &k.constant {
             if !json_eq(c, inst) {
                 fail!(
+                    self,
+                    st,
                     "const",
                     format!("{} was expected, not {}", short(c), short(inst))
                 );
@@ -294,12 +326,17 @@ impl<'v> Run<'v> {
                         (false, false) => "greater than the maximum",
                         (false, true) => "greater than or equal to the maximum",
                     };
-                    fail!(b.keyword, format!("{n} is {rel} of {}", b.limit));
+                    fail!(self, st, b.keyword, format!("{n} is {rel} of {}", b.limit));
                 }
             }
             if let Some(m) = k.multiple_of {
                 if !is_multiple_of(n, m) {
-                    fail!("multipleOf", format!("{n} is not a multiple of {m}"));
+                    fail!(
+                        self,
+                        st,
+                        "multipleOf",
+                        format!("{n} is not a multiple of {m}")
+                    );
                 }
             }
         }
@@ -310,6 +347,8 @@ impl<'v> Run<'v> {
                 let len = s.chars().count() as u64;
                 if let Some(min) = k.min_length.filter(|min| len < *min) {
                     fail!(
+                        self,
+                        st,
                         "minLength",
                         format!(
                             "{} is shorter than {min} character{}",
@@ -320,6 +359,8 @@ impl<'v> Run<'v> {
                 }
                 if let Some(max) = k.max_length.filter(|max| len > *max) {
                     fail!(
+                        self,
+                        st,
                         "maxLength",
                         format!(
                             "{} is longer than {max} character{}",
@@ -332,24 +373,34 @@ impl<'v> Run<'v> {
             if let Some((source, p)) = &k.pattern {
                 if p.test(s) == Some(false) {
                     fail!(
+                        self,
+                        st,
                         "pattern",
                         format!("{} does not match {}", quoted(s), quoted(source))
                     );
                 }
             }
         }
+        false
+    }
 
-        // ---- arrays
+    /// Array keywords on the array itself (`minItems`, `maxItems`, `uniqueItems`). True to stop.
+    #[inline(never)]
+    fn array_leaf<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         if let Value::Array(a) = inst {
             let len = a.len() as u64;
             if let Some(min) = k.min_items.filter(|min| len < *min) {
                 fail!(
+                    self,
+                    st,
                     "minItems",
                     format!("{} has fewer than {min} item{}", short(inst), plural(min))
                 );
             }
             if let Some(max) = k.max_items.filter(|max| len > *max) {
                 fail!(
+                    self,
+                    st,
                     "maxItems",
                     format!("{} has more than {max} item{}", short(inst), plural(max))
                 );
@@ -357,6 +408,8 @@ impl<'v> Run<'v> {
             if k.unique_items {
                 if let Some((i, j)) = self.duplicate(a) {
                     fail!(
+                        self,
+                        st,
                         "uniqueItems",
                         format!(
                             "{} has non-unique elements (items {j} and {i} are equal)",
@@ -365,19 +418,44 @@ impl<'v> Run<'v> {
                     );
                 }
             }
+        }
+        false
+    }
+
+    /// Array keywords (`unevaluatedItems` aside). True to stop (a failure without an error sink).
+    #[inline(never)]
+    fn array<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
+        // One function per keyword: only the one recursing sits on the stack.
+        self.prefix_items(st, k, inst) || self.items(st, k, inst) || self.contains(st, k, inst)
+    }
+
+    /// `prefixItems` (array-form `items` before 2020-12), and its annotation.
+    #[inline(never)]
+    fn prefix_items<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
+        if let Value::Array(a) = inst {
             for (i, (item, id)) in a.iter().zip(&k.prefix_items).enumerate() {
-                let p = Path::Index(at, i);
-                let (ok, _) = self.node(*id, item, &p, errs.as_deref_mut());
-                outcome!(ok);
+                let p = Path::Index(st.at, i);
+                let (ok, _) = self.node(*id, item, &p, st.errs.as_deref_mut());
+                outcome!(st, ok);
             }
-            if want_ann {
-                ann.items = ann.items.max(k.prefix_items.len().min(a.len()));
+            if st.want_ann {
+                st.ann.items = st.ann.items.max(k.prefix_items.len().min(a.len()));
             }
+        }
+        false
+    }
+
+    /// `items` after the prefix (or `additionalItems`).
+    #[inline(never)]
+    fn items<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
+        if let Value::Array(a) = inst {
             if let Some(id) = k.items {
                 let start = k.prefix_items.len();
                 if a.len() > start {
                     if k.items_keyword == "additionalItems" && self.is_false(id) {
                         fail!(
+                            self,
+                            st,
                             "additionalItems",
                             format!(
                                 "Additional items are not allowed ({} unexpected)",
@@ -386,24 +464,32 @@ impl<'v> Run<'v> {
                         );
                     } else {
                         for (i, item) in a.iter().enumerate().skip(start) {
-                            let p = Path::Index(at, i);
-                            let (ok, _) = self.node(id, item, &p, errs.as_deref_mut());
-                            outcome!(ok);
+                            let p = Path::Index(st.at, i);
+                            let (ok, _) = self.node(id, item, &p, st.errs.as_deref_mut());
+                            outcome!(st, ok);
                         }
                     }
-                    ann.all_items |= want_ann;
+                    st.ann.all_items |= st.want_ann;
                 }
             }
+        }
+        false
+    }
+
+    /// `contains` with `minContains` / `maxContains`.
+    #[inline(never)]
+    fn contains<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
+        if let Value::Array(a) = inst {
             if let Some(id) = k.contains {
                 let min = k.min_contains.unwrap_or(1);
                 let mut matched = 0u64;
                 for (i, item) in a.iter().enumerate() {
-                    let p = Path::Index(at, i);
+                    let p = Path::Index(st.at, i);
                     let (ok, _) = self.node(id, item, &p, None);
                     if ok {
                         matched += 1;
-                        if want_ann {
-                            ann.contained.push(i);
+                        if st.want_ann {
+                            st.ann.contained.push(i);
                         } else if matched >= min && k.max_contains.is_none() {
                             break;
                         }
@@ -416,6 +502,8 @@ impl<'v> Run<'v> {
                         "contains"
                     };
                     fail!(
+                        self,
+                        st,
                         kw,
                         format!(
                             "{} contains {matched} matching item{}, at least {min} required",
@@ -426,6 +514,8 @@ impl<'v> Run<'v> {
                 }
                 if let Some(max) = k.max_contains.filter(|max| matched > *max) {
                     fail!(
+                        self,
+                        st,
                         "maxContains",
                         format!(
                             "{} contains {matched} matching items, at most {max} allowed",
@@ -435,12 +525,18 @@ impl<'v> Run<'v> {
                 }
             }
         }
+        false
+    }
 
-        // ---- objects
+    /// Object keywords on the object itself (sizes, `required`, `dependentRequired`). True to stop.
+    #[inline(never)]
+    fn object_leaf<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         if let Value::Object(o) = inst {
             let len = o.len() as u64;
             if let Some(min) = k.min_properties.filter(|min| len < *min) {
                 fail!(
+                    self,
+                    st,
                     "minProperties",
                     format!(
                         "{} has fewer than {min} propert{}",
@@ -451,6 +547,8 @@ impl<'v> Run<'v> {
             }
             if let Some(max) = k.max_properties.filter(|max| len > *max) {
                 fail!(
+                    self,
+                    st,
                     "maxProperties",
                     format!(
                         "{} has more than {max} propert{}",
@@ -461,7 +559,12 @@ impl<'v> Run<'v> {
             }
             for r in &k.required {
                 if !o.contains_key(r) {
-                    fail!("required", format!("{} is a required property", quoted(r)));
+                    fail!(
+                        self,
+                        st,
+                        "required",
+                        format!("{} is a required property", quoted(r))
+                    );
                 }
             }
             for dep in &k.dependent_required {
@@ -469,6 +572,8 @@ impl<'v> Run<'v> {
                     for r in &dep.then {
                         if !o.contains_key(r) {
                             fail!(
+                                self,
+                                st,
                                 dep.keyword,
                                 format!(
                                     "{} is a required property (because {} is present)",
@@ -480,30 +585,75 @@ impl<'v> Run<'v> {
                     }
                 }
             }
+        }
+        false
+    }
+
+    /// Object keywords (`unevaluatedProperties` aside). True to stop (a failure without an error sink).
+    #[inline(never)]
+    fn object<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
+        // One function per keyword: only the one recursing sits on the stack.
+        self.properties(st, k, inst)
+            || self.pattern_properties(st, k, inst)
+            || self.additional_properties(st, k, inst)
+            || self.property_names(st, k, inst)
+            || self.dependent_schemas(st, k, inst)
+    }
+
+    /// `properties`.
+    #[inline(never)]
+    fn properties<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
+        if let Value::Object(o) = inst {
             for (name, id) in &k.properties {
                 if let Some((key, child)) = o.get_key_value(name) {
-                    let p = Path::Key(at, key);
-                    let (ok, _) = self.node(*id, child, &p, errs.as_deref_mut());
-                    outcome!(ok);
-                    if want_ann {
-                        ann.props.insert(key);
+                    let p = Path::Key(st.at, key);
+                    let (ok, _) = self.node(*id, child, &p, st.errs.as_deref_mut());
+                    outcome!(st, ok);
+                    if st.want_ann {
+                        st.ann.props.insert(key);
                     }
                 }
             }
+        }
+        false
+    }
+
+    /// `patternProperties`.
+    #[inline(never)]
+    fn pattern_properties<'i>(
+        &mut self,
+        st: &mut St<'i, '_, '_>,
+        k: &Keywords,
+        inst: &'i Value,
+    ) -> bool {
+        if let Value::Object(o) = inst {
             if !k.pattern_properties.is_empty() {
                 for (key, child) in o {
                     for (_, pattern, id) in &k.pattern_properties {
                         if pattern.test(key) == Some(true) {
-                            let p = Path::Key(at, key);
-                            let (ok, _) = self.node(*id, child, &p, errs.as_deref_mut());
-                            outcome!(ok);
-                            if want_ann {
-                                ann.props.insert(key);
+                            let p = Path::Key(st.at, key);
+                            let (ok, _) = self.node(*id, child, &p, st.errs.as_deref_mut());
+                            outcome!(st, ok);
+                            if st.want_ann {
+                                st.ann.props.insert(key);
                             }
                         }
                     }
                 }
             }
+        }
+        false
+    }
+
+    /// `additionalProperties`.
+    #[inline(never)]
+    fn additional_properties<'i>(
+        &mut self,
+        st: &mut St<'i, '_, '_>,
+        k: &Keywords,
+        inst: &'i Value,
+    ) -> bool {
+        if let Value::Object(o) = inst {
             if let Some(id) = k.additional_properties {
                 // A key an unchecked pattern might match is not called additional.
                 let extra = o.iter().filter(|(key, _)| {
@@ -518,6 +668,8 @@ impl<'v> Run<'v> {
                     if !names.is_empty() {
                         let verb = if names.len() == 1 { "was" } else { "were" };
                         fail!(
+                            self,
+                            st,
                             "additionalProperties",
                             format!(
                                 "Additional properties are not allowed ({} {verb} unexpected)",
@@ -527,57 +679,113 @@ impl<'v> Run<'v> {
                     }
                 } else {
                     for (key, child) in extra {
-                        let p = Path::Key(at, key);
-                        let (ok, _) = self.node(id, child, &p, errs.as_deref_mut());
-                        outcome!(ok);
+                        let p = Path::Key(st.at, key);
+                        let (ok, _) = self.node(id, child, &p, st.errs.as_deref_mut());
+                        outcome!(st, ok);
                     }
                 }
-                ann.all_props |= want_ann;
+                st.ann.all_props |= st.want_ann;
             }
+        }
+        false
+    }
+
+    /// `propertyNames`.
+    #[inline(never)]
+    fn property_names<'i>(
+        &mut self,
+        st: &mut St<'i, '_, '_>,
+        k: &Keywords,
+        inst: &'i Value,
+    ) -> bool {
+        if let Value::Object(o) = inst {
             if let Some(id) = k.property_names {
                 for key in o.keys() {
                     let name = Value::String(key.clone());
-                    let (ok, _) = self.node(id, &name, at, errs.as_deref_mut());
-                    outcome!(ok);
-                }
-            }
-            for dep in &k.dependent_schemas {
-                if o.contains_key(&dep.property) {
-                    apply!(dep.then);
+                    let (ok, _) = self.node(id, &name, st.at, st.errs.as_deref_mut());
+                    outcome!(st, ok);
                 }
             }
         }
+        false
+    }
 
-        // ---- in-place applicators
+    /// `dependentSchemas` and the schema form of `dependencies`.
+    #[inline(never)]
+    fn dependent_schemas<'i>(
+        &mut self,
+        st: &mut St<'i, '_, '_>,
+        k: &Keywords,
+        inst: &'i Value,
+    ) -> bool {
+        if let Value::Object(o) = inst {
+            for dep in &k.dependent_schemas {
+                if o.contains_key(&dep.property) {
+                    apply!(self, st, inst, dep.then);
+                }
+            }
+        }
+        false
+    }
+
+    /// Subschemas applied to the instance itself: `$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`. True to stop (a failure without an error sink).
+    #[inline(never)]
+    fn in_place<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
+        // One function per keyword: only the one recursing sits on the stack.
+        self.reference(st, k, inst)
+            || self.all_of(st, k, inst)
+            || self.any_of(st, k, inst)
+            || self.one_of(st, k, inst)
+            || self.not(st, k, inst)
+            || self.if_then_else(st, k, inst)
+    }
+
+    /// `$ref`.
+    #[inline(never)]
+    fn reference<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         if let Some(target) = k.reference {
             let key = (target, std::ptr::from_ref(inst) as usize);
             // A `$ref` back to a schema already being applied to this same instance consumed
             // nothing: the cycle is cut there and adds no constraint (as in `jsonschema`).
             if !self.active.contains(&key) {
-                let (ok, a) = self.node(target, inst, at, errs.as_deref_mut());
-                if ok && want_ann {
-                    ann.merge(a);
+                let (ok, a) = self.node(target, inst, st.at, st.errs.as_deref_mut());
+                if ok && st.want_ann {
+                    st.ann.merge(a);
                 }
-                outcome!(ok);
+                outcome!(st, ok);
             }
         }
+        false
+    }
+
+    /// `allOf`.
+    #[inline(never)]
+    fn all_of<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         for id in &k.all_of {
-            apply!(*id);
+            apply!(self, st, inst, *id);
         }
+        false
+    }
+
+    /// `anyOf`.
+    #[inline(never)]
+    fn any_of<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         if !k.any_of.is_empty() {
             let mut any = false;
             for id in &k.any_of {
-                let (ok, a) = self.node(*id, inst, at, None);
+                let (ok, a) = self.node(*id, inst, st.at, None);
                 if ok {
                     any = true;
-                    if !want_ann {
+                    if !st.want_ann {
                         break;
                     }
-                    ann.merge(a);
+                    st.ann.merge(a);
                 }
             }
             if !any {
                 fail!(
+                    self,
+                    st,
                     "anyOf",
                     format!(
                         "{} is not valid under any of the schemas listed in the 'anyOf' keyword",
@@ -586,11 +794,17 @@ impl<'v> Run<'v> {
                 );
             }
         }
+        false
+    }
+
+    /// `oneOf`.
+    #[inline(never)]
+    fn one_of<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         if !k.one_of.is_empty() {
             let mut first: Option<Ann<'i>> = None;
             let mut count = 0;
             for id in &k.one_of {
-                let (ok, a) = self.node(*id, inst, at, None);
+                let (ok, a) = self.node(*id, inst, st.at, None);
                 if ok {
                     count += 1;
                     if count > 1 {
@@ -601,18 +815,18 @@ impl<'v> Run<'v> {
             }
             match (count, first) {
                 (1, Some(a)) => {
-                    if want_ann {
-                        ann.merge(a);
+                    if st.want_ann {
+                        st.ann.merge(a);
                     }
                 }
-                (0, _) => fail!(
+                (0, _) => fail!(self, st,
                     "oneOf",
                     format!(
                         "{} is not valid under any of the schemas listed in the 'oneOf' keyword",
                         short(inst)
                     )
                 ),
-                _ => fail!(
+                _ => fail!(self, st,
                     "oneOf",
                     format!(
                         "{} is valid under more than one of the schemas listed in the 'oneOf' keyword",
@@ -621,44 +835,65 @@ impl<'v> Run<'v> {
                 ),
             }
         }
+        false
+    }
+
+    /// `not`.
+    #[inline(never)]
+    fn not<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         if let Some(id) = k.not {
-            let (ok, _) = self.node(id, inst, at, None);
+            let (ok, _) = self.node(id, inst, st.at, None);
             if ok {
                 fail!(
+                    self,
+                    st,
                     "not",
                     format!("{} must not be valid under the 'not' schema", short(inst))
                 );
             }
         }
+        false
+    }
+
+    /// `if` / `then` / `else`.
+    #[inline(never)]
+    fn if_then_else<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         if let Some(id) = k.if_ {
-            let (ok, a) = self.node(id, inst, at, None);
+            let (ok, a) = self.node(id, inst, st.at, None);
             if ok {
-                if want_ann {
-                    ann.merge(a);
+                if st.want_ann {
+                    st.ann.merge(a);
                 }
                 if let Some(then) = k.then_ {
-                    apply!(then);
+                    apply!(self, st, inst, then);
                 }
             } else if let Some(otherwise) = k.else_ {
-                apply!(otherwise);
+                apply!(self, st, inst, otherwise);
             }
         }
+        false
+    }
 
+    /// `unevaluatedItems` / `unevaluatedProperties`, once everything else has evaluated. True to stop (a failure without an error sink).
+    #[inline(never)]
+    fn unevaluated<'i>(&mut self, st: &mut St<'i, '_, '_>, k: &Keywords, inst: &'i Value) -> bool {
         // ---- unevaluated (after everything that evaluates)
         if let (Some(id), Value::Array(a)) = (k.unevaluated_items, inst) {
-            if !ann.all_items {
+            if !st.ann.all_items {
                 let mut bad = Vec::new();
-                for (i, item) in a.iter().enumerate().skip(ann.items) {
-                    if ann.contained.contains(&i) {
+                for (i, item) in a.iter().enumerate().skip(st.ann.items) {
+                    if st.ann.contained.contains(&i) {
                         continue;
                     }
-                    let p = Path::Index(at, i);
+                    let p = Path::Index(st.at, i);
                     if !self.node(id, item, &p, None).0 {
                         bad.push(i.to_string());
                     }
                 }
                 if !bad.is_empty() {
                     fail!(
+                        self,
+                        st,
                         "unevaluatedItems",
                         format!(
                             "Unevaluated items are not allowed (items {} unexpected)",
@@ -667,16 +902,16 @@ impl<'v> Run<'v> {
                     );
                 }
             }
-            ann.all_items = true;
+            st.ann.all_items = true;
         }
         if let (Some(id), Value::Object(o)) = (k.unevaluated_properties, inst) {
-            if !ann.all_props {
+            if !st.ann.all_props {
                 let mut bad = Vec::new();
                 for (key, child) in o {
-                    if ann.props.contains(key.as_str()) {
+                    if st.ann.props.contains(key.as_str()) {
                         continue;
                     }
-                    let p = Path::Key(at, key);
+                    let p = Path::Key(st.at, key);
                     if !self.node(id, child, &p, None).0 {
                         bad.push(format!("'{key}'"));
                     }
@@ -684,6 +919,8 @@ impl<'v> Run<'v> {
                 if !bad.is_empty() {
                     let verb = if bad.len() == 1 { "was" } else { "were" };
                     fail!(
+                        self,
+                        st,
                         "unevaluatedProperties",
                         format!(
                             "Unevaluated properties are not allowed ({} {verb} unexpected)",
@@ -692,9 +929,9 @@ impl<'v> Run<'v> {
                     );
                 }
             }
-            ann.all_props = true;
+            st.ann.all_props = true;
         }
-        (valid, ann)
+        false
     }
 
     /// Indices of two equal items, if any. Quadratic, so it spends the step budget.
@@ -715,6 +952,22 @@ impl<'v> Run<'v> {
         }
         None
     }
+}
+
+/// Record a failure of keyword `kw` of the schema at `base`.
+#[inline(never)]
+fn push_error(
+    errors: &mut Vec<ValidationError>,
+    at: &Path<'_>,
+    base: &str,
+    kw: &str,
+    message: impl FnOnce() -> String,
+) {
+    errors.push(ValidationError {
+        instance_path: at.render(),
+        schema_path: format!("{base}/{kw}"),
+        message: message(),
+    });
 }
 
 fn plural(n: u64) -> &'static str {

@@ -1,7 +1,7 @@
 //! Schema → nodes. Each subschema becomes one [`Node`] holding its keywords, parsed and checked
-//! as the draft's meta-schema requires; `$ref`s are resolved to node ids. Structural subschemas
-//! compile recursively (bounded by the value depth, checked first); `$ref` targets go to a
-//! worklist, so a chain of references never deepens the stack, and each target compiles once.
+//! as the draft's meta-schema requires; `$ref`s are resolved to node ids. Subschemas and `$ref`
+//! targets are reserved by pointer and compiled from a worklist: nothing recurses, however deep
+//! the schema, and each location compiles once.
 
 use super::pattern::{self, Pattern};
 use super::value::{self, non_negative_integer, short};
@@ -139,7 +139,7 @@ pub fn compile(schema: &Value) -> Result<Validator, CompileError> {
         annotations: false,
     };
     c.index();
-    c.subschema(schema, String::new(), 0)?;
+    c.subschema(String::new());
     while let Some((id, ptr)) = c.queue.pop() {
         if c.filled.get(id).copied().unwrap_or(true) {
             continue;
@@ -147,9 +147,10 @@ pub fn compile(schema: &Value) -> Result<Validator, CompileError> {
         let Some(target) = schema.pointer(&ptr) else {
             return Err(err(&ptr, "reference target vanished".to_string()));
         };
-        let depth = ptr.matches('/').count();
-        c.fill(id, target, &ptr, depth)?;
+        c.fill(id, target, &ptr)?;
     }
+    c.unchecked
+        .sort_by(|a, b| a.schema_path.cmp(&b.schema_path));
     Ok(Validator {
         nodes: c.nodes,
         draft,
@@ -372,31 +373,19 @@ impl Compiler<'_> {
         id
     }
 
-    /// Compile a structural subschema at `ptr`.
-    fn subschema(&mut self, v: &Value, ptr: String, depth: usize) -> Result<Id, CompileError> {
-        let id = match self.ids.get(&ptr) {
-            Some(id) => *id,
-            None => self.push(ptr.clone()),
-        };
-        if !self.filled.get(id).copied().unwrap_or(true) {
-            self.fill(id, v, &ptr, depth)?;
-        }
-        Ok(id)
+    /// The node of a structural subschema at `ptr`: reserved now, compiled from the worklist
+    /// (no recursion: a deep schema never deepens the stack).
+    fn subschema(&mut self, ptr: String) -> Id {
+        self.reserve(ptr)
     }
 
-    fn fill(&mut self, id: Id, v: &Value, ptr: &str, depth: usize) -> Result<(), CompileError> {
-        if depth > MAX_VALUE_DEPTH {
-            return Err(err(
-                ptr,
-                format!("schema nested deeper than {MAX_VALUE_DEPTH} levels"),
-            ));
-        }
+    fn fill(&mut self, id: Id, v: &Value, ptr: &str) -> Result<(), CompileError> {
         if let Some(f) = self.filled.get_mut(id) {
             *f = true;
         }
         let kind = match v {
             Value::Bool(b) => Kind::Bool(*b),
-            Value::Object(m) => Kind::Schema(Box::new(self.keywords(m, ptr, depth)?)),
+            Value::Object(m) => Kind::Schema(Box::new(self.keywords(m, ptr)?)),
             other => {
                 return Err(err(
                     ptr,
@@ -414,12 +403,7 @@ impl Compiler<'_> {
     }
 
     /// Parse and check the keywords of a schema object.
-    fn keywords(
-        &mut self,
-        m: &Map<String, Value>,
-        ptr: &str,
-        depth: usize,
-    ) -> Result<Keywords, CompileError> {
+    fn keywords(&mut self, m: &Map<String, Value>, ptr: &str) -> Result<Keywords, CompileError> {
         let d = self.draft;
         let mut k = Keywords {
             prefix_keyword: "prefixItems",
@@ -473,7 +457,7 @@ impl Compiler<'_> {
                 }
                 "contentSchema" if d >= Draft::Draft201909 => {
                     // An annotation: checked as a schema, never applied.
-                    self.subschema(v, here.clone(), depth + 1)?;
+                    self.subschema(here.clone());
                 }
                 // ---- references
                 "$ref" | "$dynamicRef" | "$recursiveRef" => {
@@ -569,18 +553,17 @@ impl Compiler<'_> {
                             return bad("[] has less than 1 item".to_string());
                         }
                         k.prefix_keyword = "items";
-                        for (i, s) in list.iter().enumerate() {
-                            let id = self.subschema(s, format!("{here}/{i}"), depth + 1)?;
+                        for i in 0..list.len() {
+                            let id = self.subschema(format!("{here}/{i}"));
                             k.prefix_items.push(id);
                         }
-                        if let Some(extra) = m.get("additionalItems") {
+                        if m.contains_key("additionalItems") {
                             k.items_keyword = "additionalItems";
-                            k.items =
-                                Some(self.subschema(extra, at("additionalItems"), depth + 1)?);
+                            k.items = Some(self.subschema(at("additionalItems")));
                         }
                     }
                     _ => {
-                        k.items = Some(self.subschema(v, here.clone(), depth + 1)?);
+                        k.items = Some(self.subschema(here.clone()));
                     }
                 },
                 // Applied with an array-form `items` (above); on its own it is inert, but the
@@ -588,18 +571,16 @@ impl Compiler<'_> {
                 "additionalItems"
                     if d <= Draft::Draft201909 && !m.get("items").is_some_and(Value::is_array) =>
                 {
-                    self.subschema(v, here.clone(), depth + 1)?;
+                    self.subschema(here.clone());
                 }
                 "prefixItems" if d >= Draft::Draft202012 => {
                     let list = schema_array(v, &here)?;
-                    for (i, s) in list.iter().enumerate() {
-                        let id = self.subschema(s, format!("{here}/{i}"), depth + 1)?;
+                    for i in 0..list.len() {
+                        let id = self.subschema(format!("{here}/{i}"));
                         k.prefix_items.push(id);
                     }
                 }
-                "contains" if d >= Draft::Draft6 => {
-                    k.contains = Some(self.subschema(v, here.clone(), depth + 1)?)
-                }
+                "contains" if d >= Draft::Draft6 => k.contains = Some(self.subschema(here.clone())),
                 "minContains" if d >= Draft::Draft201909 => k.min_contains = Some(count(v, &here)?),
                 "maxContains" if d >= Draft::Draft201909 => k.max_contains = Some(count(v, &here)?),
                 "minItems" => k.min_items = Some(count(v, &here)?),
@@ -610,7 +591,7 @@ impl Compiler<'_> {
                 },
                 "unevaluatedItems" if d >= Draft::Draft201909 => {
                     self.annotations = true;
-                    k.unevaluated_items = Some(self.subschema(v, here.clone(), depth + 1)?);
+                    k.unevaluated_items = Some(self.subschema(here.clone()));
                 }
                 // ---- objects
                 "properties" | "patternProperties" | "definitions" | "$defs"
@@ -625,8 +606,8 @@ impl Compiler<'_> {
                     let Value::Object(map) = v else {
                         return Err(mistyped(&here, v, "object"));
                     };
-                    for (name, s) in map {
-                        let id = self.subschema(s, sub_at(key, name), depth + 1)?;
+                    for name in map.keys() {
+                        let id = self.subschema(sub_at(key, name));
                         match key.as_str() {
                             "properties" => k.properties.push((name.clone(), id)),
                             "patternProperties" => {
@@ -643,10 +624,10 @@ impl Compiler<'_> {
                     }
                 }
                 "additionalProperties" => {
-                    k.additional_properties = Some(self.subschema(v, here.clone(), depth + 1)?)
+                    k.additional_properties = Some(self.subschema(here.clone()))
                 }
                 "propertyNames" if d >= Draft::Draft6 => {
-                    k.property_names = Some(self.subschema(v, here.clone(), depth + 1)?)
+                    k.property_names = Some(self.subschema(here.clone()))
                 }
                 "required" => {
                     let names = string_array(v, &here)?;
@@ -682,7 +663,7 @@ impl Compiler<'_> {
                                 keyword: "dependencies",
                             });
                         } else {
-                            let id = self.subschema(dep, dep_at, depth + 1)?;
+                            let id = self.subschema(dep_at);
                             k.dependent_schemas.push(Dependency {
                                 property: name.clone(),
                                 then: id,
@@ -693,14 +674,14 @@ impl Compiler<'_> {
                 }
                 "unevaluatedProperties" if d >= Draft::Draft201909 => {
                     self.annotations = true;
-                    k.unevaluated_properties = Some(self.subschema(v, here.clone(), depth + 1)?);
+                    k.unevaluated_properties = Some(self.subschema(here.clone()));
                 }
                 // ---- applicators
                 "allOf" | "anyOf" | "oneOf" => {
                     let list = schema_array(v, &here)?;
                     let mut ids = Vec::with_capacity(list.len());
-                    for (i, s) in list.iter().enumerate() {
-                        ids.push(self.subschema(s, format!("{here}/{i}"), depth + 1)?);
+                    for i in 0..list.len() {
+                        ids.push(self.subschema(format!("{here}/{i}")));
                     }
                     match key.as_str() {
                         "allOf" => k.all_of = ids,
@@ -708,9 +689,9 @@ impl Compiler<'_> {
                         _ => k.one_of = ids,
                     }
                 }
-                "not" => k.not = Some(self.subschema(v, here.clone(), depth + 1)?),
+                "not" => k.not = Some(self.subschema(here.clone())),
                 "if" | "then" | "else" if d >= Draft::Draft7 => {
-                    let id = Some(self.subschema(v, here.clone(), depth + 1)?);
+                    let id = Some(self.subschema(here.clone()));
                     match key.as_str() {
                         "if" => k.if_ = id,
                         "then" => k.then_ = id,

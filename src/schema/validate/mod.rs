@@ -42,7 +42,9 @@ pub const MAX_VALUE_DEPTH: usize = 128;
 pub const MAX_STEPS: usize = 200_000;
 
 /// Nested subschema evaluations (through `$ref`s and applicators) before a validation stops.
-pub const MAX_EVAL_DEPTH: usize = 320;
+/// Each costs about 2.5 KB of stack in a debug build (much less in release): 256 of them fit
+/// well in the 1 MB stack of a wasm module (`validate_deepest_evaluation_fits_in_1_mb`).
+pub const MAX_EVAL_DEPTH: usize = 256;
 
 /// The JSON Schema dialect a schema is read in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -158,7 +160,7 @@ impl Validator {
         self.draft
     }
 
-    /// Keywords of the schema that are not checked (see [`Unchecked`]).
+    /// Keywords of the schema that are not checked (see [`Unchecked`]), by schema path.
     pub fn unchecked(&self) -> &[Unchecked] {
         &self.unchecked
     }
@@ -183,4 +185,193 @@ impl Validator {
 /// Compile and validate in one go.
 pub fn validate(schema: &Value, instance: &Value) -> Result<Report, CompileError> {
     Ok(Validator::new(schema)?.validate(instance))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Map};
+
+    #[test]
+    fn validate_messages_and_paths() {
+        let v = Validator::new(&json!({
+            "type": "object",
+            "properties": {"unit": {"enum": ["celsius", "fahrenheit"]}},
+            "required": ["city"]
+        }))
+        .expect("compiles");
+        let errors = v.errors(&json!({"unit": "kelvin"}));
+        assert_eq!(
+            errors,
+            vec![
+                ValidationError {
+                    instance_path: String::new(),
+                    schema_path: "/required".into(),
+                    message: "\"city\" is a required property".into(),
+                },
+                ValidationError {
+                    instance_path: "/unit".into(),
+                    schema_path: "/properties/unit/enum".into(),
+                    message: "\"kelvin\" is not one of [\"celsius\",\"fahrenheit\"]".into(),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn validate_compile_errors_point_into_the_schema() {
+        let e = Validator::new(&json!({"properties": {"a/b": {"items": {"minItems": -1}}}}))
+            .expect_err("invalid");
+        assert_eq!(e.pointer, "/properties/a~1b/items/minItems");
+        assert_eq!(
+            e.to_string(),
+            "-1 is less than the minimum of 0 (at /properties/a~1b/items/minItems)"
+        );
+        let e = Validator::new(&json!({"$ref": "https://example.com/s.json"})).expect_err("remote");
+        assert_eq!(e.pointer, "/$ref");
+        assert!(e.message.contains("never fetches"), "{e}");
+    }
+
+    #[test]
+    fn validate_oneof_blow_up_stops_at_the_budget() {
+        // 2^40 paths through the references: the step budget stops it quickly.
+        let mut defs = Map::new();
+        for i in 0..40 {
+            let next = format!("#/$defs/d{}", i + 1);
+            defs.insert(
+                format!("d{i}"),
+                json!({"oneOf": [{"$ref": next}, {"$ref": next, "title": "x"}]}),
+            );
+        }
+        defs.insert("d40".into(), json!({"type": "string"}));
+        let v = Validator::new(&json!({"$defs": defs, "$ref": "#/$defs/d0"})).expect("compiles");
+        let start = std::time::Instant::now();
+        let report = v.validate(&json!(5));
+        assert!(report.stopped.is_some(), "{report:?}");
+        assert!(start.elapsed().as_secs() < 5);
+        assert!(v.is_valid(&json!(5)), "stopping finds nothing wrong");
+    }
+
+    #[test]
+    fn validate_deepest_evaluation_fits_in_1_mb() {
+        // Properties through a `$ref` per level: two nested evaluations per instance level, up
+        // to the evaluation depth limit, on a thread with the wasm stack size.
+        let run = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(|| {
+                let v = Validator::new(&json!({"$defs": {"n": {"properties": {"n": {"$ref": "#/$defs/n"}}, "required": ["n"]}}, "$ref": "#/$defs/n"}))
+                    .expect("compiles");
+                let mut deep = json!({});
+                for _ in 0..MAX_VALUE_DEPTH - 1 {
+                    deep = json!({"n": deep});
+                }
+                v.validate(&deep)
+            })
+            .expect("thread");
+        let report = run.join().expect("no stack overflow");
+        assert!(
+            report.stopped.is_some() || !report.errors.is_empty(),
+            "{report:?}"
+        );
+    }
+
+    #[test]
+    fn validate_deepest_schema_compiles_in_1_mb() {
+        let run = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(|| {
+                let mut s = json!({"type": "string", "pattern": "^a"});
+                // Each level is two values deep (`properties`, then the name).
+                for _ in 0..(MAX_VALUE_DEPTH / 2) - 1 {
+                    s = json!({"type": "object", "properties": {"n": s}, "required": ["n"]});
+                }
+                Validator::new(&s).map(|v| v.errors(&json!({"n": {}})).len())
+            })
+            .expect("thread");
+        assert_eq!(run.join().expect("no stack overflow"), Ok(1));
+    }
+
+    #[test]
+    fn validate_long_reference_chains_stop_at_the_depth_limit() {
+        let mut defs = Map::new();
+        for i in 0..1000 {
+            defs.insert(
+                format!("d{i}"),
+                json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+            );
+        }
+        defs.insert("d1000".into(), json!({"type": "string"}));
+        let v = Validator::new(&json!({"$defs": defs, "$ref": "#/$defs/d0"})).expect("compiles");
+        let report = v.validate(&json!(5));
+        assert!(
+            report
+                .stopped
+                .as_deref()
+                .is_some_and(|s| s.contains("nested")),
+            "{report:?}"
+        );
+        // A short chain is followed to its end.
+        let v = Validator::new(&json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"type": "string"}}, "$ref": "#/$defs/a"}))
+            .expect("compiles");
+        assert_eq!(v.errors(&json!(5)).len(), 1);
+    }
+
+    #[test]
+    fn validate_cycles_through_properties_consume_the_instance() {
+        let v = Validator::new(&json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}, "required": ["v"]}}, "$ref": "#/$defs/n"}))
+            .expect("compiles");
+        let mut deep = json!({"v": 1});
+        for _ in 0..100 {
+            deep = json!({"v": 1, "next": deep});
+        }
+        assert!(v.is_valid(&deep));
+        deep["next"]["next"]["next"] = json!({});
+        let errors = v.errors(&deep);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].instance_path, "/next/next/next");
+    }
+
+    #[test]
+    fn validate_too_deep_values_are_refused() {
+        let mut deep = json!(1);
+        for _ in 0..200 {
+            deep = json!([deep]);
+        }
+        assert!(Validator::new(&json!({"enum": [deep.clone()]})).is_err());
+        let v = Validator::new(&json!({"items": {"items": {"type": "string"}}})).expect("compiles");
+        assert!(v.validate(&deep).stopped.is_some());
+    }
+
+    #[test]
+    fn validate_unsupported_patterns_are_listed_and_skipped() {
+        let v = Validator::new(&json!({
+            "type": "object",
+            "properties": {"a": {"pattern": "^(?!x)"}},
+            "patternProperties": {"(?<=a)b": {"type": "string"}},
+            "additionalProperties": false
+        }))
+        .expect("compiles");
+        let paths: Vec<&str> = v
+            .unchecked()
+            .iter()
+            .map(|u| u.schema_path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            ["/patternProperties/(?<=a)b", "/properties/a/pattern"]
+        );
+        // Not checked, not failed: "xy" would fail the look-ahead, "ab" might match the pattern
+        // property, so it is not called additional.
+        assert!(v.is_valid(&json!({"a": "xy", "ab": 1})));
+        assert!(!v.is_valid(&json!([])), "the other keywords still hold");
+    }
+
+    #[test]
+    fn validate_draft7_ref_ignores_siblings_2020_does_not() {
+        let s = json!({"$ref": "#/definitions/s", "maxLength": 1, "definitions": {"s": {"type": "string"}}});
+        assert!(Validator::new(&s).expect("2020").errors(&json!("ab")).len() == 1);
+        let mut d7 = s.clone();
+        d7["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+        assert!(Validator::new(&d7).expect("07").is_valid(&json!("ab")));
+    }
 }
