@@ -235,6 +235,59 @@ fn schema_args_invalid_json_is_not_validated_further() {
     assert_eq!(rules(&validate_arguments(&x)), ["args.invalid-json"]);
 }
 
+#[test]
+fn schema_args_unchecked_parts_are_warnings_not_passes() {
+    // A look-ahead pattern our regex engine cannot run, and a `oneOf` nest past the step budget.
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            json!({"oneOf": [{"$ref": next}, {"$ref": next, "title": "x"}]}),
+        );
+    }
+    defs.insert("d40".into(), json!({"type": "string"}));
+    let mut x = with_tools(vec![
+        tool(
+            "look",
+            json!({"type": "object", "properties": {"p": {"type": "string", "pattern": "^(?!x)"}}}),
+        ),
+        tool(
+            "nest",
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs}),
+        ),
+    ]);
+    x.messages.push(Message::new(
+        Role::Assistant,
+        vec![
+            call("c1", "look", json!({"p": 5})),
+            call("c2", "nest", json!({"a": 1})),
+        ],
+    ));
+    let fs = validate_arguments(&x);
+    let unchecked: Vec<&str> = fs
+        .iter()
+        .filter(|f| f.rule == "args.not-checked")
+        .map(|f| f.pointer.as_str())
+        .collect();
+    assert_eq!(
+        unchecked,
+        [
+            "/tools/0/input_schema/properties/p/pattern",
+            "/messages/1/parts/1/arguments"
+        ],
+        "{fs:#?}"
+    );
+    assert!(fs
+        .iter()
+        .filter(|f| f.rule == "args.not-checked")
+        .all(|f| f.severity == Severity::Warning));
+    // The rest of the look-ahead schema is still checked.
+    assert!(fs
+        .iter()
+        .any(|f| f.rule == "args.schema" && f.pointer == "/messages/1/parts/0/arguments/p"));
+}
+
 // ---------------------------------------------------------------- OpenAI strict mode
 
 fn strict_ok() -> Value {

@@ -140,6 +140,14 @@ pub fn locate(text: &str, pointer: &str) -> Option<usize> {
     Some(pos)
 }
 
+/// Byte range `[start, end)` of the value at `pointer` in the JSON `text` (from its first byte
+/// to just past its last: the braces of an object, the quotes of a string), if it is there.
+pub fn span(text: &str, pointer: &str) -> Option<(usize, usize)> {
+    let start = locate(text, pointer)?;
+    let end = skip_value(text.as_bytes(), start)?;
+    (end > start && end <= text.len()).then_some((start, end))
+}
+
 fn skip_ws(b: &[u8], mut pos: usize) -> usize {
     while pos < b.len() && b[pos].is_ascii_whitespace() {
         pos += 1;
@@ -209,6 +217,21 @@ mod tests {
         assert_eq!(&text[off..off + 4], "true");
         assert_eq!(locate(text, "/a/5"), None);
         assert_eq!(locate(text, "/zz"), None);
+    }
+
+    #[test]
+    fn json_span_covers_the_whole_value() {
+        let text =
+            "{\n  \"a\": [1, {\"b\": \"x]\"}],\n  \"d\": {\"e\": [true, null]} ,\"n\": -1.5e3\n}";
+        let at = |p: &str| span(text, p).map(|(s, e)| &text[s..e]);
+        assert_eq!(at("/a"), Some("[1, {\"b\": \"x]\"}]"));
+        assert_eq!(at("/a/1"), Some("{\"b\": \"x]\"}"));
+        assert_eq!(at("/a/1/b"), Some("\"x]\""));
+        assert_eq!(at("/d/e/1"), Some("null"));
+        assert_eq!(at("/n"), Some("-1.5e3"));
+        assert_eq!(at(""), Some(text));
+        assert_eq!(at("/zz"), None);
+        assert_eq!(span("{\"a\": [1,", "/a"), None, "unterminated");
     }
 
     #[test]

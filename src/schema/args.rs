@@ -1,29 +1,20 @@
 //! Tool-call arguments against their tools' `input_schema`.
 
+use super::validate::{CompileError, Validator};
 use super::walk::value_depth;
 use super::{Finding, Severity};
 use crate::model::{Exchange, Part};
-use jsonschema::Validator;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
-/// JSON values (schemas, arguments) nested deeper than this are not handed to the validator:
-/// its compiler and validator recurse, and a hostile document must not overflow the stack.
-/// Text parsed by serde_json cannot exceed 128 anyway.
-pub const MAX_VALUE_DEPTH: usize = 128;
+/// JSON values (schemas, arguments) nested deeper than this are not validated: a hostile
+/// document must not overflow the stack. Text parsed by serde_json cannot exceed 128 anyway.
+pub use super::validate::MAX_VALUE_DEPTH;
 
-/// Compile a tool's schema; the error is a message for a finding.
-pub fn compile(schema: &Value) -> Result<Validator, String> {
-    if value_depth(schema, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH {
-        return Err(format!(
-            "schema nested deeper than {MAX_VALUE_DEPTH} levels; not compiled"
-        ));
-    }
-    // The draft comes from `$schema` (2020-12 when absent); without the resolve-http/file
-    // features a remote `$ref` is a compile error, never a fetch.
-    jsonschema::options()
-        .build(schema)
-        .map_err(|e| e.to_string())
+/// Compile a tool's schema (the draft from `$schema`, 2020-12 when absent). A remote `$ref` is
+/// a compile error, never a fetch.
+pub fn compile(schema: &Value) -> Result<Validator, CompileError> {
+    Validator::new(schema)
 }
 
 /// Validate every call of the exchange against its tool. Findings:
@@ -33,7 +24,10 @@ pub fn compile(schema: &Value) -> Result<Validator, String> {
 ///   declares tools at all: a response document carries none);
 /// - `args.schema` on `…/arguments<instance path>`: a validation error, with its instance path
 ///   and schema path;
-/// - `args.orphan-result` on `…/call_id`: a result whose id matches no earlier call.
+/// - `args.orphan-result` on `…/call_id`: a result whose id matches no earlier call;
+/// - `args.not-checked` (warning) on `/tools/i/input_schema<schema path>`: a part of the schema
+///   the validator cannot run (a look-around `pattern`…), once per tool; and on
+///   `…/arguments` when a validation stopped at its budget.
 ///
 /// Validators are compiled once per tool per check.
 pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
@@ -44,7 +38,20 @@ pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
             continue; // a duplicate name: the first tool wins, as `names::duplicates` reports
         }
         let v = match compile(&tool.input_schema) {
-            Ok(v) => Some(v),
+            Ok(v) => {
+                for u in v.unchecked() {
+                    out.push(Finding::new(
+                        format!("/tools/{i}/input_schema{}", u.schema_path),
+                        Severity::Warning,
+                        "args.not-checked",
+                        format!(
+                            "{} (arguments of `{}` are checked without it)",
+                            u.message, tool.name
+                        ),
+                    ));
+                }
+                Some(v)
+            }
             Err(e) => {
                 out.push(Finding::new(
                     format!("/tools/{i}/input_schema"),
@@ -104,27 +111,37 @@ pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
                         ));
                         continue;
                     }
-                    for e in validator.iter_errors(&call.arguments) {
-                        let instance = e.instance_path().as_str().to_string();
-                        let schema = e.schema_path().as_str().to_string();
+                    let report = validator.validate(&call.arguments);
+                    for e in report.errors {
+                        let instance = e.instance_path;
+                        let schema = e.schema_path;
                         let mut f = Finding::new(
                             format!("{at}/arguments{instance}"),
                             Severity::Error,
                             "args.schema",
                             format!(
-                                "`{}` arguments{}: {e} (schema {})",
+                                "`{}` arguments{}: {} (schema {})",
                                 call.name,
                                 if instance.is_empty() {
                                     String::new()
                                 } else {
                                     format!(" at {instance}")
                                 },
+                                e.message,
                                 if schema.is_empty() { "/" } else { &schema }
                             ),
                         );
                         f.instance_path = Some(instance);
                         f.schema_path = Some(schema);
                         out.push(f);
+                    }
+                    if let Some(why) = report.stopped {
+                        out.push(Finding::new(
+                            format!("{at}/arguments"),
+                            Severity::Warning,
+                            "args.not-checked",
+                            format!("`{}` arguments: {why}", call.name),
+                        ));
                     }
                 }
                 Part::ToolResult(r) => {

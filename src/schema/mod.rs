@@ -5,9 +5,9 @@
 //! Everything works on the canonical [`Exchange`] (tool schemas are JSON Schema there); pointers
 //! are JSON pointers into the serialised exchange, like the pointers of a `Loss`.
 //!
-//! - [`validate_arguments`]: every call against its tool's `input_schema` (`jsonschema`, the draft
-//!   taken from `$schema`, 2020-12 by default), invalid argument JSON, unknown tool names, results
-//!   answering no earlier call, schemas that are themselves invalid.
+//! - [`validate_arguments`]: every call against its tool's `input_schema` (our own validator,
+//!   [`validate`], the draft taken from `$schema`, 2020-12 by default), invalid argument JSON,
+//!   unknown tool names, results answering no earlier call, schemas that are themselves invalid.
 //! - [`lint`]: the rules of one target ([`Target`], named by format id): OpenAI strict mode
 //!   ([`openai`]), Gemini's `parameters` subset ([`gemini`]), Bedrock's tool spec and every
 //!   provider's tool-name rule ([`names`]).
@@ -21,6 +21,7 @@ pub mod args;
 pub mod gemini;
 pub mod names;
 pub mod openai;
+pub mod validate;
 mod walk;
 
 pub use args::validate_arguments;
