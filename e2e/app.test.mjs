@@ -215,14 +215,27 @@ test('a lint fix makes a schema strict-compatible', async () => {
   await context.close();
 });
 
-test('hovering a call highlights it in every pane', async () => {
+test('selecting a call highlights it in every pane, and hovering a pane finds it in the editor', async () => {
   const { context, page, errors } = await openApp(browser, url);
-  await page.getByTestId('call-1-0').hover();
+  await page.getByTestId('call-1-0').click();
+  await page.mouse.move(0, 0);
   for (const f of FORMATS) {
+    // Panes off screen draw the highlight when they scroll into view.
+    await page.getByTestId(`pane-${f}`).scrollIntoViewIfNeeded();
     await page.locator(`[data-testid="editor-${f}"] .cm-linked-line`).first().waitFor();
     const lit = await page.locator(`[data-testid="editor-${f}"] .cm-linked-line`).allTextContents();
     assert.match(lit.join('\n'), /get_weather|Paris/, f);
   }
+  // The reverse: the pointer over the result in the Anthropic pane lights the result's row.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('pane-anthropic').scrollIntoViewIfNeeded();
+  await page.$eval('[data-testid="editor-anthropic"]', (el) => {
+    const v = el.toolscopeEditor.view;
+    v.scrollDOM.scrollTop = v.lineBlockAt(v.state.doc.toString().indexOf('"tool_use_id"')).top - 40;
+  });
+  const target = page.locator('[data-testid="editor-anthropic"] .cm-line', { hasText: '"tool_use_id"' }).first();
+  await target.hover();
+  await page.locator('[data-testid="result-2-0"].linked').waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -72,6 +72,10 @@ export async function openApp(browser, url, options = {}) {
   await page.goto(url);
   await page.waitForSelector('.pane-grid .pane');
   // The code editor arrives lazily; wait for it unless the test wants the first paint.
-  if (!options.noEditor) await page.waitForSelector('.pane .cm-editor');
+  if (!options.noEditor) {
+    await page.waitForSelector('.pane .cm-editor');
+    // Every editor upgraded (no fallback text area left), so nothing shifts under a click.
+    await page.waitForFunction(() => !document.querySelector('.code-fallback'));
+  }
   return { context, page, errors };
 }

@@ -116,10 +116,27 @@ export function create(parent, opts) {
     if (pendingMarks !== null) {
       const m = pendingMarks;
       pendingMarks = null;
-      handle.setMarks(m, false);
+      handle.setMarks(m, true);
     }
   }, { rootMargin: '200px' });
   observer.observe(parent);
+  // Bring a highlighted range into the editor's own view when none of it shows. Only the
+  // editor's scroller moves: the page never jumps under the pointer.
+  function scrollToRange(from, to) {
+    view.requestMeasure({
+      read() {
+        const len = view.state.doc.length;
+        const top = view.lineBlockAt(Math.min(from, len)).top;
+        const bottom = view.lineBlockAt(Math.min(to, len)).bottom;
+        const s = view.scrollDOM;
+        const shown = bottom > s.scrollTop && top < s.scrollTop + s.clientHeight;
+        return shown ? null : Math.max(0, top - 24);
+      },
+      write(target) {
+        if (target !== null) view.scrollDOM.scrollTop = target;
+      },
+    });
+  }
   const handle = {
     view,
     getDoc: () => pendingDoc ?? view.state.doc.toString(),
@@ -170,11 +187,8 @@ export function create(parent, opts) {
       marked = flat.length > 0;
       const pairs = [];
       for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
-      const effects = [setMarks.of(pairs)];
-      if (scroll && pairs.length) {
-        effects.push(EditorView.scrollIntoView(Math.min(pairs[0][0], view.state.doc.length), { y: 'nearest' }));
-      }
-      view.dispatch({ effects });
+      view.dispatch({ effects: [setMarks.of(pairs)] });
+      if (scroll && pairs.length) scrollToRange(pairs[0][0], pairs[0][1]);
     },
     setReadOnly(ro) {
       view.dispatch({ effects: editable.reconfigure([EditorState.readOnly.of(ro), EditorView.editable.of(!ro)]) });

@@ -26,9 +26,10 @@ pub fn FormatPane(format: Format) -> impl IntoView {
     // Where each element sits in this pane's text. Memos are lazy: computed only when the
     // pointer is over the pane or an element is selected, then cached per exchange.
     let spans: Memo<Vec<(Element, Span)>> = Memo::new(move |_| {
+        let kind = state.kind.get();
         state
             .exchange
-            .with(|x| anchors::spans(x, format, state.kind.get()))
+            .with(|x| encoded.with(|e| anchors::spans_in(x, format, kind, &e.text)))
     });
     let marks = Signal::derive(move || {
         if draft.text.with(Option::is_some) {
@@ -195,7 +196,9 @@ fn LossItem(loss: Loss) -> impl IntoView {
         LossKind::Rewritten => "rewritten",
         LossKind::Added => "added",
     };
-    let el = Element::from_pointer(&loss.pointer);
+    let el = state
+        .exchange
+        .with_untracked(|x| Element::in_exchange(x, &loss.pointer));
     let pointer = loss.pointer.clone();
     view! {
         <li
@@ -221,7 +224,9 @@ fn LossItem(loss: Loss) -> impl IntoView {
 fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
     let state = use_state();
     let sev = finding.severity.as_str();
-    let el = Element::from_pointer(&finding.pointer);
+    let el = state
+        .exchange
+        .with_untracked(|x| Element::in_exchange(x, &finding.pointer));
     let fix = finding.fix.clone();
     let label = match &fix {
         Some(schema::Fix::MakeStrict { .. }) => "Make strict",
