@@ -111,7 +111,11 @@ pub fn remove_tool(x: &mut Exchange, i: usize) {
 
 /// Move item `i` one place up (`up`) or down; out of range or at the edge: nothing.
 pub fn shift<T>(items: &mut [T], i: usize, up: bool) {
-    let j = if up { i.checked_sub(1) } else { i.checked_add(1) };
+    let j = if up {
+        i.checked_sub(1)
+    } else {
+        i.checked_add(1)
+    };
     if let Some(j) = j.filter(|j| *j < items.len() && i < items.len()) {
         items.swap(i, j);
     }
@@ -190,7 +194,11 @@ fn sample_value(schema: Option<&Value>) -> Value {
     let Some(s) = schema else {
         return Value::String(String::new());
     };
-    if let Some(first) = s.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
+    if let Some(first) = s
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
         return first.clone();
     }
     let ty = match s.get("type") {
@@ -229,7 +237,11 @@ pub fn add_call(x: &mut Exchange) -> (usize, usize) {
 /// Add a call to assistant message `m` (next to its other calls: parallel calls).
 pub fn add_call_to(x: &mut Exchange, m: usize) {
     let call = new_call(x);
-    if let Some(msg) = x.messages.get_mut(m).filter(|msg| msg.role == Role::Assistant) {
+    if let Some(msg) = x
+        .messages
+        .get_mut(m)
+        .filter(|msg| msg.role == Role::Assistant)
+    {
         msg.parts.push(Part::ToolCall(call));
     }
 }
@@ -320,11 +332,9 @@ pub fn set_role(x: &mut Exchange, m: usize, role: Role) {
             (Role::Tool, p @ Part::ToolResult(_)) => Some(p),
             (Role::Tool, _) => None,
             (_, Part::ToolResult(r)) => Some(Part::text(r.content.to_text())),
-            (Role::User, Part::ToolCall(c)) => Some(Part::text(format!(
-                "{}({})",
-                c.name,
-                c.arguments_text()
-            ))),
+            (Role::User, Part::ToolCall(c)) => {
+                Some(Part::text(format!("{}({})", c.name, c.arguments_text())))
+            }
             (_, p) => Some(p),
         })
         .collect();
@@ -428,10 +438,13 @@ mod tests {
         let x = weather();
         let before = x.messages.len();
         let text = Format::Anthropic.encode(&x, Kind::Response).text;
-        let edited = text.replace("\"type\": \"text\"", "\"type\": \"text\"");
+        let edited = text.replace("Paris", "Lyon");
         let r = read_into(Some(Format::Anthropic), Kind::Response, &edited, &x).unwrap();
         assert_eq!(r.exchange.messages.len(), before);
         assert_eq!(r.kind, Kind::Response);
+        // Only the last turn changed: the question before it is still about Paris.
+        assert_eq!(r.exchange.messages[..before - 1], x.messages[..before - 1]);
+        assert_ne!(r.exchange.messages.last(), x.messages.last());
     }
 
     #[test]
@@ -440,8 +453,13 @@ mod tests {
         let anthropic = Format::Anthropic.encode(&x, Kind::Request).text;
         let r = read_into(Some(Format::OpenAiChat), Kind::Request, &anthropic, &x).unwrap();
         assert_eq!(r.source, Source::Wire(Format::Anthropic, Kind::Request));
-        let e = read_into(Some(Format::OpenAiChat), Kind::Request, "{\"messages\": [1,]}", &x)
-            .unwrap_err();
+        let e = read_into(
+            Some(Format::OpenAiChat),
+            Kind::Request,
+            "{\"messages\": [1,]}",
+            &x,
+        )
+        .unwrap_err();
         assert_eq!(e.line, Some(1));
     }
 
@@ -475,7 +493,10 @@ mod tests {
         let mut y = Exchange::default();
         add_user(&mut y, "q");
         set_role(&mut y, 0, Role::Tool);
-        assert!(y.messages[0].parts.iter().all(|p| matches!(p, Part::ToolResult(_))));
+        assert!(y.messages[0]
+            .parts
+            .iter()
+            .all(|p| matches!(p, Part::ToolResult(_))));
         let _ = ResultContent::Text(String::new());
     }
 

@@ -1,6 +1,7 @@
 //! Share links and state files: round trips over the golden and generated exchanges, the
 //! frozen v1 fixture, every error with its message, and hostile input (zip bomb, deep nesting,
 //! truncation, garbage).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -73,7 +73,9 @@ async fn web_app_renders_a_pane_per_format() {
     leptos::task::tick().await;
     let panes = root.query_selector_all(".pane").expect("panes");
     assert_eq!(panes.length(), toolscope::formats::Format::ALL.len() as u32);
-    assert!(area(&root, "editor-gemini").value().contains("functionDeclarations"));
+    assert!(area(&root, "editor-gemini")
+        .value()
+        .contains("functionDeclarations"));
     assert!(text(&root, "[data-testid=\"tools-editor\"]").contains("Tools (1)"));
 }
 
@@ -98,8 +100,12 @@ async fn web_pane_edit_reencodes_every_other_pane() {
     let doc = r#"{"model": "m", "messages": [{"role": "user", "content": "Hello from the test"}]}"#;
     type_into(&root, "editor-openai-chat", doc);
     leptos::task::tick().await;
-    assert!(area(&root, "editor-anthropic").value().contains("Hello from the test"));
-    assert!(area(&root, "editor-gemini").value().contains("Hello from the test"));
+    assert!(area(&root, "editor-anthropic")
+        .value()
+        .contains("Hello from the test"));
+    assert!(area(&root, "editor-gemini")
+        .value()
+        .contains("Hello from the test"));
     // The edited pane keeps the text as typed.
     assert_eq!(area(&root, "editor-openai-chat").value(), doc);
 }
@@ -108,16 +114,23 @@ async fn web_pane_edit_reencodes_every_other_pane() {
 async fn web_structured_edit_adds_a_message_everywhere() {
     let root = mount();
     leptos::task::tick().await;
-    let before = root.query_selector_all(".message").expect("messages").length();
+    let before = root
+        .query_selector_all(".message")
+        .expect("messages")
+        .length();
     click(&root, "add-user");
     leptos::task::tick().await;
     assert_eq!(
-        root.query_selector_all(".message").expect("messages").length(),
+        root.query_selector_all(".message")
+            .expect("messages")
+            .length(),
         before + 1
     );
     type_into_field(&root, "text-4-0", "A new question");
     leptos::task::tick().await;
-    assert!(area(&root, "editor-bedrock").value().contains("A new question"));
+    assert!(area(&root, "editor-bedrock")
+        .value()
+        .contains("A new question"));
 }
 
 fn type_into_field(root: &Element, testid: &str, value: &str) {

@@ -40,7 +40,8 @@ pub fn CanonicalEditor() -> impl IntoView {
         }
         spans.with_untracked(|s| anchors::element_at(s, offset))
     };
-    let status = move || match draft.error.get() {
+    let status = move || {
+        match draft.error.get() {
         None => view! {
             <p class="status ok" role="status">
                 "Edit Toolscope's canonical JSON, or paste any provider's request or response."
@@ -55,6 +56,7 @@ pub fn CanonicalEditor() -> impl IntoView {
             </p>
         }
         .into_any(),
+    }
     };
     view! {
         <section class="block canonical" aria-label="Canonical JSON">

@@ -40,8 +40,6 @@ extern "C" {
     fn set_error(this: &Handle, from: i32, to: i32, message: &str);
     #[wasm_bindgen(method, js_name = setMarks)]
     fn set_marks(this: &Handle, flat: Vec<u32>, scroll: bool);
-    #[wasm_bindgen(method, js_name = setReadOnly)]
-    fn set_read_only(this: &Handle, read_only: bool);
     #[wasm_bindgen(method)]
     fn destroy(this: &Handle);
 }
@@ -52,7 +50,10 @@ pub fn load(ready: RwSignal<bool>) {
     wasm_bindgen_futures::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(cm_load()).await {
             Ok(_) => ready.set(true),
-            Err(e) => web_sys::console::warn_2(&"code editor not loaded; plain text areas stay".into(), &e),
+            Err(e) => web_sys::console::warn_2(
+                &"code editor not loaded; plain text areas stay".into(),
+                &e,
+            ),
         }
     });
 }
@@ -93,13 +94,12 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
         .map_or(text.len(), |(i, _)| start + i)
 }
 
+/// An editor and the Rust callbacks it calls (kept alive as long as it lives).
 struct Live {
     handle: Handle,
-    _closures: (
-        Closure<dyn FnMut(String)>,
-        Closure<dyn FnMut(f64)>,
-        Closure<dyn FnMut(f64)>,
-    ),
+    _on_change: Closure<dyn FnMut(String)>,
+    _on_cursor: Closure<dyn FnMut(f64)>,
+    _on_hover: Closure<dyn FnMut(f64)>,
 }
 
 /// A code editor for `text`. Edits go to `on_change`; `error` (byte range and message) is
@@ -168,7 +168,9 @@ pub fn CodeEditor(
         let handle = cm_create(el, &doc, lang, read_only, &aria, &change, &cursor, &hover);
         live.set_value(Some(Live {
             handle,
-            _closures: (change, cursor, hover),
+            _on_change: change,
+            _on_cursor: cursor,
+            _on_hover: hover,
         }));
     });
 
@@ -190,11 +192,10 @@ pub fn CodeEditor(
             live.with_value(|l| {
                 let Some(l) = l else { return };
                 text.with_untracked(|t| match &e {
-                    Some((from, to, msg)) => l.handle.set_error(
-                        to_utf16(t, *from) as i32,
-                        to_utf16(t, *to) as i32,
-                        msg,
-                    ),
+                    Some((from, to, msg)) => {
+                        l.handle
+                            .set_error(to_utf16(t, *from) as i32, to_utf16(t, *to) as i32, msg)
+                    }
                     None => l.handle.set_error(-1, -1, ""),
                 });
             });

@@ -14,7 +14,11 @@ use leptos::prelude::*;
 pub fn ConversationEditor() -> impl IntoView {
     let state = use_state();
     let count = Memo::new(move |_| state.exchange.with(|x| x.messages.len()));
-    let tool_names = move || state.exchange.with(|x| x.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>());
+    let tool_names = move || {
+        state
+            .exchange
+            .with(|x| x.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
+    };
     view! {
         <section class="block" aria-labelledby="conv-title" data-testid="conversation-editor">
             <div class="block-head">
@@ -107,7 +111,11 @@ fn role_of(x: &Exchange, m: usize) -> Option<Role> {
 fn MessageCard(m: usize) -> impl IntoView {
     let state = use_state();
     let role = Memo::new(move |_| state.exchange.with(|x| role_of(x, m)));
-    let parts = Memo::new(move |_| state.exchange.with(|x| x.messages.get(m).map_or(0, |msg| msg.parts.len())));
+    let parts = Memo::new(move |_| {
+        state
+            .exchange
+            .with(|x| x.messages.get(m).map_or(0, |msg| msg.parts.len()))
+    });
     let role_value = move || match role.get() {
         Some(Role::User) => "user",
         Some(Role::Assistant) => "assistant",
@@ -166,13 +174,15 @@ enum Shape {
 fn PartRow(m: usize, p: usize) -> impl IntoView {
     let state = use_state();
     let shape = Memo::new(move |_| {
-        state.exchange.with(|x| match x.messages.get(m).and_then(|msg| msg.parts.get(p)) {
-            Some(Part::Text { .. }) => Shape::Text,
-            Some(Part::ToolCall(_)) => Shape::Call,
-            Some(Part::ToolResult(_)) => Shape::Result,
-            Some(Part::Raw { .. }) => Shape::Raw,
-            None => Shape::Gone,
-        })
+        state.exchange.with(
+            |x| match x.messages.get(m).and_then(|msg| msg.parts.get(p)) {
+                Some(Part::Text { .. }) => Shape::Text,
+                Some(Part::ToolCall(_)) => Shape::Call,
+                Some(Part::ToolResult(_)) => Shape::Result,
+                Some(Part::Raw { .. }) => Shape::Raw,
+                None => Shape::Gone,
+            },
+        )
     });
     let mover = move || {
         view! {
@@ -184,7 +194,8 @@ fn PartRow(m: usize, p: usize) -> impl IntoView {
             />
         }
     };
-    move || match shape.get() {
+    move || {
+        match shape.get() {
         Shape::Text => view! { <div class="part text">{mover()}<TextPart m=m p=p /></div> }.into_any(),
         Shape::Call => view! { <CallPart m=m p=p mover=mover().into_any() /> }.into_any(),
         Shape::Result => view! { <ResultPart m=m p=p mover=mover().into_any() /> }.into_any(),
@@ -198,6 +209,7 @@ fn PartRow(m: usize, p: usize) -> impl IntoView {
             </div>
         }.into_any(),
         Shape::Gone => ().into_any(),
+    }
     }
 }
 
@@ -235,10 +247,14 @@ fn CallPart(m: usize, p: usize, mover: AnyView) -> impl IntoView {
     let state = use_state();
     let findings = state.arguments;
     let call = move |f: fn(&crate::model::ToolCall) -> String| {
-        move || state.exchange.with(|x| match x.messages.get(m).and_then(|msg| msg.parts.get(p)) {
-            Some(Part::ToolCall(c)) => f(c),
-            _ => String::new(),
-        })
+        move || {
+            state.exchange.with(
+                |x| match x.messages.get(m).and_then(|msg| msg.parts.get(p)) {
+                    Some(Part::ToolCall(c)) => f(c),
+                    _ => String::new(),
+                },
+            )
+        }
     };
     let at = format!("/messages/{m}/parts/{p}/");
     let problems = move || {
@@ -249,8 +265,15 @@ fn CallPart(m: usize, p: usize, mover: AnyView) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
-    let el = Some(Element::Call { message: m, part: p });
-    let names = move || state.exchange.with(|x| x.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>());
+    let el = Some(Element::Call {
+        message: m,
+        part: p,
+    });
+    let names = move || {
+        state
+            .exchange
+            .with(|x| x.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
+    };
     let list_id = format!("tool-names-{m}-{p}");
     view! {
         <div class="part call" class:linked=move || state.focus() == el data-testid=format!("call-{m}-{p}")
@@ -311,14 +334,23 @@ fn CallPart(m: usize, p: usize, mover: AnyView) -> impl IntoView {
 fn ResultPart(m: usize, p: usize, mover: AnyView) -> impl IntoView {
     let state = use_state();
     let result = move |f: fn(&crate::model::ToolResult) -> String| {
-        move || state.exchange.with(|x| match x.messages.get(m).and_then(|msg| msg.parts.get(p)) {
-            Some(Part::ToolResult(r)) => f(r),
-            _ => String::new(),
-        })
+        move || {
+            state.exchange.with(
+                |x| match x.messages.get(m).and_then(|msg| msg.parts.get(p)) {
+                    Some(Part::ToolResult(r)) => f(r),
+                    _ => String::new(),
+                },
+            )
+        }
     };
-    let is_error = move || state.exchange.with(|x| matches!(x.messages.get(m).and_then(|msg| msg.parts.get(p)), Some(Part::ToolResult(r)) if r.is_error));
+    let is_error = move || {
+        state.exchange.with(|x| matches!(x.messages.get(m).and_then(|msg| msg.parts.get(p)), Some(Part::ToolResult(r)) if r.is_error))
+    };
     let calls = move || state.exchange.with(edit::all_calls);
-    let el = Some(Element::Result { message: m, part: p });
+    let el = Some(Element::Result {
+        message: m,
+        part: p,
+    });
     view! {
         <div class="part result" class:linked=move || state.focus() == el data-testid=format!("result-{m}-{p}")
             on:mouseenter=move |_| state.hovered.set(el)

@@ -11,7 +11,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("e", "Structured editor (tools and conversation)"),
     ("j", "Canonical JSON editor"),
     ("g", "Go to the examples gallery"),
-    ("f / p / s", "Wire formats / replay a stream / streams per provider"),
+    (
+        "f / p / s",
+        "Wire formats / replay a stream / streams per provider",
+    ),
     ("c", "Compare two formats / show all panes"),
     ("Ctrl+S", "Share: put the state in the link and copy it"),
     ("Ctrl+E", "Export the state as a file"),

@@ -71,7 +71,9 @@ pub fn fragment() -> String {
 /// Set the URL fragment without a reload or a history entry.
 pub fn set_fragment(fragment: &str) {
     let Some(w) = window() else { return };
-    let Ok(href) = w.location().href() else { return };
+    let Ok(href) = w.location().href() else {
+        return;
+    };
     let base = href.split('#').next().unwrap_or_default();
     let url = if fragment.is_empty() {
         base.to_string()

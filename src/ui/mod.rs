@@ -64,11 +64,18 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
 
 /// Is the keyboard focus in something that takes text (then single-key shortcuts are text)?
 fn typing(ev: &web_sys::KeyboardEvent) -> bool {
-    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
         return false;
     };
     matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-        || el.closest("[contenteditable=true]").ok().flatten().is_some()
+        || el
+            .closest("[contenteditable=true]")
+            .ok()
+            .flatten()
+            .is_some()
 }
 
 fn shortcuts(state: AppState) {
@@ -110,7 +117,10 @@ fn shortcuts(state: AppState) {
             "c" => state.compare.update(|c| {
                 *c = match c {
                     Some(_) => None,
-                    None => Some((crate::formats::Format::OpenAiChat, crate::formats::Format::Anthropic)),
+                    None => Some((
+                        crate::formats::Format::OpenAiChat,
+                        crate::formats::Format::Anthropic,
+                    )),
                 }
             }),
             "g" => {
@@ -158,12 +168,19 @@ fn drop_and_paste(state: AppState, dragging: RwSignal<bool>) {
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             .is_some_and(|el| {
                 matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-                    || el.closest("[contenteditable=true], .code").ok().flatten().is_some()
+                    || el
+                        .closest("[contenteditable=true], .code")
+                        .ok()
+                        .flatten()
+                        .is_some()
             });
         if in_editor {
             return;
         }
-        if let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text/plain").ok()) {
+        if let Some(text) = ev
+            .clipboard_data()
+            .and_then(|d| d.get_data("text/plain").ok())
+        {
             if !text.trim().is_empty() {
                 ev.prevent_default();
                 import_text(state, "the pasted text", Ok(text));
@@ -219,7 +236,9 @@ fn persistence(state: AppState) {
         let h = set_timeout_with_handle(
             move || {
                 if !io::save(io::STORAGE_KEY, &share::to_file(&state.snapshot())) {
-                    state.say_error("This browser refused to keep the state (storage full or disabled).");
+                    state.say_error(
+                        "This browser refused to keep the state (storage full or disabled).",
+                    );
                 }
             },
             std::time::Duration::from_millis(300),

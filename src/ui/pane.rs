@@ -72,16 +72,13 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 || format.protocol() == Format::OpenAiResponses,
         };
         let mut out = state.arguments.get();
-        state.exchange.with(|x| out.extend(schema::lint(x, t, opts)));
+        state
+            .exchange
+            .with(|x| out.extend(schema::lint(x, t, opts)));
         out
     });
-    let problems = move || {
-        lints.with(|l| {
-            l.iter()
-                .filter(|f| f.severity != Severity::Info)
-                .count()
-        })
-    };
+    let problems =
+        move || lints.with(|l| l.iter().filter(|f| f.severity != Severity::Info).count());
     let losses = move || encoded.with(|e| e.losses.len());
     let note = notes::note(format);
     // The lists are built only while open: closed, they cost nothing per keystroke.
@@ -314,4 +311,3 @@ fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
         </div>
     }
 }
-

@@ -113,7 +113,9 @@ fn ComparePicker() -> impl IntoView {
             .collect_view()
     };
     let pick = move |left: bool, id: String| {
-        let Some(f) = Format::from_id(&id) else { return };
+        let Some(f) = Format::from_id(&id) else {
+            return;
+        };
         state.compare.update(|c| {
             let (a, b) = c.unwrap_or((Format::OpenAiChat, Format::Anthropic));
             *c = Some(if left { (f, b) } else { (a, f) });

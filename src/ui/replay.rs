@@ -8,9 +8,9 @@ use super::io;
 use super::state::use_state;
 use crate::examples::STREAMS;
 use crate::formats::{json, Format, Kind};
+use crate::model::{Exchange, Part};
 use crate::stream::replay::{LoadOptions, Replay, Snapshot};
 use crate::stream::synth::synthesize;
-use crate::model::{Exchange, Part};
 use crate::stream::{partial, Anomaly, AnomalyKind, Protocol};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -24,10 +24,12 @@ const WINDOW: usize = 40;
 pub fn ReplayView() -> impl IntoView {
     let state = use_state();
     let input = Signal::derive(move || {
-        state
-            .replay
-            .get()
-            .unwrap_or_else(|| STREAMS.first().map(|s| s.text.to_string()).unwrap_or_default())
+        state.replay.get().unwrap_or_else(|| {
+            STREAMS
+                .first()
+                .map(|s| s.text.to_string())
+                .unwrap_or_default()
+        })
     });
     let protocol: RwSignal<Option<Protocol>> = RwSignal::new(None);
     let loaded: RwSignal<Option<Arc<Replay>>> = RwSignal::new(None);
@@ -120,7 +122,11 @@ pub fn ReplayView() -> impl IntoView {
                     "{} · {} events · {}",
                     r.protocol.format().name(),
                     r.len(),
-                    if r.assembled.complete { "complete" } else { "cut short" }
+                    if r.assembled.complete {
+                        "complete"
+                    } else {
+                        "cut short"
+                    }
                 )
             })
         })
@@ -236,11 +242,17 @@ pub fn ReplayView() -> impl IntoView {
 
 /// The current step: raw event, calls with their growing arguments, text, anomalies.
 #[component]
-fn StepView(snapshot: RwSignal<Option<Arc<Snapshot>>>, go: impl Fn(usize) + Copy + Send + Sync + 'static) -> impl IntoView {
+fn StepView(
+    snapshot: RwSignal<Option<Arc<Snapshot>>>,
+    go: impl Fn(usize) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     let raw = move || {
         snapshot.with(|s| {
             s.as_ref().map(|s| {
-                let body = s.event.json().map_or_else(|_| s.event.data.clone(), |v| json::pretty(&v));
+                let body = s
+                    .event
+                    .json()
+                    .map_or_else(|_| s.event.data.clone(), |v| json::pretty(&v));
                 match &s.event.name {
                     Some(n) => format!("event: {n}\n{body}"),
                     None => body,
@@ -281,7 +293,10 @@ fn StepView(snapshot: RwSignal<Option<Arc<Snapshot>>>, go: impl Fn(usize) + Copy
 }
 
 #[component]
-fn AnomalyList(anomalies: Signal<Vec<Anomaly>>, go: impl Fn(usize) + Copy + Send + Sync + 'static) -> impl IntoView {
+fn AnomalyList(
+    anomalies: Signal<Vec<Anomaly>>,
+    go: impl Fn(usize) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     view! {
         <ul class="anomalies" data-testid="anomalies">
             {move || anomalies.get().into_iter().map(|a| {
@@ -326,7 +341,13 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
         loaded.with(|r| {
             r.as_ref().is_some_and(|r| {
                 r.assembled.anomalies.iter().any(|a| {
-                    matches!(a.kind, AnomalyKind::InvalidArguments { repair: Some(_), .. })
+                    matches!(
+                        a.kind,
+                        AnomalyKind::InvalidArguments {
+                            repair: Some(_),
+                            ..
+                        }
+                    )
                 })
             })
         })
@@ -349,7 +370,9 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
         state.edit(|cur| *cur = cur.with_response(&x));
         state.kind.set(Kind::Response);
         state.right_tab.set("formats");
-        state.say("The assembled turn is now the conversation's last assistant turn (response view).");
+        state.say(
+            "The assembled turn is now the conversation's last assistant turn (response view).",
+        );
     };
     let use_request = move |_| {
         let Some(Some(x)) = loaded.with_untracked(|r| r.as_ref().map(|r| r.request.clone())) else {

@@ -155,15 +155,20 @@ impl AppState {
 
     /// Restore a kept state.
     pub fn restore(&self, s: State) {
-        let panes: Vec<Format> = s.panes.iter().filter_map(|id| Format::from_id(id)).collect();
+        let panes: Vec<Format> = s
+            .panes
+            .iter()
+            .filter_map(|id| Format::from_id(id))
+            .collect();
         self.panes.set(if panes.is_empty() {
             Format::ALL.to_vec()
         } else {
             panes
         });
-        self.compare.set(s.compare.and_then(|(a, b)| {
-            Some((Format::from_id(&a)?, Format::from_id(&b)?))
-        }));
+        self.compare.set(
+            s.compare
+                .and_then(|(a, b)| Some((Format::from_id(&a)?, Format::from_id(&b)?))),
+        );
         if s.replay.is_some() {
             self.right_tab.set("replay");
         }

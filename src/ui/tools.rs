@@ -31,45 +31,57 @@ pub fn ToolsEditor() -> impl IntoView {
 fn ToolCard(i: usize) -> impl IntoView {
     let state = use_state();
     let read = move |f: fn(&crate::model::Tool) -> String| {
-        move || state.exchange.with(|x| x.tools.get(i).map(f).unwrap_or_default())
+        move || {
+            state
+                .exchange
+                .with(|x| x.tools.get(i).map(f).unwrap_or_default())
+        }
     };
     let name = read(|t| t.name.clone());
     let description = read(|t| t.description.clone().unwrap_or_default());
-    let strict = move || state.exchange.with(|x| x.tools.get(i).and_then(|t| t.strict) == Some(true));
+    let strict = move || {
+        state
+            .exchange
+            .with(|x| x.tools.get(i).and_then(|t| t.strict) == Some(true))
+    };
 
     // The schema as typed: kept while it is not JSON, with the error at its spot.
     let draft: RwSignal<Option<String>> = RwSignal::new(None);
     let error: RwSignal<Option<(usize, usize, String)>> = RwSignal::new(None);
     let rendered = Memo::new(move |_| {
-        state
-            .exchange
-            .with(|x| x.tools.get(i).map(|t| json::pretty(&t.input_schema)).unwrap_or_default())
+        state.exchange.with(|x| {
+            x.tools
+                .get(i)
+                .map(|t| json::pretty(&t.input_schema))
+                .unwrap_or_default()
+        })
     });
     // Set while this editor's own edit is on its way, so its text is not reformatted.
     let mine = StoredValue::new(false);
     let shown = Signal::derive(move || draft.get().unwrap_or_else(|| rendered.get()));
-    let on_schema = Callback::new(move |t: String| {
-        match json::parse::<serde_json::Value>("schema", &t) {
-            Ok(v) => {
-                error.set(None);
-                draft.set(Some(t));
-                mine.set_value(true);
-                state.edit(|x| {
-                    if let Some(tool) = x.tools.get_mut(i) {
-                        tool.input_schema = v;
-                    }
-                });
-            }
-            Err(e) => {
-                let at = match (e.line, e.column) {
-                    (Some(l), Some(c)) => super::cm::offset_of(&t, l, c),
-                    _ => 0,
-                };
-                error.set(Some((at, at + 1, e.to_string())));
-                draft.set(Some(t));
-            }
-        }
-    });
+    let on_schema =
+        Callback::new(
+            move |t: String| match json::parse::<serde_json::Value>("schema", &t) {
+                Ok(v) => {
+                    error.set(None);
+                    draft.set(Some(t));
+                    mine.set_value(true);
+                    state.edit(|x| {
+                        if let Some(tool) = x.tools.get_mut(i) {
+                            tool.input_schema = v;
+                        }
+                    });
+                }
+                Err(e) => {
+                    let at = match (e.line, e.column) {
+                        (Some(l), Some(c)) => super::cm::offset_of(&t, l, c),
+                        _ => 0,
+                    };
+                    error.set(Some((at, at + 1, e.to_string())));
+                    draft.set(Some(t));
+                }
+            },
+        );
     // Another edit (a lint fix, an example) replaces a valid draft.
     Effect::new(move |_| {
         rendered.track();
