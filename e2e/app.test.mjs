@@ -61,6 +61,11 @@ test('the page loads without errors, with every format pane and the first exampl
   // CodeMirror is in every pane: line numbers and folding.
   assert.ok(await page.locator('[data-format="gemini"] .cm-lineNumbers').count());
   assert.ok(await page.locator('[data-format="gemini"] .cm-foldGutter').count());
+  // A strict Content-Security-Policy is in force (and nothing it blocks was needed: no errors).
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+  assert.doesNotMatch(csp, /'unsafe-eval'|script-src[^;]*'unsafe-inline'/);
   assert.deepEqual(errors, []);
   await context.close();
 });

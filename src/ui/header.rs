@@ -9,13 +9,24 @@ use wasm_bindgen::JsCast;
 
 /// Put the state into the URL fragment and copy the link.
 pub fn share_now(state: AppState) {
-    match share::to_fragment(&state.snapshot()) {
+    let mut snapshot = state.snapshot();
+    let mut note = "";
+    let made = match share::to_fragment(&snapshot) {
+        // A replay too large for a link: share the rest, and say so.
+        Err(share::ShareError::ReplayTooLarge { .. }) => {
+            snapshot.replay = None;
+            note = " The replayed stream is too large for a link and was left out: export the state as a file to keep it.";
+            share::to_fragment(&snapshot)
+        }
+        other => other,
+    };
+    match made {
         Ok(f) => {
             io::set_fragment(&f);
             let link = io::link_with(&f);
             io::copy_text(&link);
             state.say(format!(
-                "Link copied ({} characters). Anyone opening it sees this exchange; nothing is stored on a server.",
+                "Link copied ({} characters). Anyone opening it sees this exchange; nothing is stored on a server.{note}",
                 link.len()
             ));
         }

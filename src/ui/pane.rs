@@ -121,7 +121,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
             <CodeEditor
                 text=shown
                 lang=lang
-                label=format!("{} {} document", format.name(), "")
+                label=format!("{} document", format.name())
                 testid=format!("editor-{id}")
                 on_change=Callback::new(move |t| draft.change(t))
                 error=draft.error_range()

@@ -9,6 +9,7 @@ use super::state::use_state;
 use crate::examples::STREAMS;
 use crate::formats::{json, Format, Kind};
 use crate::model::{Exchange, Part};
+use crate::stream::har;
 use crate::stream::replay::{LoadOptions, Replay, Snapshot};
 use crate::stream::synth::synthesize;
 use crate::stream::{partial, Anomaly, AnomalyKind, Protocol};
@@ -32,6 +33,27 @@ pub fn ReplayView() -> impl IntoView {
         })
     });
     let protocol: RwSignal<Option<Protocol>> = RwSignal::new(None);
+    let har_entry: RwSignal<Option<usize>> = RwSignal::new(None);
+    // A HAR file's exchanges, for the picker (empty for any other input).
+    let har_entries = Memo::new(move |_| {
+        input.with(|t| {
+            serde_json::from_str::<serde_json::Value>(t)
+                .ok()
+                .filter(har::is_har)
+                .and_then(|v| har::entries(&v).ok())
+                .map(|es| {
+                    es.into_iter()
+                        .map(|e| {
+                            (
+                                e.index,
+                                format!("{} {} {} ({})", e.status, e.method, e.url, e.mime),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
     let loaded: RwSignal<Option<Arc<Replay>>> = RwSignal::new(None);
     let error: RwSignal<Option<String>> = RwSignal::new(None);
     let step = RwSignal::new(0usize);
@@ -44,7 +66,7 @@ pub fn ReplayView() -> impl IntoView {
         let text = input.get();
         let opts = LoadOptions {
             protocol: protocol.get(),
-            har_entry: None,
+            har_entry: har_entry.get(),
         };
         match Replay::load(&text, opts) {
             Ok(r) => {
@@ -99,6 +121,7 @@ pub fn ReplayView() -> impl IntoView {
         let id = event_target_value(&ev);
         if let Some(s) = STREAMS.iter().find(|s| s.id == id) {
             protocol.set(None);
+            har_entry.set(None);
             state.replay.set(Some(s.text.to_string()));
         }
     };
@@ -161,6 +184,16 @@ pub fn ReplayView() -> impl IntoView {
                             <input type="file" class="visually-hidden" data-testid="stream-file" on:change=picked_file />
                         </label>
                     </div>
+                    <Show when=move || har_entries.with(|e| !e.is_empty())>
+                        <label class="field">
+                            <span>"HAR exchange"</span>
+                            <select data-testid="har-entry"
+                                on:change=move |ev| har_entry.set(event_target_value(&ev).parse().ok())>
+                                <option value="">"the last streamed one"</option>
+                                {move || har_entries.get().into_iter().map(|(i, label)| view! { <option value=i.to_string()>{label}</option> }).collect_view()}
+                            </select>
+                        </label>
+                    </Show>
                     <CodeEditor
                         text=input
                         lang="text"

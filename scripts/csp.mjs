@@ -1,0 +1,28 @@
+// Trunk post_build hook: give the built page a Content-Security-Policy. Trunk writes one inline
+// module script (the wasm loader); it is allowed by its SHA-256 hash, so no inline script the page
+// did not ship can run. WebAssembly needs 'wasm-unsafe-eval' (not 'unsafe-eval'); CodeMirror and
+// Leptos set inline styles, hence style-src 'unsafe-inline'. Nothing is fetched from elsewhere.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR ?? process.argv[2] ?? 'dist';
+const file = path.join(dir, 'index.html');
+let html = fs.readFileSync(file, 'utf8');
+const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+  (m) => `'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
+);
+const policy = [
+  "default-src 'none'",
+  `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+].join('; ');
+html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/g, '');
+html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+if (!html.includes('Content-Security-Policy')) throw new Error(`${file}: no <meta charset> to put the CSP after`);
+fs.writeFileSync(file, html);
