@@ -309,6 +309,9 @@ pub fn App() -> impl IntoView {
         <header::Header />
         <NoticeBar />
         <main class="workspace">
+            <nav class="phone-jump" aria-label="Jump to">
+                <a href="#views">"Wire formats ↓"</a>
+            </nav>
             <section class="left" aria-label="Exchange editor">
                 <div class="tabs" role="tablist" aria-label="Editor">
                     {tab("edit", "Tools & conversation")}
@@ -320,7 +323,7 @@ pub fn App() -> impl IntoView {
                     <conversation::ConversationEditor />
                 </Show>
             </section>
-            <section class="right" aria-label="Views">
+            <section class="right" id="views" aria-label="Views">
                 <div class="tabs" role="tablist" aria-label="View">
                     {right("formats", "Wire formats")}
                     {right("replay", "Replay a stream")}

@@ -142,7 +142,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
             <div class="pane-info">
                 <details class="losses" data-testid=format!("losses-{id}")
                     on:toggle=move |ev| losses_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-                    <summary>
+                    <summary class:has-losses=move || losses() != 0>
                         {move || match losses() {
                             0 => format!("{} carries everything", format.name()),
                             n => format!("What {} cannot carry ({n})", format.name()),
