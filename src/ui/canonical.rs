@@ -20,26 +20,7 @@ pub fn CanonicalEditor() -> impl IntoView {
             .exchange
             .with(|x| rendered.with(|t| anchors::canonical_spans(x, t)))
     });
-    let marks = Signal::derive(move || {
-        if draft.text.with(Option::is_some) {
-            return Vec::new();
-        }
-        let Some(el) = state.focus() else {
-            return Vec::new();
-        };
-        spans.with(|s| {
-            s.iter()
-                .filter(|(e, _)| *e == el)
-                .map(|(_, sp)| (sp.start, sp.end))
-                .collect()
-        })
-    });
-    let element_at = move |offset: usize| {
-        if draft.text.with_untracked(Option::is_some) {
-            return None;
-        }
-        spans.with_untracked(|s| anchors::element_at(s, offset))
-    };
+    let links = draft.links(spans);
     let status = move || {
         match draft.error.get() {
         None => view! {
@@ -68,18 +49,9 @@ pub fn CanonicalEditor() -> impl IntoView {
                 testid="canonical-editor"
                 on_change=Callback::new(move |t| draft.change(t))
                 error=draft.error_range()
-                marks=marks
-                on_hover=Callback::new(move |at: Option<usize>| {
-                    let el = at.and_then(element_at);
-                    if state.hovered.get_untracked() != el {
-                        state.hovered.set(el);
-                    }
-                })
-                on_cursor=Callback::new(move |at: usize| {
-                    if let Some(el) = element_at(at) {
-                        state.selected.set(Some(el));
-                    }
-                })
+                marks=links.marks
+                on_hover=links.on_hover
+                on_cursor=links.on_cursor
             />
             </div>
             {status}

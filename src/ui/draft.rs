@@ -6,9 +6,21 @@
 //! loaded: nothing the user typed is replaced under their cursor.
 
 use super::state::{use_state, AppState, Origin};
+use crate::anchors::{self, Element, Span};
 use crate::edit::read_into;
 use crate::formats::{json, DecodeError, Format};
 use leptos::prelude::*;
+
+/// How an editor takes part in highlighting: the ranges to mark, and what the pointer and the
+/// cursor point at.
+pub struct Links {
+    /// Byte ranges of the hovered or selected element in the editor's text.
+    pub marks: Signal<Vec<(usize, usize)>>,
+    /// The pointer moved over a byte offset (or left).
+    pub on_hover: Callback<Option<usize>>,
+    /// The cursor moved to a byte offset.
+    pub on_cursor: Callback<usize>,
+}
 
 /// An editor's draft and what reading it gave.
 #[derive(Clone, Copy)]
@@ -78,6 +90,46 @@ impl Draft {
                 state.set_from(self.origin, r.exchange);
             }
             Err(e) => self.error.set(Some(e)),
+        }
+    }
+
+    /// Highlighting through the element spans of the editor's rendering; off while a draft is
+    /// shown (the spans describe the rendering, not the typed text).
+    pub fn links(self, spans: Memo<Vec<(Element, Span)>>) -> Links {
+        let state = self.state;
+        let marks = Signal::derive(move || {
+            if self.text.with(Option::is_some) {
+                return Vec::new();
+            }
+            let Some(el) = state.focus() else {
+                return Vec::new();
+            };
+            spans.with(|s| {
+                s.iter()
+                    .filter(|(e, _)| *e == el)
+                    .map(|(_, sp)| (sp.start, sp.end))
+                    .collect()
+            })
+        });
+        let element_at = move |offset: usize| -> Option<Element> {
+            if self.text.with_untracked(Option::is_some) {
+                return None;
+            }
+            spans.with_untracked(|s| anchors::element_at(s, offset))
+        };
+        Links {
+            marks,
+            on_hover: Callback::new(move |at: Option<usize>| {
+                let el = at.and_then(element_at);
+                if state.hovered.get_untracked() != el {
+                    state.hovered.set(el);
+                }
+            }),
+            on_cursor: Callback::new(move |at: usize| {
+                if let Some(el) = element_at(at) {
+                    state.selected.set(Some(el));
+                }
+            }),
         }
     }
 

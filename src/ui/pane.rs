@@ -31,38 +31,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
             .exchange
             .with(|x| encoded.with(|e| anchors::spans_in(x, format, kind, &e.text)))
     });
-    let marks = Signal::derive(move || {
-        if draft.text.with(Option::is_some) {
-            return Vec::new();
-        }
-        let Some(el) = state.focus() else {
-            return Vec::new();
-        };
-        spans.with(|s| {
-            s.iter()
-                .filter(|(e, _)| *e == el)
-                .map(|(_, sp)| (sp.start, sp.end))
-                .collect()
-        })
-    });
-    let element_at = move |offset: usize| -> Option<Element> {
-        if draft.text.with_untracked(Option::is_some) {
-            return None;
-        }
-        spans.with_untracked(|s| anchors::element_at(s, offset))
-    };
-    let on_hover = Callback::new(move |at: Option<usize>| {
-        let el = at.and_then(element_at);
-        if state.hovered.get_untracked() != el {
-            state.hovered.set(el);
-        }
-    });
-    let on_cursor = Callback::new(move |at: usize| {
-        let el = element_at(at);
-        if el.is_some() {
-            state.selected.set(el);
-        }
-    });
+    let links = draft.links(spans);
 
     let target = Target::from_id(id);
     let lints: Memo<Vec<Finding>> = Memo::new(move |_| {
@@ -125,9 +94,9 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 testid=format!("editor-{id}")
                 on_change=Callback::new(move |t| draft.change(t))
                 error=draft.error_range()
-                marks=marks
-                on_hover=on_hover
-                on_cursor=on_cursor
+                marks=links.marks
+                on_hover=links.on_hover
+                on_cursor=links.on_cursor
             />
             </div>
             <Show when=move || draft.error.with(Option::is_some)>
