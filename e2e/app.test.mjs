@@ -207,6 +207,8 @@ test('a lint fix makes a schema strict-compatible', async () => {
   await page.waitForFunction(() => /finding/.test(document.querySelector('[data-testid="lint-badge-openai-chat"]').textContent));
   const lints = page.getByTestId('lints-openai-chat');
   await lints.locator('summary').click();
+  // The list is built when the details open (the toggle event comes a task later).
+  await lints.locator('li.finding').first().waitFor();
   assert.match(await lints.textContent(), /strict/);
   await lints.getByTestId('lint-fix').first().click();
   await page.waitForFunction(() => /checks pass/.test(document.querySelector('[data-testid="lint-badge-openai-chat"]').textContent));
@@ -300,6 +302,41 @@ test('a dropped provider document replaces the exchange', async () => {
   await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
   await waitPane(page, 'anthropic', /"name": "translate"/);
   assert.match(await page.getByTestId('notice').textContent(), /gemini request/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the structured editor: tools, a parallel call, its result with the error flag, reorder and delete', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await page.getByTestId('add-tool').click();
+  await page.getByTestId('tool-1-name').fill('get_time');
+  await waitPane(page, 'gemini', /"name": "get_time"/);
+  await page.getByTestId('tool-1-up').click();
+  assert.equal(await page.getByTestId('tool-0-name').inputValue(), 'get_time');
+  // A parallel call in the assistant turn, then its result marked as an error.
+  await page.getByTestId('add-call-1').click();
+  await page.getByTestId('call-1-1-name').fill('get_time');
+  await page.getByTestId('call-1-1-args').fill('{"zone": "Europe/Paris"}');
+  await waitPane(page, 'anthropic', /Europe\/Paris/);
+  await page.getByTestId('add-result').click();
+  const last = await page.locator('[data-testid^="result-"][data-testid$="-content"]').last();
+  await last.fill('zone database unavailable');
+  const errorBox = page.locator('[data-testid^="result-"][data-testid$="-error"]').last();
+  await errorBox.check();
+  await waitPane(page, 'anthropic', /"is_error": true/);
+  await waitPane(page, 'openai-chat', /Error: zone database unavailable/);
+  const anthropic = JSON.parse(await paneText(page, 'anthropic'));
+  const block = anthropic.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b) => b.is_error);
+  assert.equal(block.type, 'tool_result');
+  const call = anthropic.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((b) => b.type === 'tool_use' && b.name === 'get_time');
+  assert.equal(block.tool_use_id, call.id);
+  // Arguments that break the schema are flagged on the call.
+  await page.getByTestId('call-1-0-args').fill('{"unit": "kelvin"}');
+  await page.getByTestId('call-1-0-problems').locator('li').first().waitFor();
+  assert.match(await page.getByTestId('call-1-0-problems').textContent(), /location|kelvin/);
+  // Remove the tool again.
+  await page.getByTestId('tool-0-remove').click();
+  assert.equal(await page.getByTestId('tool-1-name').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -33,7 +33,7 @@ pub fn CanonicalEditor() -> impl IntoView {
             <p class="status error" role="alert" data-testid="canonical-error">
                 {e.to_string()}
                 <span class="hint">" — the panes keep the last valid exchange. "</span>
-                <button type="button" class="link" on:click=move |_| draft.discard()>"Discard my text"</button>
+                <button type="button" class="link" data-testid="canonical-discard" on:click=move |_| draft.discard()>"Discard my text"</button>
             </p>
         }
         .into_any(),

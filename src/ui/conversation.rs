@@ -125,7 +125,7 @@ fn MessageCard(m: usize) -> impl IntoView {
     view! {
         <li class="card message" data-role=role_value data-testid=format!("message-{m}")>
             <div class="row">
-                <select class="role" aria-label=format!("Role of message {}", m + 1)
+                <select class="role" aria-label=format!("Role of message {}", m + 1) data-testid=format!("message-{m}-role")
                     prop:value=role_value
                     on:change=move |ev| {
                         let r = match event_target_value(&ev).as_str() {
@@ -142,7 +142,7 @@ fn MessageCard(m: usize) -> impl IntoView {
                 </select>
                 <span class="grow"></span>
                 <Show when=move || role.get() != Some(Role::Tool)>
-                    <button type="button" class="ghost small" on:click=move |_| state.edit(|x| edit::add_text_to(x, m))>"+ text"</button>
+                    <button type="button" class="ghost small" data-testid=format!("add-text-{m}") on:click=move |_| state.edit(|x| edit::add_text_to(x, m))>"+ text"</button>
                 </Show>
                 <Show when=move || role.get() == Some(Role::Assistant)>
                     <button type="button" class="ghost small" data-testid=format!("add-call-{m}")
@@ -151,6 +151,7 @@ fn MessageCard(m: usize) -> impl IntoView {
                 </Show>
                 <Mover
                     label="message"
+                    id=format!("message-{m}")
                     up=move || state.edit(|x| edit::shift(&mut x.messages, m, true))
                     down=move || state.edit(|x| edit::shift(&mut x.messages, m, false))
                     remove=move || state.edit(|x| edit::remove_message(x, m))
@@ -188,6 +189,7 @@ fn PartRow(m: usize, p: usize) -> impl IntoView {
         view! {
             <Mover
                 label="part"
+                id=format!("part-{m}-{p}")
                 up=move || state.edit(|x| if let Some(msg) = x.messages.get_mut(m) { edit::shift(&mut msg.parts, p, true) })
                 down=move || state.edit(|x| if let Some(msg) = x.messages.get_mut(m) { edit::shift(&mut msg.parts, p, false) })
                 remove=move || state.edit(|x| edit::remove_part(x, m, p))

@@ -33,7 +33,7 @@ pub fn HelpOverlay() -> impl IntoView {
                     data-testid="help" on:click=|ev| ev.stop_propagation()>
                     <div class="section-head">
                         <h2 id="help-title">"Keyboard shortcuts"</h2>
-                        <button type="button" class="icon" aria-label="Close help" on:click=move |_| state.help.set(false)>"✕"</button>
+                        <button type="button" class="icon" aria-label="Close help" data-testid="help-close" on:click=move |_| state.help.set(false)>"✕"</button>
                     </div>
                     <table class="keys">
                         <tbody>

@@ -275,7 +275,7 @@ fn NoticeBar() -> impl IntoView {
                 data-testid="notice"
             >
                 <span>{move || state.notice.with(|n| n.as_ref().map(|n| n.text.clone()))}</span>
-                <button type="button" class="icon" aria-label="Dismiss" on:click=move |_| state.notice.set(None)>"✕"</button>
+                <button type="button" class="icon" aria-label="Dismiss" data-testid="notice-dismiss" on:click=move |_| state.notice.set(None)>"✕"</button>
             </div>
         </Show>
     }

@@ -103,7 +103,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 <p class="pane-error" role="alert" data-testid=format!("pane-error-{id}")>
                     {move || draft.error.get().map(|e| e.to_string())}
                     <span class="hint">" — the other panes keep the last valid exchange. "</span>
-                    <button type="button" class="link" on:click=move |_| draft.discard()>
+                    <button type="button" class="link" data-testid=format!("discard-{id}") on:click=move |_| draft.discard()>
                         "Discard my text"
                     </button>
                 </p>
@@ -174,7 +174,7 @@ fn LossItem(loss: Loss) -> impl IntoView {
         >
             <span class=format!("kind {kind}")>{kind}</span>
             " "
-            <button type="button" class="pointer" title="Select this element everywhere"
+            <button type="button" class="pointer" title="Select this element everywhere" data-testid="loss-pointer"
                 on:click=move |_| state.selected.set(el)>
                 <code>{pointer}</code>
             </button>
@@ -271,9 +271,9 @@ fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
                         "As code"
                     </summary>
                     <div class="menu-items" role="menu">
-                        <button type="button" role="menuitem" on:click=move |_| copy(Some(Lang::Curl))>"curl"</button>
-                        <button type="button" role="menuitem" on:click=move |_| copy(Some(Lang::Python))>"Python"</button>
-                        <button type="button" role="menuitem" on:click=move |_| copy(Some(Lang::TypeScript))>"TypeScript"</button>
+                        <button type="button" role="menuitem" data-testid=format!("copy-curl-{id}") on:click=move |_| copy(Some(Lang::Curl))>"curl"</button>
+                        <button type="button" role="menuitem" data-testid=format!("copy-python-{id}") on:click=move |_| copy(Some(Lang::Python))>"Python"</button>
+                        <button type="button" role="menuitem" data-testid=format!("copy-typescript-{id}") on:click=move |_| copy(Some(Lang::TypeScript))>"TypeScript"</button>
                     </div>
                 </details>
             </Show>

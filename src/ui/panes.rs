@@ -91,8 +91,8 @@ fn PanePicker() -> impl IntoView {
                     })
                     .collect_view()}
                 <div class="picker-actions">
-                    <button type="button" class="ghost small" on:click=move |_| state.panes.set(Format::ALL.to_vec())>"All"</button>
-                    <button type="button" class="ghost small"
+                    <button type="button" class="ghost small" data-testid="panes-all" on:click=move |_| state.panes.set(Format::ALL.to_vec())>"All"</button>
+                    <button type="button" class="ghost small" data-testid="panes-big-three"
                         on:click=move |_| state.panes.set(vec![Format::OpenAiChat, Format::Anthropic, Format::Gemini])>
                         "Big three"
                     </button>

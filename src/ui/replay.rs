@@ -224,7 +224,7 @@ pub fn ReplayView() -> impl IntoView {
                         <button type="button" class="icon" aria-label="Last event" data-testid="step-last" on:click=move |_| go(usize::MAX)>"»"</button>
                         <label class="check">
                             "Speed"
-                            <select aria-label="Speed" on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(150))>
+                            <select aria-label="Speed" data-testid="speed" on:change=move |ev| speed.set(event_target_value(&ev).parse().unwrap_or(150))>
                                 <option value="600">"0.25×"</option>
                                 <option value="300">"0.5×"</option>
                                 <option value="150" selected=true>"1×"</option>
@@ -256,7 +256,7 @@ pub fn ReplayView() -> impl IntoView {
                                                 let odd = r.assembled.anomalies.iter().any(|a| a.step == i);
                                                 view! {
                                                     <li class:current=i == s class:odd=odd value=(i + 1).to_string()>
-                                                        <button type="button" class="link" on:click=move |_| go(i)>{label.clone()}</button>
+                                                        <button type="button" class="link" data-testid=format!("event-{i}") on:click=move |_| go(i)>{label.clone()}</button>
                                                     </li>
                                                 }
                                             })
@@ -336,7 +336,7 @@ fn AnomalyList(
                 let at = a.step;
                 view! {
                     <li>
-                        <button type="button" class="link" on:click=move |_| go(at)>{format!("event {}", at + 1)}</button>
+                        <button type="button" class="link" data-testid="anomaly-step" on:click=move |_| go(at)>{format!("event {}", at + 1)}</button>
                         " "
                         <span class="tag warn">{a.kind.id()}</span>
                         " "
@@ -471,7 +471,7 @@ pub fn StreamsView() -> impl IntoView {
                             <header class="pane-head">
                                 <h3>{p.format().name()}</h3>
                                 <span class="badge clean">{move || format!("{} events", synth.with(|s| s.0))}</span>
-                                <button type="button" class="ghost small" title="Open this stream in the replay view"
+                                <button type="button" class="ghost small" title="Open this stream in the replay view" data-testid=format!("replay-{}", p.id())
                                     on:click=move |_| {
                                         state.replay.set(Some(synth.with_untracked(|s| s.1.clone())));
                                         state.right_tab.set("replay");

@@ -131,6 +131,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                 </label>
                 <Mover
                     label="tool"
+                    id=format!("tool-{i}")
                     up=move || state.edit(|x| edit::shift(&mut x.tools, i, true))
                     down=move || state.edit(|x| edit::shift(&mut x.tools, i, false))
                     remove=move || state.edit(|x| edit::remove_tool(x, i))
@@ -175,6 +176,9 @@ fn ToolCard(i: usize) -> impl IntoView {
 pub fn Mover(
     /// What is moved, for the buttons' accessible names.
     label: &'static str,
+    /// Prefix of the buttons' `data-testid`s (`<id>-up`, `<id>-down`, `<id>-remove`).
+    #[prop(into)]
+    id: String,
     /// Move up.
     up: impl Fn() + 'static,
     /// Move down.
@@ -184,11 +188,11 @@ pub fn Mover(
 ) -> impl IntoView {
     view! {
         <span class="mover">
-            <button type="button" class="icon" aria-label=format!("Move {label} up") title="Move up"
+            <button type="button" class="icon" aria-label=format!("Move {label} up") title="Move up" data-testid=format!("{id}-up")
                 on:click=move |_| up()>"↑"</button>
-            <button type="button" class="icon" aria-label=format!("Move {label} down") title="Move down"
+            <button type="button" class="icon" aria-label=format!("Move {label} down") title="Move down" data-testid=format!("{id}-down")
                 on:click=move |_| down()>"↓"</button>
-            <button type="button" class="icon danger" aria-label=format!("Remove {label}") title="Remove"
+            <button type="button" class="icon danger" aria-label=format!("Remove {label}") title="Remove" data-testid=format!("{id}-remove")
                 on:click=move |_| remove()>"✕"</button>
         </span>
     }
