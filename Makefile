@@ -9,7 +9,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(HOME)/.pyenv/shi
 export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: serve dist test setup setup-test lint test-native test-sdk test-wasm test-e2e size screenshots clean
+.PHONY: serve dist test setup setup-test lint test-native fuzz-smoke test-sdk test-wasm test-e2e size screenshots clean
 
 serve: setup
 	trunk serve
@@ -26,6 +26,7 @@ setup-test:
 test: setup-test
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory dist
 	$(MAKE) --no-print-directory test-e2e
@@ -39,6 +40,24 @@ lint:
 # Native: unit tests, golden files, round-trip properties, CLI, and the SDK checks (python).
 test-native:
 	cargo test --locked
+
+# Every fuzz target (fuzz/) for a few seconds over seeds from the fixtures; fails on a crash.
+# Skipped, saying so, without rustup's nightly or cargo-fuzz. Long runs: fuzz/README.md.
+FUZZ_TARGETS := read_any decode xml stream har share edit schema
+fuzz-smoke:
+	@if ! cargo +nightly --version >/dev/null 2>&1 || ! cargo fuzz --version >/dev/null 2>&1; then \
+	  echo "fuzz-smoke: skipped (needs the nightly toolchain and cargo-fuzz)"; exit 0; fi; \
+	rm -rf fuzz/target/smoke && SEED_DIR=target/smoke/seeds fuzz/seed.sh >/dev/null && \
+	cargo +nightly fuzz build -O && \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p fuzz/target/smoke/new/$$t; \
+	  if ! cargo +nightly fuzz run -O $$t fuzz/target/smoke/new/$$t fuzz/target/smoke/seeds/$$t -- \
+	      -max_total_time=5 -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	      -artifact_prefix=fuzz/target/smoke/ -print_final_stats=1 >fuzz/target/smoke/$$t.log 2>&1; then \
+	    tail -40 fuzz/target/smoke/$$t.log; \
+	    echo "fuzz-smoke: $$t failed; the input is in fuzz/target/smoke/"; exit 1; fi; \
+	  echo "fuzz-smoke: $$t $$(grep -o 'number_of_executed_units: [0-9]*' fuzz/target/smoke/$$t.log | cut -d' ' -f2) runs"; \
+	done
 
 test-sdk:
 	cargo test --locked --test sdk --test sdk_stream -- --nocapture

@@ -41,6 +41,11 @@ fi
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
 
 if [ "${1:-build}" = test ]; then
+  # The fuzz smoke run (make fuzz-smoke) also needs the nightly toolchain; without it, it skips.
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    say "installing cargo-fuzz (about 2 minutes)"
+    cargo install cargo-fuzz --locked --version 0.13.2
+  fi
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then

@@ -41,8 +41,12 @@ pub fn run(args: Vec<String>) -> i32 {
         std::io::stdin().read_to_string(&mut s).map(|_| s)
     };
     let code = run_with(&args, stdin, &mut out, &mut err);
-    print!("{out}");
-    eprint!("{err}");
+    // `print!` panics on a closed pipe (`toolscope … | head`); a reader that stopped early is
+    // not an error of ours, so write errors are ignored and the status stays the command's.
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().lock().write_all(err.as_bytes());
     code
 }
 

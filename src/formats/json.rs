@@ -1,5 +1,6 @@
 //! JSON plumbing shared by the JSON formats: parsing with line, column and JSON pointer in the
-//! error, pretty rendering, and finding the text position of a JSON pointer.
+//! error, pretty rendering, finding the text position of a JSON pointer, and the nesting-depth
+//! scan every parse runs first.
 
 use super::DecodeError;
 use serde::{de::DeserializeOwned, Serialize};
@@ -14,9 +15,69 @@ pub fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// Deepest nesting of JSON arrays and objects [`parse`] accepts. Ours, checked by a flat scan
+/// before serde runs, so the error is a clear message at the bracket past the limit and no
+/// recursion (serde's, or our walkers' over the parsed value) ever goes deeper. serde_json's
+/// own limit (128) stays as a backstop. Canonical arguments sit at level 6 and a Gemini call's
+/// at level 7, so schemas and arguments keep over 90 levels.
+pub const MAX_DEPTH: usize = 100;
+
+/// Byte offset of the first `[` or `{` opening a level deeper than `limit`, if any. A flat
+/// scan (strings and escapes skipped), so it costs no stack whatever the input. Brackets in
+/// text that is not JSON count as well: the scan only ever refuses what nests too deep.
+pub fn too_deep(text: &[u8], limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &c) in text.iter().enumerate() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The error for text nesting deeper than [`MAX_DEPTH`], at the bracket past the limit.
+pub fn check_depth(format: &'static str, text: &str) -> Result<(), DecodeError> {
+    match too_deep(text.as_bytes(), MAX_DEPTH) {
+        None => Ok(()),
+        Some(offset) => {
+            let (line, column) = line_column(text, offset);
+            Err(DecodeError {
+                format: Some(format),
+                pointer: None,
+                line: Some(line),
+                column: Some(column),
+                message: format!(
+                    "nested deeper than {MAX_DEPTH} levels of arrays and objects; refused"
+                ),
+            })
+        }
+    }
+}
+
 /// Parse `text` as `T`. On failure the error names the line, column and, when the text is JSON
-/// of the wrong shape, the JSON pointer of the element that did not fit.
+/// of the wrong shape, the JSON pointer of the element that did not fit. Text nesting deeper
+/// than [`MAX_DEPTH`] is refused before serde sees it.
 pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T, DecodeError> {
+    check_depth(format, text)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let pointer: String = e
@@ -257,6 +318,32 @@ mod tests {
         let e = parse::<T>("t", "{\"a\": [1,\n  \"two\"]}").unwrap_err();
         assert_eq!(e.pointer.as_deref(), Some("/a/1"));
         assert_eq!((e.line, e.column), (Some(2), Some(3)));
+    }
+
+    #[test]
+    fn json_depth_scanner_skips_strings() {
+        assert_eq!(too_deep(b"[[[]]]", 3), None);
+        assert_eq!(too_deep(b"[[[[]]]]", 3), Some(3));
+        assert_eq!(too_deep(br#"["[[[[\"[[", {"a": "{{{{"}]"#, 2), None);
+        assert_eq!(too_deep(br#"[{"a\\": [[]]}]"#, 3), Some(10));
+    }
+
+    #[test]
+    fn json_parse_refuses_deep_nesting_at_the_bracket() {
+        let text = format!(
+            "{{\"a\":\n{}{}}}",
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
+        let e = parse::<Value>("t", &text).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(MAX_DEPTH)));
+        assert!(
+            e.message.contains("deeper than 100 levels"),
+            "{}",
+            e.message
+        );
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse::<Value>("t", &ok).is_ok());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 pub mod field;
 pub mod json;
+pub mod limits;
 pub mod notes;
 pub(crate) mod shared;
 
@@ -299,9 +300,12 @@ impl Format {
         with_codec!(self, C => encode_with::<C>(x, kind))
     }
 
-    /// Decode this format's request or response body. Errors carry line and column.
+    /// Decode this format's request or response body. Errors carry line and column. Text over
+    /// [`limits::MAX_INPUT`] or an exchange over the message and tool limits is refused.
     pub fn decode(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
-        let result = with_codec!(self, C => decode_with::<C>(text, kind));
+        limits::check_size(Some(self.id()), text)?;
+        let result = with_codec!(self, C => decode_with::<C>(text, kind))
+            .and_then(|d| limits::check_counts(self.id(), &d.exchange).map(|()| d));
         result.map_err(|e| json::locate_error(e, text))
     }
 
@@ -315,6 +319,7 @@ impl Format {
 
     /// Guess the format and kind of a document: the most confident format wins.
     pub fn detect(text: &str) -> Result<(Format, Kind), DecodeError> {
+        limits::check_size(None, text)?;
         let scores: Vec<(Format, Kind, u8)> = match json::parse::<Value>("auto-detect", text) {
             Ok(v) => Format::ALL
                 .into_iter()
@@ -400,16 +405,19 @@ impl Source {
 /// Errors point at the spot: a syntax error at its line and column; a document of a detected
 /// format at the element that does not fit; otherwise why it is not a canonical exchange.
 pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
+    limits::check_size(None, text)?;
     let canonical = json::parse::<Exchange>("canonical", text);
     let canonical_err = match canonical {
         Ok(exchange) => {
+            limits::check_counts("canonical", &exchange)
+                .map_err(|e| json::locate_error(e, text))?;
             return Ok((
                 Decoded {
                     exchange,
                     losses: Vec::new(),
                 },
                 Source::Canonical,
-            ))
+            ));
         }
         Err(e) => e,
     };

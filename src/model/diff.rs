@@ -5,15 +5,30 @@
 use super::{Exchange, Loss};
 use serde_json::Value;
 
+/// Deepest level [`differences`] descends to; below it two values that differ are one
+/// difference at that level. The walk recurses, and a page's stack is small.
+pub const MAX_DEPTH: usize = 128;
+
+/// Longest pair of arrays aligned element by element (the product of their lengths); longer
+/// ones are paired by position, so the alignment's table stays within a few megabytes.
+const MAX_ALIGN: usize = 1 << 20;
+
 /// JSON pointers where `a` and `b` differ: leaves that changed, keys present on one side only,
 /// array elements beyond the shorter array.
 pub fn differences(a: &Value, b: &Value) -> Vec<String> {
     let mut out = Vec::new();
-    walk(a, b, &mut String::new(), &mut out);
+    walk(a, b, &mut String::new(), &mut out, 0);
     out
 }
 
-fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
+fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>, depth: usize) {
+    if depth >= MAX_DEPTH {
+        if a != b {
+            out.push(path.clone());
+        }
+        return;
+    }
+    let depth = depth + 1;
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for (k, va) in x {
@@ -21,8 +36,8 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
                 path.push('/');
                 path.push_str(&crate::formats::json::escape(k));
                 match y.get(k) {
-                    Some(vb) => walk(va, vb, path, out),
-                    None => absent(va, path, out),
+                    Some(vb) => walk(va, vb, path, out, depth),
+                    None => absent(va, path, out, depth),
                 }
                 path.truncate(len);
             }
@@ -30,7 +45,7 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
                 let len = path.len();
                 path.push('/');
                 path.push_str(&crate::formats::json::escape(k));
-                absent(vb, path, out);
+                absent(vb, path, out, depth);
                 path.truncate(len);
             }
         }
@@ -38,7 +53,7 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {
                 let len = path.len();
                 path.push_str(&format!("/{i}"));
-                walk(va, vb, path, out);
+                walk(va, vb, path, out, depth);
                 path.truncate(len);
             }
         }
@@ -51,7 +66,9 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>) {
                 match (i, j) {
                     (Some(i), Some(j)) => {
                         path.push_str(&format!("/{i}"));
-                        walk(&x[i], &y[j], path, out);
+                        if let (Some(va), Some(vb)) = (x.get(i), y.get(j)) {
+                            walk(va, vb, path, out, depth);
+                        }
                         next_before = i + 1;
                     }
                     (Some(i), None) => {
@@ -92,6 +109,10 @@ fn shape(v: &Value) -> String {
 /// double, elements of the same shape once); unpaired elements come with `None` opposite.
 fn align(x: &[Value], y: &[Value]) -> Vec<(Option<usize>, Option<usize>)> {
     let (n, m) = (x.len(), y.len());
+    if (n + 1).saturating_mul(m + 1) > MAX_ALIGN {
+        let pair = |i: usize| (Some(i).filter(|&i| i < n), Some(i).filter(|&i| i < m));
+        return (0..n.max(m)).map(pair).collect();
+    }
     let xs: Vec<String> = x.iter().map(shape).collect();
     let ys: Vec<String> = y.iter().map(shape).collect();
     let score = |i: usize, j: usize| -> u32 {
@@ -134,12 +155,12 @@ fn align(x: &[Value], y: &[Value]) -> Vec<(Option<usize>, Option<usize>)> {
 
 /// A value present on one side only: its leaves are the differences (so a loss at
 /// `/options/model` covers an `options` object that exists only because of that field).
-fn absent(v: &Value, path: &mut String, out: &mut Vec<String>) {
+fn absent(v: &Value, path: &mut String, out: &mut Vec<String>, depth: usize) {
     match v {
         Value::Object(m) if !m.is_empty() => {
-            walk(v, &Value::Object(serde_json::Map::new()), path, out);
+            walk(v, &Value::Object(serde_json::Map::new()), path, out, depth);
         }
-        Value::Array(a) if !a.is_empty() => walk(v, &Value::Array(Vec::new()), path, out),
+        Value::Array(a) if !a.is_empty() => walk(v, &Value::Array(Vec::new()), path, out, depth),
         _ => out.push(path.clone()),
     }
 }
@@ -177,5 +198,22 @@ mod tests {
             ["/a/1", "/a/2", "/b/d", "/b/e", "/x~0"]
         );
         assert!(differences(&a, &a).is_empty());
+    }
+
+    #[test]
+    fn model_differences_stops_at_the_depth_limit() {
+        let nest = |leaf: Value| (0..MAX_DEPTH + 50).fold(leaf, |v, _| Value::Array(vec![v]));
+        let d = differences(&nest(json!(1)), &nest(json!(2)));
+        assert_eq!(d, ["/0".repeat(MAX_DEPTH)]);
+    }
+
+    #[test]
+    fn model_differences_pairs_long_arrays_by_position() {
+        let a = Value::Array((0..2000).map(|i| json!(i)).collect());
+        let mut b = a.clone();
+        b.as_array_mut().unwrap().truncate(1000);
+        let d = differences(&a, &b);
+        assert_eq!(d.len(), 1000);
+        assert_eq!(d.first().map(String::as_str), Some("/1000"));
     }
 }

@@ -30,8 +30,9 @@ pub const MAX_LINK_LEN: usize = 2_000_000;
 pub const MAX_EXPANDED: usize = 4 * 1024 * 1024;
 /// Deepest nesting of JSON arrays and objects in a state document. The exchange sits at level
 /// 2, a call's arguments at level 7: schemas and arguments keep over 90 levels, and serde_json
-/// (which stops at 128) never gets near its own limit.
-pub const MAX_DEPTH: usize = 100;
+/// (which stops at 128) never gets near its own limit. The same as every JSON parse's
+/// ([`json::MAX_DEPTH`]), checked first here for the message in the words of links and files.
+pub const MAX_DEPTH: usize = json::MAX_DEPTH;
 /// Most messages in a state.
 pub const MAX_MESSAGES: usize = 5_000;
 /// Most tools in a state.
@@ -599,7 +600,7 @@ fn check_counts(s: &State, origin: Origin) -> Result<(), ShareError> {
 }
 
 fn check_depth(text: &str, origin: Origin) -> Result<(), ShareError> {
-    match too_deep(text.as_bytes(), MAX_DEPTH) {
+    match json::too_deep(text.as_bytes(), MAX_DEPTH) {
         None => Ok(()),
         Some(offset) => {
             let (line, column) = match origin {
@@ -617,37 +618,6 @@ fn check_depth(text: &str, origin: Origin) -> Result<(), ShareError> {
             })
         }
     }
-}
-
-/// Byte offset of the first `[` or `{` opening a level deeper than `limit`, if any. A flat
-/// scan (strings and escapes skipped), so it costs no stack whatever the input.
-fn too_deep(text: &[u8], limit: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &c) in text.iter().enumerate() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            b'"' => in_string = true,
-            b'{' | b'[' => {
-                depth += 1;
-                if depth > limit {
-                    return Some(i);
-                }
-            }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Leave out pane ids this Toolscope does not know (a link from a newer one) and repeated
@@ -706,14 +676,6 @@ mod tests {
         assert_eq!(size(1024 * 1024 + 1), "1.1 MiB");
         assert_eq!(size(1536), "1.5 KiB");
         assert_eq!(size(12), "12 bytes");
-    }
-
-    #[test]
-    fn share_depth_scanner_skips_strings() {
-        assert_eq!(too_deep(b"[[[]]]", 3), None);
-        assert_eq!(too_deep(b"[[[[]]]]", 3), Some(3));
-        assert_eq!(too_deep(br#"["[[[[\"[[", {"a": "{{{{"}]"#, 2), None);
-        assert_eq!(too_deep(br#"[{"a\\": [[]]}]"#, 3), Some(10));
     }
 
     #[test]

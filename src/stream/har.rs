@@ -25,6 +25,11 @@ pub enum HarError {
         /// The entry.
         index: usize,
     },
+    /// The chosen entry's response is itself a HAR file (one level is read, no more).
+    Nested {
+        /// The entry.
+        index: usize,
+    },
 }
 
 impl fmt::Display for HarError {
@@ -38,6 +43,10 @@ impl fmt::Display for HarError {
             HarError::NoResponseBody { index } => write!(
                 f,
                 "HAR: entry {index} has no response content text (export with content)"
+            ),
+            HarError::Nested { index } => write!(
+                f,
+                "HAR: entry {index}'s response is itself a HAR file; open that file instead"
             ),
         }
     }

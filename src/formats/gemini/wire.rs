@@ -381,21 +381,27 @@ impl Walker {
         }
     }
 
-    /// A Gemini `Schema` (not JSON Schema): its keywords are proto fields.
-    fn schema(&mut self, v: &mut Value, at: &str) {
+    /// A Gemini `Schema` (not JSON Schema): its keywords are proto fields. Recursion stops at
+    /// [`crate::formats::json::MAX_DEPTH`] levels of schema (a parsed document never nests
+    /// deeper), so no value built in code can run the stack out.
+    fn schema(&mut self, v: &mut Value, at: &str, depth: usize) {
+        if depth > crate::formats::json::MAX_DEPTH {
+            return;
+        }
+        let depth = depth + 1;
         self.fields(v, at);
         if let Some(Value::Object(props)) = Self::child(v, "properties") {
             for (name, p) in props.iter_mut() {
                 let at = format!("{at}/properties/{}", crate::formats::json::escape(name));
-                self.schema(p, &at);
+                self.schema(p, &at, depth);
             }
         }
         if let Some(items) = Self::child(v, "items") {
-            self.schema(items, &format!("{at}/items"));
+            self.schema(items, &format!("{at}/items"), depth);
         }
         if let Some(Value::Array(any)) = Self::child(v, "anyOf") {
             for (i, s) in any.iter_mut().enumerate() {
-                self.schema(s, &format!("{at}/anyOf/{i}"));
+                self.schema(s, &format!("{at}/anyOf/{i}"), depth);
             }
         }
     }
@@ -408,7 +414,7 @@ impl Walker {
                 self.fields(d, &at);
                 for key in ["parameters", "response"] {
                     if let Some(s) = Self::child(d, key) {
-                        self.schema(s, &format!("{at}/{key}"));
+                        self.schema(s, &format!("{at}/{key}"), 0);
                     }
                 }
             }
