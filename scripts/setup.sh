@@ -41,7 +41,13 @@ fi
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
 
 if [ "${1:-build}" = test ]; then
-  # The fuzz smoke run (make fuzz-smoke) also needs the nightly toolchain; without it, it skips.
+  # The fuzz smoke run (make fuzz-smoke) needs the nightly toolchain (rustup's dist server is
+  # reachable here) and cargo-fuzz; if nightly cannot be had, the smoke run says so and skips.
+  if ! cargo +nightly --version >/dev/null 2>&1; then
+    say "installing the nightly toolchain for the fuzz smoke run"
+    rustup toolchain install nightly --profile minimal ||
+      say "nightly could not be installed: make fuzz-smoke will skip"
+  fi
   if ! cargo fuzz --version >/dev/null 2>&1; then
     say "installing cargo-fuzz (about 2 minutes)"
     cargo install cargo-fuzz --locked --version 0.13.2
