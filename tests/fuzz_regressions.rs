@@ -3,6 +3,7 @@
 //! located message, or a value. The inputs live in `tests/fixtures/fuzz/`; every file there
 //! also goes through every entry point, so a new crash input only needs its file to be
 //! covered against panics.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

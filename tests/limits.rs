@@ -2,6 +2,7 @@
 //! naming the limit; what is large but legal (a 2,000-message exchange in every format, a
 //! 10,000-event stream, a 5 MB HAR) goes through. Timings are printed (`--nocapture`), never
 //! asserted: the machine is shared.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
