@@ -1030,7 +1030,7 @@ mod fuzz {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(1024))]
+        #![proptest_config(crate::common::gen::config(1024))]
         #[test]
         fn anthropic_xml_decoding_anything_never_panics(tokens in prop::collection::vec(token(), 0..24)) {
             let text: String = tokens.concat();
@@ -1057,4 +1057,26 @@ mod fuzz {
             }
         }
     }
+}
+
+/// Found by the random property run: an empty user turn followed by results vanished without a
+/// loss.
+#[test]
+fn anthropic_xml_empty_turn_before_results_is_reported() {
+    let text = "\n\nHuman: \n\nHuman: <function_results></function_results>";
+    let d = X.decode(text, Kind::Request).unwrap();
+    let enc = X.encode(&d.exchange, Kind::Request);
+    let back = X.decode(&enc.text, Kind::Request).unwrap();
+    let mut losses = enc.losses.clone();
+    losses.extend(back.losses);
+    assert!(
+        losses.iter().any(|l| l.pointer == "/messages/0"),
+        "{losses:?}"
+    );
+    assert!(toolscope::model::diff::unexplained(
+        &d.exchange.request_view(),
+        &back.exchange,
+        &losses
+    )
+    .is_empty());
 }

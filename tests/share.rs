@@ -612,7 +612,7 @@ fn share_flipped_characters_are_caught_or_harmless() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(common::gen::config(64))]
 
     #[test]
     fn share_round_trips_generated_requests(x in common::gen::exchange(), replay in proptest::option::of(".{0,200}")) {

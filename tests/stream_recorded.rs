@@ -369,7 +369,7 @@ fn feed(text: &str, cuts: &[usize], p: Protocol, sse_framing: bool) -> Assembled
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(common::gen::config(64))]
 
     /// Cut the bytes at random points, as JSON lines and as SSE (`data:` framing of the same
     /// events, CRLF line ends): the assembled message and anomalies do not change.

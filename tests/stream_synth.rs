@@ -145,7 +145,7 @@ fn feed(text: &str, cuts: &[usize], p: Protocol) -> toolscope::stream::Assembled
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(common::gen::config(64))]
 
     #[test]
     fn synth_cut_anywhere_assembles_the_same(

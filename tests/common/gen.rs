@@ -360,3 +360,20 @@ pub fn response() -> impl Strategy<Value = Exchange> {
             }
         })
 }
+
+/// Property-test settings: `cases` cases from a fixed seed, so `make test` (and CI) is
+/// deterministic; with `PROPTEST_CASES` set (a deeper, exploratory run), that many cases from a
+/// random seed.
+#[allow(dead_code)]
+pub fn config(cases: u32) -> ProptestConfig {
+    match std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        Some(n) => ProptestConfig::with_cases(n),
+        None => ProptestConfig {
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x7001_5c0e),
+            ..ProptestConfig::with_cases(cases)
+        },
+    }
+}

@@ -627,6 +627,15 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
         };
         match turns.last_mut() {
             Some(turn) if continues => {
+                if turn.segments.is_empty() && mi > 0 {
+                    // An empty message whose turn these results now fill: read back, the turn
+                    // is the results alone.
+                    ctx.losses.dropped(
+                        format!("/messages/{}", mi - 1),
+                        "empty message before tool results",
+                        "the results continue its turn, which then holds only them",
+                    );
+                }
                 if segs.is_empty() {
                     ctx.losses.dropped(
                         format!("/messages/{mi}"),
