@@ -47,6 +47,14 @@ pub fn read_into(
     // pane's format: detection decides first. The pane's own protocol family (a dialect pane
     // holding an OpenAI document) stays with the pane's format.
     let (use_format, use_kind) = match Format::detect(text) {
+        // Any prose reads as a legacy-XML completion; in another format's pane only a real
+        // transcript (with its markers) counts, so a typo is an error there, not a new exchange.
+        Ok((Format::AnthropicXml, _))
+            if format != Format::AnthropicXml
+                && !crate::formats::anthropic_xml::has_markers(text) =>
+        {
+            (format, kind)
+        }
         Ok((f, k)) if f.protocol() != format.protocol() => (f, k),
         Ok((_, k)) => (format, k),
         Err(_) => {
@@ -461,6 +469,23 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.line, Some(1));
+    }
+
+    #[test]
+    fn edit_prose_in_a_json_pane_is_an_error_but_a_transcript_is_read() {
+        let x = weather();
+        let e = read_into(
+            Some(Format::OpenAiChat),
+            Kind::Request,
+            "not json at all",
+            &x,
+        );
+        assert!(e.is_err());
+        let xml = Format::AnthropicXml.encode(&x, Kind::Request).text;
+        let r = read_into(Some(Format::OpenAiChat), Kind::Request, &xml, &x).unwrap();
+        assert_eq!(r.source, Source::Wire(Format::AnthropicXml, Kind::Request));
+        // In its own pane, prose is a plain completion.
+        assert!(read_into(Some(Format::AnthropicXml), Kind::Response, "Hi there", &x).is_ok());
     }
 
     #[test]

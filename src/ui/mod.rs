@@ -50,6 +50,14 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
         };
     }
     match read_any(&text) {
+        // Any prose reads as a legacy-XML completion; a paste on the page must be a document.
+        Ok((_, Source::Wire(crate::formats::Format::AnthropicXml, _)))
+            if !crate::formats::anthropic_xml::has_markers(&text) =>
+        {
+            state.say_error(format!(
+                "{name}: not a state file, a share link, or a document of a format Toolscope reads"
+            ))
+        }
         Ok((d, source)) => {
             let kind = match source {
                 Source::Wire(_, k) => k,

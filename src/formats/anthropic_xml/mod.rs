@@ -81,13 +81,7 @@ impl crate::formats::Codec for Codec {
     /// a completion); other text that does not look like JSON is at best a plain completion
     /// (10).
     fn sniff_text(text: &str) -> Option<(Kind, u8)> {
-        let prompt_markers = [
-            "\n\nHuman:",
-            "\n\nAssistant:",
-            "<tools>",
-            "<function_results>",
-        ];
-        if prompt_markers.iter().any(|m| text.contains(m)) || text.starts_with("Human:") {
+        if has_prompt_markers(text) {
             Some((Kind::Request, 90))
         } else if text.contains("<function_calls>") {
             Some((Kind::Response, 90))
@@ -114,4 +108,21 @@ impl crate::formats::Codec for Codec {
     fn parse_response(text: &str) -> Result<wire::Completion, DecodeError> {
         wire::parse_completion(text)
     }
+}
+
+/// True when `text` carries the legacy prompt's own markers (turn headers, a tool block,
+/// results or calls): it is this format's document, not just any prose, which also reads as a
+/// plain completion.
+pub fn has_markers(text: &str) -> bool {
+    has_prompt_markers(text) || text.contains("<function_calls>")
+}
+
+fn has_prompt_markers(text: &str) -> bool {
+    let prompt_markers = [
+        "\n\nHuman:",
+        "\n\nAssistant:",
+        "<tools>",
+        "<function_results>",
+    ];
+    prompt_markers.iter().any(|m| text.contains(m)) || text.starts_with("Human:")
 }
