@@ -161,3 +161,54 @@ fn fuzz_har_inside_a_har_is_one_level_too_many() {
         "HAR: entry 0's response is itself a HAR file; open that file instead"
     );
 }
+
+/// Found by the `decode` target (26 inputs, one cause): a decoded exchange whose tool result
+/// answers no earlier call (an XML prompt's results without their calls; a Chat request
+/// whose `tool_call_id` matches no call). Anthropic and Bedrock write the result as it is and
+/// their decoders refuse it, as the APIs do: no panic, a located error on the way back, and
+/// the result is named (the `args.orphan-result` lint; for a result without an id, the
+/// encoder's loss for the placeholder id). Every other format reads its own
+/// document back.
+#[test]
+fn fuzz_orphan_results_read_back_except_where_the_api_refuses_them() {
+    for (name, from) in [
+        ("decode-orphan-result-xml.txt", Format::AnthropicXml),
+        ("decode-orphan-result-chat.json", Format::OpenAiChat),
+    ] {
+        let d = from.decode(&input(name), Kind::Request).expect(name);
+        if from == Format::AnthropicXml {
+            // Results without ids: the encoder reports the placeholder id it writes.
+            let enc = Format::Anthropic.encode(&d.exchange, Kind::Request);
+            assert!(
+                enc.losses
+                    .iter()
+                    .any(|l| l.what.contains("answers no call")),
+                "{name}: {:?}",
+                enc.losses
+            );
+        } else {
+            let findings = schema::check(&d.exchange, &[], LintOptions::default());
+            assert!(
+                findings.iter().any(|f| f.rule == "args.orphan-result"),
+                "{name}: {findings:?}"
+            );
+        }
+        for to in Format::ALL {
+            let enc = to.encode(&d.exchange, Kind::Request);
+            match (to, to.decode(&enc.text, Kind::Request)) {
+                (Format::Anthropic | Format::Bedrock, Err(e)) => {
+                    assert!(e.message.contains("which no earlier"), "{name}: {e}");
+                    assert!(e.line.is_some() && e.pointer.is_some(), "{name}: {e}");
+                }
+                (Format::Anthropic | Format::Bedrock, Ok(_)) => {
+                    panic!(
+                        "{name}: {} now reads orphan results; update this test",
+                        to.id()
+                    )
+                }
+                (_, Err(e)) => panic!("{name}: {} does not read back: {e}", to.id()),
+                (_, Ok(_)) => {}
+            }
+        }
+    }
+}

@@ -5,8 +5,29 @@
 
 use libfuzzer_sys::fuzz_target;
 use toolscope::formats::{Format, Kind};
+use toolscope::model::{Exchange, Part};
 
 const KINDS: [Kind; 2] = [Kind::Request, Kind::Response];
+
+/// True when some tool result answers no earlier call (the `args.orphan-result` lint). The
+/// Anthropic and Bedrock encoders write such a result as it is and their decoders refuse it,
+/// as the APIs do: a known asymmetry (reported), left out of the read-back check.
+fn has_orphan_result(x: &Exchange) -> bool {
+    let mut calls: Vec<&str> = Vec::new();
+    for m in &x.messages {
+        for p in &m.parts {
+            match p {
+                Part::ToolCall(c) => calls.extend(c.id.as_deref()),
+                Part::ToolResult(r) => match r.call_id.as_deref() {
+                    Some(id) if calls.contains(&id) => {}
+                    _ => return true,
+                },
+                _ => {}
+            }
+        }
+    }
+    false
+}
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -19,7 +40,8 @@ fuzz_target!(|data: &[u8]| {
             for to in Format::ALL {
                 for out_kind in KINDS {
                     let encoded = to.encode(&decoded.exchange, out_kind);
-                    if first {
+                    let strict_pairing = matches!(to, Format::Anthropic | Format::Bedrock);
+                    if first && !(strict_pairing && has_orphan_result(&decoded.exchange)) {
                         if let Err(e) = to.decode(&encoded.text, out_kind) {
                             panic!(
                                 "{} {} decoded from {} {} does not read back: {e}\n{}",

@@ -3,11 +3,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
 use toolscope::edit::read_into;
 use toolscope::examples::EXAMPLES;
 use toolscope::formats::{read_any, Format, Kind};
 use toolscope::model::Exchange;
-use std::sync::OnceLock;
 
 fn current() -> &'static Exchange {
     static CURRENT: OnceLock<Exchange> = OnceLock::new();

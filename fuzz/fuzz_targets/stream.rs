@@ -60,11 +60,19 @@ fuzz_target!(|data: &[u8]| {
     let mut whole = SseFramer::new();
     let mut expected = whole.push(data);
     expected.extend(whole.finish());
-    assert_eq!(sse_chunked(data), expected, "SSE events depend on the chunking");
+    assert_eq!(
+        sse_chunked(data),
+        expected,
+        "SSE events depend on the chunking"
+    );
     let mut whole = NdjsonFramer::new();
     let mut expected = whole.push(data);
     expected.extend(whole.finish());
-    assert_eq!(ndjson_chunked(data), expected, "NDJSON events depend on the chunking");
+    assert_eq!(
+        ndjson_chunked(data),
+        expected,
+        "NDJSON events depend on the chunking"
+    );
 
     let text = String::from_utf8_lossy(data);
     let _ = sse::frame(&text);
