@@ -121,19 +121,8 @@ pub fn run_with(
             let Some(to) = to else {
                 return usage(err, "convert needs --to <format>");
             };
-            let text = match file.as_deref() {
-                None | Some("-") => stdin(),
-                Some(path) => std::fs::read_to_string(path),
-            };
-            let text = match text {
-                Ok(t) => t,
-                Err(e) => {
-                    err.push_str(&format!(
-                        "toolscope: cannot read {}: {e}\n",
-                        file.as_deref().unwrap_or("stdin")
-                    ));
-                    return 1;
-                }
+            let Some(text) = read_input(file.as_deref(), stdin, err) else {
+                return 1;
             };
             match convert(&text, from, to, kind) {
                 Ok((doc, losses)) => {
@@ -195,19 +184,8 @@ fn lint_command(
             s => return usage(err, &format!("unexpected argument {s:?}")),
         }
     }
-    let text = match file.as_deref() {
-        None | Some("-") => stdin(),
-        Some(path) => std::fs::read_to_string(path),
-    };
-    let text = match text {
-        Ok(t) => t,
-        Err(e) => {
-            err.push_str(&format!(
-                "toolscope: cannot read {}: {e}\n",
-                file.as_deref().unwrap_or("stdin")
-            ));
-            return 1;
-        }
+    let Some(text) = read_input(file.as_deref(), stdin, err) else {
+        return 1;
     };
     let (decoded, source) = match read_any(&text) {
         Ok(d) => d,
@@ -294,19 +272,8 @@ fn replay_command(
             s => return usage(err, &format!("unexpected argument {s:?}")),
         }
     }
-    let text = match file.as_deref() {
-        None | Some("-") => stdin(),
-        Some(path) => std::fs::read_to_string(path),
-    };
-    let text = match text {
-        Ok(t) => t,
-        Err(e) => {
-            err.push_str(&format!(
-                "toolscope: cannot read {}: {e}\n",
-                file.as_deref().unwrap_or("stdin")
-            ));
-            return 1;
-        }
+    let Some(text) = read_input(file.as_deref(), stdin, err) else {
+        return 1;
     };
     let replay = match Replay::load(&text, opts) {
         Ok(r) => r,
@@ -420,4 +387,24 @@ pub fn describe(l: &Loss) -> String {
         .map(|t| format!(" -> {t}"))
         .unwrap_or_default();
     format!("{kind} {}{at}: {} ({})", l.pointer, l.what, l.why)
+}
+
+/// The input of a command: the file, or stdin for none or `-`. On failure the reason goes to
+/// `err` and the command exits 1.
+fn read_input(
+    file: Option<&str>,
+    stdin: impl FnOnce() -> std::io::Result<String>,
+    err: &mut String,
+) -> Option<String> {
+    let text = match file {
+        None | Some("-") => stdin(),
+        Some(path) => std::fs::read_to_string(path),
+    };
+    text.map_err(|e| {
+        err.push_str(&format!(
+            "toolscope: cannot read {}: {e}\n",
+            file.unwrap_or("stdin")
+        ));
+    })
+    .ok()
 }
