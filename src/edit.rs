@@ -49,10 +49,7 @@ pub fn read_into(
     let (use_format, use_kind) = match Format::detect(text) {
         // Any prose reads as a legacy-XML completion; in another format's pane only a real
         // transcript (with its markers) counts, so a typo is an error there, not a new exchange.
-        Ok((Format::AnthropicXml, _))
-            if format != Format::AnthropicXml
-                && !crate::formats::anthropic_xml::has_markers(text) =>
-        {
+        Ok((detected, _)) if format != Format::AnthropicXml && is_mere_prose(detected, text) => {
             (format, kind)
         }
         Ok((f, k)) if f.protocol() != format.protocol() => (f, k),
@@ -71,6 +68,12 @@ pub fn read_into(
         Source::Wire(use_format, use_kind),
         use_kind,
     ))
+}
+
+/// True when `text` was detected as `detected` only because any prose reads as a legacy-XML
+/// completion: it carries none of that format's markers, so it is not a document.
+pub fn is_mere_prose(detected: Format, text: &str) -> bool {
+    detected == Format::AnthropicXml && !crate::formats::anthropic_xml::has_markers(text)
 }
 
 fn source_kind(source: Source) -> Kind {

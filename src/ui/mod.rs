@@ -51,9 +51,7 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
     }
     match read_any(&text) {
         // Any prose reads as a legacy-XML completion; a paste on the page must be a document.
-        Ok((_, Source::Wire(crate::formats::Format::AnthropicXml, _)))
-            if !crate::formats::anthropic_xml::has_markers(&text) =>
-        {
+        Ok((_, Source::Wire(f, _))) if crate::edit::is_mere_prose(f, &text) => {
             state.say_error(format!(
                 "{name}: not a state file, a share link, or a document of a format Toolscope reads"
             ))
