@@ -1,0 +1,640 @@
+//! Live calls: the current exchange sent to a real provider from the browser, the tool loop run
+//! round after round, and every run kept as a recording.
+//!
+//! Everything here except [`fetch`] is sans-IO and native-tested: [`request`] builds the HTTP
+//! request of a round (URL, headers, body: the format's own request encoding plus `model` and
+//! `stream`), [`checks`] says before sending what cannot work from a page, [`error`] reads a
+//! provider's error body, [`run::Run`] is the tool loop as a state machine fed with bytes and
+//! times, and [`record`] turns a run into a HAR file the replay view opens. [`fetch`] (wasm only)
+//! is the thin part that talks to `fetch` and `ReadableStream`.
+//!
+//! Keys: a [`Target`] never holds the key. It is passed to [`request`] when a round is sent and
+//! the request kept by a run is [`HttpRequest::redacted`] first, so a recording, an export or a
+//! share link cannot carry it.
+
+pub mod error;
+#[cfg(target_arch = "wasm32")]
+pub mod fetch;
+pub mod record;
+pub mod run;
+
+use crate::formats::{Format, Kind};
+use crate::model::Exchange;
+use crate::stream::Protocol;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Who is called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provider {
+    /// OpenAI Chat Completions (`POST {base}/chat/completions`).
+    OpenAiChat,
+    /// OpenAI Responses (`POST {base}/responses`).
+    OpenAiResponses,
+    /// Anthropic Messages (`POST {base}/v1/messages`).
+    Anthropic,
+    /// Gemini native `generateContent` / `streamGenerateContent?alt=sse`.
+    Gemini,
+    /// Any server speaking Chat Completions at a base URL (Ollama, vLLM, LM Studio, DeepSeek,
+    /// Groq, Mistral, OpenRouter).
+    Compatible,
+    /// Bedrock Converse: listed so the page can say why it cannot be called from a browser.
+    Bedrock,
+}
+
+impl Provider {
+    /// Every provider, in the order of the picker.
+    pub const ALL: [Provider; 6] = [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::Compatible,
+        Provider::Bedrock,
+    ];
+
+    /// Stable id (`openai-chat`, `anthropic`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "openai-chat",
+            Provider::OpenAiResponses => "openai-responses",
+            Provider::Anthropic => "anthropic",
+            Provider::Gemini => "gemini",
+            Provider::Compatible => "compatible",
+            Provider::Bedrock => "bedrock",
+        }
+    }
+
+    /// The provider with this id.
+    pub fn from_id(id: &str) -> Option<Provider> {
+        Provider::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// Name for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat => "OpenAI Chat Completions",
+            Provider::OpenAiResponses => "OpenAI Responses",
+            Provider::Anthropic => "Anthropic Messages",
+            Provider::Gemini => "Gemini (generateContent)",
+            Provider::Compatible => "OpenAI-compatible base URL",
+            Provider::Bedrock => "Amazon Bedrock Converse",
+        }
+    }
+
+    /// The base URL the provider's own SDK uses.
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat | Provider::OpenAiResponses => "https://api.openai.com/v1",
+            Provider::Anthropic => "https://api.anthropic.com",
+            Provider::Gemini => "https://generativelanguage.googleapis.com/v1beta",
+            Provider::Compatible => "http://localhost:11434/v1",
+            Provider::Bedrock => "https://bedrock-runtime.us-east-1.amazonaws.com",
+        }
+    }
+
+    /// A model to start from.
+    pub fn default_model(self) -> &'static str {
+        match self {
+            Provider::OpenAiChat | Provider::OpenAiResponses => "gpt-4o-mini",
+            Provider::Anthropic => "claude-haiku-4-5",
+            Provider::Gemini => "gemini-2.5-flash",
+            Provider::Compatible => "llama3.2",
+            Provider::Bedrock => "anthropic.claude-3-5-haiku-20241022-v1:0",
+        }
+    }
+
+    /// True when a request without a key cannot succeed (local servers often take none).
+    pub fn needs_key(self) -> bool {
+        !matches!(self, Provider::Compatible)
+    }
+
+    /// The header that carries the key, as the provider documents it.
+    pub fn key_header(self) -> &'static str {
+        match self {
+            Provider::Anthropic => "x-api-key",
+            Provider::Gemini => "x-goog-api-key",
+            _ => "authorization",
+        }
+    }
+}
+
+/// Where a run sends its requests and how. Holds no key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Target {
+    /// Who is called.
+    pub provider: Provider,
+    /// Base URL, as the provider's SDK takes it (see [`Provider::default_base_url`]).
+    pub base_url: String,
+    /// Model id.
+    pub model: String,
+    /// Ask for a streamed response.
+    pub stream: bool,
+    /// Extra request headers, one `Name: value` per line (OpenRouter's `HTTP-Referer`, a
+    /// gateway's token…). Values are secrets as far as recordings go: see [`is_secret_header`].
+    pub extra_headers: String,
+}
+
+impl Target {
+    /// The provider's defaults, streamed.
+    pub fn new(provider: Provider) -> Target {
+        Target {
+            provider,
+            base_url: provider.default_base_url().into(),
+            model: provider.default_model().into(),
+            stream: true,
+            extra_headers: String::new(),
+        }
+    }
+
+    /// The wire format the requests are written in: for a compatible base URL, the dialect its
+    /// host speaks (DeepSeek, Mistral), else Chat Completions.
+    pub fn format(&self) -> Format {
+        match self.provider {
+            Provider::OpenAiChat => Format::OpenAiChat,
+            Provider::OpenAiResponses => Format::OpenAiResponses,
+            Provider::Anthropic => Format::Anthropic,
+            Provider::Gemini => Format::Gemini,
+            Provider::Bedrock => Format::Bedrock,
+            Provider::Compatible => {
+                let host = Url::parse(&self.base_url)
+                    .map(|u| u.host.to_ascii_lowercase())
+                    .unwrap_or_default();
+                if host.contains("deepseek") {
+                    Format::DeepSeek
+                } else if host.contains("mistral") {
+                    Format::Mistral
+                } else {
+                    Format::OpenAiChat
+                }
+            }
+        }
+    }
+
+    /// The streaming protocol the response is assembled with.
+    pub fn protocol(&self) -> Protocol {
+        Protocol::of_format(self.format()).unwrap_or(Protocol::OpenAiChat)
+    }
+
+    /// The base URL without trailing slashes.
+    fn base(&self) -> &str {
+        self.base_url.trim().trim_end_matches('/')
+    }
+
+    /// The endpoint of a round.
+    pub fn endpoint(&self) -> String {
+        let base = self.base();
+        match self.provider {
+            Provider::OpenAiChat | Provider::Compatible => format!("{base}/chat/completions"),
+            Provider::OpenAiResponses => format!("{base}/responses"),
+            Provider::Anthropic => format!("{base}/v1/messages"),
+            Provider::Gemini => {
+                let model = percent_encode_path(self.model.trim().trim_start_matches("models/"));
+                if self.stream {
+                    format!("{base}/models/{model}:streamGenerateContent?alt=sse")
+                } else {
+                    format!("{base}/models/{model}:generateContent")
+                }
+            }
+            Provider::Bedrock => {
+                let model = percent_encode_path(self.model.trim());
+                if self.stream {
+                    format!("{base}/model/{model}/converse-stream")
+                } else {
+                    format!("{base}/model/{model}/converse")
+                }
+            }
+        }
+    }
+}
+
+/// An HTTP request as the page sends it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HttpRequest {
+    /// Always `POST` today.
+    pub method: String,
+    /// Full URL.
+    pub url: String,
+    /// Header names (lower case) and values, in order.
+    pub headers: Vec<(String, String)>,
+    /// JSON body.
+    pub body: String,
+}
+
+/// What stands in a recording where a secret was.
+pub const REDACTED: &str = "[redacted]";
+
+/// True for headers whose value is a credential: the providers' key headers and any header
+/// whose name says key, token, auth, secret, cookie or session.
+pub fn is_secret_header(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "key",
+        "token",
+        "auth",
+        "secret",
+        "cookie",
+        "session",
+        "signature",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+impl HttpRequest {
+    /// The request with every secret header value replaced by [`REDACTED`] (the scheme word of
+    /// `Authorization: Bearer …` is kept, so a reader sees how the key was sent).
+    pub fn redacted(&self) -> HttpRequest {
+        let headers = self
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                if !is_secret_header(k) {
+                    return (k.clone(), v.clone());
+                }
+                let scheme = v.split_once(' ').map(|(s, _)| s).filter(|s| {
+                    ["bearer", "basic", "token"].contains(&s.to_ascii_lowercase().as_str())
+                });
+                let v = match scheme {
+                    Some(s) => format!("{s} {REDACTED}"),
+                    None => REDACTED.to_string(),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        HttpRequest {
+            headers,
+            ..self.clone()
+        }
+    }
+}
+
+/// A problem with a target or its extra headers, found before sending.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// `true`: the request is not sent.
+    pub blocks: bool,
+    /// What the user can find it by: `base-url`, `key`, `model`, `headers`, `provider`.
+    pub field: &'static str,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl Check {
+    fn block(field: &'static str, message: impl Into<String>) -> Check {
+        Check {
+            blocks: true,
+            field,
+            message: message.into(),
+        }
+    }
+    fn warn(field: &'static str, message: impl Into<String>) -> Check {
+        Check {
+            blocks: false,
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+/// The parts of a URL the checks need.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Url {
+    /// `http` or `https` (lower case).
+    pub scheme: String,
+    /// Host without port (brackets kept for IPv6).
+    pub host: String,
+    /// Path and query after the authority, possibly empty.
+    pub rest: String,
+}
+
+impl Url {
+    /// Parse an absolute http(s) URL; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Url> {
+        let text = text.trim();
+        let (scheme, after) = text.split_once("://")?;
+        let scheme = scheme.to_ascii_lowercase();
+        if scheme != "http" && scheme != "https" {
+            return None;
+        }
+        let end = after.find(['/', '?', '#']).unwrap_or(after.len());
+        let (authority, rest) = after.split_at(end);
+        if authority.contains('@') || authority.is_empty() {
+            return None; // credentials in the URL would end up in recordings
+        }
+        let host = if authority.starts_with('[') {
+            let close = authority.find(']')?;
+            authority.get(..=close)?.to_string()
+        } else {
+            authority.split(':').next().unwrap_or("").to_string()
+        };
+        if host.is_empty() || host.chars().any(|c| c.is_whitespace()) {
+            return None;
+        }
+        Some(Url {
+            scheme,
+            host,
+            rest: rest.to_string(),
+        })
+    }
+
+    /// True for this machine (`localhost`, `127.x`, `[::1]`): browsers treat it as secure, and
+    /// the page's Content-Security-Policy allows plain http only there.
+    pub fn is_loopback(&self) -> bool {
+        let h = self.host.to_ascii_lowercase();
+        h == "localhost" || h.ends_with(".localhost") || h.starts_with("127.") || h == "[::1]"
+    }
+
+    /// `scheme://host` (without port), for messages.
+    pub fn origin_label(&self) -> String {
+        format!("{}://{}", self.scheme, self.host)
+    }
+}
+
+/// Parse the extra-headers text: one `Name: value` per line, blank lines and `#` comments
+/// skipped. An error names the line.
+pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(format!("line {}: expected `Name: value`", i + 1));
+        };
+        let name = name.trim();
+        let valid = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if !valid {
+            return Err(format!("line {}: `{name}` is not a header name", i + 1));
+        }
+        let value = value.trim();
+        if value.chars().any(|c| c.is_control()) {
+            return Err(format!("line {}: control character in the value", i + 1));
+        }
+        out.push((name.to_ascii_lowercase(), value.to_string()));
+    }
+    Ok(out)
+}
+
+/// What the page can tell before sending: the blocks (Bedrock, Gemini's OpenAI endpoint, a
+/// bad base URL, a missing key or model, plain http to another machine) and the warnings.
+/// `page_secure`: the page itself is served over https.
+pub fn checks(target: &Target, key: &str, page_secure: bool) -> Vec<Check> {
+    let mut out = Vec::new();
+    if target.provider == Provider::Bedrock {
+        out.push(Check::block(
+            "provider",
+            "Bedrock cannot be called from a browser: every request must be signed with AWS \
+             Signature V4 using your AWS secret key, and Bedrock does not answer a browser's CORS \
+             preflight. Use \"As code\" (Python with boto3) instead, or record a ConverseStream \
+             and open it in Replay.",
+        ));
+        return out;
+    }
+    let url = Url::parse(&target.base_url);
+    match &url {
+        None => out.push(Check::block(
+            "base-url",
+            format!(
+                "`{}` is not an http(s) URL like {} (no user:password@ either)",
+                target.base_url.trim(),
+                target.provider.default_base_url()
+            ),
+        )),
+        Some(u) => {
+            let host = u.host.to_ascii_lowercase();
+            if host == "generativelanguage.googleapis.com" && u.rest.contains("/openai") {
+                out.push(Check::block(
+                    "base-url",
+                    "Gemini's OpenAI-compatible endpoint refuses cross-origin requests (it sends \
+                     no CORS headers), so a page cannot call it. Pick \"Gemini (generateContent)\": \
+                     the native API answers browsers.",
+                ));
+            }
+            if host == "bedrock-runtime" || host.starts_with("bedrock-runtime.") {
+                out.push(Check::block(
+                    "base-url",
+                    "Bedrock's endpoints need AWS SigV4 signing and answer no CORS preflight.",
+                ));
+            }
+            if u.scheme == "http" && !u.is_loopback() {
+                out.push(Check::block(
+                    "base-url",
+                    format!(
+                        "plain http to {} is refused: the page only sends keys over https, or over \
+                         http to this machine (localhost, 127.0.0.1). Use https, or an SSH tunnel \
+                         to localhost.",
+                        u.origin_label()
+                    ),
+                ));
+            }
+            if u.scheme == "http" && u.is_loopback() && page_secure {
+                out.push(Check::warn(
+                    "base-url",
+                    "An https page calling a server on this machine: Chrome sends a Private \
+                     Network Access preflight first, and the server must allow this page's origin \
+                     (Ollama: OLLAMA_ORIGINS, vLLM: --allowed-origins, LM Studio: Enable CORS).",
+                ));
+            }
+            let query = u.rest.split_once('?').map(|(_, q)| q).unwrap_or("");
+            if query
+                .split('&')
+                .any(|p| is_secret_header(p.split('=').next().unwrap_or("")))
+            {
+                out.push(Check::block(
+                    "base-url",
+                    "The base URL carries a key in its query: put the key in the API key field \
+                     (it is sent in a header, never in a URL that history and recordings keep).",
+                ));
+            }
+            if target.provider == Provider::Anthropic && u.rest.contains("/v1/messages") {
+                out.push(Check::warn(
+                    "base-url",
+                    "The base URL already ends in /v1/messages; the page appends that itself.",
+                ));
+            }
+        }
+    }
+    if target.model.trim().is_empty() {
+        out.push(Check::block(
+            "model",
+            "Model is empty: name the model to call.",
+        ));
+    }
+    if key.trim().is_empty() && target.provider.needs_key() {
+        out.push(Check::block(
+            "key",
+            format!("{} needs an API key.", target.provider.label()),
+        ));
+    }
+    if key.chars().any(|c| c.is_control() || !c.is_ascii()) {
+        out.push(Check::block(
+            "key",
+            "The API key holds a character that cannot go in an HTTP header (a line break or a \
+             non-ASCII character: was something else pasted with it?).",
+        ));
+    }
+    match parse_headers(&target.extra_headers) {
+        Err(e) => out.push(Check::block("headers", format!("Extra headers, {e}"))),
+        Ok(h) => {
+            for (name, _) in h {
+                if ["host", "content-length", "origin", "cookie", "referer"]
+                    .contains(&name.as_str())
+                {
+                    out.push(Check::block(
+                        "headers",
+                        format!("Extra headers: a browser does not let a page set `{name}`."),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Why a request cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocked(pub Vec<Check>);
+
+/// The HTTP request of one round: the exchange encoded by the target's format as a request,
+/// with `model` (in the path for Gemini) and `stream` set, the key in the provider's header and
+/// the extra headers after it. Refused when a [`checks`] entry blocks.
+pub fn request(
+    target: &Target,
+    key: &str,
+    x: &Exchange,
+    page_secure: bool,
+) -> Result<HttpRequest, Blocked> {
+    let blocking: Vec<Check> = checks(target, key, page_secure)
+        .into_iter()
+        .filter(|c| c.blocks)
+        .collect();
+    if !blocking.is_empty() {
+        return Err(Blocked(blocking));
+    }
+    let format = target.format();
+    let encoded = format.encode(&x.request_view(), Kind::Request);
+    let mut body: Value = serde_json::from_str(&encoded.text).unwrap_or(Value::Null);
+    if let Some(o) = body.as_object_mut() {
+        let model = Value::String(target.model.trim().to_string());
+        match target.provider {
+            Provider::Gemini => {
+                o.remove("model");
+            }
+            _ => {
+                // `model` first, where people look for it.
+                let rest = std::mem::take(o);
+                o.insert("model".into(), model);
+                o.extend(rest.into_iter().filter(|(k, _)| k != "model"));
+            }
+        }
+        if target.stream && target.provider != Provider::Gemini {
+            o.insert("stream".into(), Value::Bool(true));
+            if target.provider == Provider::OpenAiChat {
+                // Usage comes in a last chunk only when asked for.
+                o.insert(
+                    "stream_options".into(),
+                    serde_json::json!({"include_usage": true}),
+                );
+            }
+        }
+    }
+    let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+    let key = key.trim();
+    match target.provider {
+        Provider::Anthropic => {
+            headers.push(("x-api-key".into(), key.into()));
+            headers.push(("anthropic-version".into(), "2023-06-01".into()));
+            // Without it the API refuses requests that carry an Origin header.
+            headers.push((
+                "anthropic-dangerous-direct-browser-access".into(),
+                "true".into(),
+            ));
+        }
+        Provider::Gemini => headers.push(("x-goog-api-key".into(), key.into())),
+        _ if !key.is_empty() => headers.push(("authorization".into(), format!("Bearer {key}"))),
+        _ => {}
+    }
+    let extra = parse_headers(&target.extra_headers).unwrap_or_default();
+    for (name, value) in extra {
+        headers.retain(|(k, _)| *k != name);
+        headers.push((name, value));
+    }
+    Ok(HttpRequest {
+        method: "POST".into(),
+        url: target.endpoint(),
+        headers,
+        body: serde_json::to_string_pretty(&body).unwrap_or_default(),
+    })
+}
+
+/// Percent-encode a path segment (model ids may hold `:` or `/`, as Bedrock's do).
+fn percent_encode_path(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// What to tell when `fetch` rejected (a `TypeError`: the browser hides why). `reachable`: a
+/// `no-cors` probe of the same URL got an answer, so the server is up and it is CORS that
+/// failed; `None` when the probe was not made.
+pub fn explain_network_failure(
+    target: &Target,
+    request: &HttpRequest,
+    page_origin: &str,
+    reachable: Option<bool>,
+) -> String {
+    let url = Url::parse(&request.url);
+    let where_ = url
+        .as_ref()
+        .map(Url::origin_label)
+        .unwrap_or_else(|| request.url.clone());
+    let mut names: Vec<&str> = request
+        .headers
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| *k != "content-type")
+        .collect();
+    names.insert(0, "content-type");
+    let asked = names.join(", ");
+    let preflight = format!(
+        "Before the POST the browser sent a CORS preflight (OPTIONS {}) asking to send the \
+         headers {asked} from the origin {page_origin}; the answer must carry \
+         Access-Control-Allow-Origin ({page_origin} or *) and Access-Control-Allow-Headers \
+         naming them.",
+        request.url
+    );
+    let server_hint = match target.provider {
+        Provider::Compatible => {
+            " Local servers: Ollama needs OLLAMA_ORIGINS to include this origin, vLLM \
+             --allowed-origins, LM Studio \"Enable CORS\"; a hosted API that refuses browsers \
+             needs a proxy."
+        }
+        _ => "",
+    };
+    match reachable {
+        Some(true) => format!(
+            "{where_} answered, but the browser refused to let the page read the answer: the CORS \
+             preflight failed. {preflight}{server_hint}"
+        ),
+        Some(false) => format!(
+            "No answer from {where_}: the server is not reachable (down, wrong host or port, \
+             blocked by the network or an extension). Check the base URL."
+        ),
+        None => format!(
+            "The request to {where_} failed before any answer could be read: the server is not \
+             reachable, or its CORS preflight failed. {preflight}{server_hint}"
+        ),
+    }
+}
