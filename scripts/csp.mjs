@@ -1,7 +1,8 @@
 // Trunk post_build hook: give the built page a Content-Security-Policy. Trunk writes one inline
 // module script (the wasm loader); it is allowed by its SHA-256 hash, so no inline script the page
 // did not ship can run. WebAssembly needs 'wasm-unsafe-eval' (not 'unsafe-eval'); CodeMirror and
-// Leptos set inline styles, hence style-src 'unsafe-inline'. Nothing is fetched from elsewhere.
+// Leptos set inline styles, hence style-src 'unsafe-inline'. Scripts come only from the page;
+// fetch may reach the providers (see connect-src).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,9 @@ const policy = [
   `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
-  "connect-src 'self'",
+  // Live calls go to any https API and, over plain http, only to this machine (Ollama, vLLM,
+  // LM Studio); src/live/mod.rs (Url::is_loopback) refuses the rest before sending.
+  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
   "base-uri 'none'",
   "form-action 'none'",
   "object-src 'none'",

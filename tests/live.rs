@@ -263,7 +263,17 @@ fn live_checks_say_what_cannot_work_before_sending() {
         ""
     )
     .is_empty());
-    assert!(block(&target(Provider::Compatible, "http://[::1]:8000/v1"), "").is_empty());
+    assert_eq!(
+        block(&target(Provider::Compatible, "http://[::1]:8000/v1"), ""),
+        vec!["base-url"]
+    );
+    assert_eq!(
+        block(
+            &target(Provider::Compatible, "http://127.0.0.2:8000/v1"),
+            ""
+        ),
+        vec!["base-url"]
+    );
     assert_eq!(
         block(
             &target(Provider::OpenAiChat, "https://api.openai.com/v1"),

@@ -339,11 +339,11 @@ impl Url {
         })
     }
 
-    /// True for this machine (`localhost`, `127.x`, `[::1]`): browsers treat it as secure, and
-    /// the page's Content-Security-Policy allows plain http only there.
+    /// True for this machine as the page's Content-Security-Policy names it (`localhost`,
+    /// `127.0.0.1`): the only hosts plain http may reach (`scripts/csp.mjs`).
     pub fn is_loopback(&self) -> bool {
         let h = self.host.to_ascii_lowercase();
-        h == "localhost" || h.ends_with(".localhost") || h.starts_with("127.") || h == "[::1]"
+        h == "localhost" || h == "127.0.0.1"
     }
 
     /// `scheme://host` (without port), for messages.

@@ -60,6 +60,27 @@ pub fn save(key: &str, value: &str) -> bool {
     storage().is_some_and(|s| s.set_item(key, value).is_ok())
 }
 
+/// Forget the stored value of `key`.
+pub fn remove(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// True when the page was served over https (the live checks need it).
+pub fn page_secure() -> bool {
+    window()
+        .and_then(|w| w.location().protocol().ok())
+        .is_some_and(|p| p == "https:")
+}
+
+/// The page's origin (`http://127.0.0.1:8080`), for CORS explanations.
+pub fn origin() -> String {
+    window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default()
+}
+
 /// The URL fragment without its `#`.
 pub fn fragment() -> String {
     window()

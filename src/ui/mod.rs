@@ -9,6 +9,7 @@ mod footer;
 mod header;
 mod help;
 mod io;
+mod live;
 mod pane;
 mod panes;
 mod replay;
@@ -119,6 +120,7 @@ fn shortcuts(state: AppState) {
             "f" => state.right_tab.set("formats"),
             "p" => state.right_tab.set("replay"),
             "s" => state.right_tab.set("streams"),
+            "l" => state.right_tab.set("live"),
             "j" => state.left_tab.set("json"),
             "c" => state.compare.update(|c| {
                 *c = match c {
@@ -292,6 +294,7 @@ fn NoticeBar() -> impl IntoView {
 pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
+    provide_context(live::LiveState::new());
     let dragging = RwSignal::new(false);
     persistence(state);
     shortcuts(state);
@@ -334,10 +337,12 @@ pub fn App() -> impl IntoView {
                     {right("formats", "Wire formats")}
                     {right("replay", "Replay a stream")}
                     {right("streams", "Streams per provider")}
+                    {right("live", "Live")}
                 </div>
                 {move || match state.right_tab.get() {
                     "replay" => view! { <replay::ReplayView /> }.into_any(),
                     "streams" => view! { <replay::StreamsView /> }.into_any(),
+                    "live" => view! { <live::LiveView /> }.into_any(),
                     _ => view! { <panes::Panes /> }.into_any(),
                 }}
             </section>

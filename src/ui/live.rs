@@ -1,0 +1,857 @@
+//! The live view: pick a provider, send the current exchange, watch the answer stream in, answer
+//! the model's tool calls round after round, and keep the run as a recording. The loop itself
+//! is [`crate::live::run::Run`]; this file wires it to fetch and to the page.
+//!
+//! Keys live in a signal of this view's state, per provider: never in the share state, the
+//! autosave, the URL or the recording; in localStorage only after the explicit opt-in.
+
+use super::io;
+use super::state::{use_state, AppState, Origin};
+use crate::formats::json;
+use crate::live::fetch::{self, Flight, Progress};
+use crate::live::run::{GivenResult, Mock, Mocks, Phase, Run, DEFAULT_MAX_ROUNDS};
+use crate::live::{checks, explain_network_failure, record, request, Blocked, Provider, Target};
+use crate::model::{Part, Role};
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen_futures::spawn_local;
+
+/// localStorage key of the live settings (no key, no extra headers).
+const SETTINGS_KEY: &str = "toolscope.live.v1";
+/// localStorage key of the API keys, written only after "remember in this browser".
+const KEYS_KEY: &str = "toolscope.keys.v1";
+/// localStorage key of the saved mock results.
+const MOCKS_KEY: &str = "toolscope.mocks.v1";
+
+/// What the user typed for one pending call.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct ResultDraft {
+    content: String,
+    is_error: bool,
+    source: &'static str,
+}
+
+/// The live view's state, in context: it outlives tab switches.
+#[derive(Clone, Copy)]
+pub struct LiveState {
+    target: RwSignal<Target>,
+    keys: RwSignal<BTreeMap<String, String>>,
+    remember: RwSignal<bool>,
+    auto: RwSignal<bool>,
+    max_rounds: RwSignal<usize>,
+    run: RwSignal<Option<Run>>,
+    drafts: RwSignal<Vec<ResultDraft>>,
+    mocks: RwSignal<Mocks>,
+    flight: StoredValue<Option<Rc<Flight>>, LocalStorage>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Settings {
+    target: Target,
+    auto: bool,
+    max_rounds: usize,
+}
+
+impl LiveState {
+    /// Restore the settings, the mocks and (if remembered) the keys.
+    pub fn new() -> LiveState {
+        let settings =
+            io::load(SETTINGS_KEY).and_then(|s| serde_json::from_str::<Settings>(&s).ok());
+        let keys: Option<BTreeMap<String, String>> =
+            io::load(KEYS_KEY).and_then(|s| serde_json::from_str(&s).ok());
+        let mocks = io::load(MOCKS_KEY)
+            .and_then(|s| serde_json::from_str::<Mocks>(&s).ok())
+            .unwrap_or_default();
+        let (target, auto, max_rounds) = match settings {
+            Some(s) => (s.target, s.auto, s.max_rounds.clamp(1, 50)),
+            None => (Target::new(Provider::OpenAiChat), false, DEFAULT_MAX_ROUNDS),
+        };
+        let live = LiveState {
+            target: RwSignal::new(Target {
+                extra_headers: String::new(),
+                ..target
+            }),
+            remember: RwSignal::new(keys.is_some()),
+            keys: RwSignal::new(keys.unwrap_or_default()),
+            auto: RwSignal::new(auto),
+            max_rounds: RwSignal::new(max_rounds),
+            run: RwSignal::new(None),
+            drafts: RwSignal::new(Vec::new()),
+            mocks: RwSignal::new(mocks),
+            flight: StoredValue::new_local(None),
+        };
+        // Settings are saved as they change; keys only while "remember" is on.
+        Effect::new(move |_| {
+            let s = Settings {
+                target: Target {
+                    extra_headers: String::new(),
+                    ..live.target.get()
+                },
+                auto: live.auto.get(),
+                max_rounds: live.max_rounds.get(),
+            };
+            if let Ok(text) = serde_json::to_string(&s) {
+                io::save(SETTINGS_KEY, &text);
+            }
+        });
+        Effect::new(move |_| {
+            let keys = live.keys.get();
+            if live.remember.get() {
+                if let Ok(text) = serde_json::to_string(&keys) {
+                    io::save(KEYS_KEY, &text);
+                }
+            } else {
+                io::remove(KEYS_KEY);
+            }
+        });
+        Effect::new(move |first: Option<()>| {
+            let m = live.mocks.get();
+            if first.is_some() {
+                if let Ok(text) = serde_json::to_string(&m) {
+                    io::save(MOCKS_KEY, &text);
+                }
+            }
+        });
+        live
+    }
+
+    fn key(&self) -> String {
+        let p = self.target.with_untracked(|t| t.provider.id());
+        self.keys
+            .with_untracked(|k| k.get(p).cloned())
+            .unwrap_or_default()
+    }
+}
+
+impl Default for LiveState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn use_live() -> LiveState {
+    expect_context::<LiveState>()
+}
+
+/// Put the run's conversation in the editors and panes.
+fn sync(state: AppState, live: LiveState) {
+    if let Some(x) = live
+        .run
+        .with_untracked(|r| r.as_ref().map(|r| r.exchange.clone()))
+    {
+        state.set_from(Origin::Outside, x);
+    }
+}
+
+/// Fill the result forms for the calls now pending (a saved result first, where there is one);
+/// in auto mode, answer and go on when every call has one.
+fn on_round_end(state: AppState, live: LiveState) {
+    sync(state, live);
+    let Some((pending, candidates)) = live.run.with_untracked(|r| {
+        r.as_ref()
+            .filter(|r| r.phase == Phase::AwaitingResults)
+            .map(|r| {
+                let pending = r.pending_calls();
+                let c: Vec<Option<Mock>> = live.mocks.with_untracked(|m| {
+                    pending
+                        .iter()
+                        .map(|(_, c)| m.candidates(&r.exchange, &c.name).into_iter().next())
+                        .collect()
+                });
+                (pending.len(), c)
+            })
+    }) else {
+        return;
+    };
+    let all = pending > 0 && candidates.iter().all(Option::is_some);
+    live.drafts.set(
+        candidates
+            .into_iter()
+            .map(|c| match c {
+                Some(m) => ResultDraft {
+                    content: m.content,
+                    is_error: m.is_error,
+                    source: "mock",
+                },
+                None => ResultDraft {
+                    source: "typed",
+                    ..ResultDraft::default()
+                },
+            })
+            .collect(),
+    );
+    if all && live.auto.get_untracked() {
+        continue_run(state, live);
+    }
+}
+
+/// Submit the result forms and send the next round.
+fn continue_run(state: AppState, live: LiveState) {
+    let drafts = live.drafts.get_untracked();
+    let mut failed = None;
+    live.run.update(|r| {
+        let Some(r) = r.as_mut() else { return };
+        let given: Vec<GivenResult> = r
+            .pending_calls()
+            .into_iter()
+            .zip(
+                drafts
+                    .iter()
+                    .cloned()
+                    .chain(std::iter::repeat(ResultDraft::default())),
+            )
+            .map(|((_, c), d)| GivenResult {
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                content: d.content,
+                is_error: d.is_error,
+                source: if d.source.is_empty() {
+                    "typed"
+                } else {
+                    d.source
+                }
+                .into(),
+            })
+            .collect();
+        if let Err(e) = r.submit(given) {
+            failed = Some(e);
+        }
+    });
+    if let Some(e) = failed {
+        state.say_error(e);
+        return;
+    }
+    live.drafts.set(Vec::new());
+    sync(state, live);
+    if live
+        .run
+        .with_untracked(|r| r.as_ref().is_some_and(Run::can_send))
+    {
+        send_round(state, live);
+    }
+}
+
+/// Send the run's next round and feed it what arrives.
+fn send_round(state: AppState, live: LiveState) {
+    let key = live.key();
+    let secure = io::page_secure();
+    let Some(Ok(req)) = live.run.with_untracked(|r| {
+        r.as_ref()
+            .map(|r| request(&r.target, &key, &r.exchange, secure))
+    }) else {
+        if let Some(Err(Blocked(c))) = live.run.with_untracked(|r| {
+            r.as_ref()
+                .map(|r| request(&r.target, &key, &r.exchange, secure))
+        }) {
+            let text: Vec<String> = c.into_iter().map(|c| c.message).collect();
+            state.say_error(format!("Not sent: {}", text.join(" ")));
+        }
+        return;
+    };
+    drop(key);
+    let Some(flight) = Flight::new().map(Rc::new) else {
+        state.say_error("This browser cannot abort requests (no AbortController).");
+        return;
+    };
+    live.flight.set_value(Some(flight.clone()));
+    live.run.update(|r| {
+        if let Some(r) = r.as_mut() {
+            r.begin(&req, fetch::now(), fetch::wall());
+        }
+    });
+    let target = live.target.get_untracked();
+    spawn_local(async move {
+        let failure: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(None));
+        let f2 = failure.clone();
+        let signal = flight.signal();
+        fetch::send(&req, &signal, move |p| match p {
+            Progress::Head { status, headers } => live.run.update(|r| {
+                if let Some(r) = r.as_mut() {
+                    r.on_head(fetch::now(), status, headers);
+                }
+            }),
+            Progress::Bytes(b) => live.run.update(|r| {
+                if let Some(r) = r.as_mut() {
+                    r.on_bytes(fetch::now(), &b);
+                }
+            }),
+            Progress::End => live.run.update(|r| {
+                if let Some(r) = r.as_mut() {
+                    r.on_end(fetch::now());
+                }
+            }),
+            Progress::Aborted => live.run.update(|r| {
+                if let Some(r) = r.as_mut() {
+                    r.stop(fetch::now());
+                }
+            }),
+            Progress::Failed(m) => *f2.borrow_mut() = Some(m),
+        })
+        .await;
+        let failed = failure.borrow_mut().take();
+        if failed.is_some() {
+            let at = fetch::now();
+            // The browser hides why; a no-cors probe tells "unreachable" from "CORS refused".
+            let base = target.base_url.trim().to_string();
+            let reachable = fetch::reachable(&base).await;
+            let text = explain_network_failure(&target, &req, &io::origin(), Some(reachable));
+            live.run.update(|r| {
+                if let Some(r) = r.as_mut() {
+                    r.on_network_error(at, text);
+                }
+            });
+        }
+        live.flight.set_value(None);
+        on_round_end(state, live);
+    });
+}
+
+/// Start a new run from the current conversation.
+fn start(state: AppState, live: LiveState) {
+    if live
+        .run
+        .with_untracked(|r| r.as_ref().is_some_and(|r| r.phase == Phase::Sending))
+    {
+        return;
+    }
+    let target = live.target.get_untracked();
+    let run = state
+        .exchange
+        .with_untracked(|x| Run::new(target, x, live.max_rounds.get_untracked()));
+    if let Some(p) = run.problem() {
+        state.say_error(p);
+        return;
+    }
+    let waiting = run.phase == Phase::AwaitingResults;
+    live.run.set(Some(run));
+    live.drafts.set(Vec::new());
+    if waiting {
+        on_round_end(state, live);
+    } else {
+        send_round(state, live);
+    }
+}
+
+fn stop(live: LiveState) {
+    if let Some(f) = live.flight.get_value() {
+        f.abort();
+    }
+    live.run.update(|r| {
+        if let Some(r) = r.as_mut() {
+            r.stop(fetch::now());
+        }
+    });
+}
+
+fn ms(v: f64) -> String {
+    if v >= 1000.0 {
+        format!("{:.2} s", v / 1000.0)
+    } else {
+        format!("{v:.0} ms")
+    }
+}
+
+/// The live view.
+#[component]
+pub fn LiveView() -> impl IntoView {
+    let state = use_state();
+    let live = use_live();
+    let target = live.target;
+    let provider = Memo::new(move |_| target.with(|t| t.provider));
+    let set = move |f: fn(&mut Target, String)| {
+        move |ev: leptos::ev::Event| {
+            let v = event_target_value(&ev);
+            target.update(|t| f(t, v));
+        }
+    };
+    let pick_provider = move |ev: leptos::ev::Event| {
+        let Some(p) = Provider::from_id(&event_target_value(&ev)) else {
+            return;
+        };
+        target.update(|t| {
+            let old = t.provider;
+            let keep_url = !t.base_url.trim().is_empty()
+                && t.base_url.trim() != old.default_base_url()
+                && matches!(
+                    (old, p),
+                    (Provider::OpenAiChat, Provider::OpenAiResponses)
+                        | (Provider::OpenAiResponses, Provider::OpenAiChat)
+                );
+            if !keep_url {
+                t.base_url = p.default_base_url().into();
+            }
+            if t.model.trim().is_empty() || t.model == old.default_model() {
+                t.model = p.default_model().into();
+            }
+            t.provider = p;
+        });
+    };
+    let key_value = move || {
+        let p = provider.get().id();
+        live.keys.with(|k| k.get(p).cloned().unwrap_or_default())
+    };
+    let set_key = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        let p = provider.get_untracked().id().to_string();
+        live.keys.update(|k| {
+            if v.is_empty() {
+                k.remove(&p);
+            } else {
+                k.insert(p, v);
+            }
+        });
+    };
+    let found = Memo::new(move |_| {
+        let key = key_value();
+        target.with(|t| checks(t, &key, io::page_secure()))
+    });
+    let blocked = move || found.with(|c| c.iter().any(|c| c.blocks));
+    let sending = Memo::new(move |_| {
+        live.run
+            .with(|r| r.as_ref().is_some_and(|r| r.phase == Phase::Sending))
+    });
+    let awaiting = Memo::new(move |_| {
+        live.run.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.phase == Phase::AwaitingResults)
+        })
+    });
+    let retryable = Memo::new(move |_| {
+        live.run.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| matches!(r.phase, Phase::Failed | Phase::Stopped))
+        })
+    });
+    let plan = move || {
+        state.exchange.with(|x| {
+            let run = Run::new(target.get(), x, 1);
+            let n = run.exchange.messages.len();
+            let mut s = format!(
+                "Sends the current conversation ({n} message{}) to {}",
+                if n == 1 { "" } else { "s" },
+                target.with(|t| crate::live::record::redact_url(&t.endpoint()))
+            );
+            if run.dropped > 0 {
+                s.push_str(&format!(
+                    "; the model's last turn ({}) is left out: the run writes its own",
+                    run.dropped
+                ));
+            }
+            if run.phase == Phase::AwaitingResults {
+                s.push_str(
+                    "; it ends with calls waiting for results, so the run asks for them first",
+                );
+            }
+            s.push('.');
+            s
+        })
+    };
+    let remember_toggle = move |ev: leptos::ev::Event| {
+        live.remember.set(event_target_checked(&ev));
+    };
+
+    view! {
+        <div class="live" data-testid="live">
+            <section class="card live-form" aria-labelledby="live-title">
+                <div class="block-head">
+                    <h3 id="live-title">"Call a provider"</h3>
+                    <span class="muted small-text">"Requests go from this page straight to the provider; nothing passes through a server of ours."</span>
+                </div>
+                <div class="row wrap">
+                    <label class="field">
+                        <span>"Provider"</span>
+                        <select data-testid="live-provider" on:change=pick_provider
+                            prop:value=move || provider.get().id()>
+                            {Provider::ALL.iter().map(|p| view! {
+                                <option value=p.id() selected=move || provider.get() == *p>{p.label()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <label class="field grow">
+                        <span>"Base URL"</span>
+                        <input type="url" class="mono" data-testid="live-base-url" spellcheck="false"
+                            prop:value=move || target.with(|t| t.base_url.clone())
+                            on:change=set(|t, v| t.base_url = v) />
+                    </label>
+                    <label class="field">
+                        <span>"Model"</span>
+                        <input type="text" class="mono" data-testid="live-model" spellcheck="false"
+                            prop:value=move || target.with(|t| t.model.clone())
+                            on:change=set(|t, v| t.model = v) />
+                    </label>
+                </div>
+                <div class="row wrap">
+                    <label class="field grow">
+                        <span>{move || format!("API key ({}, sent as {})", provider.get().label(), provider.get().key_header())}</span>
+                        <input type="password" class="mono" data-testid="live-key" autocomplete="off" spellcheck="false"
+                            placeholder=move || if provider.get().needs_key() { "paste your key" } else { "optional for local servers" }
+                            prop:value=key_value on:input=set_key />
+                    </label>
+                    <label class="check" title="Stores the keys unencrypted in this browser's localStorage">
+                        <input type="checkbox" data-testid="live-remember" prop:checked=move || live.remember.get() on:change=remember_toggle />
+                        "Remember keys in this browser"
+                    </label>
+                </div>
+                <Show when=move || live.remember.get()>
+                    <p class="warn-note" role="note" data-testid="live-remember-warning">
+                        "Keys are now stored unencrypted in this browser's localStorage: anyone using this browser profile, and any script running on this page's origin, can read them. Untick to erase them."
+                    </p>
+                </Show>
+                <details class="live-more">
+                    <summary>"Extra headers"</summary>
+                    <label class="field">
+                        <span>"Extra headers (one Name: value per line; kept in memory only, redacted in recordings when they look like credentials)"</span>
+                        <textarea class="mono" rows="2" data-testid="live-headers" spellcheck="false"
+                            placeholder="HTTP-Referer: https://example.com"
+                            prop:value=move || target.with(|t| t.extra_headers.clone())
+                            on:change=set(|t, v| t.extra_headers = v)></textarea>
+                    </label>
+                </details>
+                <div class="row wrap">
+                    <label class="check">
+                        <input type="checkbox" data-testid="live-stream" prop:checked=move || target.with(|t| t.stream)
+                            on:change=move |ev| { let on = event_target_checked(&ev); target.update(|t| t.stream = on) } />
+                        "Stream the answer"
+                    </label>
+                    <label class="check" title="Auto: answer calls with their saved result and go on; stop only where a call has none">
+                        <input type="checkbox" data-testid="live-auto" prop:checked=move || live.auto.get()
+                            on:change=move |ev| live.auto.set(event_target_checked(&ev)) />
+                        "Auto mode (use saved results)"
+                    </label>
+                    <label class="field inline">
+                        <span>"Round limit"</span>
+                        <input type="number" min="1" max="50" data-testid="live-max-rounds" class="narrow"
+                            prop:value=move || live.max_rounds.get().to_string()
+                            on:change=move |ev| {
+                                if let Ok(n) = event_target_value(&ev).parse::<usize>() {
+                                    live.max_rounds.set(n.clamp(1, 50));
+                                }
+                            } />
+                    </label>
+                </div>
+                <ul class="live-checks" data-testid="live-checks">
+                    {move || found.get().into_iter().map(|c| view! {
+                        <li class=if c.blocks { "blocks" } else { "warns" } data-field=c.field>{c.message}</li>
+                    }).collect_view()}
+                </ul>
+                <p class="muted small-text" data-testid="live-plan">{plan}</p>
+                <div class="row wrap live-actions">
+                    <button type="button" class="primary" data-testid="live-send"
+                        disabled=move || blocked() || sending.get()
+                        on:click=move |_| start(state, live)>"Send"</button>
+                    <button type="button" class="ghost" data-testid="live-stop"
+                        disabled=move || !(sending.get() || awaiting.get())
+                        on:click=move |_| stop(live)>"Stop"</button>
+                    <Show when=move || retryable.get()>
+                        <button type="button" class="ghost" data-testid="live-retry"
+                            disabled=blocked
+                            on:click=move |_| {
+                                live.run.update(|r| if let Some(r) = r.as_mut() { r.retry() });
+                                if live.run.with_untracked(|r| r.as_ref().is_some_and(Run::can_send)) {
+                                    send_round(state, live);
+                                } else {
+                                    on_round_end(state, live);
+                                }
+                            }>"Send this round again"</button>
+                    </Show>
+                </div>
+            </section>
+            <RunLog />
+        </div>
+    }
+}
+
+/// The rounds of the run, the answer streaming in, the result forms, the recording.
+#[component]
+fn RunLog() -> impl IntoView {
+    let state = use_state();
+    let live = use_live();
+    let rounds = Memo::new(move |_| live.run.with(|r| r.as_ref().map_or(0, |r| r.rounds.len())));
+    let status = move || {
+        live.run.with(|r| {
+            let Some(r) = r else {
+                return "No run yet: Send starts one from the current conversation.".to_string();
+            };
+            let u = r.total_usage();
+            let phase = match &r.phase {
+                Phase::Ready => "ready".to_string(),
+                Phase::Sending => format!("round {} in flight", r.rounds.len()),
+                Phase::AwaitingResults => "waiting for your tool results".into(),
+                Phase::Done {
+                    reason: crate::live::run::Finish::Answered,
+                } => "the model answered".into(),
+                Phase::Done {
+                    reason: crate::live::run::Finish::RoundLimit,
+                } => {
+                    format!("stopped at the round limit ({})", r.max_rounds)
+                }
+                Phase::Failed => "failed".into(),
+                Phase::Stopped => "stopped".into(),
+            };
+            format!(
+                "Run: {phase} · {} round{} · {} input + {} output tokens",
+                r.rounds.len(),
+                if r.rounds.len() == 1 { "" } else { "s" },
+                u.input_tokens,
+                u.output_tokens
+            )
+        })
+    };
+    let har = move || live.run.with_untracked(|r| r.as_ref().map(record::har));
+    let open_replay = move |_| {
+        if let Some(h) = har() {
+            state.replay.set(Some(h));
+            state.right_tab.set("replay");
+            state.say("The run's recording is open in Replay (one HAR entry per round; pick a round above the timeline).");
+        }
+    };
+    let export = move |_| {
+        if let Some(h) = har() {
+            io::download("toolscope-run.har", &h);
+            state.say("Exported toolscope-run.har (keys and credential headers redacted).");
+        }
+    };
+    let share = move |_| {
+        if let Some(h) = har() {
+            state.replay.set(Some(h));
+            super::header::share_now(state);
+        }
+    };
+    view! {
+        <section class="card live-run" aria-labelledby="run-title" data-testid="live-run">
+            <div class="block-head">
+                <h3 id="run-title">"Run"</h3>
+                <span class="muted small-text" role="status" data-testid="live-status">{status}</span>
+            </div>
+            {move || (0..rounds.get()).map(|i| view! { <RoundView i=i /> }).collect_view()}
+            <Show when=move || live.run.with(|r| r.as_ref().is_some_and(|r| r.phase == Phase::AwaitingResults))>
+                <ResultForms />
+            </Show>
+            <Show when=move || rounds.get() != 0>
+                <div class="row wrap">
+                    <span class="muted small-text">"Recording:"</span>
+                    <button type="button" class="ghost small" data-testid="live-open-replay" on:click=open_replay>"Open in Replay"</button>
+                    <button type="button" class="ghost small" data-testid="live-export" on:click=export>"Export .har"</button>
+                    <button type="button" class="ghost small" data-testid="live-share" on:click=share>"Share link with the recording"</button>
+                </div>
+            </Show>
+        </section>
+    }
+}
+
+/// One round: request, timing, usage, the answer (live while it streams), the failure.
+#[component]
+fn RoundView(i: usize) -> impl IntoView {
+    let live = use_live();
+    let round = move || {
+        live.run
+            .with(|r| r.as_ref().and_then(|r| r.rounds.get(i).cloned()))
+    };
+    let in_flight = move || {
+        live.run.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.phase == Phase::Sending && r.rounds.len() == i + 1)
+        })
+    };
+    let live_state = move || live.run.with(|r| r.as_ref().and_then(|r| r.live_state()));
+    view! {
+        {move || round().map(|r| {
+            let head = format!(
+                "Round {} · {} · {}{}{}{}",
+                r.number,
+                match (r.status, &r.error) {
+                    (Some(s), _) => format!("HTTP {s}"),
+                    (None, Some(_)) => "no answer".into(),
+                    (None, None) => "waiting…".into(),
+                },
+                r.elapsed_ms.map(ms).unwrap_or_else(|| "…".into()),
+                r.head_ms.map(|h| format!(" (first byte {})", ms(h))).unwrap_or_default(),
+                if r.events.is_empty() { String::new() } else { format!(" · {} events", r.events.len()) },
+                r.usage.as_ref().map(|u| format!(" · {} in / {} out tokens", u.input_tokens, u.output_tokens)).unwrap_or_default(),
+            );
+            let request_text = format!(
+                "{} {}\n{}\n\n{}",
+                r.request.method,
+                r.request.url,
+                r.request.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n"),
+                r.request.body
+            );
+            let message = r.message.clone();
+            let error = r.error.clone();
+            let results = r.results.clone();
+            let aborted = r.aborted;
+            view! {
+                <article class="round" data-testid=format!("live-round-{}", r.number)>
+                    <h4>{head}</h4>
+                    <details>
+                        <summary>"Request (as sent, key redacted)"</summary>
+                        <pre class="code small-code">{request_text}</pre>
+                    </details>
+                    {aborted.then(|| view! { <p class="warn-note" data-testid="live-aborted">"Stopped by you: what arrived is kept in the recording; the partial answer was not added to the conversation."</p> })}
+                    {error.map(|e| view! {
+                        <div class="live-error" role="alert" data-testid="live-error">
+                            <p><strong>{if e.status == 0 { "Request failed".to_string() } else { format!("HTTP {}", e.status) }}</strong>
+                                {e.kind.map(|k| format!(" · {k}"))}
+                                {e.retry_after.map(|r| format!(" · retry after {r} s"))}</p>
+                            <p data-testid="live-error-message">{e.message}</p>
+                            {e.hint.map(|h| view! { <p class="muted">{h}</p> })}
+                            {(!e.body.is_empty()).then(|| view! {
+                                <details><summary>"Response body"</summary><pre class="code small-code">{e.body}</pre></details>
+                            })}
+                        </div>
+                    })}
+                    {message.map(|m| view! { <Turn m=m /> })}
+                    {(!results.is_empty()).then(|| view! {
+                        <ul class="given">
+                            {results.into_iter().map(|g| view! {
+                                <li>{format!("{} ← {}{} ({})", g.name, if g.is_error { "error: " } else { "" }, g.content, g.source)}</li>
+                            }).collect_view()}
+                        </ul>
+                    })}
+                </article>
+            }
+        })}
+        <Show when=in_flight>
+            <div class="streaming" data-testid="live-streaming" aria-live="polite">
+                {move || live_state().map(|s| view! {
+                    {(!s.reasoning.is_empty()).then(|| view! { <p class="reasoning muted">{s.reasoning.clone()}</p> })}
+                    {(!s.text.is_empty()).then(|| view! { <p class="stream-text">{s.text.clone()}</p> })}
+                    {s.calls.iter().map(|c| view! {
+                        <p class="mono">{format!("{}({}){}", c.name, c.arguments, if c.closed { "" } else { " …" })}</p>
+                    }).collect_view()}
+                })}
+            </div>
+        </Show>
+    }
+}
+
+/// The model's turn of a round.
+#[component]
+fn Turn(m: crate::model::Message) -> impl IntoView {
+    let parts = m
+        .parts
+        .into_iter()
+        .filter_map(|p| match p {
+            Part::Text { text, .. } if !text.is_empty() => {
+                Some(view! { <p class="answer" data-testid="live-answer">{text}</p> }.into_any())
+            }
+            Part::ToolCall(c) => Some(
+                view! {
+                    <p class="mono call-line">{format!("→ {}({})", c.name, c.arguments_text())}
+                        {c.id.map(|id| view! { <span class="muted">{format!("  id {id}")}</span> })}</p>
+                }
+                .into_any(),
+            ),
+            _ => None,
+        })
+        .collect_view();
+    view! { <div class="turn" data-role=if m.role == Role::Assistant { "assistant" } else { "other" }>{parts}</div> }
+}
+
+/// One form per pending call: the arguments and their errors, the result, saved results.
+#[component]
+fn ResultForms() -> impl IntoView {
+    let state = use_state();
+    let live = use_live();
+    let calls = Memo::new(move |_| {
+        live.run.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    let findings = r.pending_findings();
+                    r.pending_calls()
+                        .into_iter()
+                        .zip(findings)
+                        .map(|((_, c), f)| {
+                            let mocks = live.mocks.with(|m| m.candidates(&r.exchange, &c.name));
+                            (c, f, mocks)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let rounds_left = move || {
+        live.run.with(|r| {
+            r.as_ref()
+                .map(|r| r.max_rounds.saturating_sub(r.rounds.len()))
+                .unwrap_or(0)
+        })
+    };
+    view! {
+        <div class="result-forms" data-testid="live-results">
+            <h4>"The model asks for tools: give each call its result"</h4>
+            {move || calls.get().into_iter().enumerate().map(|(i, (c, findings, mocks))| {
+                let id_label = c.id.clone().map(|id| format!(" ({id})")).unwrap_or_else(|| format!(" (call {})", i + 1));
+                let label = format!("Result of {}{}", c.name, id_label);
+                let args = json::pretty(&c.arguments);
+                let tool = c.name.clone();
+                let tool2 = c.name.clone();
+                let content = move || live.drafts.with(|d| d.get(i).map(|d| d.content.clone()).unwrap_or_default());
+                let is_error = move || live.drafts.with(|d| d.get(i).is_some_and(|d| d.is_error));
+                let edit = move |f: Box<dyn FnOnce(&mut ResultDraft)>| {
+                    live.drafts.update(|d| {
+                        if d.len() <= i { d.resize(i + 1, ResultDraft::default()); }
+                        if let Some(x) = d.get_mut(i) { f(x); }
+                    });
+                };
+                let mocks_for_pick = mocks.clone();
+                view! {
+                    <fieldset class="call-form" data-testid=format!("live-call-{i}")>
+                        <legend class="mono">{format!("{}{}", c.name, id_label)}</legend>
+                        <pre class="code small-code" aria-label=format!("Arguments of {}", c.name)>{args}</pre>
+                        {if findings.is_empty() {
+                            view! { <p class="ok-note small-text">"Arguments match the tool's schema."</p> }.into_any()
+                        } else {
+                            view! { <ul class="arg-errors" data-testid="live-arg-errors">
+                                {findings.into_iter().map(|f| view! { <li>{f.message}</li> }).collect_view()}
+                            </ul> }.into_any()
+                        }}
+                        <label class="field">
+                            <span>{label.clone()}</span>
+                            <textarea class="mono" rows="3" aria-label=label.clone()
+                                prop:value=content
+                                on:input=move |ev| { let v = event_target_value(&ev); edit(Box::new(move |d| { d.content = v; d.source = "typed"; })) }></textarea>
+                        </label>
+                        <div class="row wrap">
+                            <label class="check">
+                                <input type="checkbox" prop:checked=is_error
+                                    on:change=move |ev| { let on = event_target_checked(&ev); edit(Box::new(move |d| d.is_error = on)) } />
+                                "Error result"
+                            </label>
+                            <label class="field inline">
+                                <span>{format!("Saved results for {} ({})", c.name, mocks.len())}</span>
+                                <select disabled=mocks.is_empty() on:change=move |ev| {
+                                    if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                                        if let Some(m) = mocks_for_pick.get(k).cloned() {
+                                            edit(Box::new(move |d| { d.content = m.content; d.is_error = m.is_error; d.source = "mock"; }));
+                                        }
+                                    }
+                                }>
+                                    <option value="">"pick…"</option>
+                                    {mocks.iter().enumerate().map(|(k, m)| view! {
+                                        <option value=k.to_string()>{format!("{}{}", if m.is_error { "error: " } else { "" }, m.content.chars().take(60).collect::<String>())}</option>
+                                    }).collect_view()}
+                                </select>
+                            </label>
+                            <button type="button" class="ghost small" on:click=move |_| {
+                                let d = live.drafts.with_untracked(|d| d.get(i).cloned().unwrap_or_default());
+                                live.mocks.update(|m| m.save(&tool, Mock { content: d.content, is_error: d.is_error }));
+                                state.say(format!("Saved as a result for {tool2}: auto mode will use it."));
+                            }>"Save as mock"</button>
+                        </div>
+                    </fieldset>
+                }
+            }).collect_view()}
+            <div class="row wrap">
+                <button type="button" class="primary" data-testid="live-continue"
+                    on:click=move |_| continue_run(state, live)>"Continue"</button>
+                <span class="muted small-text">{move || {
+                    let n = rounds_left();
+                    if n == 0 { "Round limit reached: Continue adds the results and ends the run.".to_string() } else { format!("{n} round{} left before the limit.", if n == 1 { "" } else { "s" }) }
+                }}</span>
+            </div>
+        </div>
+    }
+}
