@@ -456,13 +456,13 @@ pub fn LiveView() -> impl IntoView {
         <div class="live" data-testid="live">
             <section class="card live-form" aria-labelledby="live-title">
                 <div class="block-head">
-                    <h3 id="live-title">"Call a provider"</h3>
+                    <h3 id="live-title">"Live call"</h3>
                     <span class="muted small-text">"Requests go from this page straight to the provider; nothing passes through a server of ours."</span>
                 </div>
                 <div class="row wrap">
                     <label class="field">
                         <span>"Provider"</span>
-                        <select data-testid="live-provider" on:change=pick_provider
+                        <select data-testid="live-provider" aria-label="Provider" on:change=pick_provider
                             prop:value=move || provider.get().id()>
                             {Provider::ALL.iter().map(|p| view! {
                                 <option value=p.id() selected=move || provider.get() == *p>{p.label()}</option>
@@ -471,21 +471,21 @@ pub fn LiveView() -> impl IntoView {
                     </label>
                     <label class="field grow">
                         <span>"Base URL"</span>
-                        <input type="url" class="mono" data-testid="live-base-url" spellcheck="false"
+                        <input type="url" class="mono" data-testid="live-base-url" aria-label="Base URL" spellcheck="false"
                             prop:value=move || target.with(|t| t.base_url.clone())
-                            on:change=set(|t, v| t.base_url = v) />
+                            on:input=set(|t, v| t.base_url = v) />
                     </label>
                     <label class="field">
                         <span>"Model"</span>
-                        <input type="text" class="mono" data-testid="live-model" spellcheck="false"
+                        <input type="text" class="mono" data-testid="live-model" aria-label="Model" spellcheck="false"
                             prop:value=move || target.with(|t| t.model.clone())
-                            on:change=set(|t, v| t.model = v) />
+                            on:input=set(|t, v| t.model = v) />
                     </label>
                 </div>
                 <div class="row wrap">
                     <label class="field grow">
                         <span>{move || format!("API key ({}, sent as {})", provider.get().label(), provider.get().key_header())}</span>
-                        <input type="password" class="mono" data-testid="live-key" autocomplete="off" spellcheck="false"
+                        <input type="password" class="mono" data-testid="live-key" aria-label="API key" autocomplete="off" spellcheck="false"
                             placeholder=move || if provider.get().needs_key() { "paste your key" } else { "optional for local servers" }
                             prop:value=key_value on:input=set_key />
                     </label>
@@ -503,7 +503,7 @@ pub fn LiveView() -> impl IntoView {
                     <summary>"Extra headers"</summary>
                     <label class="field">
                         <span>"Extra headers (one Name: value per line; kept in memory only, redacted in recordings when they look like credentials)"</span>
-                        <textarea class="mono" rows="2" data-testid="live-headers" spellcheck="false"
+                        <textarea class="mono" rows="2" data-testid="live-headers" aria-label="Extra headers" spellcheck="false"
                             placeholder="HTTP-Referer: https://example.com"
                             prop:value=move || target.with(|t| t.extra_headers.clone())
                             on:change=set(|t, v| t.extra_headers = v)></textarea>
@@ -522,7 +522,7 @@ pub fn LiveView() -> impl IntoView {
                     </label>
                     <label class="field inline">
                         <span>"Round limit"</span>
-                        <input type="number" min="1" max="50" data-testid="live-max-rounds" class="narrow"
+                        <input type="number" min="1" max="50" data-testid="live-max-rounds" aria-label="Round limit" class="narrow"
                             prop:value=move || live.max_rounds.get().to_string()
                             on:change=move |ev| {
                                 if let Ok(n) = event_target_value(&ev).parse::<usize>() {
@@ -548,7 +548,14 @@ pub fn LiveView() -> impl IntoView {
                         <button type="button" class="ghost" data-testid="live-retry"
                             disabled=blocked
                             on:click=move |_| {
-                                live.run.update(|r| if let Some(r) = r.as_mut() { r.retry() });
+                                // Send again with the form as it is now (a corrected base URL,
+                                // model or key); another provider starts a new run.
+                                let t = live.target.get_untracked();
+                                if live.run.with_untracked(|r| r.as_ref().is_some_and(|r| r.target.provider != t.provider)) {
+                                    start(state, live);
+                                    return;
+                                }
+                                live.run.update(|r| if let Some(r) = r.as_mut() { r.target = t; r.retry() });
                                 if live.run.with_untracked(|r| r.as_ref().is_some_and(Run::can_send)) {
                                     send_round(state, live);
                                 } else {
