@@ -103,6 +103,8 @@ for (const [provider, tool] of [['openai-chat', 'weather'], ['openai-responses',
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByTestId('live-status').filter({ hasText: 'the model answered' }).waitFor();
     assert.ok((await page.getByTestId('live-answer').last().textContent()).length > 0);
+    // A new run would start before the model's answer, and says so.
+    assert.match(await page.getByTestId('live-plan').textContent(), /left out/);
     // The stand-in saw two rounds; the second carried the typed result; the key only in a header.
     const posts = standin.log.filter((r) => r.method === 'POST');
     assert.equal(posts.length, 2, JSON.stringify(posts.map((p) => p.path)));

@@ -3,11 +3,48 @@
 // Usage: node e2e/screenshots.mjs [OUT_DIR] (default target/screenshots)
 import fs from 'node:fs';
 import { serveDist, launch, openApp } from './serve.mjs';
+import { startStandin, KEY } from './standin.mjs';
 
 const out = process.argv[2] ?? 'target/screenshots';
 fs.mkdirSync(out, { recursive: true });
 const { server, url } = await serveDist();
 const browser = await launch();
+const standin = await startStandin({ delayMs: 20 });
+
+/** The Live tab against the stand-in: paused on a tool call, then answered, then a 401. */
+async function liveShots(page, name, errors) {
+  const live = page.getByTestId('live');
+  await page.getByRole('tab', { name: 'Live' }).click();
+  await live.getByLabel('Provider', { exact: true }).selectOption('openai-chat');
+  await live.getByLabel('Base URL', { exact: true }).fill(`${standin.url}/v1`);
+  await live.getByLabel('Model', { exact: true }).fill('deepseek-reasoner');
+  await live.getByLabel('API key', { exact: true }).fill(KEY);
+  // The recording calls `weather`: a conversation with that tool.
+  await page.getByTestId('tab-json').click();
+  await page.locator('[data-testid="canonical-editor"] .cm-editor').waitFor();
+  await page.$eval('[data-testid="canonical-editor"]', (el, t) => {
+    const v = el.toolscopeEditor.view;
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
+  }, JSON.stringify({
+    system: 'Answer with the weather tool.',
+    tools: [{ name: 'weather', description: 'Current weather for a place', input_schema: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } }],
+    messages: [{ role: 'user', parts: [{ type: 'text', text: 'What is the weather in San Francisco?' }] }],
+  }, null, 2));
+  await page.getByTestId('tab-edit').click();
+  await live.getByRole('button', { name: 'Send', exact: true }).click();
+  const result = live.getByLabel(/^Result of weather/);
+  await result.waitFor();
+  await result.fill('{"temperature": 58, "conditions": "sunny"}');
+  await shot(page, `${name}-live-paused`, errors);
+  await live.getByRole('button', { name: 'Continue' }).click();
+  await live.getByTestId('live-status').filter({ hasText: 'the model answered' }).waitFor();
+  await shot(page, `${name}-live-done`, errors);
+  await live.getByLabel('API key', { exact: true }).fill('sk-wrong-key-000000000000');
+  await live.getByRole('button', { name: 'Send', exact: true }).click();
+  await live.getByTestId('live-error').waitFor();
+  await live.getByTestId('live-error').scrollIntoViewIfNeeded();
+  await shot(page, `${name}-live-401`, errors);
+}
 
 async function shot(page, name, errors) {
   const file = `${out}/${name}.png`;
@@ -23,6 +60,12 @@ for (const scheme of ['light', 'dark']) {
       deviceScaleFactor: 1,
     });
     await shot(page, `${name}-${scheme}`, errors);
+    {
+      const live = await openApp(browser, url, { viewport: { width, height }, colorScheme: scheme, deviceScaleFactor: 1 });
+      // The browser's own "Failed to load resource: 401" is expected in the last shot.
+      await liveShots(live.page, `${name}-${scheme}`, []);
+      await live.context.close();
+    }
     if (name === 'desktop') {
       // A call hovered: the same call lit in the editor and every pane.
       await page.getByTestId('call-1-0').hover();
@@ -90,3 +133,4 @@ for (const scheme of ['light', 'dark']) {
 
 await browser.close();
 server.close();
+await standin.close();

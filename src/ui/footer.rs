@@ -13,7 +13,7 @@ pub fn Footer() -> impl IntoView {
         .join(" · ");
     view! {
         <footer class="bottombar">
-            <span>"Toolscope runs entirely in your browser: nothing you type leaves the page. Press ? for shortcuts."</span>
+            <span>"Toolscope runs entirely in your browser: nothing you type leaves the page, except what you send to a provider from the Live tab. Press ? for shortcuts."</span>
             <span class="formats">{names}</span>
         </footer>
     }

@@ -12,8 +12,8 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("j", "Canonical JSON editor"),
     ("g", "Go to the examples gallery"),
     (
-        "f / p / s",
-        "Wire formats / replay a stream / streams per provider",
+        "f / p / s / l",
+        "Wire formats / replay a stream / streams per provider / live calls",
     ),
     ("c", "Compare two formats / show all panes"),
     ("Ctrl+S", "Share: put the state in the link and copy it"),

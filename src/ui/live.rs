@@ -694,7 +694,7 @@ fn RoundView(i: usize) -> impl IntoView {
                     <h4>{head}</h4>
                     <details>
                         <summary>"Request (as sent, key redacted)"</summary>
-                        <pre class="code small-code">{request_text}</pre>
+                        <pre class="small-code mono">{request_text}</pre>
                     </details>
                     {aborted.then(|| view! { <p class="warn-note" data-testid="live-aborted">"Stopped by you: what arrived is kept in the recording; the partial answer was not added to the conversation."</p> })}
                     {error.map(|e| view! {
@@ -705,7 +705,7 @@ fn RoundView(i: usize) -> impl IntoView {
                             <p data-testid="live-error-message">{e.message}</p>
                             {e.hint.map(|h| view! { <p class="muted">{h}</p> })}
                             {(!e.body.is_empty()).then(|| view! {
-                                <details><summary>"Response body"</summary><pre class="code small-code">{e.body}</pre></details>
+                                <details><summary>"Response body"</summary><pre class="small-code mono">{e.body}</pre></details>
                             })}
                         </div>
                     })}
@@ -807,7 +807,7 @@ fn ResultForms() -> impl IntoView {
                 view! {
                     <fieldset class="call-form" data-testid=format!("live-call-{i}")>
                         <legend class="mono">{format!("{}{}", c.name, id_label)}</legend>
-                        <pre class="code small-code" aria-label=format!("Arguments of {}", c.name)>{args}</pre>
+                        <pre class="small-code mono" aria-label=format!("Arguments of {}", c.name)>{args}</pre>
                         {if findings.is_empty() {
                             view! { <p class="ok-note small-text">"Arguments match the tool's schema."</p> }.into_any()
                         } else {
