@@ -225,6 +225,9 @@ test('the recording opens in Replay, exports and shares without the key; remembe
   await page.getByRole('tab', { name: 'Live' }).click();
   await page.getByRole('button', { name: 'Open in Replay' }).click();
   await page.getByTestId('replay-summary').filter({ hasText: 'Anthropic' }).waitFor();
+  // Each event with the time it arrived; "as recorded" replays with those gaps.
+  assert.match(await page.getByTestId('step-label').textContent(), /event 1 of \d+ · \+\d+ ms/);
+  await page.getByTestId('speed').selectOption('0');
   await assertNoKey(page, consoleText);
   // Opt in: the key is stored, with a warning; opting out erases it.
   await page.getByRole('tab', { name: 'Live' }).click();
@@ -242,5 +245,30 @@ test('the recording opens in Replay, exports and shares without the key; remembe
   await page.getByTestId('live-status').filter({ hasText: 'the model answered' }).waitFor();
   assert.equal(standin.log.filter((r) => r.method === 'POST').length, 2);
   assert.match(standin.log.filter((r) => r.method === 'POST')[1].body, /58 and sunny/);
+  await context.close();
+});
+
+test('not streamed: one JSON body per round; a 400 shows the provider\'s message', async () => {
+  standin.reset();
+  const { context, page, errors } = await setup('gemini', `${standin.url}/v1beta`, 'weather', { stream: false });
+  standin.script({ status: 400, body: JSON.stringify({ error: { code: 400, message: '* GenerateContentRequest.contents: contents is not specified', status: 'INVALID_ARGUMENT' } }) });
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const err = page.getByTestId('live-error');
+  await err.waitFor();
+  assert.match(await err.textContent(), /HTTP 400 · INVALID_ARGUMENT/);
+  assert.match(await err.textContent(), /contents is not specified/);
+  await page.getByRole('button', { name: 'Send this round again' }).click();
+  const result = live(page).getByLabel(/^Result of weather/);
+  await result.waitFor();
+  assert.doesNotMatch(await page.getByTestId('live-round-2').locator('h4').textContent(), /events/);
+  await result.fill('fog');
+  await live(page).getByLabel('Error result').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByTestId('live-status').filter({ hasText: 'the model answered' }).waitFor();
+  const posts = standin.log.filter((r) => r.method === 'POST');
+  assert.ok(posts.every((p) => p.path.endsWith(':generateContent')), posts.map((p) => p.path).join());
+  assert.match(posts[posts.length - 1].body, /functionResponse/);
+  assert.match(await page.getByTestId('live-answer').last().textContent(), /fog/);
+  assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
   await context.close();
 });

@@ -822,6 +822,16 @@ fn live_recording_opens_in_replay_without_the_key() {
         .message()
         .is_some_and(|m| m.tool_calls().next().is_none()));
     assert_eq!(last.request.as_ref().map(|x| x.messages.len()), Some(3));
+    // The recorded arrival times come back, one per event, in order.
+    assert_eq!(last.times.len(), last.events.len());
+    assert!(last.times.windows(2).all(|w| w[0] <= w[1]));
+    assert!(Replay::load(
+        &recorded("anthropic/anthropic-text.jsonl"),
+        LoadOptions::default()
+    )
+    .expect("plain")
+    .times
+    .is_empty());
     let first = Replay::load(
         &har,
         LoadOptions {

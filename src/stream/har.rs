@@ -55,7 +55,7 @@ impl fmt::Display for HarError {
 impl std::error::Error for HarError {}
 
 /// One request/response pair of a HAR file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HarEntry {
     /// Position in `log.entries`.
     pub index: usize,
@@ -71,6 +71,9 @@ pub struct HarEntry {
     pub request_body: Option<String>,
     /// Response body text, decoded from base64 when the HAR says so.
     pub response_text: Option<String>,
+    /// When each stream event arrived (ms after the request was sent), from Toolscope's own
+    /// `_toolscope.eventTimes` field of a live-run recording; empty otherwise.
+    pub event_times: Vec<f64>,
 }
 
 impl HarEntry {
@@ -140,6 +143,12 @@ pub fn entries(v: &Value) -> Result<Vec<HarEntry>, HarError> {
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 response_text: response_text.filter(|t| !t.trim().is_empty()),
+                event_times: e
+                    .get("_toolscope")
+                    .and_then(|t| t.get("eventTimes"))
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_f64).collect())
+                    .unwrap_or_default(),
             }
         })
         .collect())

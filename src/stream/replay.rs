@@ -358,6 +358,9 @@ pub struct Replay {
     pub labels: Vec<String>,
     /// The conversation of the request, when the input was a HAR entry.
     pub request: Option<Exchange>,
+    /// When each event arrived (ms after the request), for a recording that kept it (a live
+    /// run's HAR); empty otherwise, or when the counts disagree.
+    pub times: Vec<f64>,
     /// The assembled result at the end.
     pub assembled: Assembled,
     checkpoints: Vec<(usize, AnyAssembler)>,
@@ -491,6 +494,7 @@ impl Replay {
             framing: Framing::Response,
             labels,
             request: None,
+            times: Vec::new(),
             assembled: a.finish(),
             checkpoints: vec![(0, fresh)],
             events,
@@ -520,6 +524,9 @@ impl Replay {
             },
             Some(index),
         )?;
+        if entry.event_times.len() == replay.events.len() {
+            replay.times = entry.event_times.clone();
+        }
         replay.request = entry
             .request_body
             .as_deref()
@@ -551,6 +558,7 @@ impl Replay {
             framing,
             labels,
             request: None,
+            times: Vec::new(),
             assembled: a.finish(),
             checkpoints,
             events,

@@ -92,6 +92,33 @@ pub fn ReplayView() -> impl IntoView {
             return;
         }
         let ms = speed.get();
+        if ms == 0 {
+            // As recorded: wait the gap the events really had (capped at 5 s).
+            let s = step.get();
+            let n = len.get_untracked();
+            if s + 1 >= n {
+                playing.set(false);
+                return;
+            }
+            let gap = loaded
+                .with_untracked(|r| {
+                    let r = r.as_ref()?;
+                    Some(r.times.get(s + 1)? - r.times.get(s)?)
+                })
+                .unwrap_or(150.0)
+                .clamp(0.0, 5000.0);
+            let handle = set_timeout_with_handle(
+                move || step.set(s + 1),
+                std::time::Duration::from_millis(gap as u64),
+            )
+            .ok();
+            on_cleanup(move || {
+                if let Some(h) = handle {
+                    h.clear();
+                }
+            });
+            return;
+        }
         let handle = set_interval_with_handle(
             move || {
                 let n = len.get_untracked();
@@ -230,10 +257,20 @@ pub fn ReplayView() -> impl IntoView {
                                 <option value="150" selected=true>"1×"</option>
                                 <option value="50">"3×"</option>
                                 <option value="10">"15×"</option>
+                                <Show when=move || loaded.with(|r| r.as_ref().is_some_and(|r| !r.times.is_empty()))>
+                                    <option value="0">"as recorded"</option>
+                                </Show>
                             </select>
                         </label>
                         <span class="muted" data-testid="step-label">
-                            {move || format!("event {} of {}", step.get() + 1, len.get())}
+                            {move || {
+                                let s = step.get();
+                                let at = loaded.with(|r| r.as_ref().and_then(|r| r.times.get(s).copied()));
+                                match at {
+                                    Some(t) => format!("event {} of {} · +{t:.0} ms", s + 1, len.get()),
+                                    None => format!("event {} of {}", s + 1, len.get()),
+                                }
+                            }}
                         </span>
                     </div>
                     <input type="range" class="seek" min="0" aria-label="Seek" data-testid="seek"
@@ -254,9 +291,13 @@ pub fn ReplayView() -> impl IntoView {
                                             .take(WINDOW)
                                             .map(|(i, label)| {
                                                 let odd = r.assembled.anomalies.iter().any(|a| a.step == i);
+                                                let label = match r.times.get(i) {
+                                                    Some(t) => format!("{label}  +{t:.0} ms"),
+                                                    None => label.clone(),
+                                                };
                                                 view! {
                                                     <li class:current=i == s class:odd=odd value=(i + 1).to_string()>
-                                                        <button type="button" class="link" data-testid=format!("event-{i}") on:click=move |_| go(i)>{label.clone()}</button>
+                                                        <button type="button" class="link" data-testid=format!("event-{i}") on:click=move |_| go(i)>{label}</button>
                                                     </li>
                                                 }
                                             })
