@@ -196,7 +196,7 @@ test('the recording opens in Replay, exports and shares without the key; remembe
   standin.reset();
   const { context, page, consoleText } = await setup('anthropic', standin.url, 'json', { stream: true });
   // A saved result answers the call by itself in auto mode.
-  await live(page).getByLabel(/^Auto mode/).check();
+  await live(page).getByLabel('Mode', { exact: true }).selectOption('auto');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   const result = live(page).getByLabel(/^Result of json/);
   await result.waitFor();

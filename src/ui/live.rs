@@ -515,10 +515,13 @@ pub fn LiveView() -> impl IntoView {
                             on:change=move |ev| { let on = event_target_checked(&ev); target.update(|t| t.stream = on) } />
                         "Stream the answer"
                     </label>
-                    <label class="check" title="Auto: answer calls with their saved result and go on; stop only where a call has none">
-                        <input type="checkbox" data-testid="live-auto" prop:checked=move || live.auto.get()
-                            on:change=move |ev| live.auto.set(event_target_checked(&ev)) />
-                        "Auto mode (use saved results)"
+                    <label class="field inline">
+                        <span>"Mode"</span>
+                        <select aria-label="Mode" data-testid="live-mode"
+                            on:change=move |ev| live.auto.set(event_target_value(&ev) == "auto")>
+                            <option value="step" selected=move || !live.auto.get()>"Step: pause at every tool call"</option>
+                            <option value="auto" selected=move || live.auto.get()>"Auto: answer with saved results"</option>
+                        </select>
                     </label>
                     <label class="field inline">
                         <span>"Round limit"</span>
@@ -648,13 +651,76 @@ fn RunLog() -> impl IntoView {
     }
 }
 
+/// What a round shows once it ended (or failed): compared, so a streamed chunk re-renders only
+/// the head line and the streaming view, never the whole round.
+#[derive(Clone, PartialEq)]
+struct Settled {
+    message: Option<crate::model::Message>,
+    error: Option<crate::live::error::ProviderError>,
+    results: Vec<GivenResult>,
+    aborted: bool,
+}
+
 /// One round: request, timing, usage, the answer (live while it streams), the failure.
 #[component]
 fn RoundView(i: usize) -> impl IntoView {
     let live = use_live();
-    let round = move || {
-        live.run
-            .with(|r| r.as_ref().and_then(|r| r.rounds.get(i).cloned()))
+    let head = Memo::new(move |_| {
+        live.run.with(|r| {
+            let r = r.as_ref()?.rounds.get(i)?;
+            Some(format!(
+                "Round {} · {} · {}{}{}{}",
+                r.number,
+                match (r.status, &r.error) {
+                    (Some(s), _) => format!("HTTP {s}"),
+                    (None, Some(_)) => "no answer".into(),
+                    (None, None) => "waiting…".into(),
+                },
+                r.elapsed_ms.map(ms).unwrap_or_else(|| "…".into()),
+                r.head_ms
+                    .map(|h| format!(" (first byte {})", ms(h)))
+                    .unwrap_or_default(),
+                if r.events.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {} events", r.events.len())
+                },
+                r.usage
+                    .as_ref()
+                    .map(|u| format!(" · {} in / {} out tokens", u.input_tokens, u.output_tokens))
+                    .unwrap_or_default(),
+            ))
+        })
+    });
+    let settled = Memo::new(move |_| {
+        live.run.with(|r| {
+            let r = r.as_ref()?.rounds.get(i)?;
+            Some(Settled {
+                message: r.message.clone(),
+                error: r.error.clone(),
+                results: r.results.clone(),
+                aborted: r.aborted,
+            })
+        })
+    });
+    // The request text is built only while its disclosure is open.
+    let open = RwSignal::new(false);
+    let request_text = move || {
+        live.run.with_untracked(|r| {
+            let r = r.as_ref()?.rounds.get(i)?;
+            Some(format!(
+                "{} {}\n{}\n\n{}",
+                r.request.method,
+                r.request.url,
+                r.request
+                    .headers
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {v}"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                r.request.body
+            ))
+        })
     };
     let in_flight = move || {
         live.run.with(|r| {
@@ -664,73 +730,53 @@ fn RoundView(i: usize) -> impl IntoView {
     };
     let live_state = move || live.run.with(|r| r.as_ref().and_then(|r| r.live_state()));
     view! {
-        {move || round().map(|r| {
-            let head = format!(
-                "Round {} · {} · {}{}{}{}",
-                r.number,
-                match (r.status, &r.error) {
-                    (Some(s), _) => format!("HTTP {s}"),
-                    (None, Some(_)) => "no answer".into(),
-                    (None, None) => "waiting…".into(),
-                },
-                r.elapsed_ms.map(ms).unwrap_or_else(|| "…".into()),
-                r.head_ms.map(|h| format!(" (first byte {})", ms(h))).unwrap_or_default(),
-                if r.events.is_empty() { String::new() } else { format!(" · {} events", r.events.len()) },
-                r.usage.as_ref().map(|u| format!(" · {} in / {} out tokens", u.input_tokens, u.output_tokens)).unwrap_or_default(),
-            );
-            let request_text = format!(
-                "{} {}\n{}\n\n{}",
-                r.request.method,
-                r.request.url,
-                r.request.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n"),
-                r.request.body
-            );
-            let message = r.message.clone();
-            let error = r.error.clone();
-            let results = r.results.clone();
-            let aborted = r.aborted;
-            view! {
-                <article class="round" data-testid=format!("live-round-{}", r.number)>
-                    <h4>{head}</h4>
-                    <details>
-                        <summary>"Request (as sent, key redacted)"</summary>
-                        <pre class="small-code mono">{request_text}</pre>
-                    </details>
-                    {aborted.then(|| view! { <p class="warn-note" data-testid="live-aborted">"Stopped by you: what arrived is kept in the recording; the partial answer was not added to the conversation."</p> })}
-                    {error.map(|e| view! {
-                        <div class="live-error" role="alert" data-testid="live-error">
-                            <p><strong>{if e.status == 0 { "Request failed".to_string() } else { format!("HTTP {}", e.status) }}</strong>
-                                {e.kind.map(|k| format!(" · {k}"))}
-                                {e.retry_after.map(|r| format!(" · retry after {r} s"))}</p>
-                            <p data-testid="live-error-message">{e.message}</p>
-                            {e.hint.map(|h| view! { <p class="muted">{h}</p> })}
-                            {(!e.body.is_empty()).then(|| view! {
-                                <details><summary>"Response body"</summary><pre class="small-code mono">{e.body}</pre></details>
-                            })}
-                        </div>
-                    })}
-                    {message.map(|m| view! { <Turn m=m /> })}
-                    {(!results.is_empty()).then(|| view! {
-                        <ul class="given">
-                            {results.into_iter().map(|g| view! {
-                                <li>{format!("{} ← {}{} ({})", g.name, if g.is_error { "error: " } else { "" }, g.content, g.source)}</li>
-                            }).collect_view()}
-                        </ul>
-                    })}
-                </article>
-            }
-        })}
-        <Show when=in_flight>
-            <div class="streaming" data-testid="live-streaming" aria-live="polite">
-                {move || live_state().map(|s| view! {
-                    {(!s.reasoning.is_empty()).then(|| view! { <p class="reasoning muted">{s.reasoning.clone()}</p> })}
-                    {(!s.text.is_empty()).then(|| view! { <p class="stream-text">{s.text.clone()}</p> })}
-                    {s.calls.iter().map(|c| view! {
-                        <p class="mono">{format!("{}({}){}", c.name, c.arguments, if c.closed { "" } else { " …" })}</p>
-                    }).collect_view()}
+        <article class="round" data-testid=format!("live-round-{}", i + 1)>
+            <h4>{move || head.get()}</h4>
+            <details on:toggle=move |ev| {
+                use wasm_bindgen::JsCast;
+                let is_open = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()).is_some_and(|d| d.open());
+                open.set(is_open);
+            }>
+                <summary>"Request (as sent, key redacted)"</summary>
+                <Show when=move || open.get()>
+                    <pre class="small-code mono">{request_text}</pre>
+                </Show>
+            </details>
+            {move || settled.get().map(|s| view! {
+                {s.aborted.then(|| view! { <p class="warn-note" data-testid="live-aborted">"Stopped by you: what arrived is kept in the recording; the partial answer was not added to the conversation."</p> })}
+                {s.error.map(|e| view! {
+                    <div class="live-error" role="alert" data-testid="live-error">
+                        <p><strong>{if e.status == 0 { "Request failed".to_string() } else { format!("HTTP {}", e.status) }}</strong>
+                            {e.kind.map(|k| format!(" · {k}"))}
+                            {e.retry_after.map(|r| format!(" · retry after {r} s"))}</p>
+                        <p data-testid="live-error-message">{e.message}</p>
+                        {e.hint.map(|h| view! { <p class="muted">{h}</p> })}
+                        {(!e.body.is_empty()).then(|| view! {
+                            <details><summary>"Response body"</summary><pre class="small-code mono">{e.body}</pre></details>
+                        })}
+                    </div>
                 })}
-            </div>
-        </Show>
+                {s.message.map(|m| view! { <Turn m=m /> })}
+                {(!s.results.is_empty()).then(|| view! {
+                    <ul class="given">
+                        {s.results.into_iter().map(|g| view! {
+                            <li>{format!("{} ← {}{} ({})", g.name, if g.is_error { "error: " } else { "" }, g.content, g.source)}</li>
+                        }).collect_view()}
+                    </ul>
+                })}
+            })}
+            <Show when=in_flight>
+                <div class="streaming" data-testid="live-streaming" aria-live="polite">
+                    {move || live_state().map(|s| view! {
+                        {(!s.reasoning.is_empty()).then(|| view! { <p class="reasoning muted">{s.reasoning.clone()}</p> })}
+                        {(!s.text.is_empty()).then(|| view! { <p class="stream-text">{s.text.clone()}</p> })}
+                        {s.calls.iter().map(|c| view! {
+                            <p class="mono">{format!("{}({}){}", c.name, c.arguments, if c.closed { "" } else { " …" })}</p>
+                        }).collect_view()}
+                    })}
+                </div>
+            </Show>
+        </article>
     }
 }
 
