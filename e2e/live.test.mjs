@@ -272,3 +272,23 @@ test('not streamed: one JSON body per round; a 400 shows the provider\'s message
   assert.deepEqual(errors.filter((e) => !/status of 400/.test(e)), []);
   await context.close();
 });
+
+test('an OpenAI-compatible base URL with extra headers; credential headers are redacted in the recording', async () => {
+  standin.reset();
+  const { context, page, errors } = await setup('compatible', `${standin.url}/v1`, 'weather');
+  await live(page).getByText('Extra headers').first().click();
+  await live(page).getByLabel('Extra headers', { exact: true }).fill('X-Title: Toolscope e2e\nX-Gateway-Token: gw-secret-4242');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await live(page).getByLabel(/^Result of weather/).waitFor();
+  const post = standin.log.find((r) => r.method === 'POST');
+  assert.equal(post.headers['x-title'], 'Toolscope e2e');
+  assert.equal(post.headers['x-gateway-token'], 'gw-secret-4242');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export .har' }).click()]);
+  const har = fs.readFileSync(await download.path(), 'utf8');
+  assert.ok(!har.includes('gw-secret-4242') && !har.includes(KEY), 'a credential in the recording');
+  assert.match(har, /Toolscope e2e/);
+  // Extra headers are not kept anywhere either.
+  assert.ok(!(await page.evaluate(() => JSON.stringify({ ...localStorage }))).includes('gw-secret-4242'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
