@@ -429,16 +429,22 @@ test('standin_events_are_flushed_one_by_one_and_an_abort_is_recorded', async () 
 
 test('standin_close_is_prompt_with_a_stream_in_flight', async () => {
   const own = await startStandin({ delayMs: 1 });
-  own.script({ delayMs: 5000 });
-  const r = await call('gemini', { stream: true, base: own });
-  assert.equal(r.status, 200);
-  const reading = r.text();
-  const t0 = Date.now();
-  await own.close();
-  assert.ok(Date.now() - t0 < 500, `close took ${Date.now() - t0} ms`);
-  await assert.rejects(reading, 'the client sees the stream cut');
-  assert.equal(own.log[0].aborted, true);
-  await assert.rejects(fetch(`${own.url}/v1/responses`, { method: 'OPTIONS' }), 'nothing listens any more');
+  try {
+    own.script({ delayMs: 5000 });
+    const asked = Date.now();
+    const r = await call('gemini', { stream: true, base: own });
+    assert.equal(r.status, 200);
+    assert.ok(Date.now() - asked < 1000, 'the headers come before the first (slow) event');
+    const reading = r.text();
+    const t0 = Date.now();
+    await own.close();
+    assert.ok(Date.now() - t0 < 500, `close took ${Date.now() - t0} ms`);
+    await assert.rejects(reading, 'the client sees the stream cut');
+    assert.equal(own.log[0].aborted, true);
+    await assert.rejects(fetch(`${own.url}/v1/responses`, { method: 'OPTIONS' }), 'nothing listens any more');
+  } finally {
+    await own.close();
+  }
 });
 
 test('standin_nocors_and_gemini_openai_answer_without_cors_headers', async () => {
