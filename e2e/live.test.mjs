@@ -100,6 +100,8 @@ for (const [provider, tool] of [['openai-chat', 'weather'], ['openai-responses',
     assert.match(head, /HTTP 200/);
     if (provider !== 'gemini') assert.match(head, /\d+ events/, head);
     await result.fill('{"temperature": 18, "conditions": "foggy"}');
+    // An edit made while the run waits goes with the next round.
+    if (provider === 'openai-chat') await page.getByTestId('system').fill('Answer in one short sentence.');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByTestId('live-status').filter({ hasText: 'the model answered' }).waitFor();
     assert.ok((await page.getByTestId('live-answer').last().textContent()).length > 0);
@@ -109,6 +111,7 @@ for (const [provider, tool] of [['openai-chat', 'weather'], ['openai-responses',
     const posts = standin.log.filter((r) => r.method === 'POST');
     assert.equal(posts.length, 2, JSON.stringify(posts.map((p) => p.path)));
     assert.match(posts[1].body, /foggy/);
+    if (provider === 'openai-chat') assert.match(posts[1].body, /Answer in one short sentence/);
     for (const p of posts) {
       assert.ok(!`${p.path}?${p.query ?? ''}`.includes(KEY), 'key in the request URL');
       assert.ok(Object.values(p.headers).some((v) => String(v).includes(KEY)), 'key sent in a header');

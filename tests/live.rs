@@ -860,6 +860,10 @@ fn live_recording_helpers() {
         record::redact_url("https://x/v1?alt=sse&key=AIza1"),
         format!("https://x/v1?alt=sse&key={REDACTED}")
     );
+    assert_eq!(
+        record::redact_url("https://me:pw@host.example/v1?token=abc&x=1"),
+        format!("https://{REDACTED}@host.example/v1?token={REDACTED}&x=1")
+    );
     let r = HttpRequest {
         method: "POST".into(),
         url: "u".into(),

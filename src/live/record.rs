@@ -76,10 +76,21 @@ fn headers(list: &[(String, String)]) -> Value {
     )
 }
 
-/// The URL with the values of key-like query parameters redacted.
+/// The URL with the values of key-like query parameters and any `user:password@` redacted.
 pub fn redact_url(url: &str) -> String {
+    let url = match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+            let (authority, tail) = rest.split_at(end);
+            match authority.rsplit_once('@') {
+                Some((_, host)) => format!("{scheme}://{REDACTED}@{host}{tail}"),
+                None => url.to_string(),
+            }
+        }
+        None => url.to_string(),
+    };
     let Some((base, query)) = url.split_once('?') else {
-        return url.to_string();
+        return url;
     };
     let params: Vec<String> = query
         .split('&')

@@ -84,10 +84,13 @@ impl LiveState {
         };
         // Settings are saved as they change; keys only while "remember" is on.
         Effect::new(move |_| {
+            let t = live.target.get();
             let s = Settings {
+                // Never a secret at rest: no extra headers, no key or password in the URL.
                 target: Target {
                     extra_headers: String::new(),
-                    ..live.target.get()
+                    base_url: record::redact_url(&t.base_url),
+                    ..t
                 },
                 auto: live.auto.get(),
                 max_rounds: live.max_rounds.get(),
@@ -191,8 +194,14 @@ fn on_round_end(state: AppState, live: LiveState) {
 fn continue_run(state: AppState, live: LiveState) {
     let drafts = live.drafts.get_untracked();
     let mut failed = None;
+    let edited = state.exchange.get_untracked();
     live.run.update(|r| {
         let Some(r) = r.as_mut() else { return };
+        // Edits made while the run waited (a tool's description, the system prompt, an earlier
+        // turn) go with the next round, as long as the turn being answered is still the last.
+        if edited != r.exchange && edited.messages.last() == r.exchange.messages.last() {
+            r.exchange = edited;
+        }
         let given: Vec<GivenResult> = r
             .pending_calls()
             .into_iter()
