@@ -527,9 +527,10 @@ pub fn LiveView() -> impl IntoView {
                     <label class="field inline">
                         <span>"Mode"</span>
                         <select aria-label="Mode" data-testid="live-mode"
+                            title="Step: pause at every round with tool calls. Auto: answer calls with their saved result and pause only where a call has none."
                             on:change=move |ev| live.auto.set(event_target_value(&ev) == "auto")>
-                            <option value="step" selected=move || !live.auto.get()>"Step: pause at every tool call"</option>
-                            <option value="auto" selected=move || live.auto.get()>"Auto: answer with saved results"</option>
+                            <option value="step" selected=move || !live.auto.get()>"Step"</option>
+                            <option value="auto" selected=move || live.auto.get()>"Auto (saved results)"</option>
                         </select>
                     </label>
                     <label class="field inline">
@@ -548,7 +549,9 @@ pub fn LiveView() -> impl IntoView {
                         <li class=if c.blocks { "blocks" } else { "warns" } data-field=c.field>{c.message}</li>
                     }).collect_view()}
                 </ul>
-                <p class="muted small-text" data-testid="live-plan">{plan}</p>
+                <Show when=move || !(sending.get() || awaiting.get())>
+                    <p class="muted small-text" data-testid="live-plan">{plan}</p>
+                </Show>
                 <div class="row wrap live-actions">
                     <button type="button" class="primary" data-testid="live-send"
                         disabled=move || blocked() || sending.get()
