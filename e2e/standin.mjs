@@ -684,6 +684,9 @@ export async function startStandin(opts = {}) {
 
   await new Promise((resolve, reject) => {
     server.once('error', reject);
+    // Idle keep-alive sockets stay open until close(): a server that drops one just as a client
+    // reuses it makes that client's next request fail ("fetch failed") on a loaded machine.
+    server.keepAliveTimeout = 10 * 60 * 1000;
     server.listen(opts.port ?? 0, '127.0.0.1', resolve);
   });
   const port = server.address().port;

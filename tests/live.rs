@@ -71,6 +71,16 @@ fn target(p: Provider, base: &str) -> Target {
     }
 }
 
+/// Round 1 of Anthropic's recorded `json` tool call, in chunks of `chunk` bytes.
+fn anthropic_tool_round(run: &mut Run, chunk: usize) {
+    let sse = as_sse(
+        &recorded("anthropic/anthropic-json-tool.1.jsonl"),
+        true,
+        false,
+    );
+    answer(run, 200, "text/event-stream", &sse, chunk);
+}
+
 /// Feed `body` to the run in chunks of `chunk` bytes, 5 ms apart.
 fn answer(run: &mut Run, status: u16, content_type: &str, body: &str, chunk: usize) {
     let req = request(&run.target, KEY, &run.exchange, false).expect("request");
@@ -482,18 +492,7 @@ fn live_loop_on_recorded_streams() {
                 },
                 "{p:?}"
             );
-            let text: String = run
-                .exchange
-                .messages
-                .last()
-                .expect("answer")
-                .parts
-                .iter()
-                .filter_map(|p| match p {
-                    Part::Text { text, .. } => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let text = common::text_of(run.exchange.messages.last().expect("answer"));
             assert!(!text.is_empty(), "{p:?}: no final text");
             assert_eq!(run.rounds.len(), 2);
             assert_eq!(run.exchange.messages.len(), 4);
@@ -505,17 +504,7 @@ fn live_loop_on_recorded_streams() {
         &weather_exchange("json"),
         4,
     );
-    answer(
-        &mut run,
-        200,
-        "text/event-stream",
-        &as_sse(
-            &recorded("anthropic/anthropic-json-tool.1.jsonl"),
-            true,
-            false,
-        ),
-        50,
-    );
+    anthropic_tool_round(&mut run, 50);
     assert_eq!(
         run.rounds[0]
             .usage
@@ -774,17 +763,7 @@ fn live_recording_opens_in_replay_without_the_key() {
     let mut t = target(Provider::Anthropic, "https://api.anthropic.com");
     t.extra_headers = "X-Secret-Token: topsecret-42".into();
     let mut run = Run::new(t, &weather_exchange("json"), 4);
-    answer(
-        &mut run,
-        200,
-        "text/event-stream",
-        &as_sse(
-            &recorded("anthropic/anthropic-json-tool.1.jsonl"),
-            true,
-            false,
-        ),
-        40,
-    );
+    anthropic_tool_round(&mut run, 40);
     run.submit(typed(&run, "58 and sunny")).expect("submit");
     answer(
         &mut run,

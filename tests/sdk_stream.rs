@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use toolscope::model::{Part, Role};
+use toolscope::model::Role;
 use toolscope::stream::replay::{LoadOptions, Replay};
 use toolscope::stream::synth::synthesize;
 use toolscope::stream::{Event, Protocol};
@@ -53,14 +53,7 @@ fn sdk(streams: &[(&str, &[Event])]) -> Vec<Value> {
 /// Ours, in the script's shape.
 fn ours(r: &Replay) -> Value {
     let m = r.assembled.message().expect("message");
-    let text: String = m
-        .parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let text = common::text_of(m);
     let calls: Vec<Value> = m
         .tool_calls()
         .map(|c| json!({"id": c.id, "name": c.name, "arguments": c.arguments}))

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use toolscope::formats::Kind;
-use toolscope::model::{Part, StopReason};
+use toolscope::model::StopReason;
 use toolscope::stream::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{ndjson, sse, Assembled, Assembler, Protocol};
 
@@ -50,17 +50,7 @@ fn recordings() -> Vec<(String, String)> {
 }
 
 fn text_of(a: &Assembled) -> String {
-    a.message()
-        .map(|m| {
-            m.parts
-                .iter()
-                .filter_map(|p| match p {
-                    Part::Text { text, .. } => Some(text.as_str()),
-                    _ => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    a.message().map(common::text_of).unwrap_or_default()
 }
 
 fn calls_of(a: &Assembled) -> Vec<(Option<String>, String, Value)> {

@@ -130,6 +130,17 @@ pub fn has_loss(losses: &[Loss], kind: LossKind, pointer: &str) -> bool {
         .any(|l| l.kind == kind && l.pointer == pointer)
 }
 
+/// The text parts of a message, joined.
+pub fn text_of(m: &Message) -> String {
+    m.parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A user message with one text part.
 pub fn user(text: &str) -> Message {
     Message::new(Role::User, vec![Part::text(text)])
