@@ -647,17 +647,17 @@ fn RunLog() -> impl IntoView {
                 <h3 id="run-title">"Run"</h3>
                 <span class="muted small-text" role="status" data-testid="live-status">{status}</span>
             </div>
-            {move || (0..rounds.get()).map(|i| view! { <RoundView i=i /> }).collect_view()}
-            <Show when=move || live.run.with(|r| r.as_ref().is_some_and(|r| r.phase == Phase::AwaitingResults))>
-                <ResultForms />
-            </Show>
             <Show when=move || rounds.get() != 0>
-                <div class="row wrap">
+                <div class="row wrap live-actions">
                     <span class="muted small-text">"Recording:"</span>
                     <button type="button" class="ghost small" data-testid="live-open-replay" on:click=open_replay>"Open in Replay"</button>
                     <button type="button" class="ghost small" data-testid="live-export" on:click=export>"Export .har"</button>
                     <button type="button" class="ghost small" data-testid="live-share" on:click=share>"Share link with the recording"</button>
                 </div>
+            </Show>
+            {move || (0..rounds.get()).map(|i| view! { <RoundView i=i /> }).collect_view()}
+            <Show when=move || live.run.with(|r| r.as_ref().is_some_and(|r| r.phase == Phase::AwaitingResults))>
+                <ResultForms />
             </Show>
         </section>
     }
