@@ -224,6 +224,19 @@ test('the recording opens in Replay, exports and shares without the key; remembe
   assert.ok(!state.includes(KEY), 'key in the share link');
   assert.match(state, /58 and sunny/);
   assert.match(state, /Toolscope/);
+  // The state export (header) and a copy-as-curl snippet hold no key either.
+  const [state2] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()]);
+  const exported = fs.readFileSync(await state2.path(), 'utf8');
+  assert.ok(!exported.includes(KEY), 'key in the exported state');
+  assert.match(exported, /58 and sunny/);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  await page.getByRole('tab', { name: 'Wire formats' }).click();
+  await page.getByTestId('copy-as-anthropic').click();
+  await page.locator('[data-format="anthropic"] .menu-items').getByRole('menuitem', { name: 'curl' }).click();
+  await page.getByTestId('notice').filter({ hasText: 'snippet' }).waitFor();
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(clip, /\$ANTHROPIC_API_KEY/);
+  assert.ok(!clip.includes(KEY), 'key in the curl snippet');
   // Replay opens the recording (the last round: the final answer).
   await page.getByRole('tab', { name: 'Live' }).click();
   await page.getByRole('button', { name: 'Open in Replay' }).click();
