@@ -33,6 +33,7 @@ test: setup-test
 	$(MAKE) --no-print-directory size
 
 lint:
+	scripts/check-standalone.sh
 	cargo fmt --check
 	cargo clippy --all-targets --locked -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets --locked -- -D warnings

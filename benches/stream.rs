@@ -123,15 +123,7 @@ fn main() {
         );
     }
     // The recorded streams, all together.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = [root.join("../shared"), root.join("../../shared")]
-        .into_iter()
-        .map(|p| p.join("fixtures/recorded"))
-        .find(|p| p.is_dir());
-    let Some(dir) = dir else {
-        println!("recorded streams not found");
-        return;
-    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recorded");
     let mut streams = Vec::new();
     for d in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         for f in std::fs::read_dir(d.path()).into_iter().flatten().flatten() {

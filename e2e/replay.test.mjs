@@ -20,15 +20,10 @@ after(async () => {
   server?.close();
 });
 
-/** shared/fixtures/recorded, found beside the repository (or above it). */
+/** tests/fixtures/recorded of the repository (NOTICE.md there says where they come from). */
 function recorded(rel) {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 5; i++) {
-    const p = path.join(dir, 'shared', 'fixtures', 'recorded', rel);
-    if (fs.existsSync(p)) return fs.readFileSync(p, 'utf8');
-    dir = path.dirname(dir);
-  }
-  throw new Error(`recorded fixture ${rel} not found above ${import.meta.url}`);
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  return fs.readFileSync(path.join(root, 'tests', 'fixtures', 'recorded', rel), 'utf8');
 }
 
 async function loadStream(page, text) {

@@ -1,7 +1,7 @@
 // A stand-in for the LLM providers, for the "Live" end-to-end tests: a Node http server on
 // 127.0.0.1 (port 0: the OS picks) that speaks OpenAI Chat, OpenAI Responses, Anthropic Messages
 // and Gemini as a browser sees them (CORS, preflights, auth errors, SSE framing) and streams the
-// real recorded events of shared/fixtures/recorded (see NOTICE.md there), one JSON line per event,
+// real recorded events of tests/fixtures/recorded (see NOTICE.md there), one JSON line per event,
 // unchanged.
 //
 //   import { startStandin, KEY } from './standin.mjs';
@@ -25,11 +25,8 @@ export const KEY = 'sk-standin-test-key-0123456789';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** shared/fixtures/recorded beside the repository; worktrees live in /work/wt/, hence the fallback. */
-export const RECORDED_DIR = [
-  path.resolve(repoRoot, '..', 'shared', 'fixtures', 'recorded'),
-  '/work/shared/fixtures/recorded',
-].find((d) => fs.existsSync(d)) ?? path.resolve(repoRoot, '..', 'shared', 'fixtures', 'recorded');
+/** The recorded provider streams kept in the repository (see NOTICE.md there). */
+export const RECORDED_DIR = path.resolve(repoRoot, 'tests', 'fixtures', 'recorded');
 
 /**
  * What each provider answers: `tool` in round 1, `text` in round 2+ (null: synthesized).

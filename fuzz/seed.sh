@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Seed the fuzz targets' corpora from the golden files, the stream fixtures, the fuzz
-# regression inputs and the shared recorded streams and specs. Files are named by content
+# regression inputs and the recorded provider streams and specs. Files are named by content
 # hash, so running it again adds nothing twice. Inputs over 64 KiB are left out: they slow
 # every execution, and libFuzzer's mutations work on small inputs.
 #   fuzz/seed.sh                       every target, into fuzz/corpus/<target>/
@@ -10,11 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=..
 OUT=${SEED_DIR:-corpus}
-# ../shared/fixtures beside the repository (worktrees: /work/shared/fixtures).
+# tests/fixtures holds everything: golden files, streams, the recorded provider streams, specs.
 SOURCES=("$ROOT/tests/fixtures")
-for d in "$ROOT/../shared/fixtures" /work/shared/fixtures; do
-  [ -d "$d" ] && SOURCES+=("$d")
-done
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(read_any decode xml stream har share edit schema)
 

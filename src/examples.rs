@@ -98,7 +98,7 @@ macro_rules! stream {
         StreamExample {
             id: $id,
             title: $title,
-            text: include_str!(concat!("../tests/fixtures/streams/", $file)),
+            text: include_str!(concat!("../tests/fixtures/", $file)),
         }
     };
 }
@@ -107,62 +107,62 @@ macro_rules! stream {
 pub const STREAMS: &[StreamExample] = &[
     stream!(
         "anthropic-json-tool",
-        "recorded/anthropic-json-tool.1.jsonl",
+        "recorded/anthropic/anthropic-json-tool.1.jsonl",
         "Anthropic: a tool call, input_json_delta fragments"
     ),
     stream!(
         "groq-tool-call",
-        "recorded/groq-tool-call.jsonl",
+        "recorded/openai-chat/groq-tool-call.jsonl",
         "OpenAI Chat (Groq): a whole call in one chunk"
     ),
     stream!(
         "gemini-tool-call",
-        "recorded/google-stream-tool-call-arguments.jsonl",
+        "recorded/gemini/google-stream-tool-call-arguments.jsonl",
         "Gemini: whole calls per chunk"
     ),
     stream!(
         "responses-parallel",
-        "recorded/parallel-tool-call-wrapper.1.jsonl",
+        "recorded/openai-responses/parallel-tool-call-wrapper.1.jsonl",
         "OpenAI Responses: parallel calls (two lines arrive damaged)"
     ),
     stream!(
         "bedrock-tool-call",
-        "recorded/amazon-bedrock-tool-call.1.jsonl",
+        "recorded/bedrock/amazon-bedrock-tool-call.1.jsonl",
         "Bedrock ConverseStream: toolUse deltas"
     ),
     stream!(
         "cohere-tool-call",
-        "recorded/cohere-tool-call.jsonl",
+        "recorded/cohere/cohere-tool-call.jsonl",
         "Cohere v2: tool-call-start / delta / end"
     ),
     stream!(
         "mistral-tool-call",
-        "recorded/mistral-tool-call.jsonl",
+        "recorded/mistral/mistral-tool-call.jsonl",
         "Mistral: a call without an index"
     ),
     stream!(
         "anthropic-duplicate-start",
-        "recorded/duplicate-message-start.jsonl",
+        "recorded/anthropic/duplicate-message-start.jsonl",
         "Anthropic: a duplicated message_start"
     ),
     stream!(
         "chat-interleaved",
-        "chat-interleaved.sse",
+        "streams/chat-interleaved.sse",
         "Anomaly: parallel calls interleaved by index (SSE)"
     ),
     stream!(
         "chat-args-before-name",
-        "chat-args-before-name.jsonl",
+        "streams/chat-args-before-name.jsonl",
         "Anomaly: arguments before the name"
     ),
     stream!(
         "anthropic-invalid-args",
-        "anthropic-invalid-args.sse",
+        "streams/anthropic-invalid-args.sse",
         "Anomaly: arguments end as invalid JSON"
     ),
     stream!(
         "anthropic-cut",
-        "anthropic-cut.sse",
+        "streams/anthropic-cut.sse",
         "Anomaly: the stream stops early"
     ),
 ];

@@ -1,6 +1,6 @@
 //! Live calls without a network: requests per provider (URL, headers, body), the checks made
 //! before sending, provider error bodies, the tool loop fed with the real recorded streams of
-//! `../shared/fixtures/recorded/` cut into chunks, and the recording (a HAR the replay opens,
+//! `tests/fixtures/recorded/` cut into chunks, and the recording (a HAR the replay opens,
 //! which never holds the key).
 
 #![cfg(not(target_arch = "wasm32"))]
@@ -19,13 +19,7 @@ use toolscope::stream::replay::{LoadOptions, Replay};
 const KEY: &str = "sk-live-test-0123456789abcdef";
 
 fn recorded(name: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir: PathBuf = [root.join("../shared"), root.join("../../shared")]
-        .into_iter()
-        .map(|p| p.join("fixtures/recorded"))
-        .find(|p| p.is_dir())
-        .expect("../shared/fixtures/recorded");
-    std::fs::read_to_string(dir.join(name)).expect(name)
+    std::fs::read_to_string(common::recorded_dir().join(name)).expect(name)
 }
 
 /// A recording as the server sends it: `event:` (when the protocol names events) and `data:`

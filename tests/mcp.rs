@@ -14,17 +14,6 @@ use common::{call, has_loss, result, user};
 
 const M: Format = Format::Mcp;
 
-/// The spec's examples (`shared/fixtures/spec/mcp-2026-07-28/examples`, beside the checkout or
-/// above it).
-fn examples_dir() -> std::path::PathBuf {
-    let rel = "shared/fixtures/spec/mcp-2026-07-28/examples";
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join(rel))
-        .find(|p| p.is_dir())
-        .unwrap_or_else(|| panic!("{rel} not found above the checkout"))
-}
-
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
     let text = serde_json::to_string_pretty(doc).expect("json");
     let d = M
@@ -612,13 +601,13 @@ fn mcp_response_is_the_models_tools_call_requests() {
 }
 
 fn example(name: &str) -> Value {
-    let path = examples_dir().join(name);
+    let path = common::mcp_spec_dir().join("examples").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).expect("example is JSON")
 }
 
 fn examples(prefix: &str) -> Vec<(String, Value)> {
-    let mut names: Vec<String> = std::fs::read_dir(examples_dir())
+    let mut names: Vec<String> = std::fs::read_dir(common::mcp_spec_dir().join("examples"))
         .expect("examples folder")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())

@@ -1188,15 +1188,6 @@ fn arguments_in(v: &Value, out: &mut Vec<Value>) {
     }
 }
 
-fn mcp_spec_dir() -> std::path::PathBuf {
-    let rel = "shared/fixtures/spec/mcp-2026-07-28";
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join(rel))
-        .find(|p| p.is_dir())
-        .unwrap_or_else(|| panic!("{rel} not found above the checkout"))
-}
-
 fn json_files(dir: &std::path::Path) -> Vec<(String, Value)> {
     let mut out: Vec<(String, Value)> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -1223,7 +1214,7 @@ fn json_files(dir: &std::path::Path) -> Vec<(String, Value)> {
 fn schema_diff_fixture_and_mcp_tool_schemas_agree() {
     let mut docs = json_files(&common::fixtures().join("exchanges"));
     docs.extend(json_files(&common::fixtures().join("schema")));
-    docs.extend(json_files(&mcp_spec_dir().join("examples")));
+    docs.extend(json_files(&common::mcp_spec_dir().join("examples")));
     let mut schemas = Vec::new();
     let mut args = Vec::new();
     for (_, d) in &docs {
@@ -1260,7 +1251,7 @@ fn schema_diff_fixture_and_mcp_tool_schemas_agree() {
 fn schema_diff_mcp_schema_validates_the_spec_examples_alike() {
     // The MCP schema itself (2020-12, 150+ definitions) is a realistic large schema: each example
     // `Type--name.json` against `#/$defs/Type`, and mutants of it.
-    let dir = mcp_spec_dir();
+    let dir = common::mcp_spec_dir();
     let text = std::fs::read_to_string(dir.join("schema.json")).expect("schema.json");
     let spec: Value = serde_json::from_str(&text).expect("json");
     let mut checked = 0;

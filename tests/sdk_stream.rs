@@ -90,20 +90,11 @@ fn check(replays: &[(String, Replay)]) -> usize {
     replays.len()
 }
 
-fn recorded() -> std::path::PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared"), root.join("../../shared")]
-        .into_iter()
-        .map(|p| p.join("fixtures/recorded"))
-        .find(|p| p.is_dir())
-        .expect("../shared/fixtures/recorded (the recorded provider streams)")
-}
-
 #[test]
 fn sdk_stream_accumulators_agree_on_recorded_streams() {
     let mut replays = Vec::new();
     for dir in ["openai-chat", "openai-responses", "anthropic"] {
-        let mut files: Vec<_> = std::fs::read_dir(recorded().join(dir))
+        let mut files: Vec<_> = std::fs::read_dir(common::recorded_dir().join(dir))
             .expect("recorded dir")
             .filter_map(|e| e.ok().map(|e| e.path()))
             .collect();

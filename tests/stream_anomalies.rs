@@ -293,7 +293,7 @@ fn replay_har_entry_gives_conversation_and_stream() {
 
 #[test]
 fn replay_seek_equals_sequential_state_at_every_step() {
-    let path = recorded().join("openai-chat/deepseek-text.jsonl");
+    let path = common::recorded_dir().join("openai-chat/deepseek-text.jsonl");
     let text = std::fs::read_to_string(path).unwrap();
     let r = Replay::load(&text, LoadOptions::default()).unwrap();
     let mut sequential = Vec::new();
@@ -306,16 +306,6 @@ fn replay_seek_equals_sequential_state_at_every_step() {
     }
     let last = r.snapshot(usize::MAX).unwrap();
     assert_eq!(last.so_far.message(), r.assembled.message());
-}
-
-/// `../shared/fixtures/recorded` of the project (next to the main checkout or a worktree).
-fn recorded() -> std::path::PathBuf {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared"), root.join("../../shared")]
-        .into_iter()
-        .map(|p| p.join("fixtures/recorded"))
-        .find(|p| p.is_dir())
-        .expect("../shared/fixtures/recorded (the recorded provider streams)")
 }
 
 fn base64(bytes: &[u8]) -> String {

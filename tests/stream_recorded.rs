@@ -1,4 +1,4 @@
-//! Every recorded provider stream in `../shared/fixtures/recorded/` assembles to what the
+//! Every recorded provider stream in `tests/fixtures/recorded/` assembles to what the
 //! provider meant: text, calls (ids, names, parsed arguments), stop reason and the anomalies
 //! the recording really has. Where the equivalent non-streamed response is written out
 //! (`tests/fixtures/streams/<name>.response.json`), assembling the stream equals decoding it.
@@ -17,20 +17,10 @@ use toolscope::model::StopReason;
 use toolscope::stream::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{ndjson, sse, Assembled, Assembler, Protocol};
 
-/// `../shared/fixtures/recorded` of the project (next to the main checkout or a worktree).
-fn recorded() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared"), root.join("../../shared")]
-        .into_iter()
-        .map(|p| p.join("fixtures/recorded"))
-        .find(|p| p.is_dir())
-        .expect("../shared/fixtures/recorded (the recorded provider streams)")
-}
-
 /// Every recording, as (folder/name, text), sorted.
 fn recordings() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for dir in std::fs::read_dir(recorded()).expect("recorded dir") {
+    for dir in std::fs::read_dir(common::recorded_dir()).expect("recorded dir") {
         let dir = dir.expect("entry").path();
         if !dir.is_dir() {
             continue;

@@ -186,3 +186,13 @@ pub fn paste_survives(
     );
     (dec.exchange, dec.losses)
 }
+
+/// `tests/fixtures/recorded`: real provider streams, one folder per wire protocol (NOTICE.md).
+pub fn recorded_dir() -> PathBuf {
+    fixtures().join("recorded")
+}
+
+/// `tests/fixtures/spec/mcp-2026-07-28`: the MCP schema and the specification's examples.
+pub fn mcp_spec_dir() -> PathBuf {
+    fixtures().join("spec/mcp-2026-07-28")
+}

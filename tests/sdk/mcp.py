@@ -27,7 +27,8 @@ import jsonschema
 import strict
 
 _HERE = pathlib.Path(__file__).resolve().parent
-_SCHEMA_REL = pathlib.Path("shared/fixtures/spec/mcp-2026-07-28/schema.json")
+# The MCP schema kept in the repository (tests/fixtures/spec/mcp-2026-07-28/NOTICE.md).
+_SCHEMA_PATH = _HERE.parent / "fixtures" / "spec" / "mcp-2026-07-28" / "schema.json"
 
 
 def _load_sdk():
@@ -49,15 +50,7 @@ def _load_sdk():
 _TYPES, _JSONRPC = _load_sdk()
 
 
-def _find_schema() -> pathlib.Path:
-    for base in [_HERE, *_HERE.parents]:
-        candidate = base / _SCHEMA_REL
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"{_SCHEMA_REL} not found above {_HERE}")
-
-
-_SCHEMA = json.loads(_find_schema().read_text())
+_SCHEMA = json.loads(_SCHEMA_PATH.read_text())
 
 
 def _schema_errors(name: str, value, path: str) -> list[str]:
