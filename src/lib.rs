@@ -10,6 +10,7 @@ pub mod anchors;
 pub mod edit;
 pub mod examples;
 pub mod formats;
+pub mod history;
 pub mod live;
 pub mod model;
 pub mod schema;

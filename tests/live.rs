@@ -8,8 +8,8 @@
 mod common;
 
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
 use toolscope::live::error;
+use toolscope::live::keys::{origin_of, KeyFor, KeyRing};
 use toolscope::live::record::{self, iso8601};
 use toolscope::live::run::{Finish, GivenResult, Mock, Mocks, Phase, Run};
 use toolscope::live::{checks, parse_headers, request, HttpRequest, Provider, Target, REDACTED};
@@ -619,6 +619,10 @@ fn live_failures_keep_the_conversation() {
     assert_eq!(run.phase, Phase::Stopped);
     assert!(run.rounds[2].aborted && !run.rounds[2].events.is_empty());
     assert_eq!(run.exchange, x, "a stopped round adds nothing");
+    // What arrived stays in the round, to be added on request.
+    let partial = run.partial_turn().expect("the partial turn is kept");
+    assert_eq!(partial.role, Role::Assistant);
+    assert!(!common::text_of(partial).is_empty(), "{partial:?}");
     // Bytes after the stop are ignored.
     assert!(run.on_bytes(41.0, b"data: {}\n\n").is_empty());
     // An in-stream error event fails the round.
@@ -844,4 +848,78 @@ fn live_recording_helpers() {
         body: String::new(),
     };
     assert_eq!(r.redacted().headers[0].1, REDACTED);
+}
+
+#[test]
+fn live_keys_are_bound_to_the_origin_they_were_typed_for() {
+    assert_eq!(
+        origin_of("https://API.openai.com:443/v1/").as_deref(),
+        Some("https://api.openai.com")
+    );
+    assert_eq!(
+        origin_of("http://127.0.0.1:8080/v1").as_deref(),
+        Some("http://127.0.0.1:8080")
+    );
+    assert_eq!(
+        origin_of("http://[::1]:11434").as_deref(),
+        Some("http://[::1]:11434")
+    );
+    assert_eq!(origin_of("https://user:pw@example.com"), None);
+    assert_eq!(origin_of("ftp://example.com"), None);
+
+    let openai = target(Provider::OpenAiChat, "https://api.openai.com/v1");
+    let anthropic = target(Provider::Anthropic, "https://api.anthropic.com");
+    let mut ring = KeyRing::default();
+    ring.set(Provider::OpenAiChat, "sk-openai", &openai.base_url);
+    ring.set(Provider::Anthropic, "sk-ant-1", &anthropic.base_url);
+    assert_eq!(ring.for_target(&openai), KeyFor::Bound("sk-openai".into()));
+    // A run's key is looked up for the run's own target: the Anthropic key never goes to the
+    // OpenAI endpoint, whatever the form shows.
+    assert_eq!(
+        ring.for_target(&anthropic),
+        KeyFor::Bound("sk-ant-1".into())
+    );
+    let keys = [ring.for_target(&openai), ring.for_target(&anthropic)];
+    assert!(!matches!(&keys[0], KeyFor::Bound(k) if k.starts_with("sk-ant")));
+
+    // The base URL moves to another origin: the key is not sent there until confirmed.
+    let moved = target(Provider::OpenAiChat, "https://gateway.example/v1");
+    match ring.for_target(&moved) {
+        KeyFor::Elsewhere { typed_for, now } => {
+            assert_eq!(typed_for, "https://api.openai.com");
+            assert_eq!(now, "https://gateway.example");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(ring
+        .for_target(&moved)
+        .problem()
+        .is_some_and(|p| p.contains("https://api.openai.com") && p.contains("gateway.example")));
+    // Same host, another port, is another origin too.
+    let port = target(Provider::OpenAiChat, "https://api.openai.com:8443/v1");
+    assert!(matches!(ring.for_target(&port), KeyFor::Elsewhere { .. }));
+    ring.confirm(Provider::OpenAiChat, &moved.base_url);
+    assert_eq!(ring.for_target(&moved), KeyFor::Bound("sk-openai".into()));
+    assert!(matches!(ring.for_target(&openai), KeyFor::Elsewhere { .. }));
+    // A key typed while the URL did not parse is bound to nothing.
+    ring.set(Provider::Gemini, "g-key", "not a url");
+    let gemini = target(
+        Provider::Gemini,
+        "https://generativelanguage.googleapis.com/v1beta",
+    );
+    assert!(matches!(ring.for_target(&gemini), KeyFor::Elsewhere { .. }));
+    ring.set(Provider::Gemini, "", "");
+    assert_eq!(ring.for_target(&gemini), KeyFor::Missing);
+
+    // Kept keys of the earlier form ({provider: key}) bind to each provider's default origin.
+    let old = r#"{"openai-chat":"sk-old","anthropic":"sk-ant-old"}"#;
+    let ring = KeyRing::from_stored(old).expect("old form");
+    assert_eq!(ring.for_target(&openai), KeyFor::Bound("sk-old".into()));
+    assert_eq!(
+        ring.for_target(&anthropic),
+        KeyFor::Bound("sk-ant-old".into())
+    );
+    let again = KeyRing::from_stored(&serde_json::to_string(&ring).expect("json")).expect("new");
+    assert_eq!(again, ring);
+    assert!(KeyRing::from_stored("[1,2]").is_none());
 }

@@ -15,6 +15,7 @@
 pub mod error;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
+pub mod keys;
 pub mod record;
 pub mod run;
 

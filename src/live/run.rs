@@ -108,6 +108,10 @@ pub struct Round {
     pub error: Option<ProviderError>,
     /// The user stopped it mid-flight.
     pub aborted: bool,
+    /// What a stopped or failed stream had assembled when it ended (text and the calls so
+    /// far): shown in the round, added to the conversation only when the user asks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Message>,
     /// Anomalies the assembler reported (ids), e.g. a stream cut before its end.
     pub anomalies: Vec<String>,
     /// The results the user gave for the calls of this round.
@@ -245,6 +249,7 @@ impl Run {
             usage: None,
             error: None,
             aborted: false,
+            partial: None,
             anomalies: Vec::new(),
             results: Vec::new(),
         });
@@ -458,7 +463,9 @@ impl Run {
 
     fn fail_with(&mut self, now: f64, e: ProviderError) {
         let start = self.start;
+        let partial = self.partial();
         if let Some(r) = self.rounds.last_mut() {
+            r.partial = partial;
             r.elapsed_ms = Some(now - start);
             if r.body.is_empty() {
                 r.body = String::from_utf8_lossy(&self.raw).into_owned();
@@ -476,10 +483,12 @@ impl Run {
         if self.phase == Phase::Sending {
             let start = self.start;
             let body = String::from_utf8_lossy(&self.raw).into_owned();
+            let partial = self.partial();
             if let Some(r) = self.rounds.last_mut() {
                 r.elapsed_ms = Some(now - start);
                 r.aborted = true;
                 r.body = body;
+                r.partial = partial;
             }
         }
         if !matches!(self.phase, Phase::Done { .. } | Phase::Failed) {
@@ -487,6 +496,19 @@ impl Run {
         }
         self.assembler = None;
         self.framer = None;
+    }
+
+    /// The assistant turn the stream had assembled so far, if it holds anything (text,
+    /// reasoning or a call).
+    fn partial(&self) -> Option<Message> {
+        let a = self.assembler.as_ref().filter(|_| self.streamed)?;
+        let m = a.message_so_far().message()?.clone();
+        (!m.parts.is_empty()).then_some(m)
+    }
+
+    /// The turn a stopped or failed round had received, to add to the conversation on request.
+    pub fn partial_turn(&self) -> Option<&Message> {
+        self.rounds.last()?.partial.as_ref()
     }
 
     /// Let a failed or stopped run send its round again.

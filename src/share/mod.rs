@@ -363,6 +363,44 @@ fn size(n: usize) -> String {
 /// Fails when the link would break a limit its reader enforces; a replay over [`MAX_REPLAY`]
 /// fails first, with [`ShareError::ReplayTooLarge`], so the UI can offer to share without it.
 pub fn to_fragment(s: &State) -> Result<String, ShareError> {
+    pack(s, LEVEL)
+}
+
+/// The state in the form the page keeps it in localStorage (the autosave, the history): a
+/// link fragment made with fast compression, so an autosave of a large state stays short, or
+/// the state file where a link cannot carry it. It has the limits of its reader, so whatever
+/// is kept is known to restore with [`from_stored`]; a state no reader accepts is refused.
+pub fn to_stored(s: &State) -> Result<String, ShareError> {
+    match pack(s, STORED_LEVEL) {
+        // What a link cannot carry but a file can (a replay over the link's limit, text that
+        // does not compress): the state file, which [`from_stored`] reads within its limit.
+        Err(ShareError::ReplayTooLarge { .. } | ShareError::LinkTooLong { .. }) => {
+            let file = to_file(s);
+            if file.len() > MAX_EXPANDED {
+                return Err(ShareError::TooLarge {
+                    origin: Origin::File,
+                    limit: MAX_EXPANDED,
+                });
+            }
+            Ok(file)
+        }
+        other => other,
+    }
+}
+
+/// A state kept by [`to_stored`] (or an earlier autosave, a pretty state file).
+pub fn from_stored(text: &str) -> Result<State, ShareError> {
+    if text.trim_start().starts_with('{') {
+        from_file(text)
+    } else {
+        from_fragment(text)
+    }
+}
+
+/// DEFLATE level of [`to_stored`]: fast (it runs after each pause in typing).
+const STORED_LEVEL: u8 = 1;
+
+fn pack(s: &State, level: u8) -> Result<String, ShareError> {
     if let Some(replay) = &s.replay {
         if replay.len() > MAX_REPLAY {
             return Err(ShareError::ReplayTooLarge {
@@ -380,7 +418,7 @@ pub fn to_fragment(s: &State) -> Result<String, ShareError> {
         });
     }
     check_depth(&json, Origin::Share)?;
-    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), LEVEL);
+    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level);
     let fragment = format!("v{VERSION}.{}", base64url::encode(&packed));
     if fragment.len() > MAX_LINK_LEN {
         return Err(ShareError::LinkTooLong {

@@ -2,7 +2,7 @@
 
 use super::io;
 use super::state::{use_state, AppState};
-use crate::examples::{example, EXAMPLES};
+use crate::examples::EXAMPLES;
 use crate::share;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -58,9 +58,6 @@ pub fn Header() -> impl IntoView {
     let pick = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         state.load_example(&id);
-        if let Some(e) = example(&id) {
-            state.say(format!("{}: {}", e.title, e.blurb));
-        }
     };
     let picked = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -111,6 +108,9 @@ pub fn Header() -> impl IntoView {
                     <input id="import-file" type="file" class="visually-hidden" data-testid="import"
                         accept=".json,.txt,.jsonl,.har,application/json,text/plain" on:change=picked />
                 </label>
+                <button type="button" class="ghost" data-testid="history-open" title="States kept before each replacing action, and every tab's last work"
+                    aria-expanded=move || state.history_open.get().to_string()
+                    on:click=move |_| state.history_open.update(|o| *o = !*o)>"History"</button>
                 <select class="theme" aria-label="Theme" data-testid="theme"
                     prop:value=move || theme.get()
                     on:change=move |ev| theme.set(event_target_value(&ev))>

@@ -67,6 +67,17 @@ pub fn remove(key: &str) {
     }
 }
 
+/// True when the page is shown inside a frame of another page (its own tab is not the top).
+/// Framed, the page takes no keys: a framing site could overlay and harvest them.
+pub fn framed() -> bool {
+    let Some(w) = window() else { return false };
+    match w.top() {
+        Ok(Some(top)) => !js_sys::Object::is(&top, &w),
+        // Reading `top` throws only across origins in odd browsers: framed either way.
+        _ => true,
+    }
+}
+
 /// True when the page was served over https (the live checks need it).
 pub fn page_secure() -> bool {
     window()

@@ -9,12 +9,12 @@ use super::io;
 use super::state::{use_state, AppState, Origin};
 use crate::formats::json;
 use crate::live::fetch::{self, Flight, Progress};
+use crate::live::keys::{origin_of, KeyFor, KeyRing};
 use crate::live::run::{GivenResult, Mock, Mocks, Phase, Run, DEFAULT_MAX_ROUNDS};
 use crate::live::{checks, explain_network_failure, record, request, Blocked, Provider, Target};
 use crate::model::{Part, Role};
 use leptos::prelude::*;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen_futures::spawn_local;
 
@@ -37,7 +37,7 @@ struct ResultDraft {
 #[derive(Clone, Copy)]
 pub struct LiveState {
     target: RwSignal<Target>,
-    keys: RwSignal<BTreeMap<String, String>>,
+    keys: RwSignal<KeyRing>,
     remember: RwSignal<bool>,
     auto: RwSignal<bool>,
     max_rounds: RwSignal<usize>,
@@ -59,8 +59,7 @@ impl LiveState {
     pub fn new() -> LiveState {
         let settings =
             io::load(SETTINGS_KEY).and_then(|s| serde_json::from_str::<Settings>(&s).ok());
-        let keys: Option<BTreeMap<String, String>> =
-            io::load(KEYS_KEY).and_then(|s| serde_json::from_str(&s).ok());
+        let keys = io::load(KEYS_KEY).and_then(|s| KeyRing::from_stored(&s));
         let mocks = io::load(MOCKS_KEY)
             .and_then(|s| serde_json::from_str::<Mocks>(&s).ok())
             .unwrap_or_default();
@@ -120,11 +119,11 @@ impl LiveState {
         live
     }
 
-    fn key(&self) -> String {
-        let p = self.target.with_untracked(|t| t.provider.id());
-        self.keys
-            .with_untracked(|k| k.get(p).cloned())
-            .unwrap_or_default()
+    /// The key a request to `target` may carry: the one kept for its provider, and only if
+    /// it was typed for (or confirmed for) the target's origin. Never the form's key for a
+    /// run with another target.
+    fn key_for(&self, target: &Target) -> KeyFor {
+        self.keys.with_untracked(|k| k.for_target(target))
     }
 }
 
@@ -139,19 +138,63 @@ fn use_live() -> LiveState {
 }
 
 /// Put the run's conversation in the editors and panes.
+/// When the run's conversation no longer extends the editor's (it wrote its own answer in
+/// place of the model's last turn), the editor's state is kept in the history and the notice
+/// offers Undo.
 fn sync(state: AppState, live: LiveState) {
-    if let Some(x) = live
+    let Some(x) = live
         .run
         .with_untracked(|r| r.as_ref().map(|r| r.exchange.clone()))
-    {
+    else {
+        return;
+    };
+    let extends = state.exchange.with_untracked(|cur| {
+        x.messages.len() >= cur.messages.len()
+            && x.messages[..cur.messages.len()] == cur.messages[..]
+    });
+    if extends {
         state.set_from(Origin::Outside, x);
+        return;
     }
+    let undo = state.checkpoint("before the live run wrote its own answer");
+    state.set_from(Origin::Outside, x);
+    state.tell(
+        "The live run's answer took the place of the model's last turn in the conversation.".into(),
+        undo,
+    );
+}
+
+/// Add a stopped or failed round's partial answer to the conversation, on request.
+fn append_partial(state: AppState, live: LiveState) {
+    let Some(x) = live.run.with_untracked(|r| {
+        let r = r.as_ref()?;
+        let m = r.partial_turn()?.clone();
+        let mut x = r.exchange.clone();
+        x.messages.push(m);
+        Some(x)
+    }) else {
+        return;
+    };
+    let undo = state.checkpoint("before adding a partial answer");
+    state.set_from(Origin::Outside, x);
+    state.tell(
+        "Added the partial answer to the conversation as the model's last turn.".into(),
+        undo,
+    );
 }
 
 /// Fill the result forms for the calls now pending (a saved result first, where there is one);
 /// in auto mode, answer and go on when every call has one.
 fn on_round_end(state: AppState, live: LiveState) {
-    sync(state, live);
+    // A stopped or failed round adds nothing: the conversation stays as it was before Send,
+    // and what arrived stays in the round (with "Add the partial answer").
+    let ended_badly = live.run.with_untracked(|r| {
+        r.as_ref()
+            .is_some_and(|r| matches!(r.phase, Phase::Failed | Phase::Stopped))
+    });
+    if !ended_badly {
+        sync(state, live);
+    }
     let Some((pending, candidates)) = live.run.with_untracked(|r| {
         r.as_ref()
             .filter(|r| r.phase == Phase::AwaitingResults)
@@ -190,8 +233,56 @@ fn on_round_end(state: AppState, live: LiveState) {
     }
 }
 
+/// True when the form now points somewhere else than the run (another provider or origin).
+fn moved(live: LiveState) -> Option<String> {
+    let now = live.target.get_untracked();
+    live.run.with_untracked(|r| {
+        let r = r.as_ref()?;
+        if r.target.provider != now.provider {
+            Some(format!(
+                "The provider changed from {} to {}",
+                r.target.provider.label(),
+                now.provider.label()
+            ))
+        } else if origin_of(&r.target.base_url) != origin_of(&now.base_url) {
+            Some(format!(
+                "The base URL moved from {} to {}",
+                origin_of(&r.target.base_url).unwrap_or_default(),
+                origin_of(&now.base_url).unwrap_or_else(|| "an invalid address".into())
+            ))
+        } else {
+            None
+        }
+    })
+}
+
+/// A run whose provider or origin changed in the form ends, saying why: its rounds never mix
+/// two targets (nor one target's key with another's endpoint).
+fn end_if_moved(state: AppState, live: LiveState) -> bool {
+    let active = live.run.with_untracked(|r| {
+        r.as_ref()
+            .is_some_and(|r| matches!(r.phase, Phase::Sending | Phase::AwaitingResults))
+    });
+    if !active {
+        return false;
+    }
+    let Some(why) = moved(live) else {
+        return false;
+    };
+    stop(live);
+    live.drafts.set(Vec::new());
+    state.say_error(format!(
+        "{why} during the run, so the run ended. The conversation is as it was; Send starts a new \
+         run with the new settings."
+    ));
+    true
+}
+
 /// Submit the result forms and send the next round.
 fn continue_run(state: AppState, live: LiveState) {
+    if end_if_moved(state, live) {
+        return;
+    }
     let drafts = live.drafts.get_untracked();
     let mut failed = None;
     let edited = state.exchange.get_untracked();
@@ -244,7 +335,36 @@ fn continue_run(state: AppState, live: LiveState) {
 
 /// Send the run's next round and feed it what arrives.
 fn send_round(state: AppState, live: LiveState) {
-    let key = live.key();
+    if end_if_moved(state, live) {
+        return;
+    }
+    // The run's own target decides the key: the form may show another provider by now.
+    let Some(run_target) = live
+        .run
+        .with_untracked(|r| r.as_ref().map(|r| r.target.clone()))
+    else {
+        return;
+    };
+    let key = match live.key_for(&run_target) {
+        KeyFor::Bound(k) => k,
+        KeyFor::Missing => String::new(),
+        elsewhere @ KeyFor::Elsewhere { .. } => {
+            state.say_error(format!(
+                "Not sent: {}",
+                elsewhere.problem().unwrap_or_default()
+            ));
+            live.run.update(|r| {
+                if let Some(r) = r.as_mut() {
+                    r.stop(fetch::now());
+                }
+            });
+            return;
+        }
+    };
+    if io::framed() {
+        state.say_error("Not sent: this page is shown inside another site's frame, where it never sends keys. Open Toolscope in its own tab.");
+        return;
+    }
     let secure = io::page_secure();
     let Some(Ok(req)) = live.run.with_untracked(|r| {
         r.as_ref()
@@ -397,26 +517,40 @@ pub fn LiveView() -> impl IntoView {
             t.provider = p;
         });
     };
+    let framed = io::framed();
     let key_value = move || {
-        let p = provider.get().id();
-        live.keys.with(|k| k.get(p).cloned().unwrap_or_default())
+        let p = provider.get();
+        live.keys
+            .with(|k| k.entry(p).map(|e| e.key.clone()).unwrap_or_default())
     };
+    // A key is bound to the origin of the base URL it is typed for.
     let set_key = move |ev: leptos::ev::Event| {
         let v = event_target_value(&ev);
-        let p = provider.get_untracked().id().to_string();
-        live.keys.update(|k| {
-            if v.is_empty() {
-                k.remove(&p);
-            } else {
-                k.insert(p, v);
-            }
-        });
+        let (p, url) = target.with_untracked(|t| (t.provider, t.base_url.clone()));
+        live.keys.update(|k| k.set(p, &v, &url));
     };
+    let key_for = Memo::new(move |_| {
+        live.keys.track();
+        target.with(|t| live.key_for(t))
+    });
+    let key_origin = move || {
+        let p = provider.get();
+        live.keys.with(|k| k.entry(p).map(|e| e.origin.clone()))
+    };
+    // A run ends when its provider or origin changes in the form, instead of mixing them.
+    Effect::new(move |_| {
+        target.with(|t| (t.provider, origin_of(&t.base_url)));
+        end_if_moved(state, live);
+    });
     let found = Memo::new(move |_| {
         let key = key_value();
         target.with(|t| checks(t, &key, io::page_secure()))
     });
-    let blocked = move || found.with(|c| c.iter().any(|c| c.blocks));
+    let blocked = move || {
+        framed
+            || found.with(|c| c.iter().any(|c| c.blocks))
+            || key_for.with(|k| matches!(k, KeyFor::Elsewhere { .. }))
+    };
     let sending = Memo::new(move |_| {
         live.run
             .with(|r| r.as_ref().is_some_and(|r| r.phase == Phase::Sending))
@@ -495,14 +629,38 @@ pub fn LiveView() -> impl IntoView {
                     <label class="field grow">
                         <span>{move || format!("API key ({}, sent as {})", provider.get().label(), provider.get().key_header())}</span>
                         <input type="password" class="mono" data-testid="live-key" aria-label="API key" autocomplete="off" spellcheck="false"
-                            placeholder=move || if provider.get().needs_key() { "paste your key" } else { "optional for local servers" }
+                            disabled=framed
+                            placeholder=move || if framed { "keys are refused inside a frame" } else if provider.get().needs_key() { "paste your key" } else { "optional for local servers" }
                             prop:value=key_value on:input=set_key />
+                        <span class="muted small-text" data-testid="live-key-origin">{move || match key_origin() {
+                            Some(o) if !o.is_empty() => format!("sent only to {o}"),
+                            Some(_) => "bound to no address: confirm where it may go".to_string(),
+                            None => target.with(|t| origin_of(&t.base_url))
+                                .map(|o| format!("will be sent only to {o}"))
+                                .unwrap_or_default(),
+                        }}</span>
                     </label>
                     <label class="check" title="Stores the keys unencrypted in this browser's localStorage">
                         <input type="checkbox" data-testid="live-remember" prop:checked=move || live.remember.get() on:change=remember_toggle />
                         "Remember keys in this browser"
                     </label>
                 </div>
+                <Show when=move || framed>
+                    <p class="warn-note" role="alert" data-testid="live-framed">
+                        "This page is shown inside another site's frame: it takes no keys and sends nothing here. Open Toolscope in its own tab."
+                    </p>
+                </Show>
+                <Show when=move || key_for.with(|k| matches!(k, KeyFor::Elsewhere { .. }))>
+                    <div class="warn-note" role="alert" data-testid="live-key-elsewhere">
+                        <span>{move || key_for.with(|k| k.problem().unwrap_or_default())}</span>
+                        " "
+                        <button type="button" class="ghost small" data-testid="live-key-confirm"
+                            on:click=move |_| {
+                                let (p, url) = target.with_untracked(|t| (t.provider, t.base_url.clone()));
+                                live.keys.update(|k| k.confirm(p, &url));
+                            }>{move || format!("Send this key to {}", target.with(|t| origin_of(&t.base_url).unwrap_or_default()))}</button>
+                    </div>
+                </Show>
                 <Show when=move || live.remember.get()>
                     <p class="warn-note" role="note" data-testid="live-remember-warning">
                         "Keys are now stored unencrypted in this browser's localStorage: anyone using this browser profile, and any script running on this page's origin, can read them. Untick to erase them."
@@ -668,6 +826,7 @@ fn RunLog() -> impl IntoView {
 #[derive(Clone, PartialEq)]
 struct Settled {
     message: Option<crate::model::Message>,
+    partial: Option<crate::model::Message>,
     error: Option<crate::live::error::ProviderError>,
     results: Vec<GivenResult>,
     aborted: bool,
@@ -676,7 +835,15 @@ struct Settled {
 /// One round: request, timing, usage, the answer (live while it streams), the failure.
 #[component]
 fn RoundView(i: usize) -> impl IntoView {
+    let state = use_state();
     let live = use_live();
+    let last_ended = move || {
+        live.run.with(|r| {
+            r.as_ref().is_some_and(|r| {
+                r.rounds.len() == i + 1 && matches!(r.phase, Phase::Failed | Phase::Stopped)
+            })
+        })
+    };
     let head = Memo::new(move |_| {
         live.run.with(|r| {
             let r = r.as_ref()?.rounds.get(i)?;
@@ -709,6 +876,7 @@ fn RoundView(i: usize) -> impl IntoView {
             let r = r.as_ref()?.rounds.get(i)?;
             Some(Settled {
                 message: r.message.clone(),
+                partial: r.partial.clone(),
                 error: r.error.clone(),
                 results: r.results.clone(),
                 aborted: r.aborted,
@@ -755,7 +923,17 @@ fn RoundView(i: usize) -> impl IntoView {
                 </Show>
             </details>
             {move || settled.get().map(|s| view! {
-                {s.aborted.then(|| view! { <p class="warn-note" data-testid="live-aborted">"Stopped by you: what arrived is kept in the recording; the partial answer was not added to the conversation."</p> })}
+                {s.aborted.then(|| view! { <p class="warn-note" data-testid="live-aborted">"Stopped by you: the conversation is as it was before Send; what arrived is kept here and in the recording."</p> })}
+                {s.partial.map(|m| view! {
+                    <div class="partial" data-testid="live-partial">
+                        <p class="muted small-text">"Received before the round ended:"</p>
+                        <Turn m=m />
+                        <Show when=last_ended>
+                            <button type="button" class="ghost small" data-testid="live-append-partial"
+                                on:click=move |_| append_partial(state, live)>"Add the partial answer to the conversation"</button>
+                        </Show>
+                    </div>
+                })}
                 {s.error.map(|e| view! {
                     <div class="live-error" role="alert" data-testid="live-error">
                         <p><strong>{if e.status == 0 { "Request failed".to_string() } else { format!("HTTP {}", e.status) }}</strong>

@@ -15,6 +15,7 @@ mod panes;
 mod replay;
 pub mod state;
 mod tools;
+mod work;
 
 use crate::formats::read_any;
 use crate::formats::Source;
@@ -33,20 +34,14 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
     if let Some(pos) = trimmed.find("#v") {
         if !trimmed.contains('\n') {
             return match share::from_fragment(&trimmed[pos..]) {
-                Ok(s) => {
-                    state.restore(s);
-                    state.say("Opened the shared link");
-                }
+                Ok(s) => state.replace(s, "Opened the shared link."),
                 Err(e) => state.say_error(e.to_string()),
             };
         }
     }
     if trimmed.contains("\"toolscope\"") {
         return match share::from_file(&text) {
-            Ok(s) => {
-                state.restore(s);
-                state.say(format!("Imported {name}"));
-            }
+            Ok(s) => state.replace(s, format!("Imported {name}.")),
             Err(e) => state.say_error(format!("{name}: {e}")),
         };
     }
@@ -62,8 +57,11 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
                 Source::Wire(_, k) => k,
                 Source::Canonical => crate::formats::Kind::Request,
             };
-            state.load(d.exchange, kind);
-            state.say(format!("Read {name} as {}", source.label()));
+            state.replace_exchange(
+                d.exchange,
+                kind,
+                format!("Read {name} as {}.", source.label()),
+            );
         }
         Err(e) => state.say_error(format!("{name}: {e}")),
     }
@@ -89,6 +87,18 @@ fn shortcuts(state: AppState) {
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
         let ctrl = ev.ctrl_key() || ev.meta_key();
         let key = ev.key();
+        if ctrl && key == "z" && !ev.shift_key() && !typing(&ev) {
+            // Outside text fields, Ctrl+Z undoes what the notice reports (a replacement or
+            // removal); inside them it stays the editor's own undo.
+            if let Some(u) = state
+                .notice
+                .with_untracked(|n| n.as_ref().and_then(|n| n.undo.clone()))
+            {
+                ev.prevent_default();
+                state.undo(&u);
+            }
+            return;
+        }
         if ctrl {
             match key.as_str() {
                 "s" => header::share_now(state),
@@ -101,6 +111,7 @@ fn shortcuts(state: AppState) {
         }
         if key == "Escape" {
             state.help.set(false);
+            state.history_open.set(false);
             state.selected.set(None);
             state.notice.set(None);
             return;
@@ -203,34 +214,81 @@ fn drop_and_paste(state: AppState, dragging: RwSignal<bool>) {
     });
 }
 
-/// Restore from the link, else from localStorage; then keep localStorage in step.
+/// Restore this tab's work (or the newest work of another tab), then the link if there is one
+/// (keeping the work in the history, with Undo); then keep this tab's slot in step: after each
+/// pause in typing, and at once when the page is hidden or left.
 fn persistence(state: AppState) {
+    let tab = work::tab_id();
+    state.tab.set_value(tab.clone());
+    state.history.set(work::load_history());
+    match work::saved(&tab) {
+        work::Saved::Work {
+            state: s,
+            from_other_tab,
+        } => {
+            state.restore(*s);
+            if from_other_tab {
+                state.say("This tab continues from the work saved last in another tab; each tab now saves its own.");
+            }
+        }
+        work::Saved::Unreadable { error } => state.notice.set(Some(state::Notice {
+            error: true,
+            text: format!(
+                "Your saved work could not be restored ({error}). It is kept aside, untouched: \
+                 download it to keep it. The page shows an example meanwhile."
+            ),
+            undo: None,
+            rescue: true,
+        })),
+        work::Saved::Nothing => {}
+    }
     let fragment = io::fragment();
-    let mut restored = false;
     if !fragment.is_empty() {
         match share::from_fragment(&fragment) {
-            Ok(s) => {
-                state.restore(s);
-                state.say("Opened a shared link.");
-                restored = true;
-            }
+            Ok(s) => state.replace(s, "Opened a shared link."),
             Err(e) => state.say_error(format!("{e} The page shows your last state instead.")),
         }
     }
-    if !restored {
-        if let Some(saved) = io::load(io::STORAGE_KEY) {
-            if let Ok(s) = share::from_file(&saved) {
-                state.restore(s);
-            }
-        }
-    }
-    // Autosave, debounced: typing fast writes once per pause.
+    // Autosave, debounced: typing fast writes once per pause; a hidden or closed page writes
+    // at once (a reload right after an edit must not lose it).
     let pending: StoredValue<Option<leptos::prelude::TimeoutHandle>> = StoredValue::new(None);
+    let last_kept = StoredValue::new(0.0_f64);
+    let save_now = move || {
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        pending.set_value(None);
+        match work::save(&state.tab.get_value(), &state.snapshot()) {
+            Ok(slot) => {
+                // A trail of the work in the history: one entry per few minutes of editing.
+                if slot.at - last_kept.get_value() > 180_000.0 {
+                    last_kept.set_value(slot.at);
+                    state.history.set(work::keep(crate::history::Entry {
+                        at: slot.at,
+                        summary: slot.summary,
+                        why: "autosave".into(),
+                        tab: state.tab.get_value(),
+                        state: slot.state,
+                    }));
+                }
+            }
+            Err(work::NotSaved::TooLarge(why)) => state.say_error(format!(
+                "Not saved in this browser: {why} Your last save is kept; export the state \
+                 (Ctrl+E) to keep this one."
+            )),
+            Err(work::NotSaved::Refused) => state.say_error(
+                "This browser refused to keep the state (storage full or disabled). Export it \
+                 (Ctrl+E) to keep it.",
+            ),
+        }
+    };
+    let dirty = StoredValue::new(false);
     Effect::new(move |first: Option<()>| {
         state.exchange.track();
         state.kind.track();
         state.panes.track();
         state.compare.track();
+        state.replay.track();
         if first.is_none() {
             return;
         }
@@ -238,22 +296,62 @@ fn persistence(state: AppState) {
         if !io::fragment().is_empty() {
             io::set_fragment("");
         }
+        dirty.set_value(true);
         if let Some(h) = pending.get_value() {
             h.clear();
         }
         let h = set_timeout_with_handle(
             move || {
-                if !io::save(io::STORAGE_KEY, &share::to_file(&state.snapshot())) {
-                    state.say_error(
-                        "This browser refused to keep the state (storage full or disabled).",
-                    );
-                }
+                dirty.set_value(false);
+                save_now();
             },
             std::time::Duration::from_millis(300),
         )
         .ok();
         pending.set_value(h);
     });
+    let flush = move || {
+        if dirty.get_value() {
+            dirty.set_value(false);
+            save_now();
+        }
+    };
+    let pagehide = window_event_listener(leptos::ev::pagehide, move |_| flush());
+    let hidden = window_event_listener(leptos::ev::visibilitychange, move |_| {
+        let hidden = web_sys::window()
+            .and_then(|w| w.document())
+            .is_some_and(|d| d.hidden());
+        if hidden {
+            flush();
+        }
+    });
+    // Another tab saved: its work is one click away (History), and this tab says so once.
+    let told: StoredValue<Vec<String>> = StoredValue::new(Vec::new());
+    let storage = window_event_listener(leptos::ev::storage, move |ev| {
+        let Some(key) = ev.key() else { return };
+        if key == work::HISTORY_KEY {
+            state.history.set(work::load_history());
+            return;
+        }
+        let Some(other) = work::slot_tab(&key).map(str::to_string) else {
+            return;
+        };
+        if other == state.tab.get_value() || told.with_value(|t| t.contains(&other)) {
+            return;
+        }
+        told.update_value(|t| t.push(other));
+        let summary = ev
+            .new_value()
+            .and_then(|v| crate::history::Slot::from_stored(&v))
+            .map(|s| s.summary)
+            .unwrap_or_default();
+        state.say(format!(
+            "Another tab saved its work ({summary}). This tab keeps its own; open History to \
+             bring the other tab's work here."
+        ));
+    });
+    // A link opened in this tab, then Back: the work from before the link comes back.
+    let link_undo: StoredValue<Option<String>> = StoredValue::new(None);
     let hashchange = window_event_listener(leptos::ev::hashchange, move |_| {
         let f = io::fragment();
         if f.is_empty() {
@@ -261,19 +359,43 @@ fn persistence(state: AppState) {
         }
         match share::from_fragment(&f) {
             Ok(s) => {
-                state.restore(s);
-                state.say("Opened the shared link.");
+                state.replace(s, "Opened the shared link.");
+                link_undo.set_value(
+                    state
+                        .notice
+                        .with_untracked(|n| n.as_ref().and_then(|n| n.undo.clone())),
+                );
             }
             Err(e) => state.say_error(e.to_string()),
         }
     });
-    on_cleanup(move || hashchange.remove());
+    let popstate = window_event_listener(leptos::ev::popstate, move |_| {
+        if io::fragment().is_empty() {
+            if let Some(u) = link_undo.get_value() {
+                link_undo.set_value(None);
+                state.undo(&u);
+            }
+        }
+    });
+    on_cleanup(move || {
+        hashchange.remove();
+        popstate.remove();
+        pagehide.remove();
+        hidden.remove();
+        storage.remove();
+    });
 }
 
-/// The banner under the top bar.
+/// The banner under the top bar, with Undo when it reports a replacement or a removal.
 #[component]
 fn NoticeBar() -> impl IntoView {
     let state = use_state();
+    let undo = move || {
+        state
+            .notice
+            .with(|n| n.as_ref().and_then(|n| n.undo.clone()))
+    };
+    let rescue = move || state.notice.with(|n| n.as_ref().is_some_and(|n| n.rescue));
     view! {
         <Show when=move || state.notice.with(Option::is_some)>
             <div
@@ -283,8 +405,96 @@ fn NoticeBar() -> impl IntoView {
                 data-testid="notice"
             >
                 <span>{move || state.notice.with(|n| n.as_ref().map(|n| n.text.clone()))}</span>
+                <Show when=move || undo().is_some()>
+                    <button type="button" class="ghost small" data-testid="notice-undo" title="Ctrl+Z outside a text field"
+                        on:click=move |_| if let Some(u) = undo() { state.undo(&u) }>"Undo"</button>
+                </Show>
+                <Show when=rescue>
+                    <button type="button" class="ghost small" data-testid="notice-rescue"
+                        on:click=move |_| {
+                            if let Some(t) = io::load(work::RESCUE_KEY) {
+                                io::download("toolscope-unrestored-work.txt", &t);
+                            }
+                        }>"Download the saved data"</button>
+                </Show>
                 <button type="button" class="icon" aria-label="Dismiss" data-testid="notice-dismiss" on:click=move |_| state.notice.set(None)>"✕"</button>
             </div>
+        </Show>
+    }
+}
+
+/// The History panel: every kept state, newest first, and each tab's last work.
+#[component]
+fn HistoryPanel() -> impl IntoView {
+    let state = use_state();
+    let time = |at: f64| {
+        let d = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at));
+        format!(
+            "{:02}:{:02}:{:02}",
+            d.get_hours(),
+            d.get_minutes(),
+            d.get_seconds()
+        )
+    };
+    let rows = move || {
+        let mut v: Vec<crate::history::Entry> = state.history.with(|h| h.entries.clone());
+        v.reverse();
+        v
+    };
+    view! {
+        <Show when=move || state.history_open.get()>
+            <section class="card history" role="dialog" aria-label="History" data-testid="history">
+                <div class="block-head">
+                    <h3>"History"</h3>
+                    <span class="muted small-text">"The last 50 states kept before each link, import, paste, example, removal or Undo, and a trail of each tab's autosaves. Restoring one keeps the current state here too."</span>
+                    <button type="button" class="icon" aria-label="Close history" on:click=move |_| state.history_open.set(false)>"✕"</button>
+                </div>
+                {move || {
+                    let others = work::other_slots(&state.tab.get_value());
+                    (!others.is_empty()).then(|| view! {
+                        <h4>"Other tabs' last work"</h4>
+                        <ol class="history-list">
+                            {others.into_iter().enumerate().map(|(i, slot)| {
+                                let stored = slot.state.clone();
+                                view! {
+                                    <li data-testid="history-tab">
+                                        <span class="mono">{time(slot.at)}</span>
+                                        <span>{slot.summary.clone()}</span>
+                                        <span class="muted small-text">"another tab's autosave"</span>
+                                        <button type="button" class="ghost small" data-testid=format!("history-tab-restore-{i}")
+                                            on:click=move |_| {
+                                                state.history_open.set(false);
+                                                state.back_to(&stored, "Opened another tab's last work here.");
+                                            }>"Open here"</button>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ol>
+                        <h4>"Kept states"</h4>
+                    })
+                }}
+                <Show when=move || state.history.with(|h| h.entries.is_empty())>
+                    <p class="muted">"Nothing kept yet."</p>
+                </Show>
+                <ol class="history-list">
+                    {move || rows().into_iter().enumerate().map(|(i, e)| {
+                        let stored = e.state.clone();
+                        let mine = e.tab == state.tab.get_value();
+                        view! {
+                            <li data-testid="history-entry">
+                                <span class="mono">{time(e.at)}</span>
+                                <span>{e.summary.clone()}</span>
+                                <span class="muted small-text">{format!("{}{}", e.why, if mine { "" } else { " · another tab" })}</span>
+                                <button type="button" class="ghost small" data-testid=format!("history-restore-{i}")
+                                    on:click=move |_| {
+                                        state.history_open.set(false);
+                                        state.back_to(&stored, "Restored a kept state.");
+                                    }>"Restore"</button>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ol>
+            </section>
         </Show>
     }
 }
@@ -317,6 +527,7 @@ pub fn App() -> impl IntoView {
     view! {
         <header::Header />
         <NoticeBar />
+        <HistoryPanel />
         <main class="workspace">
             <nav class="phone-jump" aria-label="Jump to">
                 <a href="#views">"Wire formats ↓"</a>

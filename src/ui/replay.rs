@@ -441,19 +441,22 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
         let Some(x) = turn() else {
             return;
         };
+        // It takes the place of the conversation's last answer: kept in History, with Undo.
+        let undo = state.checkpoint("before a replayed turn became the last answer");
         state.edit(|cur| *cur = cur.with_response(&x));
         state.kind.set(Kind::Response);
         state.right_tab.set("formats");
-        state.say(
-            "The assembled turn is now the conversation's last assistant turn (response view).",
+        state.tell(
+            "The assembled turn is now the conversation's last assistant turn (response view)."
+                .into(),
+            undo,
         );
     };
     let use_request = move |_| {
         let Some(Some(x)) = loaded.with_untracked(|r| r.as_ref().map(|r| r.request.clone())) else {
             return;
         };
-        state.load(x, Kind::Request);
-        state.say("The HAR request is now the conversation.");
+        state.replace_exchange(x, Kind::Request, "The HAR request is now the conversation.");
     };
     let has_request = move || loaded.with(|r| r.as_ref().is_some_and(|r| r.request.is_some()));
     view! {

@@ -1,11 +1,13 @@
 //! AppState: the signals of the page, in context. Everything shown is derived from them.
 
+use super::work;
 use crate::anchors::Element;
 use crate::examples::EXAMPLES;
 use crate::formats::{read_any, Format, Kind};
+use crate::history::{self, Entry, History};
 use crate::model::Exchange;
 use crate::schema::Finding;
-use crate::share::State;
+use crate::share::{self, State};
 use leptos::prelude::*;
 
 /// Which editor changed the exchange last: its own text is then kept as typed.
@@ -26,6 +28,11 @@ pub struct Notice {
     pub error: bool,
     /// What to say.
     pub text: String,
+    /// The state before the action the notice reports (as [`crate::share::to_stored`] keeps
+    /// it): the notice offers Undo.
+    pub undo: Option<String>,
+    /// Saved data that could not be restored is kept aside: the notice offers it as a file.
+    pub rescue: bool,
 }
 
 /// The page's state.
@@ -63,6 +70,12 @@ pub struct AppState {
     /// Every call checked against its tool's schema: computed once, shown by the
     /// conversation editor and every pane.
     pub arguments: Memo<Vec<Finding>>,
+    /// This tab's id (its autosave slot).
+    pub tab: StoredValue<String>,
+    /// The kept states, shared by the tabs (localStorage).
+    pub history: RwSignal<History>,
+    /// The History panel is open.
+    pub history_open: RwSignal<bool>,
 }
 
 impl AppState {
@@ -90,6 +103,9 @@ impl AppState {
             left_tab: RwSignal::new("edit"),
             right_tab: RwSignal::new("formats"),
             generation: RwSignal::new(0),
+            tab: StoredValue::new(String::new()),
+            history: RwSignal::new(History::default()),
+            history_open: RwSignal::new(false),
         }
     }
 
@@ -104,10 +120,109 @@ impl AppState {
         self.exchange.update(f);
     }
 
-    /// Replace the exchange from an editor's text.
+    /// Replace the exchange from an editor's text. An edit that removes messages or tools
+    /// keeps the state before it in the history and says so, with Undo.
     pub fn set_from(&self, origin: Origin, x: Exchange) {
+        let before = self.exchange.with_untracked(|c| history::removed(c, &x));
+        let undo = before
+            .as_ref()
+            .and_then(|_| self.checkpoint("before an edit removed part of the work"));
         self.origin.set(origin);
         self.exchange.set(x);
+        if let Some(what) = before {
+            let by = match origin {
+                Origin::Pane(f) => format!("Your edit in the {} pane", f.name()),
+                Origin::Canonical => "Your edit of the canonical JSON".into(),
+                Origin::Outside => "The live run".into(),
+            };
+            self.tell(format!("{by} removed {what}."), undo);
+        }
+    }
+
+    /// Apply a structured edit that removes something (`what`: "message 3", "tool get_weather"):
+    /// the state before it is kept in the history and the notice offers Undo.
+    pub fn remove(&self, what: String, f: impl FnOnce(&mut Exchange)) {
+        let undo = self.checkpoint(&format!("before removing {what}"));
+        self.edit(f);
+        self.tell(format!("Removed {what}."), undo);
+    }
+
+    /// Keep the current state in the shared history (`why` says what came next) and return its
+    /// stored form, for Undo. `None` when the state cannot be kept (over a limit).
+    pub fn checkpoint(&self, why: &str) -> Option<String> {
+        let snap = self.snapshot();
+        let stored = work::stored(&snap)?;
+        let h = work::keep(Entry {
+            at: work::now(),
+            summary: history::summary(&snap.exchange),
+            why: why.to_string(),
+            tab: self.tab.get_value(),
+            state: stored.clone(),
+        });
+        self.history.set(h);
+        Some(stored)
+    }
+
+    /// Replace the whole state (a link, a state file): what it replaces is kept in the history
+    /// and the notice says what happened, with Undo.
+    pub fn replace(&self, s: State, said: impl Into<String>) {
+        let said: String = said.into();
+        let lost = self
+            .exchange
+            .with_untracked(|c| history::removed(c, &s.exchange));
+        let undo = self.checkpoint(&format!("before: {}", said.into_lower_first()));
+        let mut text = said;
+        if let Some(l) = lost {
+            text.push_str(&format!(" It replaced your work ({l} more than it has)."));
+        }
+        text.push_str(" Your previous work is in History.");
+        self.restore(s);
+        self.tell(text, undo);
+    }
+
+    /// Replace the exchange (an example, a pasted or dropped document, a replay's request) as
+    /// [`AppState::replace`] does.
+    pub fn replace_exchange(&self, x: Exchange, kind: Kind, said: impl Into<String>) {
+        let said: String = said.into();
+        let lost = self.exchange.with_untracked(|c| history::removed(c, &x));
+        let undo = self.checkpoint(&format!("before: {}", said.into_lower_first()));
+        let mut text = said;
+        if let Some(l) = lost {
+            text.push_str(&format!(" It replaced your work ({l} more than it has)."));
+        }
+        self.load(x, kind);
+        self.tell(text, undo);
+    }
+
+    /// Go back to a kept state; the state left is kept too, so Undo of the Undo works.
+    pub fn undo(&self, stored: &str) {
+        self.back_to(stored, "Undone: the previous state is back.");
+    }
+
+    /// Open a kept state (History, another tab's work), keeping the current one, with Undo.
+    pub fn back_to(&self, stored: &str, said: &str) {
+        match share::from_stored(stored) {
+            Ok(s) => {
+                let redo = self.checkpoint(if said.starts_with("Undone") {
+                    "before Undo"
+                } else {
+                    "before restoring a kept state"
+                });
+                self.restore(s);
+                self.tell(said.to_string(), redo);
+            }
+            Err(e) => self.say_error(format!("That state cannot be restored: {e}")),
+        }
+    }
+
+    /// Say `text`, offering Undo when `undo` holds the state before.
+    pub fn tell(&self, text: String, undo: Option<String>) {
+        self.notice.set(Some(Notice {
+            error: false,
+            text,
+            undo,
+            rescue: false,
+        }));
     }
 
     /// Load a whole exchange from outside (example, file, paste on the page).
@@ -127,8 +242,11 @@ impl AppState {
         };
         match read_any(e.source) {
             Ok((d, _)) => {
-                self.load(d.exchange, Kind::Request);
-                self.notice.set(None);
+                self.replace_exchange(
+                    d.exchange,
+                    Kind::Request,
+                    format!("{}: {}", e.title, e.blurb),
+                );
             }
             Err(err) => self.say_error(format!("Example {id} does not read: {err}")),
         }
@@ -178,10 +296,7 @@ impl AppState {
 
     /// Say something in the banner.
     pub fn say(&self, text: impl Into<String>) {
-        self.notice.set(Some(Notice {
-            error: false,
-            text: text.into(),
-        }));
+        self.tell(text.into(), None);
     }
 
     /// Report a problem in the banner.
@@ -189,6 +304,8 @@ impl AppState {
         self.notice.set(Some(Notice {
             error: true,
             text: text.into(),
+            undo: None,
+            rescue: false,
         }));
     }
 }
@@ -196,6 +313,22 @@ impl AppState {
 impl Default for AppState {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Lower-case the first letter ("Opened a link" → "opened a link") for "before: …".
+trait LowerFirst {
+    fn into_lower_first(&self) -> String;
+}
+
+impl<T: AsRef<str>> LowerFirst for T {
+    fn into_lower_first(&self) -> String {
+        let s = self.as_ref();
+        let mut c = s.chars();
+        match c.next() {
+            Some(f) => f.to_lowercase().chain(c).collect(),
+            None => String::new(),
+        }
     }
 }
 
