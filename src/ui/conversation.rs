@@ -154,7 +154,7 @@ fn MessageCard(m: usize) -> impl IntoView {
                     id=format!("message-{m}")
                     up=move || state.edit(|x| edit::shift(&mut x.messages, m, true))
                     down=move || state.edit(|x| edit::shift(&mut x.messages, m, false))
-                    remove=move || state.edit(|x| edit::remove_message(x, m))
+                    remove=move || state.remove(format!("message {}", m + 1), |x| edit::remove_message(x, m))
                 />
             </div>
             {move || (0..parts.get()).map(|p| view! { <PartRow m=m p=p /> }).collect_view()}
@@ -192,7 +192,7 @@ fn PartRow(m: usize, p: usize) -> impl IntoView {
                 id=format!("part-{m}-{p}")
                 up=move || state.edit(|x| if let Some(msg) = x.messages.get_mut(m) { edit::shift(&mut msg.parts, p, true) })
                 down=move || state.edit(|x| if let Some(msg) = x.messages.get_mut(m) { edit::shift(&mut msg.parts, p, false) })
-                remove=move || state.edit(|x| edit::remove_part(x, m, p))
+                remove=move || state.remove(format!("part {} of message {}", p + 1, m + 1), |x| edit::remove_part(x, m, p))
             />
         }
     };

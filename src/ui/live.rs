@@ -796,7 +796,12 @@ fn RunLog() -> impl IntoView {
     let share = move |_| {
         if let Some(h) = har() {
             state.replay.set(Some(h));
-            super::header::share_now(state);
+            // After the autosave has seen the new replay (it clears a link that no longer
+            // says the state), so the link made here stays in the address.
+            set_timeout(
+                move || super::header::share_now(state),
+                std::time::Duration::ZERO,
+            );
         }
     };
     view! {

@@ -134,7 +134,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     id=format!("tool-{i}")
                     up=move || state.edit(|x| edit::shift(&mut x.tools, i, true))
                     down=move || state.edit(|x| edit::shift(&mut x.tools, i, false))
-                    remove=move || state.edit(|x| edit::remove_tool(x, i))
+                    remove=move || state.remove(state.exchange.with_untracked(|x| x.tools.get(i).map_or_else(|| format!("tool {}", i + 1), |t| format!("tool {}", t.name))), |x| edit::remove_tool(x, i))
                 />
             </div>
             <label class="field">
