@@ -11,7 +11,6 @@ mod common;
 
 use serde_json::{json, Value};
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use toolscope::model::Role;
 use toolscope::stream::replay::{LoadOptions, Replay};

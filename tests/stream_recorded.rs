@@ -11,7 +11,6 @@ mod common;
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
 use toolscope::formats::Kind;
 use toolscope::model::StopReason;
 use toolscope::stream::replay::{AnyAssembler, LoadOptions, Replay};

@@ -170,7 +170,7 @@ impl AppState {
         let lost = self
             .exchange
             .with_untracked(|c| history::removed(c, &s.exchange));
-        let undo = self.checkpoint(&format!("before: {}", said.into_lower_first()));
+        let undo = self.checkpoint(&format!("before: {}", lower_first(&said)));
         let mut text = said;
         if let Some(l) = lost {
             text.push_str(&format!(" It replaced your work ({l} more than it has)."));
@@ -185,7 +185,7 @@ impl AppState {
     pub fn replace_exchange(&self, x: Exchange, kind: Kind, said: impl Into<String>) {
         let said: String = said.into();
         let lost = self.exchange.with_untracked(|c| history::removed(c, &x));
-        let undo = self.checkpoint(&format!("before: {}", said.into_lower_first()));
+        let undo = self.checkpoint(&format!("before: {}", lower_first(&said)));
         let mut text = said;
         if let Some(l) = lost {
             text.push_str(&format!(" It replaced your work ({l} more than it has)."));
@@ -317,18 +317,11 @@ impl Default for AppState {
 }
 
 /// Lower-case the first letter ("Opened a link" → "opened a link") for "before: …".
-trait LowerFirst {
-    fn into_lower_first(&self) -> String;
-}
-
-impl<T: AsRef<str>> LowerFirst for T {
-    fn into_lower_first(&self) -> String {
-        let s = self.as_ref();
-        let mut c = s.chars();
-        match c.next() {
-            Some(f) => f.to_lowercase().chain(c).collect(),
-            None => String::new(),
-        }
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 
