@@ -121,11 +121,24 @@ impl LiveState {
     }
 
     fn key(&self) -> String {
+        if framed() {
+            return String::new();
+        }
         let p = self.target.with_untracked(|t| t.provider.id());
         self.keys
             .with_untracked(|k| k.get(p).cloned())
             .unwrap_or_default()
     }
+}
+
+/// True when the page runs inside a frame (a host that sent no `frame-ancestors`): the framing
+/// page could overlay or watch the key field, so no key is taken or sent.
+fn framed() -> bool {
+    web_sys::window().is_some_and(|w| match w.top() {
+        Ok(Some(top)) => !js_sys::Object::is(top.as_ref(), w.as_ref()),
+        Ok(None) => false,
+        Err(_) => true,
+    })
 }
 
 impl Default for LiveState {
@@ -398,6 +411,9 @@ pub fn LiveView() -> impl IntoView {
         });
     };
     let key_value = move || {
+        if framed() {
+            return String::new();
+        }
         let p = provider.get().id();
         live.keys.with(|k| k.get(p).cloned().unwrap_or_default())
     };
@@ -496,13 +512,18 @@ pub fn LiveView() -> impl IntoView {
                         <span>{move || format!("API key ({}, sent as {})", provider.get().label(), provider.get().key_header())}</span>
                         <input type="password" class="mono" data-testid="live-key" aria-label="API key" autocomplete="off" spellcheck="false"
                             placeholder=move || if provider.get().needs_key() { "paste your key" } else { "optional for local servers" }
-                            prop:value=key_value on:input=set_key />
+                            prop:value=key_value on:input=set_key disabled=framed() />
                     </label>
                     <label class="check" title="Stores the keys unencrypted in this browser's localStorage">
                         <input type="checkbox" data-testid="live-remember" prop:checked=move || live.remember.get() on:change=remember_toggle />
                         "Remember keys in this browser"
                     </label>
                 </div>
+                {framed().then(|| view! {
+                    <p class="warn-note" role="alert" data-testid="live-framed">
+                        "This page is shown inside another page's frame, which could watch what you type: keys are refused here. Open Toolscope in its own tab to call a provider."
+                    </p>
+                })}
                 <Show when=move || live.remember.get()>
                     <p class="warn-note" role="note" data-testid="live-remember-warning">
                         "Keys are now stored unencrypted in this browser's localStorage: anyone using this browser profile, and any script running on this page's origin, can read them. Untick to erase them."
