@@ -449,9 +449,9 @@ fn structure(v: &mut Value, s: &mut Scrub) {
         Value::Array(list) => list.iter_mut().for_each(|c| structure(c, s)),
         Value::String(text) => {
             let t = text.trim_start();
-            let is_url = ["http://", "https://", "ws://", "wss://"]
-                .iter()
-                .any(|p| t.len() > p.len() && t[..p.len()].eq_ignore_ascii_case(p));
+            let is_url = ["http://", "https://", "ws://", "wss://"].iter().any(|p| {
+                t.len() > p.len() && t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p))
+            });
             if is_url && !t.contains(char::is_whitespace) {
                 *text = url_with(text, s);
             }
@@ -693,6 +693,33 @@ mod tests {
         assert!(t.contains("data: {"));
         assert_eq!(plain_text(&t).1, 0);
         assert_eq!(plain_text("data: {}\n\n").0, "data: {}\n\n");
+    }
+
+    #[test]
+    fn redact_never_panics_on_odd_text() {
+        for t in [
+            "htt€://x",
+            "h€",
+            "€€€€€€€€€",
+            "sk-€€€€€€€€€€€€€€€€€€",
+            "%",
+            "%€",
+            "a=%e2%82",
+            "@",
+            "://@",
+            "https://€@x/?€=€#€=sk-abcdefghijklmnopqrstu",
+            "> x-api-key:",
+            "> :\n< set-cookie: ;",
+        ] {
+            let _ = url(t);
+            let _ = header("authorization", t);
+            let _ = header("cookie", t);
+            let _ = plain_text(t);
+            let har = serde_json::json!({"log": {"entries": [{"request": {"url": t,
+                "headers": [{"name": t, "value": t}], "queryString": [{"name": t, "value": t}],
+                "cookies": [{"value": t}], "postData": {"mimeType": t, "text": t}}}]}});
+            let _ = har_text(&har.to_string());
+        }
     }
 
     #[test]
