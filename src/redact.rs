@@ -14,8 +14,9 @@
 //!   says key, token, auth, secret, password, session, signature, credential or cookie (and
 //!   `sig`, `code`), or whose value looks like a key.
 //! - **HAR**: `cookies` arrays emptied; `queryString` and form `params` follow the URL rule; a
-//!   JSON request body loses its top-level credential fields (`api_key`, `token`, `password`,
-//!   …; an LLM request has none of these, a gateway's may).
+//!   JSON request or response body loses its top-level credential fields (`api_key`, `token`,
+//!   `access_token`, `password`, …; an LLM request or answer has none of these, a gateway's or
+//!   a login's may).
 //! - **Everywhere** in the document: a string that looks like a provider key (`sk-…`, `AIza…`,
 //!   `AKIA…`, `ghp_…`, a JWT, …), and every other copy of a value removed above (a bearer token
 //!   echoed in a response body, a cookie value in a referer), is redacted too.
@@ -442,6 +443,7 @@ fn structure(v: &mut Value, s: &mut Scrub) {
                     }
                     ("queryString" | "params", Value::Array(list)) => params_array(list, s),
                     ("postData", Value::Object(p)) => post_data(p, s),
+                    ("content", Value::Object(c)) => content(c, s),
                     (_, child) => structure(child, s),
                 }
             }
@@ -478,6 +480,26 @@ fn post_data(p: &mut Map<String, Value>, s: &mut Scrub) {
         *text = params_with(text, s);
         return;
     }
+    json_credentials(text, s);
+}
+
+/// A response body (not base64): a JSON object's top-level credential fields (an OAuth token
+/// endpoint's `access_token`, a login's `token`).
+fn content(c: &mut Map<String, Value>, s: &mut Scrub) {
+    if c.get("encoding").and_then(Value::as_str) == Some("base64") {
+        return;
+    }
+    if let Some(Value::String(text)) = c.get_mut("text") {
+        json_credentials(text, s);
+    }
+}
+
+/// Top-level string fields of a JSON object named as credentials, redacted (the text is
+/// written again, compact, only when one was).
+fn json_credentials(text: &mut String, s: &mut Scrub) {
+    if !text.trim_start().starts_with('{') {
+        return;
+    }
     let Ok(Value::Object(mut body)) = serde_json::from_str::<Value>(text) else {
         return;
     };
@@ -498,6 +520,7 @@ fn post_data(p: &mut Map<String, Value>, s: &mut Scrub) {
             "secret",
             "client_secret",
             "x_api_key",
+            "session_token",
         ]
         .contains(&n.as_str());
         if let Value::String(sv) = val {

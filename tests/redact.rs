@@ -116,7 +116,10 @@ fn redact_json_body_credentials_and_form_bodies() {
                 "params": [{"name": "client_secret", "value": "FORMsecret-1234567"},
                            {"name": "grant_type", "value": "client_credentials"}]}},
          "response": {"status": 200, "content": {"mimeType": "application/json",
-            "text": "{\"access_token\":\"ya29.RESPONSEtoken-abcdefghijk\",\"echo\":\"BODYkey-123456789\"}"}}}
+            "text": "{\"access_token\":\"ya29.RESPONSEtoken-abcdefghijk\",\"echo\":\"BODYkey-123456789\"}"}}},
+        {"request": {"method": "POST", "url": "https://x.example/login"},
+         "response": {"status": 200, "content": {"mimeType": "application/json",
+            "text": "{\"token\":\"0f3c9a7e5b2d4c18a6e7f9b0c1d2e3f4\",\"user\":\"ann\"}"}}}
     ]}});
     let (text, n) = redact::har_text(&har.to_string()).expect("a HAR");
     for s in [
