@@ -2,8 +2,7 @@
 //! provider's wire format, with what each format cannot carry reported as data.
 //!
 //! The core (`model`, `formats`, `schema`, `stream`, `share`, `edit`, `anchors`, `snippets`,
-//! `redact`, and
-//! `live` but for its `fetch`) is
+//! `redact`, and `live` but for its `fetch`) is
 //! plain Rust with no UI imports, tested natively; the Leptos app (`ui`) exists only in the wasm
 //! build, the command line (`cli`) only in the native one.
 
