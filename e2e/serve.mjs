@@ -1,10 +1,13 @@
 // A static server for dist/ on 127.0.0.1 (port 0: the OS picks a free one), and a Chromium
 // launcher with the flags this machine needs. Shared by the end-to-end tests and screenshots.
+// It sends the response headers of dist/_headers (written by scripts/csp.mjs for static hosts),
+// read from that file so the tests see what a host configured from it sends.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { readHeaders } from '../scripts/headers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const types = {
@@ -15,13 +18,17 @@ const types = {
   '.css': 'text/css',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Serve dist/; resolves to { server, url }. */
-export async function serveDist() {
+/** Serve dist/ with the headers of dist/_headers (`{ headers: false }`: a host that sends
+ * none); resolves to { server, url }. */
+export async function serveDist({ headers = true } = {}) {
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     throw new Error(`${root}/index.html missing: run \`make dist\` first`);
   }
+  const file = path.join(root, '_headers');
+  const extra = headers && fs.existsSync(file) ? Object.fromEntries(readHeaders(file)) : {};
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
@@ -35,7 +42,7 @@ export async function serveDist() {
         res.writeHead(404).end('not found');
         return;
       }
-      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, { ...extra, 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
       res.end(data);
     });
   });

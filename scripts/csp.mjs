@@ -3,6 +3,11 @@
 // did not ship can run. WebAssembly needs 'wasm-unsafe-eval' (not 'unsafe-eval'); CodeMirror and
 // Leptos set inline styles, hence style-src 'unsafe-inline'. Scripts come only from the page;
 // fetch may reach the providers (see connect-src).
+//
+// A <meta> policy cannot say who may frame the page (frame-ancestors is ignored there), so the
+// same policy plus frame-ancestors 'none' and the other headers a static host should send go to
+// dist/_headers (Netlify / Cloudflare Pages format; `node scripts/headers.mjs nginx|caddy` turns
+// it into a server snippet, and e2e/serve.mjs sends exactly these).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,3 +34,16 @@ html = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/g, '');
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
 if (!html.includes('Content-Security-Policy')) throw new Error(`${file}: no <meta charset> to put the CSP after`);
 fs.writeFileSync(file, html);
+
+const headers = {
+  'Content-Security-Policy': `${policy}; frame-ancestors 'none'`,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+fs.writeFileSync(
+  path.join(dir, '_headers'),
+  `# Response headers for every file of the page (Netlify, Cloudflare Pages). Written by\n# scripts/csp.mjs at build time: the CSP carries the hash of this build's loader script.\n/*\n${Object.entries(headers)
+    .map(([k, v]) => `  ${k}: ${v}`)
+    .join('\n')}\n`,
+);

@@ -32,20 +32,58 @@ format (--to another, or canonical); the protocol is detected unless --format na
 --steps prints one line per event with the calls after it. Anomalies go to stderr.
 Exit status 1 on unreadable input.";
 
+/// The most bytes a command reads (file or stdin): the largest input any command accepts, a
+/// replayed stream ([`crate::stream::replay::MAX_INPUT`]); each command then applies its own
+/// limit (documents: [`crate::formats::limits::MAX_INPUT`]) with its own message. Reading stops
+/// one byte past it, so `toolscope lint < /dev/zero` ends at once instead of filling memory.
+pub const READ_LIMIT: usize = {
+    let (a, b) = (
+        crate::stream::replay::MAX_INPUT,
+        crate::formats::limits::MAX_INPUT,
+    );
+    if a > b {
+        a
+    } else {
+        b
+    }
+};
+
+/// Read `r` to the end as UTF-8 text, but never more than `limit` + 1 bytes: over `limit`
+/// fails with an `InvalidData` error naming the limit.
+pub fn read_limited(r: impl Read, limit: usize) -> std::io::Result<String> {
+    let mut bytes = Vec::new();
+    r.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "the input is over {} MiB; at most {limit} bytes are read",
+                limit / (1024 * 1024)
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )
+    })
+}
+
 /// Run with the arguments after the program name; returns the exit status.
 pub fn run(args: Vec<String>) -> i32 {
     let mut out = String::new();
     let mut err = String::new();
-    let stdin = || {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map(|_| s)
-    };
+    let stdin = || read_limited(std::io::stdin().lock(), READ_LIMIT);
     let code = run_with(&args, stdin, &mut out, &mut err);
     // `print!` panics on a closed pipe (`toolscope … | head`); a reader that stopped early is
     // not an error of ours, so write errors are ignored and the status stays the command's.
+    // Through a buffer: stdout's own is line-buffered, a syscall per line of `--steps`.
     use std::io::Write;
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
-    let _ = std::io::stdout().flush();
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let _ = stdout.write_all(out.as_bytes());
+    let _ = stdout.flush();
+    drop(out);
     let _ = std::io::stderr().lock().write_all(err.as_bytes());
     code
 }
@@ -287,19 +325,7 @@ fn replay_command(
     };
     let a = &replay.assembled;
     if steps {
-        replay.walk(|i, e, state| {
-            out.push_str(&format!("#{i} {}", e.label()));
-            if !state.text.is_empty() {
-                out.push_str(&format!(" | text: {} chars", state.text.chars().count()));
-            }
-            if !state.calls.is_empty() {
-                out.push_str(" | calls:");
-                for c in &state.calls {
-                    out.push_str(&format!(" {}({})", c.name, c.arguments));
-                }
-            }
-            out.push('\n');
-        });
+        steps_lines(&replay, out);
     } else {
         let to = to.unwrap_or(Target::Wire(replay.protocol.format()));
         let doc = match to {
@@ -333,6 +359,93 @@ fn replay_command(
     0
 }
 
+/// Most calls listed on one `--steps` line; the others are counted.
+const STEP_CALLS: usize = 4;
+/// Characters of a call's arguments (the end, where they grow) and of a name or event label
+/// shown on one `--steps` line.
+const STEP_PREVIEW: usize = 80;
+
+/// `--steps`: one line per event, each bounded (a label, the text length, the calls that
+/// changed with the end of their arguments), so the output grows with the events, not with
+/// events × argument length. Reads the assembler's bookkeeping instead of cloning its state.
+fn steps_lines(replay: &crate::stream::replay::Replay, out: &mut String) {
+    use crate::stream::Assembler;
+    use std::fmt::Write;
+    let mut a = replay.assembler_after(0);
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    let (mut text_bytes, mut text_chars) = (0usize, 0usize);
+    for (i, e) in replay.events.iter().enumerate() {
+        a.push(e);
+        let t = a.tracker();
+        let _ = write!(
+            out,
+            "#{i} {}",
+            tail_preview(&e.label(), STEP_PREVIEW, false)
+        );
+        // Text only grows; count the new part's characters, not the whole text each time.
+        match t.text.get(text_bytes..) {
+            Some(new) => text_chars += new.chars().count(),
+            None => text_chars = t.text.chars().count(),
+        }
+        text_bytes = t.text.len();
+        if !t.text.is_empty() {
+            let _ = write!(out, " | text: {text_chars} chars");
+        }
+        let changed: Vec<usize> = (0..t.calls.len())
+            .filter(|&k| {
+                let c = &t.calls[k];
+                seen.get(k) != Some(&(c.name.len(), c.arguments.len()))
+            })
+            .collect();
+        seen = t
+            .calls
+            .iter()
+            .map(|c| (c.name.len(), c.arguments.len()))
+            .collect();
+        // Few calls: all of them, as they stand; many: the ones this event touched.
+        let shown: Vec<usize> = if t.calls.len() <= STEP_CALLS {
+            (0..t.calls.len()).collect()
+        } else {
+            changed
+        };
+        if !shown.is_empty() {
+            out.push_str(" | calls:");
+            for &k in shown.iter().take(STEP_CALLS) {
+                let c = &t.calls[k];
+                let _ = write!(
+                    out,
+                    " {}({})",
+                    tail_preview(&c.name, STEP_PREVIEW, false),
+                    tail_preview(&c.arguments, STEP_PREVIEW, true)
+                );
+            }
+            if shown.len() > STEP_CALLS {
+                let _ = write!(out, " +{} more", shown.len() - STEP_CALLS);
+            }
+        }
+        out.push('\n');
+    }
+}
+
+/// `text` when it has at most `max` characters; else its first (`from_end`: last) `max`
+/// characters with `…` and the whole length in bytes. Never walks more than `max` characters.
+fn tail_preview(text: &str, max: usize, from_end: bool) -> String {
+    let cut = if from_end {
+        text.char_indices()
+            .rev()
+            .nth(max)
+            .map(|(i, c)| i + c.len_utf8())
+    } else {
+        text.char_indices().nth(max).map(|(i, _)| i)
+    };
+    let clean = |s: &str| s.replace(['\n', '\r'], " ");
+    match cut {
+        None => clean(text),
+        Some(at) if from_end => format!("…{} [{} bytes]", clean(&text[at..]), text.len()),
+        Some(at) => format!("{}… [{} bytes]", clean(&text[..at]), text.len()),
+    }
+}
+
 fn convert(
     text: &str,
     from: Option<Target>,
@@ -356,6 +469,21 @@ fn convert(
         ),
         None => {
             let (decoded, source) = read_any(text)?;
+            // Any prose reads as a legacy-XML completion; as on the page, it is not a document.
+            if let Source::Wire(f, _) = source {
+                if crate::edit::is_mere_prose(f, text) {
+                    return Err(DecodeError {
+                        format: None,
+                        pointer: None,
+                        line: None,
+                        column: None,
+                        message: "not a document of a format Toolscope reads (plain text with \
+                                  no legacy-XML markers; name it with --from anthropic-xml to \
+                                  read it as a completion)"
+                            .into(),
+                    });
+                }
+            }
             let kind = match source {
                 Source::Wire(_, k) => k,
                 Source::Canonical => kind,
@@ -398,7 +526,7 @@ fn read_input(
 ) -> Option<String> {
     let text = match file {
         None | Some("-") => stdin(),
-        Some(path) => std::fs::read_to_string(path),
+        Some(path) => std::fs::File::open(path).and_then(|f| read_limited(f, READ_LIMIT)),
     };
     text.map_err(|e| {
         err.push_str(&format!(

@@ -1,8 +1,8 @@
 //! Toolscope: a tool-calling playground. One canonical exchange, rendered in every LLM
 //! provider's wire format, with what each format cannot carry reported as data.
 //!
-//! The core (`model`, `formats`, `schema`, `stream`, `share`, `edit`, `anchors`, `snippets`, and
-//! `live` but for its `fetch`) is
+//! The core (`model`, `formats`, `schema`, `stream`, `share`, `edit`, `anchors`, `snippets`,
+//! `redact`, and `live` but for its `fetch`) is
 //! plain Rust with no UI imports, tested natively; the Leptos app (`ui`) exists only in the wasm
 //! build, the command line (`cli`) only in the native one.
 
@@ -13,6 +13,7 @@ pub mod formats;
 pub mod history;
 pub mod live;
 pub mod model;
+pub mod redact;
 pub mod schema;
 pub mod share;
 pub mod snippets;

@@ -111,11 +111,83 @@ fn cli_detects_a_legacy_xml_transcript() {
         .expect("a call");
     assert_eq!(call.name, "get_stock_price");
     assert_eq!(call.arguments, serde_json::json!({"ticker": "AAPL"}));
-    // Plain prose is a legacy completion (the model's text); broken JSON stays a JSON error.
-    let (code, out, err) = run(&["convert", "--to", "canonical"], "hello there");
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("hello there"), "{out}");
+    // Plain prose is refused, as on the page (`--from anthropic-xml` reads it as a
+    // completion: see cli_convert_refuses_plain_prose_like_the_page); broken JSON stays a JSON
+    // error.
+    let (code, _, err) = run(&["convert", "--to", "canonical"], "hello there");
+    assert_eq!(code, 1, "{err}");
     let (code, _, err) = run(&["convert", "--to", "canonical"], "  {\"messages\": [,]}");
     assert_eq!(code, 1);
     assert!(err.contains("line 1, column 17"), "{err}");
+}
+
+#[test]
+fn cli_input_reading_stops_one_byte_past_the_limit() {
+    use std::io::Read;
+    use toolscope::cli::{read_limited, READ_LIMIT};
+    // A reader that never ends (like /dev/zero): refused after limit + 1 bytes, not drained.
+    let e = read_limited(std::io::repeat(b'{'), 1000).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+    assert!(e.to_string().contains("at most 1000 bytes"), "{e}");
+    // How much it pulled: exactly limit + 1.
+    struct Counting<R>(R, usize);
+    impl<R: Read> Read for Counting<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1 += n;
+            Ok(n)
+        }
+    }
+    let mut r = Counting(std::io::repeat(b' '), 0);
+    assert!(read_limited(&mut r, 4096).is_err());
+    assert_eq!(r.1, 4097);
+    // At the limit exactly: read whole.
+    assert_eq!(
+        read_limited(std::io::repeat(b'x').take(1000), 1000)
+            .expect("fits")
+            .len(),
+        1000
+    );
+    assert!(read_limited(&[0xff, 0xfe][..], 10)
+        .unwrap_err()
+        .to_string()
+        .contains("not UTF-8"));
+    // The largest input any command accepts.
+    assert_eq!(
+        READ_LIMIT,
+        toolscope::stream::replay::MAX_INPUT.max(toolscope::formats::limits::MAX_INPUT)
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn cli_binary_refuses_an_endless_stdin() {
+    for cmd in [&["lint"][..], &["convert", "--to", "gemini"], &["replay"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
+            .args(cmd)
+            .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+            .output()
+            .expect("run toolscope");
+        assert_eq!(out.status.code(), Some(1), "{cmd:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("at most"), "{cmd:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn cli_convert_refuses_plain_prose_like_the_page() {
+    let (code, out, err) = run(
+        &["convert", "--to", "openai-chat"],
+        "Hello, this is just a sentence about the weather.",
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.is_empty());
+    assert!(err.contains("not a document"), "{err}");
+    // Named explicitly, the legacy format still reads it as a completion.
+    let (code, _, err) = run(
+        &["convert", "--from", "anthropic-xml", "--to", "canonical"],
+        "Hello, this is just a sentence.",
+    );
+    assert_eq!(code, 0, "{err}");
 }

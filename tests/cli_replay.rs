@@ -96,3 +96,58 @@ fn cli_replay_cut_stream_says_incomplete() {
     assert!(err.contains("(incomplete)"), "{err}");
     assert!(err.contains(" cut: "), "{err}");
 }
+
+/// An OpenAI stream of one call whose arguments arrive in `n` fragments of `frag` bytes.
+fn long_call_stream(n: usize, frag: usize) -> String {
+    let mut s = String::new();
+    let first = serde_json::json!({"object": "chat.completion.chunk", "choices": [{"index": 0,
+        "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+        "function": {"name": "write", "arguments": "{\"text\":\""}}]}}]});
+    s.push_str(&format!("data: {first}\n\n"));
+    let piece = serde_json::json!({"object": "chat.completion.chunk", "choices": [{"index": 0,
+        "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "a".repeat(frag)}}]}}]});
+    for _ in 0..n {
+        s.push_str(&format!("data: {piece}\n\n"));
+    }
+    s.push_str("data: [DONE]\n\n");
+    s
+}
+
+#[test]
+fn cli_replay_steps_output_grows_with_events_not_arguments() {
+    // 2,000 events growing one call to 600 KB: the old output reprinted the whole argument
+    // text at every event (≈ 600 MB); each line is now bounded.
+    let input = long_call_stream(2_000, 300);
+    let (code, out, err) = run(&["replay", "--steps", "-"], &input);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2_002, "one line per event");
+    let longest = lines.iter().map(|l| l.len()).max().unwrap_or(0);
+    assert!(longest < 400, "a line of {longest} bytes");
+    assert!(out.len() < 2_002 * 400, "{} bytes", out.len());
+    // The end of the arguments and their whole size are shown.
+    let last_call = lines[2_000];
+    assert!(last_call.contains("write(…aaaa"), "{last_call}");
+    assert!(
+        last_call.contains(&format!("[{} bytes]", 9 + 2_000 * 300)),
+        "{last_call}"
+    );
+}
+
+#[test]
+fn cli_replay_steps_many_calls_show_the_changed_ones() {
+    // 50 parallel calls, each event touching one: a line lists that call, not all fifty.
+    let mut s = String::new();
+    for i in 0..50 {
+        let ev = serde_json::json!({"object": "chat.completion.chunk", "choices": [{"index": 0,
+            "delta": {"tool_calls": [{"index": i, "id": format!("call_{i}"), "type": "function",
+            "function": {"name": format!("tool_{i}"), "arguments": "{}"}}]}}]});
+        s.push_str(&format!("data: {ev}\n\n"));
+    }
+    s.push_str("data: [DONE]\n\n");
+    let (code, out, err) = run(&["replay", "--steps", "-"], &s);
+    assert_eq!(code, 0, "{err}");
+    let line = out.lines().nth(49).expect("line 50");
+    assert!(line.ends_with("| calls: tool_49({})"), "{line}");
+    assert!(out.lines().all(|l| l.len() < 400));
+}

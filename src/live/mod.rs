@@ -133,7 +133,7 @@ pub struct Target {
     /// Ask for a streamed response.
     pub stream: bool,
     /// Extra request headers, one `Name: value` per line (OpenRouter's `HTTP-Referer`, a
-    /// gateway's token…). Values are secrets as far as recordings go: see [`is_secret_header`].
+    /// gateway's token…). Values are secrets as far as recordings go: see [`crate::redact`].
     pub extra_headers: String,
 }
 
@@ -224,10 +224,11 @@ pub struct HttpRequest {
 }
 
 /// What stands in a recording where a secret was.
-pub const REDACTED: &str = "[redacted]";
+pub use crate::redact::REDACTED;
 
 /// True for headers whose value is a credential: the providers' key headers and any header
-/// whose name says key, token, auth, secret, cookie or session.
+/// whose name says key, token, auth, secret, cookie or session. (Recordings redact more: every
+/// header not on [`crate::redact::KEPT_HEADERS`].)
 pub fn is_secret_header(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     [
@@ -244,27 +245,17 @@ pub fn is_secret_header(name: &str) -> bool {
 }
 
 impl HttpRequest {
-    /// The request with every secret header value replaced by [`REDACTED`] (the scheme word of
-    /// `Authorization: Bearer …` is kept, so a reader sees how the key was sent).
+    /// The request with every header value redacted but the harmless ones of
+    /// [`crate::redact::KEPT_HEADERS`] (the scheme word of `Authorization: Bearer …` is kept,
+    /// so a reader sees how the key was sent), and the URL's secrets too.
     pub fn redacted(&self) -> HttpRequest {
         let headers = self
             .headers
             .iter()
-            .map(|(k, v)| {
-                if !is_secret_header(k) {
-                    return (k.clone(), v.clone());
-                }
-                let scheme = v.split_once(' ').map(|(s, _)| s).filter(|s| {
-                    ["bearer", "basic", "token"].contains(&s.to_ascii_lowercase().as_str())
-                });
-                let v = match scheme {
-                    Some(s) => format!("{s} {REDACTED}"),
-                    None => REDACTED.to_string(),
-                };
-                (k.clone(), v)
-            })
+            .map(|(k, v)| (k.clone(), crate::redact::header(k, v).0))
             .collect();
         HttpRequest {
+            url: crate::redact::url(&self.url).0,
             headers,
             ..self.clone()
         }

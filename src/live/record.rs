@@ -2,10 +2,10 @@
 //! its raw body), so the replay view opens it like a devtools export and any HAR viewer can
 //! read it. Toolscope's own facts ride in `_toolscope` fields, which HAR allows for custom
 //! data: per entry the arrival time of each stream event, the results the user gave, usage,
-//! the failure; on the log the target and how the run ended.
+//! the failure; on the log the target and how the run ended. Secrets are redacted by
+//! [`crate::redact`]: every header but the harmless ones, URL credentials, key-shaped text.
 
 use super::run::{Phase, Round, Run};
-use super::{is_secret_header, REDACTED};
 use serde_json::{json, Map, Value};
 
 /// The recording of a run, as pretty JSON text.
@@ -13,8 +13,14 @@ pub fn har(run: &Run) -> String {
     serde_json::to_string_pretty(&har_value(run)).unwrap_or_default()
 }
 
-/// The recording of a run.
+/// The recording of a run, with its secrets redacted ([`crate::redact::har`]).
 pub fn har_value(run: &Run) -> Value {
+    let mut v = har_unredacted(run);
+    crate::redact::har(&mut v);
+    v
+}
+
+fn har_unredacted(run: &Run) -> Value {
     let entries: Vec<Value> = run.rounds.iter().map(entry).collect();
     let t = &run.target;
     let phase = serde_json::to_value(&run.phase).unwrap_or(Value::Null);
@@ -64,44 +70,14 @@ fn phase_label(p: &Phase) -> &'static str {
 fn headers(list: &[(String, String)]) -> Value {
     Value::Array(
         list.iter()
-            .map(|(k, v)| {
-                let v = if is_secret_header(k) && !v.contains(REDACTED) {
-                    REDACTED
-                } else {
-                    v.as_str()
-                };
-                json!({"name": k, "value": v})
-            })
+            .map(|(k, v)| json!({"name": k, "value": crate::redact::header(k, v).0}))
             .collect(),
     )
 }
 
 /// The URL with the values of key-like query parameters and any `user:password@` redacted.
 pub fn redact_url(url: &str) -> String {
-    let url = match url.split_once("://") {
-        Some((scheme, rest)) => {
-            let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-            let (authority, tail) = rest.split_at(end);
-            match authority.rsplit_once('@') {
-                Some((_, host)) => format!("{scheme}://{REDACTED}@{host}{tail}"),
-                None => url.to_string(),
-            }
-        }
-        None => url.to_string(),
-    };
-    let Some((base, query)) = url.split_once('?') else {
-        return url;
-    };
-    let params: Vec<String> = query
-        .split('&')
-        .map(|p| match p.split_once('=') {
-            Some((k, _)) if is_secret_header(k) || k.eq_ignore_ascii_case("sig") => {
-                format!("{k}={REDACTED}")
-            }
-            _ => p.to_string(),
-        })
-        .collect();
-    format!("{base}?{}", params.join("&"))
+    crate::redact::url(url).0
 }
 
 fn query_string(url: &str) -> Value {

@@ -401,6 +401,8 @@ pub fn from_stored(text: &str) -> Result<State, ShareError> {
 const STORED_LEVEL: u8 = 1;
 
 fn pack(s: &State, level: u8) -> Result<String, ShareError> {
+    let redacted = without_secrets(s);
+    let s = redacted.as_ref().unwrap_or(s);
     if let Some(replay) = &s.replay {
         if replay.len() > MAX_REPLAY {
             return Err(ShareError::ReplayTooLarge {
@@ -521,7 +523,18 @@ fn unpack(payload: &str, prefix: usize) -> Result<String, ShareError> {
 /// to keep in localStorage. Files have the limits of links except the replay's; a state over
 /// [`MAX_EXPANDED`] is written but refused by [`from_file`].
 pub fn to_file(s: &State) -> String {
-    v1::to_pretty(s)
+    v1::to_pretty(without_secrets(s).as_ref().unwrap_or(s))
+}
+
+/// The state with its replay's secrets redacted ([`crate::redact::replay_text`]), or `None`
+/// when there were none. The page redacts a HAR when it is opened; this is the second lock,
+/// so no link or file can carry a devtools export's tokens whatever path the text took.
+fn without_secrets(s: &State) -> Option<State> {
+    let (text, n) = crate::redact::replay_text(s.replay.as_deref()?);
+    (n > 0).then(|| State {
+        replay: Some(text),
+        ..s.clone()
+    })
 }
 
 /// The state of a file (or a localStorage value). Errors carry line and column.
@@ -616,7 +629,19 @@ fn read_document(
             }
         }
     }
-    Ok(normalise(state))
+    let mut restored = normalise(state);
+    // A link or file made elsewhere may carry a HAR with its tokens: they stop here.
+    if let Some(replay) = restored.state.replay.as_deref() {
+        let (text, n) = crate::redact::replay_text(replay);
+        if n > 0 {
+            restored.state.replay = Some(text);
+            restored.notes.push(format!(
+                "{n} secret value{} removed from the replay.",
+                if n == 1 { " was" } else { "s were" }
+            ));
+        }
+    }
+    Ok(restored)
 }
 
 fn check_counts(s: &State, origin: Origin) -> Result<(), ShareError> {

@@ -2,6 +2,10 @@
 //! the exchange to replay. The request's `postData.text` becomes the conversation (through
 //! [`crate::formats::read_any`]), the response's `content.text` (base64 when `encoding` says
 //! so) the stream.
+//!
+//! A devtools export carries the user's bearer token, cookies and `?api_key=`: this module
+//! only reads; the page passes every HAR through [`crate::redact::har_text`] before showing,
+//! storing or sharing it.
 
 use serde_json::Value;
 use std::fmt;

@@ -137,8 +137,7 @@ fn use_live() -> LiveState {
     expect_context::<LiveState>()
 }
 
-/// Put the run's conversation in the editors and panes.
-/// When the run's conversation no longer extends the editor's (it wrote its own answer in
+/// Put the run's conversation in the editors and panes. When the run's conversation no longer extends the editor's (it wrote its own answer in
 /// place of the model's last turn), the editor's state is kept in the history and the notice
 /// offers Undo.
 fn sync(state: AppState, live: LiveState) {
@@ -519,6 +518,9 @@ pub fn LiveView() -> impl IntoView {
     };
     let framed = io::framed();
     let key_value = move || {
+        if framed {
+            return String::new();
+        }
         let p = provider.get();
         live.keys
             .with(|k| k.entry(p).map(|e| e.key.clone()).unwrap_or_default())
@@ -647,7 +649,7 @@ pub fn LiveView() -> impl IntoView {
                 </div>
                 <Show when=move || framed>
                     <p class="warn-note" role="alert" data-testid="live-framed">
-                        "This page is shown inside another site's frame: it takes no keys and sends nothing here. Open Toolscope in its own tab."
+                        "This page is shown inside another page's frame, which could watch what you type: keys are refused here. Open Toolscope in its own tab to call a provider."
                     </p>
                 </Show>
                 <Show when=move || key_for.with(|k| matches!(k, KeyFor::Elsewhere { .. }))>

@@ -45,6 +45,17 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
             Err(e) => state.say_error(format!("{name}: {e}")),
         };
     }
+    // A HAR file (a devtools export, a Live recording) opens in Replay, its secrets redacted
+    // before anything shows or is kept.
+    if trimmed.starts_with('{')
+        && trimmed.contains("\"log\"")
+        && serde_json::from_str::<serde_json::Value>(trimmed)
+            .is_ok_and(|v| crate::stream::har::is_har(&v))
+    {
+        replay::set_replay(state, text, Some(name));
+        state.right_tab.set("replay");
+        return;
+    }
     match read_any(&text) {
         // Any prose reads as a legacy-XML completion; a paste on the page must be a document.
         Ok((_, Source::Wire(f, _))) if crate::edit::is_mere_prose(f, &text) => {

@@ -5,7 +5,7 @@
 
 use super::cm::CodeEditor;
 use super::io;
-use super::state::use_state;
+use super::state::{use_state, AppState};
 use crate::examples::STREAMS;
 use crate::formats::{json, Format, Kind};
 use crate::model::{Exchange, Part};
@@ -19,6 +19,30 @@ use std::sync::Arc;
 /// Events shown around the current step in the timeline list (the rest are reached by the
 /// seek bar: a 10,000-event stream must not put 10,000 rows in the page).
 const WINDOW: usize = 40;
+
+/// Put `text` in the replay view with its secrets redacted first (a devtools HAR carries the
+/// bearer token, cookies, `set-cookie`, `?api_key=`): nothing unredacted is shown, autosaved or
+/// shared. Says how many values were removed; `opened` names the source for the notice (`None`:
+/// a quiet edit, which speaks only when something was removed).
+pub fn set_replay(state: AppState, text: String, opened: Option<&str>) {
+    let (text, n) = crate::redact::replay_text(&text);
+    state.replay.set(Some(text));
+    let removed = match n {
+        0 => String::new(),
+        1 => " — 1 secret value was removed (credential header, cookie or key) before it was \
+               shown or kept"
+            .to_string(),
+        n => format!(
+            " — {n} secret values were removed (credential headers, cookies, keys) before they \
+             were shown or kept"
+        ),
+    };
+    match opened {
+        Some(name) => state.say(format!("Replaying {name}{removed}.")),
+        None if n > 0 => state.say(format!("Pasted stream{removed}.")),
+        None => {}
+    }
+}
 
 /// The replay view.
 #[component]
@@ -156,10 +180,7 @@ pub fn ReplayView() -> impl IntoView {
         let el: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(file) = el.files().and_then(|f| f.get(0)) {
             io::read_file(file, move |name, r| match r {
-                Ok(text) => {
-                    state.replay.set(Some(text));
-                    state.say(format!("Replaying {name}"));
-                }
+                Ok(text) => set_replay(state, text, Some(&name)),
                 Err(e) => state.say_error(format!("{name}: {e}")),
             });
         }
@@ -226,7 +247,7 @@ pub fn ReplayView() -> impl IntoView {
                         lang="text"
                         label="Stream input"
                         testid="stream-input"
-                        on_change=Callback::new(move |t: String| state.replay.set(Some(t)))
+                        on_change=Callback::new(move |t: String| set_replay(state, t, None))
                     />
                     <Show when=move || error.with(Option::is_some)>
                         <p class="field-error" role="alert" data-testid="stream-error">
