@@ -85,5 +85,5 @@ pub(super) fn render(x: &Exchange, m: &Model) -> (String, Known, String) {
         "Anthropic documents the tool-use system prompt's size ({which} tokens), not its text or \
          how the definitions are spelled; the definitions are shown as JSON (approximate)"
     );
-    (text, Known::Documented, note)
+    (text, Known::Approximate, note)
 }
