@@ -148,6 +148,24 @@ fn corpus() -> Vec<String> {
             out.push(s.clone());
         }
     }
+    // Long pieces (merged with the heap): a letter run, a symbol run, a blob.
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for alphabet in [
+        "abcdefghijklmnopqrstuvwxyzé",
+        "!@#$%^&*()[]{};:,.<>?/|~`-=+",
+        "QWERTYzxcvbnm",
+    ] {
+        let a: Vec<char> = alphabet.chars().collect();
+        let s: String = (0..3000)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                a[(seed >> 33) as usize % a.len()]
+            })
+            .collect();
+        out.push(s);
+    }
+    out.push("ab".repeat(2000));
+    out.push("=".repeat(700));
     // Pseudo-random strings over an alphabet of boundary characters (fixed seed).
     let alphabet: Vec<char> = "aZé ß\u{301}1٣ \t\n\r'’-_/.,!{}\"日ǅʰ👋\u{a0}sSlLtTdDmMvVeErR0 "
         .chars()

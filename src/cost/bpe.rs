@@ -198,9 +198,15 @@ impl Vocab {
 
     /// Byte-pair merge of one piece (tiktoken's `byte_pair_encode`).
     fn encode_piece(&self, piece: &[u8], out: &mut Vec<u32>) {
+        if piece.is_empty() {
+            return;
+        }
         if let Some(r) = self.rank(piece) {
             out.push(r);
             return;
+        }
+        if piece.len() > LONG_PIECE {
+            return self.encode_long_piece(piece, out);
         }
         // parts[i] = (start, rank of the pair starting at part i); the last two are sentinels.
         let mut parts: Vec<(usize, u32)> = Vec::with_capacity(piece.len() + 1);
@@ -240,7 +246,66 @@ impl Vocab {
             out.push(self.rank(&piece[w[0].0..w[1].0]).unwrap_or(0));
         }
     }
+
+    /// The same merge order for a long piece (a pasted base64 blob, a run of symbols) in
+    /// O(n log n): a heap of adjacent pairs by (rank, position) over a linked list of parts,
+    /// stale entries skipped. The quadratic scan above would stall the page on such input.
+    fn encode_long_piece(&self, piece: &[u8], out: &mut Vec<u32>) {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let n = piece.len();
+        // Part i starts at byte `start[i]` (parts are created one per byte, so start[i] = i)
+        // and ends where `next[i]` starts; `n` is the end sentinel.
+        let mut next: Vec<usize> = (1..=n).collect();
+        let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
+        let mut alive = vec![true; n];
+        let mut version = vec![0u32; n];
+        let mut heap = BinaryHeap::new();
+        let pair = |i: usize, next: &[usize]| -> Option<u32> {
+            let j = next[i];
+            if j >= n {
+                return None;
+            }
+            self.rank(&piece[i..next[j]])
+        };
+        for i in 0..n {
+            if let Some(r) = pair(i, &next) {
+                heap.push(Reverse((r, i, 0u32)));
+            }
+        }
+        while let Some(Reverse((_, i, v))) = heap.pop() {
+            if !alive[i] || version[i] != v {
+                continue;
+            }
+            // Merge part i with the part after it.
+            let j = next[i];
+            alive[j] = false;
+            next[i] = next[j];
+            if next[i] < n {
+                prev[next[i]] = i;
+            }
+            version[i] += 1;
+            if let Some(r) = pair(i, &next) {
+                heap.push(Reverse((r, i, version[i])));
+            }
+            let p = prev[i];
+            if p < n {
+                version[p] += 1;
+                if let Some(r) = pair(p, &next) {
+                    heap.push(Reverse((r, p, version[p])));
+                }
+            }
+        }
+        let mut i = 0;
+        while i < n {
+            out.push(self.rank(&piece[i..next[i]]).unwrap_or(0));
+            i = next[i];
+        }
+    }
 }
+
+/// Pieces longer than this many bytes are merged with the heap ([`Vocab::encode_long_piece`]).
+const LONG_PIECE: usize = 128;
 
 // ---- pre-tokenisation -------------------------------------------------------------------------
 
