@@ -158,6 +158,16 @@ fn text_of(m: &Message) -> String {
         .collect()
 }
 
+/// The role as sent: a system or developer message inside the conversation is read as a user
+/// message that remembers its role.
+fn role_of(m: &Message) -> &str {
+    m.extra
+        .get("openai-chat")
+        .and_then(|e| e.get("toolscope:role"))
+        .and_then(|v| v.as_str())
+        .unwrap_or("user")
+}
+
 fn name_of(m: &Message) -> Option<&str> {
     m.extra
         .get("openai-chat")
@@ -243,7 +253,7 @@ fn openai_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
         .iter()
         .map(|msg| match msg.role {
             Role::User => {
-                let mut n = 3 + c.n("user") + c.n(&text_of(msg));
+                let mut n = 3 + c.n(role_of(msg)) + c.n(&text_of(msg));
                 if let Some(name) = name_of(msg) {
                     n += 1 + c.n(name);
                 }
