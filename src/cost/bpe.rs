@@ -373,47 +373,66 @@ fn is_prefix(c: char) -> bool {
     !is_crlf(c) && !is_letter(c) && !is_number(c)
 }
 
-/// The text as chars with their byte offsets, so branches can look ahead and back.
+/// The text with byte positions (always char boundaries), so branches can look ahead and back
+/// without a copy of the text: a 16 MiB message stays 16 MiB.
 struct Chars<'a> {
     text: &'a str,
-    cs: Vec<(usize, char)>,
 }
 
 impl Chars<'_> {
+    fn len(&self) -> usize {
+        self.text.len()
+    }
     fn at(&self, i: usize) -> Option<char> {
-        self.cs.get(i).map(|&(_, c)| c)
+        self.text.get(i..).and_then(|t| t.chars().next())
     }
     fn is(&self, i: usize, f: impl Fn(char) -> bool) -> bool {
         self.at(i).is_some_and(f)
     }
+    /// The position after the char at `i` (the end stays the end).
+    fn next(&self, i: usize) -> usize {
+        self.at(i).map_or(self.len(), |c| i + c.len_utf8())
+    }
+    /// The position of the char before `i`.
+    fn prev(&self, i: usize) -> usize {
+        self.text
+            .get(..i)
+            .and_then(|t| t.chars().next_back())
+            .map_or(0, |c| i - c.len_utf8())
+    }
     /// The end of the run of `f` chars starting at `i`.
     fn run(&self, mut i: usize, f: impl Fn(char) -> bool) -> usize {
-        while self.is(i, &f) {
-            i += 1;
+        while let Some(c) = self.at(i).filter(|&c| f(c)) {
+            i += c.len_utf8();
         }
         i
     }
-    fn byte(&self, i: usize) -> usize {
-        self.cs.get(i).map_or(self.text.len(), |&(b, _)| b)
+    /// Up to three `\p{N}` from `i`.
+    fn digits(&self, i: usize) -> usize {
+        let mut e = i;
+        for _ in 0..3 {
+            match self.at(e) {
+                Some(c) if is_number(c) => e += c.len_utf8(),
+                _ => break,
+            }
+        }
+        e
     }
 }
 
 /// Splits `text` into the pieces the encoding's pattern matches, in order; they cover the text.
 pub fn split(encoding: Encoding, text: &str) -> Vec<&str> {
-    let s = Chars {
-        text,
-        cs: text.char_indices().collect(),
-    };
+    let s = Chars { text };
     let mut out = Vec::new();
     let mut i = 0;
-    while i < s.cs.len() {
+    while i < s.len() {
         let end = match encoding {
             Encoding::Cl100k => next_cl100k(&s, i),
             Encoding::O200k => next_o200k(&s, i),
         };
         // Every char matches some branch; the guard keeps a logic slip from looping forever.
-        let end = end.max(i + 1);
-        out.push(&text[s.byte(i)..s.byte(end)]);
+        let end = end.max(s.next(i));
+        out.push(&text[i..end]);
         i = end;
     }
     out
@@ -425,19 +444,24 @@ fn whitespace(s: &Chars, i: usize, end_first: bool) -> usize {
     let run = s.run(i, is_space);
     // cl100k tries `\s++$` before the line-break branch; o200k has no such branch, and its
     // `\s+(?!\S)` takes a trailing run only when no line break is in it.
-    if end_first && run == s.cs.len() {
+    if end_first && run == s.len() {
         return run;
     }
-    if let Some(k) = (i..run).rev().find(|&k| s.is(k, is_crlf)) {
-        return k + 1;
+    // Line breaks are single bytes, so the last one is found on the bytes.
+    if let Some(k) = s.text.as_bytes()[i..run]
+        .iter()
+        .rposition(|&b| b == b'\r' || b == b'\n')
+    {
+        return i + k + 1;
     }
-    if run == s.cs.len() {
+    if run == s.len() {
         return run;
     }
-    if run - i >= 2 {
-        run - 1
+    let last = s.prev(run);
+    if last > i {
+        last
     } else {
-        i + 1
+        s.next(i)
     }
 }
 
@@ -448,12 +472,13 @@ fn next_cl100k(s: &Chars, i: usize) -> usize {
         Some(c) => c,
         None => return i,
     };
+    let i1 = i + c.len_utf8();
     if c == '\'' {
-        let lower = |k: usize| s.at(k).map(fold);
-        match (lower(i + 1), lower(i + 2)) {
-            (Some('s' | 'd' | 'm' | 't'), _) => return i + 2,
+        let i2 = s.next(i1);
+        match (s.at(i1).map(fold), s.at(i2).map(fold)) {
+            (Some('s' | 'd' | 'm' | 't'), _) => return i2,
             (Some('l'), Some('l')) | (Some('v'), Some('e')) | (Some('r'), Some('e')) => {
-                return i + 3
+                return s.next(i2)
             }
             _ => {}
         }
@@ -461,18 +486,14 @@ fn next_cl100k(s: &Chars, i: usize) -> usize {
     if is_letter(c) {
         return s.run(i, is_letter);
     }
-    if is_prefix(c) && s.is(i + 1, is_letter) {
-        return s.run(i + 1, is_letter);
+    if is_prefix(c) && s.is(i1, is_letter) {
+        return s.run(i1, is_letter);
     }
     if is_number(c) {
-        let mut e = i + 1;
-        while e < i + 3 && s.is(e, is_number) {
-            e += 1;
-        }
-        return e;
+        return s.digits(i);
     }
-    let p = if c == ' ' && s.is(i + 1, is_punct) {
-        i + 1
+    let p = if c == ' ' && s.is(i1, is_punct) {
+        i1
     } else {
         i
     };
@@ -492,8 +513,9 @@ fn next_o200k(s: &Chars, i: usize) -> usize {
         Some(c) => c,
         None => return i,
     };
+    let i1 = i + c.len_utf8();
     // The optional prefix is tried taken first, then not (a mark is both a prefix and a letter).
-    let starts: &[usize] = if is_prefix(c) { &[i + 1, i] } else { &[i] };
+    let starts: &[usize] = if is_prefix(c) { &[i1, i] } else { &[i] };
     for &p in starts {
         if let Some(e) = o200k_word_lower(s, p) {
             return contraction(s, e);
@@ -506,14 +528,10 @@ fn next_o200k(s: &Chars, i: usize) -> usize {
         }
     }
     if is_number(c) {
-        let mut e = i + 1;
-        while e < i + 3 && s.is(e, is_number) {
-            e += 1;
-        }
-        return e;
+        return s.digits(i);
     }
-    let p = if c == ' ' && s.is(i + 1, is_punct) {
-        i + 1
+    let p = if c == ' ' && s.is(i1, is_punct) {
+        i1
     } else {
         i
     };
@@ -528,8 +546,16 @@ fn next_o200k(s: &Chars, i: usize) -> usize {
 fn o200k_word_lower(s: &Chars, p: usize) -> Option<usize> {
     let u = s.run(p, is_upperish);
     // Greedy `[upper]*` gives back chars until `[lower]+` can start.
-    let k = (p..=u).rev().find(|&k| s.is(k, is_lowerish))?;
-    Some(s.run(k, is_lowerish))
+    let mut k = u;
+    loop {
+        if s.is(k, is_lowerish) {
+            return Some(s.run(k, is_lowerish));
+        }
+        if k <= p {
+            return None;
+        }
+        k = s.prev(k);
+    }
 }
 
 /// Simple case folding for the contraction letters of `(?i:…)` (`ſ` folds to `s`, `K` Kelvin to `k`).
@@ -546,10 +572,11 @@ fn contraction(s: &Chars, e: usize) -> usize {
     if s.at(e) != Some('\'') {
         return e;
     }
-    let lower = |k: usize| s.at(k).map(fold);
-    match (lower(e + 1), lower(e + 2)) {
-        (Some('r'), Some('e')) | (Some('v'), Some('e')) | (Some('l'), Some('l')) => e + 3,
-        (Some('s' | 't' | 'm' | 'd'), _) => e + 2,
+    let e1 = e + 1;
+    let e2 = s.next(e1);
+    match (s.at(e1).map(fold), s.at(e2).map(fold)) {
+        (Some('r'), Some('e')) | (Some('v'), Some('e')) | (Some('l'), Some('l')) => s.next(e2),
+        (Some('s' | 't' | 'm' | 'd'), _) => e2,
         _ => e,
     }
 }
