@@ -345,8 +345,8 @@ fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
              public), 3 tokens of framing per message"
         ),
         Some(_) => format!(
-            "estimate: o200k_base for text and the tool definitions as rendered ({} tokenizer \
-             not available offline), 3 tokens of framing per message",
+            "estimate: o200k_base for text and the tool definitions as JSON ({} tokenizer not \
+             available offline), 3 tokens of framing per message",
             m.family.id()
         ),
         None => "estimate: characters / 4 (o200k_base not loaded)".to_string(),
@@ -360,8 +360,14 @@ fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
             method.push_str(&format!(
                 "; documented tool-use system prompt ({which} tokens)"
             ));
-        } else {
+        } else if m.family == Family::Mistral {
+            // The documented shape: JSON between [AVAILABLE_TOOLS] tokens.
             tools = c.n(&render::render(x, &m.id).text);
+        } else {
+            // Undocumented: the definitions as compact JSON (the pretty text of `render` would
+            // count its indentation).
+            let defs: Vec<_> = x.tools.iter().map(render::function_json).collect();
+            tools = c.n(&serde_json::to_string(&defs).unwrap_or_default());
         }
     }
     let messages = x
