@@ -279,9 +279,13 @@ fn harmony_fixtures_byte_exact() {
         let r = cost::render(&x, "gpt-oss-120b");
         assert_eq!(r.known, Known::Exact);
         assert_eq!(format!("{}\n", r.text), want, "{name}");
-        // The hosted models' dialect differs only where recorded counts prove it; these tools
-        // have nothing of that.
-        assert_eq!(cost::render(&x, "gpt-4o").text, r.text, "{name}");
+        // The hosted models' dialect differs only where recorded counts prove it: here, the
+        // description of the kitchensink's parameter object.
+        assert_eq!(
+            cost::render(&x, "gpt-4o").text,
+            r.text.replace("(_: // params object\n{", "(_: {"),
+            "{name}"
+        );
     }
 }
 
@@ -357,13 +361,16 @@ fn golden_renderings_per_family() {
 ///   functions with nested objects, enums and arrays, `function` results, `function_call`s,
 ///   several system messages) with the `prompt_tokens` gpt-3.5-turbo reported;
 /// - the same notebook, section 6 (`num_tokens_from_messages` on system messages with `name`s):
-///   129 tokens with gpt-3.5-turbo and gpt-4, 124 with gpt-4o and gpt-4o-mini.
+///   129 tokens with gpt-3.5-turbo and gpt-4, 124 with gpt-4o and gpt-4o-mini;
+/// - rubenselander/openai-function-tokens, testing.ipynb: 13 more "real" counts of
+///   gpt-3.5-turbo-0613 (system messages with `name`, `function_call` none/auto/named, several
+///   functions, descriptions of nested properties and objects, which the API leaves out).
 #[test]
 fn recorded_openai_counts() {
     let cases: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(dir().join("recorded_counts.json")).unwrap())
             .unwrap();
-    assert_eq!(cases.len(), 27);
+    assert_eq!(cases.len(), 40);
     let v = Vocabs::builtin();
     for c in &cases {
         let x = exchange(&c["request"]);

@@ -197,10 +197,20 @@ fn openai_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
                 .into(),
         );
     }
+    // A system message as sent: its role and `name` are kept aside by the decoder.
+    let sent = x
+        .extra
+        .get("openai-chat")
+        .and_then(|e| e.get("toolscope:system"));
+    let system_role = sent
+        .and_then(|m| m.get("role"))
+        .and_then(|r| r.as_str())
+        .unwrap_or("system");
+    let system_name = sent.and_then(|m| m.get("name")).and_then(|n| n.as_str());
     let system = x
         .system
         .as_deref()
-        .map(|s| 3 + c.n("system") + c.n(s))
+        .map(|s| 3 + c.n(system_role) + c.n(s) + system_name.map_or(0, |n| 1 + c.n(n)))
         .unwrap_or(0);
 
     let mut tools: i64 = 0;

@@ -10,8 +10,10 @@
 //!   type arrays, nested objects indented by four spaces.
 //! - [`Dialect::Api`]: the hosted models of Chat Completions and Responses. The same text, except
 //!   where the prompt token counts the API reported prove otherwise (hmarr/openai-chat-tokens,
-//!   `tests/token-counts.test.ts`: nested objects 68, array of objects 106): nested objects are
-//!   indented by two spaces with the closing brace at the line start, numeric enums are unions,
+//!   `tests/token-counts.test.ts`: nested objects 68, array of objects 106;
+//!   rubenselander/openai-function-tokens, `testing.ipynb`: nested descriptions 46 and 96):
+//!   nested objects are indented by two spaces with the closing brace at the line start, only
+//!   top-level properties carry their description, objects carry none, numeric enums are unions,
 //!   arrays without `items` are `any[]`, `null` is `null`, and a tool without properties is
 //!   `() => any`. `anyOf` is rendered like `oneOf` (harmony has no branch for it).
 
@@ -190,7 +192,9 @@ fn ts(schema: &Value, indent: &str, depth: usize, dialect: Dialect) -> String {
 /// An object type: `{`, one line per property, `}`.
 fn object(schema: &Value, indent: &str, depth: usize, dialect: Dialect) -> String {
     let mut out = String::new();
-    if let Some(d) = str_of(schema, "description") {
+    // The API leaves object descriptions out (rubenselander/openai-function-tokens,
+    // testing.ipynb: recorded counts 96 and 46).
+    if let Some(d) = str_of(schema, "description").filter(|_| dialect == Dialect::Harmony) {
         out.push_str(&format!("{indent}// {d}\n"));
     }
     out.push_str("{\n");
@@ -249,7 +253,9 @@ fn property(
         out.push_str(&format!("{pad}// {title}\n{pad}//\n"));
     }
     let union = variants(val, dialect);
-    if union.is_none() {
+    // The API comments descriptions of top-level properties only (same recorded counts).
+    let described = dialect == Dialect::Harmony || depth == 0;
+    if union.is_none() && described {
         if let Some(d) = str_of(val, "description") {
             out.push_str(&format!("{pad}// {d}\n"));
         }
