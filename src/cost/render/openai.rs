@@ -10,12 +10,13 @@
 //!   type arrays, nested objects indented by four spaces.
 //! - [`Dialect::Api`]: the hosted models of Chat Completions and Responses. The same text, except
 //!   where the prompt token counts the API reported prove otherwise (hmarr/openai-chat-tokens,
-//!   `tests/token-counts.test.ts`: nested objects 68, array of objects 106;
+//!   `tests/token-counts.test.ts`: nested objects 68, array of objects 106, `anyOf` 158, 80,
+//!   52, 44;
 //!   rubenselander/openai-function-tokens, `testing.ipynb`: nested descriptions 46 and 96):
 //!   nested objects are indented by two spaces with the closing brace at the line start, only
 //!   top-level properties carry their description, objects carry none, numeric enums are unions,
 //!   arrays without `items` are `any[]`, `null` is `null`, and a tool without properties is
-//!   `() => any`. `anyOf` is rendered like `oneOf` (harmony has no branch for it).
+//!   `() => any`, `anyOf` is an inline union `a | b` (harmony has no branch for it).
 
 use crate::model::Tool;
 use serde_json::{Map, Value};
@@ -97,12 +98,9 @@ fn default_text(v: &Value, default: &Value, variant: bool) -> String {
     }
 }
 
-/// The variants of a union: `oneOf`, and in the API dialect `anyOf` as well.
-fn variants(v: &Value, dialect: Dialect) -> Option<&Vec<Value>> {
-    v.get("oneOf").and_then(Value::as_array).or(match dialect {
-        Dialect::Api => v.get("anyOf").and_then(Value::as_array),
-        Dialect::Harmony => None,
-    })
+/// The variants of a `oneOf` union (harmony's multi-line form, in both dialects).
+fn variants(v: &Value) -> Option<&Vec<Value>> {
+    v.get("oneOf").and_then(Value::as_array)
 }
 
 /// One variant line's type, with ` | null` for a nullable variant.
@@ -116,7 +114,7 @@ fn variant_type(variant: &Value, indent: &str, depth: usize, dialect: Dialect) -
 
 /// A JSON Schema as a TypeScript type.
 fn ts(schema: &Value, indent: &str, depth: usize, dialect: Dialect) -> String {
-    if let Some(vs) = variants(schema, dialect) {
+    if let Some(vs) = variants(schema) {
         let mut out = String::new();
         for variant in vs {
             out.push_str(&format!("\n{indent} | "));
@@ -136,6 +134,15 @@ fn ts(schema: &Value, indent: &str, depth: usize, dialect: Dialect) -> String {
             }
         }
         return out;
+    }
+    // The API writes `anyOf` inline, `a | b` (hmarr/openai-chat-tokens' recorded counts 158, 80,
+    // 52, 44); harmony has no branch for it and falls through to `type`.
+    if let (Dialect::Api, Some(vs)) = (dialect, schema.get("anyOf").and_then(Value::as_array)) {
+        return vs
+            .iter()
+            .map(|v| ts(v, indent, depth, dialect))
+            .collect::<Vec<_>>()
+            .join(" | ");
     }
     if let Some(types) = schema.get("type").and_then(Value::as_array) {
         let names: Vec<&str> = types
@@ -252,7 +259,7 @@ fn property(
     if let Some(title) = str_of(val, "title") {
         out.push_str(&format!("{pad}// {title}\n{pad}//\n"));
     }
-    let union = variants(val, dialect);
+    let union = variants(val);
     // The API comments descriptions of top-level properties only (same recorded counts).
     let described = dialect == Dialect::Harmony || depth == 0;
     if union.is_none() && described {
@@ -321,6 +328,8 @@ pub const PROVEN_KEYWORDS: &[&str] = &[
     "enum",
     "items",
     "additionalProperties",
+    "anyOf",
+    "const",
 ];
 
 /// Keywords of `schema` (at any depth) outside [`PROVEN_KEYWORDS`], sorted, without repeats.
@@ -338,6 +347,11 @@ pub fn unproven_keywords(schema: &Value) -> Vec<String> {
                     }
                 }
                 "items" => walk(val, out),
+                "anyOf" => {
+                    for v in val.as_array().into_iter().flatten() {
+                        walk(v, out);
+                    }
+                }
                 _ => {}
             }
         }
