@@ -388,6 +388,28 @@ fn recorded_openai_counts() {
     }
 }
 
+/// An independent counter agrees for gpt-4o (`o200k_base`): gpt-tokenizer's function-calling
+/// fixtures (the same requests as above, counted for gpt-4o; its own figures, not API responses).
+#[test]
+fn agrees_with_gpt_tokenizer_for_gpt_4o() {
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir().join("gpt_tokenizer_gpt4o.json")).unwrap(),
+    )
+    .unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 32);
+    let v = Vocabs::builtin();
+    for c in cases {
+        let got = cost::count(&exchange(&c["request"]), "gpt-4o", &v);
+        assert_eq!(
+            got.total,
+            c["prompt_tokens"].as_u64().unwrap(),
+            "{}",
+            c["request"]
+        );
+    }
+}
+
 #[test]
 fn tool_choice_overheads() {
     let v = Vocabs::builtin();
