@@ -379,12 +379,13 @@ fn cost_command(
     let Some(text) = read_input(file.as_deref(), stdin, err) else {
         return 1;
     };
-    let x = match read_any(&text) {
-        Ok((d, _)) => d.exchange,
+    let (x, source) = match read_any(&text) {
+        Ok((d, Source::Wire(f, _))) => (d.exchange, Some(f)),
+        Ok((d, Source::Canonical)) => (d.exchange, None),
         // Counting also reads Chat Completions bodies the decoder refuses (a legacy `function`
         // result without its call), as the published counts include them.
         Err(e) => match cost::lenient::read(&text) {
-            Some(x) => x,
+            Some(x) => (x, Some(Format::OpenAiChat)),
             None => {
                 err.push_str(&format!("toolscope: {e}\n"));
                 return 1;
@@ -429,10 +430,10 @@ fn cost_command(
         let rows: Vec<serde_json::Value> = models
             .iter()
             .map(|m| {
-                let c = cost::count(&x, m, &vocabs);
+                let c = cost::count_in(&x, m, &vocabs, source);
                 let mut v = serde_json::to_value(&c).unwrap_or_default();
                 if show_rounds {
-                    let (rs, _, _) = cost::rounds(&x, m, &vocabs);
+                    let (rs, _, _) = cost::rounds_in(&x, m, &vocabs, source);
                     if let Some(o) = v.as_object_mut() {
                         o.insert(
                             "rounds".into(),
@@ -452,7 +453,7 @@ fn cost_command(
         "model", "tools", "messages", "total", "exact"
     ));
     for m in &models {
-        let c = cost::count(&x, m, &vocabs);
+        let c = cost::count_in(&x, m, &vocabs, source);
         out.push_str(&format!(
             "{:<24} {:>8} {:>9} {:>8}  {:<8} {}\n",
             c.model,
@@ -463,7 +464,7 @@ fn cost_command(
             c.method
         ));
         if show_rounds {
-            let (rs, _, _) = cost::rounds(&x, m, &vocabs);
+            let (rs, _, _) = cost::rounds_in(&x, m, &vocabs, source);
             for r in rs {
                 out.push_str(&format!(
                     "  round {:>3}: {:>4} messages, prompt {:>8}, tools {:>7} ({:>3.0} %), running total {:>9} (tools {})\n",
@@ -479,7 +480,8 @@ fn cost_command(
         }
     }
     if let Some(first) = models.first() {
-        let findings = checks::check(&x, first, &vocabs, checks::Limits::default());
+        let c = cost::count_in(&x, first, &vocabs, source);
+        let findings = checks::check(&x, &c, checks::Limits::default());
         if !findings.is_empty() {
             out.push('\n');
             for f in findings {

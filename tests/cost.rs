@@ -460,6 +460,16 @@ fn estimates_say_so() {
         "{}",
         c.method
     );
+    // A Responses request is counted with the Chat Completions rules, as an estimate.
+    let responses = r#"{"model": "gpt-4o", "input": "hi", "tools": [{"type": "function",
+        "name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}}]}"#;
+    let (d, source) = read_any(responses).unwrap();
+    let toolscope::formats::Source::Wire(f, _) = source else {
+        panic!("detected")
+    };
+    let c = cost::count_in(&d.exchange, "gpt-4o", &v, Some(f));
+    assert!(!c.exact && c.method.contains("Responses"), "{}", c.method);
+    assert_eq!(c.total, cost::count(&d.exchange, "gpt-4o", &v).total);
     // tool_calls with ids are not covered by recorded counts.
     let x = read("loop.request.json");
     let c = cost::count(&x, "gpt-4o", &v);
@@ -531,7 +541,11 @@ fn checks_fire_with_reasons() {
             "parameters": {"type": "object", "properties": {"q": {"description": "no type"}, "n": {"type": "integer"}}}
         }})).collect::<Vec<_>>()}),
     );
-    let f = checks::check(&x, "gpt-4o", &v, checks::Limits::default());
+    let f = checks::check(
+        &x,
+        &cost::count(&x, "gpt-4o", &v),
+        checks::Limits::default(),
+    );
     let rules: Vec<&str> = f.iter().map(|f| f.rule).collect();
     for rule in [
         "cost.tools-share",
@@ -559,5 +573,5 @@ fn checks_fire_with_reasons() {
         max_tools_share: 0.9,
         ..Default::default()
     };
-    assert!(checks::check(&x, "gpt-4o", &v, lenient).is_empty());
+    assert!(checks::check(&x, &cost::count(&x, "gpt-4o", &v), lenient).is_empty());
 }

@@ -1,6 +1,6 @@
 //! Guidance for production tool sets, as findings with reasons (`cost.*` rules).
 
-use super::count::{count, Vocabs};
+use super::count::Count;
 use crate::schema::{Finding, Severity};
 use serde_json::Value;
 
@@ -28,18 +28,12 @@ impl Default for Limits {
     }
 }
 
-/// The findings for `x` sent to `model`.
-pub fn check(
-    x: &crate::model::Exchange,
-    model: &str,
-    vocabs: &Vocabs,
-    limits: Limits,
-) -> Vec<Finding> {
+/// The findings for `x`, whose prompt tokens for some model are `c` ([`super::count`]).
+pub fn check(x: &crate::model::Exchange, c: &Count, limits: Limits) -> Vec<Finding> {
     let mut out = Vec::new();
     if x.tools.is_empty() {
         return out;
     }
-    let c = count(x, model, vocabs);
     if c.total > 0 {
         let share = c.tools as f64 / c.total as f64;
         if share > limits.max_tools_share {

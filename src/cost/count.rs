@@ -21,6 +21,7 @@
 use super::bpe::{Encoding, Vocab};
 use super::render::{self, anthropic, openai};
 use super::{Family, Model};
+use crate::formats::Format;
 use crate::model::{ChoiceMode, Exchange, Message, Part, Role};
 use serde::Serialize;
 
@@ -103,8 +104,14 @@ impl Breakdown {
 /// and JSON), 3 tokens of framing per message; Claude adds the documented tool-use system prompt.
 /// Without the needed vocabulary, characters / 4.
 pub fn count(x: &Exchange, model: &str, vocabs: &Vocabs) -> Count {
+    count_in(x, model, vocabs, None)
+}
+
+/// [`count`] for an exchange read from a `source` format: a Responses request is counted with
+/// the Chat Completions rules and labelled an estimate, as the Responses framing is not recorded.
+pub fn count_in(x: &Exchange, model: &str, vocabs: &Vocabs, source: Option<Format>) -> Count {
     let m = Model::parse(model);
-    let b = breakdown(x, &m, vocabs);
+    let b = breakdown(x, &m, vocabs, source);
     let messages = b.prompt(x.messages.len()) - b.tools;
     Count {
         model: m.id.clone(),
@@ -118,9 +125,9 @@ pub fn count(x: &Exchange, model: &str, vocabs: &Vocabs) -> Count {
 }
 
 /// The parts of [`count`].
-pub fn breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
+pub fn breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs, source: Option<Format>) -> Breakdown {
     match m.family {
-        Family::OpenAi => openai_breakdown(x, m, vocabs),
+        Family::OpenAi => openai_breakdown(x, m, vocabs, source),
         _ => estimate_breakdown(x, m, vocabs),
     }
 }
@@ -175,8 +182,11 @@ fn name_of(m: &Message) -> Option<&str> {
         .and_then(|v| v.as_str())
 }
 
-fn openai_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
+fn openai_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs, source: Option<Format>) -> Breakdown {
     let mut why: Vec<String> = Vec::new();
+    if source == Some(Format::OpenAiResponses) {
+        why.push("a Responses request, counted with the Chat Completions rules".into());
+    }
     let enc = m.encoding().unwrap_or_else(|| {
         why.push(format!(
             "{} is not a known OpenAI model: o200k_base assumed",

@@ -25,9 +25,9 @@ pub mod render;
 pub mod rounds;
 
 pub use bpe::{Encoding, Vocab};
-pub use count::{count, Count, Vocabs};
+pub use count::{count, count_in, Count, Vocabs};
 pub use render::{render, Known, Rendering};
-pub use rounds::{rounds, Round};
+pub use rounds::{rounds, rounds_in, Round};
 
 #[cfg(doc)]
 use crate::model::Exchange;

@@ -8,6 +8,7 @@
 
 use super::count::{breakdown, Vocabs};
 use super::Model;
+use crate::formats::Format;
 use crate::model::{Exchange, Role};
 use serde::Serialize;
 
@@ -30,8 +31,18 @@ pub struct Round {
 
 /// The rounds of `x` for `model`, with whether the counts are exact and how they were made.
 pub fn rounds(x: &Exchange, model: &str, vocabs: &Vocabs) -> (Vec<Round>, bool, String) {
+    rounds_in(x, model, vocabs, None)
+}
+
+/// [`rounds`] for an exchange read from a `source` format (see [`super::count::count_in`]).
+pub fn rounds_in(
+    x: &Exchange,
+    model: &str,
+    vocabs: &Vocabs,
+    source: Option<Format>,
+) -> (Vec<Round>, bool, String) {
     let m = Model::parse(model);
-    let b = breakdown(x, &m, vocabs);
+    let b = breakdown(x, &m, vocabs, source);
     let mut ends: Vec<usize> = x
         .messages
         .iter()
