@@ -9,14 +9,15 @@
 //!   with a system message 4 fewer, and the system text counted with a `\n` appended;
 //!   `tool_choice`/`function_call` `none` adds 1, a forced function its name plus 4; a legacy
 //!   `function_call` in an assistant message adds 3 plus its name and arguments, a `function`
-//!   result message 2 fewer than a plain message (hmarr/openai-chat-tokens, `src/index.ts`,
-//!   whose cases are prompt token counts the API reported).
+//!   result message 2 fewer than a plain message (hmarr/openai-chat-tokens, `src/index.ts`;
+//!   rubenselander/openai-function-tokens: both reproduce prompt token counts the API
+//!   reported, which `tests/fixtures/cost/recorded_counts.json` holds, 44 of them).
 //!
 //! What those sources do not prove is counted with the nearest rule and makes the figure an
 //! estimate, with the reason in `method`: `tool_calls` with ids (counted like one legacy
 //! `function_call` each), `tool` result messages (counted as plain messages), schema keywords
-//! outside the recorded cases, `required` tool choice, gpt-oss (harmony framing), unknown model
-//! ids. Other families are estimates: see [`count`].
+//! outside the recorded cases, `required` tool choice, Responses requests, gpt-oss (harmony
+//! framing), unknown model ids. Other families are estimates: see [`count`].
 
 use super::bpe::{Encoding, Vocab};
 use super::render::{self, anthropic, openai};
