@@ -89,6 +89,47 @@ fn miniz_oxide_compress(raw: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The wasm must not embed the vocabularies (the page fetches them): every `include_bytes!` of
+/// `assets/vocab` in the library sits in an item compiled only for native targets.
+#[test]
+fn vocabularies_are_embedded_natively_only() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src")),
+        &mut files,
+    );
+    let mut seen = 0;
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.contains("include_bytes!") && line.contains("assets/vocab") {
+                seen += 1;
+                let above = &lines[i.saturating_sub(20)..i];
+                assert!(
+                    above
+                        .iter()
+                        .any(|l| l.contains("#[cfg(not(target_arch = \"wasm32\"))]")),
+                    "{}:{} embeds a vocabulary outside a native-only item",
+                    f.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+    assert_eq!(seen, 2, "one include_bytes! per vocabulary");
+}
+
 /// Strings that exercise every branch of both patterns: Unicode letters, marks, numbers,
 /// contractions, code, whitespace runs and line breaks, plus the rendered tool texts and
 /// pseudo-random mixes.
