@@ -276,6 +276,19 @@ fn harmony_renderings_match_openai_harmony() {
     .map(|n| read(&format!("harmony/{n}.request.json")))
     .collect();
     sets.extend(common::cases().into_iter().map(|(_, x)| x));
+    // Schemas off the beaten path: nested objects with descriptions and defaults, arrays
+    // without items, type arrays, numeric enums, `oneOf` at the root and in properties,
+    // `anyOf`, `$ref`, titles, examples, multi-line descriptions, empty objects.
+    let schemas: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir().join("harmony/schemas.json")).unwrap())
+            .unwrap();
+    for (i, sc) in schemas.into_iter().enumerate() {
+        sets.push(exchange(
+            &json!({"messages": [{"role": "user", "content": "x"}],
+            "tools": [{"type": "function", "function": {"name": format!("t{i}"),
+                "description": "Tool\nwith two lines", "parameters": sc}}]}),
+        ));
+    }
     for x in sets.into_iter().filter(|x| !x.tools.is_empty()) {
         let tools: Vec<Value> = x
             .tools
