@@ -205,6 +205,24 @@ fn corpus() -> Vec<String> {
             .collect();
         out.push(s);
     }
+    // Random code points from every plane in use (letters, marks, numbers, symbols of every
+    // script; surrogates skipped).
+    for _ in 0..1500 {
+        let s: String = (0..12)
+            .filter_map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let r = (seed >> 33) as u32;
+                let cp = match r % 4 {
+                    0 => r % 0x80,
+                    1 => r % 0x3000,
+                    2 => r % 0x10000,
+                    _ => r % 0x32000,
+                };
+                char::from_u32(cp)
+            })
+            .collect();
+        out.push(s);
+    }
     out.push("ab".repeat(2000));
     out.push("=".repeat(700));
     // Pseudo-random strings over an alphabet of boundary characters (fixed seed).
