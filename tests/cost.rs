@@ -509,6 +509,24 @@ fn tool_choice_overheads() {
     assert_eq!((a, b), (530, 281));
 }
 
+/// Claude's estimate is calibrated on Anthropic's documented count_tokens examples
+/// (platform.claude.com/docs, build-with-claude/token-counting: "You are a scientist" /
+/// "Hello, Claude" → 14 input tokens; the get_weather tool with "What's the weather like in San
+/// Francisco?" → 403, with Claude Sonnet 4.5 as langchain-anthropic's reference reproduces them).
+/// Calibration points, not proof: the figures stay estimates.
+#[test]
+fn claude_estimate_meets_the_documented_examples() {
+    let v = Vocabs::builtin();
+    for (file, want) in [
+        ("anthropic_basic.request.json", 14),
+        ("anthropic_tools.request.json", 403),
+    ] {
+        let c = cost::count(&read(file), "claude-sonnet-4-5", &v);
+        assert_eq!(c.total, want, "{file}: {c:?}");
+        assert!(!c.exact && c.method.contains("calibrated"), "{}", c.method);
+    }
+}
+
 #[test]
 fn estimates_say_so() {
     let v = Vocabs::builtin();

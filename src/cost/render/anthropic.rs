@@ -50,19 +50,27 @@ pub fn system_prompt_tokens(x: &Exchange, model_id: &str) -> (u64, String) {
     }
 }
 
-/// The definitions part of the rendering (what the estimate counts).
+/// Each tool as compact JSON (name, description, input_schema): what the estimate counts.
+pub fn definition_json(x: &Exchange) -> Vec<String> {
+    x.tools
+        .iter()
+        .map(|t| {
+            let mut def = serde_json::Map::new();
+            def.insert("name".into(), json!(t.name));
+            if let Some(d) = &t.description {
+                def.insert("description".into(), json!(d));
+            }
+            def.insert("input_schema".into(), t.input_schema.clone());
+            serde_json::to_string(&def).unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The definitions part of the rendering: one `<function>` line per tool.
 pub fn definitions(x: &Exchange) -> String {
     let mut out = String::from("<functions>\n");
-    for t in &x.tools {
-        let def = json!({
-            "name": t.name,
-            "description": t.description.clone().unwrap_or_default(),
-            "input_schema": t.input_schema,
-        });
-        out.push_str(&format!(
-            "<function>{}</function>\n",
-            serde_json::to_string(&def).unwrap_or_default()
-        ));
+    for d in definition_json(x) {
+        out.push_str(&format!("<function>{d}</function>\n"));
     }
     out.push_str("</functions>");
     out
