@@ -5,6 +5,8 @@
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
 //! toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
+//! toolscope render [--model <id>] [FILE|-]
+//! toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
 
@@ -17,6 +19,8 @@ const USAGE: &str = "usage:
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
   toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
+  toolscope render [--model <id>] [FILE|-]
+  toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
 convert prints the document on stdout and what the target cannot carry on stderr; the source
@@ -30,7 +34,13 @@ replay assembles a recorded stream (SSE as captured, one JSON event per line, a 
 --entry picks the exchange — or a plain response) and prints the response in the stream's own
 format (--to another, or canonical); the protocol is detected unless --format names it.
 --steps prints one line per event with the calls after it. Anomalies go to stderr.
-Exit status 1 on unreadable input.";
+Exit status 1 on unreadable input.
+render prints the tool definitions as the model reads them (default: the request's model, else
+gpt-4o); how much of the text is known and the tool choice go to stderr.
+tokens counts the prompt tokens of any request per model (--model, else the request's model and
+one model per provider family): tools, messages, total, exact or estimate and the method;
+--rounds adds one line per round of the tool loop with running totals; --json prints a JSON
+array. Checks for the tool set follow the table (text output).";
 
 /// The most bytes a command reads (file or stdin): the largest input any command accepts, a
 /// replayed stream ([`crate::stream::replay::MAX_INPUT`]); each command then applies its own
@@ -180,6 +190,8 @@ pub fn run_with(
         }
         Some("lint") => lint_command(&args[1..], stdin, out, err, usage),
         Some("replay") => replay_command(&args[1..], stdin, out, err, usage),
+        Some("render") => cost_command(true, &args[1..], stdin, out, err, usage),
+        Some("tokens") => cost_command(false, &args[1..], stdin, out, err, usage),
         Some("-h") | Some("--help") | Some("help") => {
             out.push_str(USAGE);
             out.push('\n');
@@ -444,6 +456,153 @@ fn tail_preview(text: &str, max: usize, from_end: bool) -> String {
         Some(at) if from_end => format!("…{} [{} bytes]", clean(&text[at..]), text.len()),
         Some(at) => format!("{}… [{} bytes]", clean(&text[..at]), text.len()),
     }
+}
+
+/// `render` (tool text for one model) and `tokens` (counts per model).
+fn cost_command(
+    render: bool,
+    args: &[String],
+    stdin: impl FnOnce() -> std::io::Result<String>,
+    out: &mut String,
+    err: &mut String,
+    usage: impl Fn(&mut String, &str) -> i32,
+) -> i32 {
+    use crate::cost::{self, checks, Vocabs};
+    let mut model = None;
+    let mut show_rounds = false;
+    let mut json = false;
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--model" => {
+                let Some(v) = it.next().filter(|v| !v.is_empty()) else {
+                    return usage(err, "--model needs a model id");
+                };
+                model = Some(v.clone());
+            }
+            "--rounds" if !render => show_rounds = true,
+            "--json" if !render => json = true,
+            "-h" | "--help" => return usage(err, ""),
+            s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
+            s if file.is_none() => file = Some(s.to_string()),
+            s => return usage(err, &format!("unexpected argument {s:?}")),
+        }
+    }
+    let Some(text) = read_input(file.as_deref(), stdin, err) else {
+        return 1;
+    };
+    let (x, source) = match read_any(&text) {
+        Ok((d, Source::Wire(f, _))) => (d.exchange, Some(f)),
+        Ok((d, Source::Canonical)) => (d.exchange, None),
+        // Counting also reads Chat Completions bodies the decoder refuses (a legacy `function`
+        // result without its call), as the published counts include them.
+        Err(e) => match cost::lenient::read(&text) {
+            Some(x) => (x, Some(Format::OpenAiChat)),
+            None => {
+                err.push_str(&format!("toolscope: {e}\n"));
+                return 1;
+            }
+        },
+    };
+    let vocabs = Vocabs::builtin();
+    if render {
+        let id = model
+            .or_else(|| x.options.model.clone())
+            .unwrap_or_else(|| "gpt-4o".to_string());
+        let r = cost::render(&x, &id);
+        out.push_str(&r.text);
+        if !r.text.is_empty() {
+            out.push('\n');
+        }
+        err.push_str(&format!(
+            "{} ({}): {} — {}\n",
+            r.model,
+            r.family.id(),
+            r.known.as_str(),
+            r.note
+        ));
+        if let Some(c) = r.choice {
+            err.push_str(&format!("{c}\n"));
+        }
+        return 0;
+    }
+    let models: Vec<String> = match model {
+        Some(m) => vec![m],
+        None => {
+            let mut v: Vec<String> = x.options.model.iter().cloned().collect();
+            for m in cost::REPRESENTATIVE {
+                if !v.iter().any(|x| x == m) {
+                    v.push(m.to_string());
+                }
+            }
+            v
+        }
+    };
+    if json {
+        let rows: Vec<serde_json::Value> = models
+            .iter()
+            .map(|m| {
+                let c = cost::count_in(&x, m, &vocabs, source);
+                let mut v = serde_json::to_value(&c).unwrap_or_default();
+                if show_rounds {
+                    let (rs, _, _) = cost::rounds_in(&x, m, &vocabs, source);
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert(
+                            "rounds".into(),
+                            serde_json::to_value(rs).unwrap_or_default(),
+                        );
+                    }
+                }
+                v
+            })
+            .collect();
+        out.push_str(&crate::formats::json::pretty(&rows));
+        out.push('\n');
+        return 0;
+    }
+    out.push_str(&format!(
+        "{:<24} {:>8} {:>9} {:>8}  {:<8} method\n",
+        "model", "tools", "messages", "total", "exact"
+    ));
+    for m in &models {
+        let c = cost::count_in(&x, m, &vocabs, source);
+        out.push_str(&format!(
+            "{:<24} {:>8} {:>9} {:>8}  {:<8} {}\n",
+            c.model,
+            c.tools,
+            c.messages,
+            c.total,
+            if c.exact { "exact" } else { "estimate" },
+            c.method
+        ));
+        if show_rounds {
+            let (rs, _, _) = cost::rounds_in(&x, m, &vocabs, source);
+            for r in rs {
+                out.push_str(&format!(
+                    "  round {:>3}: {:>4} messages, prompt {:>8}, tools {:>7} ({:>3.0} %), running total {:>9} (tools {})\n",
+                    r.round,
+                    r.messages,
+                    r.prompt,
+                    r.tools,
+                    if r.prompt > 0 { r.tools as f64 * 100.0 / r.prompt as f64 } else { 0.0 },
+                    r.running_total,
+                    r.running_tools
+                ));
+            }
+        }
+    }
+    if let Some(first) = models.first() {
+        let c = cost::count_in(&x, first, &vocabs, source);
+        let findings = checks::check(&x, &c, checks::Limits::default());
+        if !findings.is_empty() {
+            out.push('\n');
+            for f in findings {
+                out.push_str(&format!("{f}\n"));
+            }
+        }
+    }
+    0
 }
 
 fn convert(

@@ -7,6 +7,7 @@
 //! build, the command line (`cli`) only in the native one.
 
 pub mod anchors;
+pub mod cost;
 pub mod edit;
 pub mod examples;
 pub mod formats;

@@ -1,0 +1,201 @@
+//! Tool cost: the text a model reads for the tool definitions, and what they cost in tokens.
+//!
+//! A provider turns the `tools` of a request into text inside the prompt (a TypeScript
+//! `namespace functions` block for OpenAI models, a tool-use system prompt for Claude), and those
+//! tokens are billed on every request — in an agent loop, on every round. This module:
+//! - [`render`]: the tool definitions as a given model reads them, labelled with how much of
+//!   that text is known ([`Known`]);
+//! - [`count`]: the prompt tokens of a request, split into tools and messages, `exact` or
+//!   `estimate` with the method ([`bpe`] is tiktoken's algorithm with `cl100k_base` and
+//!   `o200k_base`);
+//! - [`rounds`]: per round of a tool loop, the prompt tokens, the tools' share and the running
+//!   total;
+//! - [`checks`]: findings for production tool sets (share of the prompt, long descriptions, many
+//!   tools, untyped parameters).
+//!
+//! Everything takes the canonical [`Exchange`], so any request format works. Plain Rust, no UI;
+//! the vocabularies are loaded by the caller ([`Vocabs`]): embedded in the native build, fetched
+//! by the page.
+
+pub mod bpe;
+pub mod checks;
+pub mod count;
+pub mod lenient;
+pub mod render;
+pub mod rounds;
+
+pub use bpe::{Encoding, Vocab};
+pub use count::{count, count_in, Count, Vocabs};
+pub use render::{render, Known, Rendering};
+pub use rounds::{rounds, rounds_in, Round};
+
+#[cfg(doc)]
+use crate::model::Exchange;
+
+/// A provider family: who renders the tools into the prompt, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// OpenAI (Chat Completions, Responses, gpt-oss).
+    OpenAi,
+    /// Anthropic Claude.
+    Anthropic,
+    /// Google Gemini.
+    Gemini,
+    /// Amazon Bedrock models other than Claude (Nova, Llama, …).
+    Bedrock,
+    /// Mistral.
+    Mistral,
+    /// Cohere Command.
+    Cohere,
+    /// DeepSeek.
+    DeepSeek,
+    /// A local model served by Ollama (its chat template decides).
+    Ollama,
+}
+
+impl Family {
+    /// Short id (`openai`, `anthropic`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            Family::OpenAi => "openai",
+            Family::Anthropic => "anthropic",
+            Family::Gemini => "gemini",
+            Family::Bedrock => "bedrock",
+            Family::Mistral => "mistral",
+            Family::Cohere => "cohere",
+            Family::DeepSeek => "deepseek",
+            Family::Ollama => "ollama",
+        }
+    }
+}
+
+/// A model id with what Toolscope knows about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Model {
+    /// As given (`gpt-4o-mini`, `claude-sonnet-4-5`, `anthropic.claude-3-5-haiku-…`).
+    pub id: String,
+    /// Whose rules apply (Claude on Bedrock counts as Anthropic).
+    pub family: Family,
+}
+
+/// One model per family for `toolscope tokens` without `--model`: an `o200k_base` and a
+/// `cl100k_base` OpenAI model, then one of each other family.
+pub const REPRESENTATIVE: &[&str] = &[
+    "gpt-4o",
+    "gpt-4",
+    "claude-sonnet-4-5",
+    "gemini-2.5-flash",
+    "amazon.nova-pro-v1:0",
+    "mistral-large-latest",
+    "command-a-03-2025",
+    "deepseek-chat",
+    "llama3.1",
+];
+
+impl Model {
+    /// What `id` is; an unknown id is treated as an OpenAI-compatible model (and estimated).
+    pub fn parse(id: &str) -> Model {
+        let l = id.to_ascii_lowercase();
+        // Bedrock ids: `anthropic.claude-…`, `us.anthropic.claude-…`, `amazon.nova-…`.
+        let bedrock = l.contains('.')
+            && [
+                "anthropic.",
+                "amazon.",
+                "meta.",
+                "mistral.",
+                "cohere.",
+                "ai21.",
+                "deepseek.",
+            ]
+            .iter()
+            .any(|p| l.contains(p));
+        let family = if l.contains("claude") {
+            Family::Anthropic
+        } else if bedrock {
+            Family::Bedrock
+        } else if l.starts_with("gemini") || l.starts_with("models/gemini") || l.contains("gemma") {
+            Family::Gemini
+        } else if [
+            "mistral",
+            "codestral",
+            "magistral",
+            "ministral",
+            "devstral",
+            "pixtral",
+            "open-mistral",
+            "open-mixtral",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
+        {
+            Family::Mistral
+        } else if l.starts_with("command") || l.starts_with("c4ai") {
+            Family::Cohere
+        } else if l.starts_with("deepseek") {
+            Family::DeepSeek
+        } else if encoding_of(&l).is_some() {
+            Family::OpenAi
+        } else if l.contains(':')
+            || [
+                "llama", "qwen", "phi", "gemma", "granite", "smollm", "hermes",
+            ]
+            .iter()
+            .any(|p| l.starts_with(p))
+        {
+            Family::Ollama
+        } else {
+            Family::OpenAi
+        };
+        Model {
+            id: id.to_string(),
+            family,
+        }
+    }
+
+    /// The tiktoken encoding of an OpenAI model (`None` for other families and unknown ids).
+    pub fn encoding(&self) -> Option<Encoding> {
+        match self.family {
+            Family::OpenAi => encoding_of(&self.id.to_ascii_lowercase()),
+            _ => None,
+        }
+    }
+
+    /// gpt-oss: the harmony format.
+    pub fn harmony(&self) -> bool {
+        self.family == Family::OpenAi && self.id.to_ascii_lowercase().starts_with("gpt-oss")
+    }
+}
+
+/// OpenAI model id → encoding, as tiktoken's `model.py` maps them.
+fn encoding_of(l: &str) -> Option<Encoding> {
+    let l = l.strip_prefix("openai/").unwrap_or(l);
+    const O200K: &[&str] = &[
+        "gpt-4o",
+        "gpt-4.1",
+        "gpt-4.5",
+        "gpt-5",
+        "o1",
+        "o3",
+        "o4",
+        "chatgpt-4o",
+        "gpt-oss",
+        "codex",
+        "gpt-realtime",
+        "gpt-audio",
+        "computer-use",
+    ];
+    const CL100K: &[&str] = &[
+        "gpt-4",
+        "gpt-3.5",
+        "gpt-35",
+        "text-embedding-3",
+        "text-embedding-ada",
+    ];
+    if O200K.iter().any(|p| l.starts_with(p)) {
+        Some(Encoding::O200k)
+    } else if CL100K.iter().any(|p| l.starts_with(p)) {
+        Some(Encoding::Cl100k)
+    } else {
+        None
+    }
+}
