@@ -131,6 +131,12 @@ impl Dialect {
         }
     }
 
+    /// Whether a function tool may leave out `"type": "function"` (the Mistral, Cohere and
+    /// Ollama APIs and SDKs take `{"function": {…}}`; OpenAI and DeepSeek require the type).
+    fn tool_type_optional(self) -> bool {
+        matches!(self, Dialect::Mistral | Dialect::Cohere | Dialect::Ollama)
+    }
+
     /// Whether tool_choice can restrict the model to several tools (`allowed_tools`).
     fn has_allowed_tools(self) -> bool {
         self == Dialect::OpenAi
@@ -268,6 +274,8 @@ const M_OTHER_TOOLS: &str = "toolscope:other_tools";
 const M_FUNCTION: &str = "toolscope:function";
 /// Tool: `parameters` was left out.
 const M_NO_PARAMETERS: &str = "_toolscope:no_parameters";
+/// Tool: `"type": "function"` was left out (kept only by the dialects that accept that).
+const M_NO_TYPE: &str = "_toolscope:no_type";
 /// User message: it was a `system`/`developer` message inside the conversation.
 const M_ROLE: &str = "toolscope:role";
 /// Message: content was an array where a string or null is the default (`array`), or left
@@ -1322,6 +1330,7 @@ impl Enc {
                 );
             }
             let mut used = vec![M_FUNCTION];
+            let no_type = self.d.tool_type_optional() && meta_flag(&t.extra, id, M_NO_TYPE);
             let no_parameters =
                 meta_flag(&t.extra, id, M_NO_PARAMETERS) && t.input_schema == empty_object_schema();
             if no_parameters {
@@ -1361,7 +1370,7 @@ impl Enc {
             function.extra =
                 self.merge(&function, meta_map(&t.extra, id, M_FUNCTION), &t.extra, &p);
             let mut tool = wire::FunctionTool {
-                kind: wire::FunctionTag::Function,
+                kind: (!no_type).then_some(wire::FunctionTag::Function),
                 function,
                 extra: Fields::new(),
             };
@@ -2277,7 +2286,22 @@ pub fn decode_request(
             match t {
                 wire::ToolDef::Function(ft) => {
                     let n = x.tools.len();
-                    x.tools.push(dec.tool(ft.function, ft.extra, n));
+                    let mut outer = ft.extra;
+                    if ft.kind.is_none() {
+                        if d.tool_type_optional() {
+                            outer.insert(M_NO_TYPE.into(), Value::Bool(true));
+                        } else {
+                            dec.losses.rewritten(
+                                format!("/tools/{n}"),
+                                format!("tool {} without \"type\"", ft.function.name),
+                                format!(
+                                    "read as a function tool; the {} API requires \"type\": \"function\", which is sent",
+                                    d.provider()
+                                ),
+                            );
+                        }
+                    }
+                    x.tools.push(dec.tool(ft.function, outer, n));
                 }
                 wire::ToolDef::Other(tool) => {
                     let mut entry = Fields::new();

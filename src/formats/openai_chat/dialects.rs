@@ -115,9 +115,19 @@ impl crate::formats::Codec for Mistral {
         let marker = model
             || o.get("tool_choice").and_then(Value::as_str) == Some("any")
             || o.contains_key("random_seed")
-            || o.contains_key("safe_prompt");
+            || o.contains_key("safe_prompt")
+            || untyped_tools(v);
         marker.then_some((Kind::Request, 97))
     }
+}
+
+/// True when some tool is `{"function": {…}}` without `type`: the Mistral SDK and docs spell
+/// tools so (Cohere and Ollama accept it too; OpenAI does not).
+fn untyped_tools(v: &Value) -> bool {
+    v.get("tools").and_then(Value::as_array).is_some_and(|ts| {
+        ts.iter()
+            .any(|t| t.get("type").is_none() && t.get("function").is_some_and(Value::is_object))
+    })
 }
 
 /// The messages of a request, if any.
