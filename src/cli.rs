@@ -3,7 +3,7 @@
 //! ```text
 //! toolscope formats
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-//! toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
+//! toolscope lint [--target <format>]… [--fix] [--strict] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
@@ -15,7 +15,7 @@ use std::io::Read;
 const USAGE: &str = "usage:
   toolscope formats
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-  toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
+  toolscope lint [--target <format>]… [--fix] [--strict] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
@@ -23,9 +23,11 @@ convert prints the document on stdout and what the target cannot carry on stderr
 format is detected when --from is left out. Exit status: 0 done, 1 bad input, 2 usage.
 lint validates tool-call arguments against the tool schemas and checks the tools against the
 target's rules (default: the source format; every format for canonical input), one finding a
-line as `<severity> <pointer>: <message> [<rule>]`; --fix prints the fixed document in the
-source format and the remaining findings on stderr; --strict offers OpenAI strict mode for
-tools without it. Exit status 1 when an error remains.
+line as `<severity> <pointer>: <message> [<rule>]`; --target may be repeated. --fix prints
+the fixed document in the source format and the remaining findings on stderr; with several
+targets it fixes for all of them at once, or says on stderr which targets conflict and on what
+(`conflict: …`). --strict offers OpenAI strict mode for tools without it. Exit status 1 when
+an error or a conflict remains.
 replay assembles a recorded stream (SSE as captured, one JSON event per line, a HAR export —
 --entry picks the exchange — or a plain response) and prints the response in the stream's own
 format (--to another, or canonical); the protocol is detected unless --format names it.
@@ -160,7 +162,7 @@ fn lint_command(
     usage: impl Fn(&mut String, &str) -> i32,
 ) -> i32 {
     use crate::schema::{self, LintOptions, Target as LintTarget};
-    let mut target = None;
+    let mut chosen: Vec<LintTarget> = Vec::new();
     let mut fix = false;
     let mut opts = LintOptions::default();
     let mut file = None;
@@ -174,7 +176,9 @@ fn lint_command(
                 let Some(t) = LintTarget::from_id(v) else {
                     return usage(err, &format!("unknown target {v:?}"));
                 };
-                target = Some(t);
+                if !chosen.contains(&t) {
+                    chosen.push(t);
+                }
             }
             "--fix" => fix = true,
             "--strict" => opts.make_strict = true,
@@ -195,10 +199,11 @@ fn lint_command(
         }
     };
     let x = decoded.exchange;
-    let targets = match (target, source) {
-        (Some(t), _) => vec![t],
-        (None, Source::Wire(f, _)) => vec![LintTarget { format: f }],
-        (None, Source::Canonical) => LintTarget::all(),
+    let explicit = !chosen.is_empty();
+    let targets = match source {
+        _ if explicit => chosen,
+        Source::Wire(f, _) => vec![LintTarget { format: f }],
+        Source::Canonical => LintTarget::all(),
     };
     if !fix {
         let findings = schema::check(&x, &targets, opts);
@@ -207,10 +212,29 @@ fn lint_command(
         }
         return i32::from(schema::has_errors(&findings));
     }
-    let [t] = targets.as_slice() else {
+    if matches!(source, Source::Canonical) && !explicit {
         return usage(err, "--fix on a canonical document needs --target <format>");
+    }
+    let (fixed, remaining, conflicts) = match targets.as_slice() {
+        [t] => {
+            let (fixed, remaining) = schema::fix_all(&x, *t, opts);
+            (fixed, remaining, Vec::new())
+        }
+        // Several targets: one document that passes all of them, or what conflicts.
+        many => {
+            let r = schema::fix_for_targets(&x, many, opts);
+            let mut remaining: Vec<schema::Finding> = Vec::new();
+            for (_, f) in r.remaining {
+                let dup = remaining
+                    .iter()
+                    .any(|o| o.pointer == f.pointer && o.rule == f.rule && o.message == f.message);
+                if !dup {
+                    remaining.push(f);
+                }
+            }
+            (r.exchange, remaining, r.conflicts)
+        }
     };
-    let (fixed, remaining) = schema::fix_all(&x, *t, opts);
     match source {
         Source::Canonical => out.push_str(&crate::formats::json::pretty(&fixed)),
         Source::Wire(f, kind) => {
@@ -222,7 +246,10 @@ fn lint_command(
     for f in &remaining {
         err.push_str(&format!("{f}\n"));
     }
-    i32::from(schema::has_errors(&remaining))
+    for c in &conflicts {
+        err.push_str(&format!("conflict: {c}\n"));
+    }
+    i32::from(schema::has_errors(&remaining) || !conflicts.is_empty())
 }
 
 fn replay_command(

@@ -14,8 +14,8 @@ use toolscope::model::{
     ToolResult,
 };
 use toolscope::schema::{
-    check, fix_all, gemini, has_errors, lint, openai, validate_arguments, Finding, Fix,
-    LintOptions, Severity, Target,
+    check, fix_all, fix_for_targets, gemini, has_errors, lint, openai, side_effects,
+    validate_arguments, Finding, Fix, LintOptions, Severity, Target,
 };
 
 fn tool(name: &str, schema: Value) -> Tool {
@@ -640,7 +640,11 @@ fn schema_gemini_refs_inlined_with_recursion_guard() {
         "$defs": {"node": {"type": "object", "properties": {"name": {"type": "string"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}
     });
     let fs = lint_one("gemini", tool("t", s.clone()));
-    assert!(fs.iter().all(|f| f.severity == Severity::Warning));
+    // Sent as parametersJsonSchema: what `parameters` would need is a suggestion, not a problem.
+    assert!(fs.iter().all(|f| f.severity == Severity::Info));
+    assert!(fs
+        .iter()
+        .all(|f| f.message.contains("parametersJsonSchema")));
     assert!(fs
         .iter()
         .any(|f| f.rule == "gemini.ref" && f.message.contains("recursive")));
@@ -1250,4 +1254,155 @@ fn schema_bench_lint_fifty_tools() {
         out.lines().count(),
         fs.len()
     );
+}
+
+// ---------------------------------------------------------------- several targets at once
+
+/// A tool as OpenAI users write it: an optional enum parameter, no `strict`, no
+/// `additionalProperties` — which the Responses API's default strict mode flags.
+fn forecast() -> Exchange {
+    with_tools(vec![tool(
+        "get_forecast",
+        json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                "days": {"type": "integer", "minimum": 1, "maximum": 14}
+            },
+            "required": ["city"]
+        }),
+    )])
+}
+
+fn problems(x: &Exchange, id: &str) -> Vec<Finding> {
+    lint(x, target(id), LintOptions::default())
+        .into_iter()
+        .filter(|f| f.severity != Severity::Info)
+        .collect()
+}
+
+#[test]
+fn schema_responses_fix_makes_no_gemini_finding() {
+    let x = forecast();
+    assert!(!problems(&x, "openai-responses").is_empty());
+    // The Responses fix adds `additionalProperties: false` and null unions: the Gemini pane
+    // sends that as parametersJsonSchema, which takes it, so Gemini has nothing to fix.
+    let (fixed, left) = fix_all(&x, target("openai-responses"), LintOptions::default());
+    assert!(
+        left.iter().all(|f| f.severity == Severity::Info),
+        "{left:#?}"
+    );
+    assert_eq!(problems(&fixed, "gemini"), vec![]);
+    let doc: Value =
+        serde_json::from_str(&Format::Gemini.encode(&fixed, Kind::Request).text).unwrap();
+    let decl = &doc["tools"][0]["functionDeclarations"][0];
+    assert_eq!(decl["parametersJsonSchema"], fixed.tools[0].input_schema);
+    // Gemini's suggestion (fit `parameters`) would bring the Responses findings back: it says so
+    // before it is applied.
+    let gemini_fs = lint(&fixed, target("gemini"), LintOptions::default());
+    let suggestion = gemini_fs
+        .iter()
+        .find_map(|f| f.fix.clone())
+        .expect("a suggested rewrite for `parameters`");
+    let effects = side_effects(
+        &fixed,
+        &suggestion,
+        &[target("openai-responses")],
+        LintOptions::default(),
+    );
+    assert!(!effects.is_empty());
+    assert!(effects
+        .iter()
+        .all(|(t, f)| t.id() == "openai-responses" && f.severity != Severity::Info));
+}
+
+#[test]
+fn schema_fix_for_every_visible_format_settles_in_one_step() {
+    let x = forecast();
+    let targets = [target("openai-responses"), target("gemini")];
+    let r = fix_for_targets(&x, &targets, LintOptions::default());
+    assert!(r.clean(), "{:#?}", r.remaining);
+    assert_eq!(r.conflicts, vec![]);
+    assert!(!r.applied.is_empty());
+    for t in targets {
+        assert_eq!(problems(&r.exchange, t.id()), vec![], "{}", t.id());
+    }
+    // One step: fixing again changes nothing, for these targets or for each alone (only
+    // suggestions remain, such as Gemini's rewrite for `parameters`).
+    let again = fix_for_targets(&r.exchange, &targets, LintOptions::default());
+    assert_eq!(again.exchange, r.exchange);
+    assert_eq!(again.applied, vec![]);
+    for t in targets {
+        let alone = fix_for_targets(&r.exchange, &[t], LintOptions::default());
+        assert_eq!(alone.applied, vec![], "{}", t.id());
+    }
+    assert!(
+        r.summary().contains("every shown format's checks pass"),
+        "{}",
+        r.summary()
+    );
+    // Every format at once, on the lint fixture (names, descriptions, $refs, strict tools).
+    let all = Target::all();
+    let r = fix_for_targets(&fixture("tools.json"), &all, LintOptions::default());
+    assert_eq!(r.conflicts, vec![], "{}", r.summary());
+    let again = fix_for_targets(&r.exchange, &all, LintOptions::default());
+    assert_eq!(again.applied, vec![], "{}", again.summary());
+    for t in &all {
+        let left: Vec<Finding> = problems(&r.exchange, t.id())
+            .into_iter()
+            .filter(|f| f.fix.is_some())
+            .collect();
+        assert_eq!(left, vec![], "{}", t.id());
+    }
+}
+
+#[test]
+fn schema_fix_for_targets_states_a_conflict() {
+    // Gemini's suggestion applied by hand (the `parameters` subset drops
+    // `additionalProperties`); the Responses fix then restores strictness, and says before it
+    // is applied what it does to the Gemini document; fixing for both settles.
+    let x = forecast();
+    let (for_gemini, _) = fix_all(&x, target("gemini"), LintOptions::default());
+    let finding = lint(
+        &for_gemini,
+        target("openai-responses"),
+        LintOptions::default(),
+    )
+    .into_iter()
+    .find(|f| f.fix.is_some() && f.severity != Severity::Info)
+    .expect("a Responses fix");
+    let fix = finding.fix.clone().expect("fix");
+    let breaks = side_effects(
+        &for_gemini,
+        &fix,
+        &[target("gemini")],
+        LintOptions::default(),
+    );
+    // Gemini has no problem with it: the pane switches to parametersJsonSchema.
+    assert_eq!(breaks, vec![]);
+    let conflict = toolscope::schema::Conflict {
+        target: target("gemini"),
+        finding: Finding::new(
+            "/tools/0/input_schema/additionalProperties",
+            Severity::Warning,
+            "gemini.unsupported-keyword",
+            "additionalProperties is not in the subset",
+        ),
+        breaks: vec![(target("openai-responses"), finding.clone())],
+    };
+    let said = conflict.to_string();
+    assert!(
+        said.starts_with(
+            "gemini and openai-responses conflict on /tools/0/input_schema/additionalProperties"
+        ),
+        "{said}"
+    );
+    assert!(said.contains(finding.rule), "{said}");
+    let r = fix_for_targets(
+        &for_gemini,
+        &[target("openai-responses"), target("gemini")],
+        LintOptions::default(),
+    );
+    assert!(r.clean(), "{}", r.summary());
 }
