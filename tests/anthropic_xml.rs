@@ -534,6 +534,7 @@ fn anthropic_xml_every_tool_choice_and_options_are_dropped() {
             temperature: Some(0.0),
             top_p: Some(0.9),
             stop: vec!["</function_calls>".into()],
+            ..Options::default()
         };
         let (doc, losses, back) = round_trip(&x);
         assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));

@@ -92,14 +92,15 @@ impl Dialect {
         }
     }
 
-    /// Sent when the exchange names no model (the field is required).
-    fn placeholder_model(self) -> &'static str {
+    /// The provider family whose model names this dialect's API takes.
+    fn family(self) -> crate::model::ModelFamily {
+        use crate::model::ModelFamily;
         match self {
-            Dialect::OpenAi => "gpt-4.1",
-            Dialect::DeepSeek => "deepseek-chat",
-            Dialect::Mistral => "mistral-large-latest",
-            Dialect::Cohere => "command-a-03-2025",
-            Dialect::Ollama => "llama3.2",
+            Dialect::OpenAi => ModelFamily::OpenAi,
+            Dialect::DeepSeek => ModelFamily::DeepSeek,
+            Dialect::Mistral => ModelFamily::Mistral,
+            Dialect::Cohere => ModelFamily::Cohere,
+            Dialect::Ollama => ModelFamily::Ollama,
         }
     }
 
@@ -583,28 +584,14 @@ impl Enc {
     }
 
     fn model(&mut self, x: &Exchange) -> String {
-        match &x.options.model {
-            Some(m) => m.clone(),
-            None => {
-                // With no other option set, `options` itself is absent from the exchange.
-                let pointer = if x.options.is_empty() {
-                    "/options"
-                } else {
-                    "/options/model"
-                };
-                self.losses
-                    .added(
-                        pointer,
-                        "model",
-                        format!(
-                            "{} requires a model; a placeholder is sent",
-                            self.d.provider()
-                        ),
-                    )
-                    .at("/model");
-                self.d.placeholder_model().to_string()
-            }
-        }
+        crate::model::encoder_model(
+            x,
+            self.d.family(),
+            "/model",
+            "model",
+            &format!("{} requires a model", self.d.provider()),
+            &mut self.losses,
+        )
     }
 
     fn drop_part(&mut self, part: &Part, pointer: &str, role: &str) {
