@@ -256,6 +256,18 @@ impl Exchange {
                 origin: ModelOrigin::Set,
             };
         }
+        self.fallback_model(family)
+    }
+
+    /// The model a format's requests name (`None` for MCP, which names none): what the panes,
+    /// the snippets and a live run send.
+    pub fn model_for_format(&self, format: Format) -> Option<ChosenModel> {
+        ModelFamily::of_format(format).map(|f| self.model_for(f))
+    }
+
+    /// The model `family` gets when none is set for it: `options.model` when the family takes
+    /// that name, else the family's default (what the model editor shows as placeholder).
+    pub fn fallback_model(&self, family: ModelFamily) -> ChosenModel {
         match &self.options.model {
             Some(m) if family.accepts(m) => ChosenModel {
                 name: m.clone(),

@@ -299,7 +299,10 @@ fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
         let body = text.get_untracked();
         let out = match lang {
             None => Ok(body),
-            Some(l) => snippets::snippet(format, l, &body).map_err(|e| e.to_string()),
+            Some(l) => state
+                .exchange
+                .with_untracked(|x| snippets::snippet_for(x, format, l, &body))
+                .map_err(|e| e.to_string()),
         };
         match out {
             Ok(s) => {
