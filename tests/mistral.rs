@@ -454,7 +454,9 @@ fn mistral_tools_without_type_are_tools_everywhere() {
             );
         }
         assert!(!e.text.contains("other_tools"), "{}", f.id());
-        let back = f.decode(&e.text, Kind::Request).expect(f.id());
+        let back = f
+            .decode(&e.text, Kind::Request)
+            .unwrap_or_else(|err| panic!("{}: {err}", f.id()));
         assert_eq!(back.exchange.tools.len(), 2, "{}", f.id());
     }
     let openai: Value =

@@ -13,13 +13,13 @@ use common::real::{real_requests, real_responses};
 use toolscope::formats::{read_any, Format, Kind, Source};
 use toolscope::model::{Exchange, Part};
 
+/// A call as `(id, name, arguments)`.
+type Call = (Option<String>, String, Value);
+/// A result as `(call_id, name)`.
+type Answer = (Option<String>, Option<String>);
+
 /// Every call as `(id, name, arguments)` and every result as `(call_id, name)`, in order.
-fn calls_and_results(
-    x: &Exchange,
-) -> (
-    Vec<(Option<String>, String, Value)>,
-    Vec<(Option<String>, Option<String>)>,
-) {
+fn calls_and_results(x: &Exchange) -> (Vec<Call>, Vec<Answer>) {
     let mut calls = Vec::new();
     let mut results = Vec::new();
     for m in &x.messages {

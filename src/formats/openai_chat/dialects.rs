@@ -17,6 +17,12 @@
 //! - [`Cohere`] (`cohere`): Chat API v2, see [`super::cohere`].
 //! - [`Ollama`] (`ollama`): native `/api/chat`, see [`super::ollama`].
 //!
+//! Tools written `{"function": {…}}` without `"type": "function"` (as the Mistral docs do;
+//! the `mistralai`, `cohere` and `ollama` SDKs default the type) are function tools in every
+//! dialect. Mistral, Cohere and Ollama keep that spelling on the way back (a form marker);
+//! OpenAI and DeepSeek, whose APIs require the type, read them with a reported rewrite and send
+//! the type.
+//!
 //! Detection: a dialect document that carries no dialect marker is byte-identical to an
 //! OpenAI one and is detected as `openai-chat` (scores never exceed openai-chat's 95 on a
 //! plain OpenAI document).

@@ -267,6 +267,8 @@ pub struct FunctionCall {
 /// One entry of `tools`: a function tool, or another kind (custom tools) kept verbatim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+// A tools list is short and read once per document: boxing the common variant buys nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum ToolDef {
     /// `{"type": "function", "function": {…}}`.
     Function(FunctionTool),
