@@ -520,6 +520,8 @@ impl Exchange {
         let mut x = self.clone();
         if let Some(model) = &response.options.model {
             x.options.model = Some(model.clone());
+            // The response's provider answered with its model; the others keep theirs.
+            x.keep_models_from(self);
         }
         if let Some(turn) = response
             .messages

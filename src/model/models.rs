@@ -259,6 +259,45 @@ impl Exchange {
         self.fallback_model(family)
     }
 
+    /// Set the exchange's own model (`None` clears it): it goes to every family whose API takes
+    /// the name, so the settings of those families give way to it.
+    pub fn set_model(&mut self, model: Option<String>) {
+        if let Some(m) = &model {
+            self.options
+                .models
+                .retain(|k, _| ModelFamily::from_id(k).is_none_or(|f| !f.accepts(m)));
+        }
+        self.options.model = model;
+    }
+
+    /// Keep what `previous` sent each family when this exchange (decoded from one provider's
+    /// document, say a pane's edited text) replaces it: its per-family settings, and its own
+    /// model for the families that take that name but not this exchange's model. Editing the
+    /// Anthropic pane, which shows an Anthropic model, leaves the OpenAI pane's `gpt-4o` alone.
+    pub fn keep_models_from(&mut self, previous: &Exchange) {
+        for (k, v) in &previous.options.models {
+            self.options
+                .models
+                .entry(k.clone())
+                .or_insert_with(|| v.clone());
+        }
+        let Some(old) = &previous.options.model else {
+            return;
+        };
+        if self.options.model.as_ref() == Some(old) {
+            return;
+        }
+        for f in ModelFamily::ALL {
+            let new_fits = self.options.model.as_deref().is_some_and(|m| f.accepts(m));
+            if f.accepts(old) && !new_fits {
+                self.options
+                    .models
+                    .entry(f.id().to_string())
+                    .or_insert_with(|| old.clone());
+            }
+        }
+    }
+
     /// The model a format's requests name (`None` for MCP, which names none): what the panes,
     /// the snippets and a live run send.
     pub fn model_for_format(&self, format: Format) -> Option<ChosenModel> {
@@ -331,6 +370,25 @@ pub fn encoder_model(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn model_editing_one_pane_keeps_the_others() {
+        let mut before = Exchange::default();
+        before.options.model = Some("gpt-4o".into());
+        // The Anthropic pane's text decodes with the model it showed.
+        let mut after = Exchange::default();
+        after.options.model = Some("claude-sonnet-4-5".into());
+        after.keep_models_from(&before);
+        assert_eq!(after.model_for(ModelFamily::OpenAi).name, "gpt-4o");
+        assert_eq!(
+            after.model_for(ModelFamily::Anthropic).name,
+            "claude-sonnet-4-5"
+        );
+        // Typing a model in the exchange's field sends it wherever it is taken.
+        after.set_model(Some("gpt-5".into()));
+        assert_eq!(after.model_for(ModelFamily::OpenAi).name, "gpt-5");
+        assert!(after.options.models.is_empty());
+    }
+
     use super::*;
 
     #[test]

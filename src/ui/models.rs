@@ -27,7 +27,7 @@ pub fn ModelEditor() -> impl IntoView {
                 prop:value=move || state.exchange.with(|x| x.options.model.clone().unwrap_or_default())
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
-                    state.edit(|x| x.options.model = (!v.trim().is_empty()).then_some(v));
+                    state.edit(|x| x.set_model((!v.trim().is_empty()).then_some(v)));
                 }
             />
         </label>
