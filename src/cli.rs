@@ -3,7 +3,7 @@
 //! ```text
 //! toolscope formats
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-//! toolscope lint [--target <format>]… [--fix] [--strict] [FILE|-]
+//! toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
@@ -15,7 +15,7 @@ use std::io::Read;
 const USAGE: &str = "usage:
   toolscope formats
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-  toolscope lint [--target <format>]… [--fix] [--strict] [FILE|-]
+  toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
@@ -26,8 +26,10 @@ target's rules (default: the source format; every format for canonical input), o
 line as `<severity> <pointer>: <message> [<rule>]`; --target may be repeated. --fix prints
 the fixed document in the source format and the remaining findings on stderr; with several
 targets it fixes for all of them at once, or says on stderr which targets conflict and on what
-(`conflict: …`). --strict offers OpenAI strict mode for tools without it. Exit status 1 when
-an error or a conflict remains.
+(`conflict: …`). --strict offers OpenAI strict mode for tools without it. --gemini-parameters
+also lists what Gemini's OpenAPI `parameters` subset would need of the schemas sent as
+`parametersJsonSchema` (with --fix: rewrites them into it). Exit status 1 when an error or a
+conflict remains.
 replay assembles a recorded stream (SSE as captured, one JSON event per line, a HAR export —
 --entry picks the exchange — or a plain response) and prints the response in the stream's own
 format (--to another, or canonical); the protocol is detected unless --format names it.
@@ -164,6 +166,7 @@ fn lint_command(
     use crate::schema::{self, LintOptions, Target as LintTarget};
     let mut chosen: Vec<LintTarget> = Vec::new();
     let mut fix = false;
+    let mut gemini_parameters = false;
     let mut opts = LintOptions::default();
     let mut file = None;
     let mut it = args.iter();
@@ -182,6 +185,7 @@ fn lint_command(
             }
             "--fix" => fix = true,
             "--strict" => opts.make_strict = true,
+            "--gemini-parameters" => gemini_parameters = true,
             "-h" | "--help" => return usage(err, ""),
             s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
             s if file.is_none() => file = Some(s.to_string()),
@@ -206,7 +210,10 @@ fn lint_command(
         Source::Canonical => LintTarget::all(),
     };
     if !fix {
-        let findings = schema::check(&x, &targets, opts);
+        let mut findings = schema::check(&x, &targets, opts);
+        if gemini_parameters {
+            findings.extend(schema::gemini_parameters(&x));
+        }
         for f in &findings {
             out.push_str(&format!("{f}\n"));
         }
@@ -215,7 +222,7 @@ fn lint_command(
     if matches!(source, Source::Canonical) && !explicit {
         return usage(err, "--fix on a canonical document needs --target <format>");
     }
-    let (fixed, remaining, conflicts) = match targets.as_slice() {
+    let (mut fixed, mut remaining, conflicts) = match targets.as_slice() {
         [t] => {
             let (fixed, remaining) = schema::fix_all(&x, *t, opts);
             (fixed, remaining, Vec::new())
@@ -235,6 +242,11 @@ fn lint_command(
             (r.exchange, remaining, r.conflicts)
         }
     };
+    if gemini_parameters {
+        let (fit, left) = schema::fit_gemini_parameters(&fixed);
+        fixed = fit;
+        remaining.extend(left);
+    }
     match source {
         Source::Canonical => out.push_str(&crate::formats::json::pretty(&fixed)),
         Source::Wire(f, kind) => {

@@ -78,10 +78,15 @@ fn cli_lint_clean_document_exits_0() {
     });
     let (code, out, err) = run(&["lint", "--target", "anthropic", "-"], &doc.to_string());
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
-    // Gemini sends this as parametersJsonSchema, which takes `additionalProperties`: what
-    // `parameters` would need is an info about that document, not a warning.
+    // Gemini sends this as parametersJsonSchema, which takes `additionalProperties`: nothing to
+    // say about the Gemini document; what `parameters` would need is listed on request.
     let doc = json!({"tools": [{"name": "add", "description": "Add", "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false}}], "messages": []});
     let (code, out, _) = run(&["lint", "--target", "gemini", "-"], &doc.to_string());
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out, _) = run(
+        &["lint", "--target", "gemini", "--gemini-parameters", "-"],
+        &doc.to_string(),
+    );
     assert_eq!(code, 0);
     assert!(
         out.starts_with(
@@ -89,6 +94,18 @@ fn cli_lint_clean_document_exits_0() {
         ),
         "{out}"
     );
+    let (_, fixed, _) = run(
+        &[
+            "lint",
+            "--target",
+            "gemini",
+            "--gemini-parameters",
+            "--fix",
+            "-",
+        ],
+        &doc.to_string(),
+    );
+    assert!(!fixed.contains("additionalProperties"), "{fixed}");
 }
 
 #[test]
@@ -108,7 +125,6 @@ fn cli_lint_uses_the_source_format_without_target() {
     let (_, out, _) = run(&["lint", "-"], &fixture("tools.json"));
     for rule in [
         "[openai.name]",
-        "[gemini.ref]",
         "[bedrock.description]",
         "[anthropic.root-object]",
         "[mcp.name]",

@@ -12,9 +12,9 @@
 //!
 //! The Gemini pane sends a schema outside the subset as `parametersJsonSchema`, which takes
 //! JSON Schema as written (`additionalProperties`, `$ref`, type lists, …). So these findings are
-//! about that document: infos saying what `parameters` (which every Gemini model takes) would
-//! need, with the rewrite as a suggested fix — never warnings about keywords the pane does not
-//! send as `parameters`, and so never in conflict with another format's rules unless applied.
+//! not among the Gemini target's lints: they are infos saying what `parameters` (which every
+//! Gemini model takes) would need, with the rewrite as the fix, asked for apart
+//! ([`super::gemini_parameters`], `toolscope lint --gemini-parameters`).
 
 use super::walk::{resolve, types, value_depth};
 use super::{esc, Finding, Fix, Severity, MAX_DEPTH};

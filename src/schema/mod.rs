@@ -9,8 +9,10 @@
 //!   [`validate`], the draft taken from `$schema`, 2020-12 by default), invalid argument JSON,
 //!   unknown tool names, results answering no earlier call, schemas that are themselves invalid.
 //! - [`lint`]: the rules of one target ([`Target`], named by format id): OpenAI strict mode
-//!   ([`openai`]), Gemini's `parameters` subset ([`gemini`]), Bedrock's tool spec and every
-//!   provider's tool-name rule ([`names`]).
+//!   ([`openai`]), Bedrock's tool spec and every provider's tool-name rule ([`names`]); what
+//!   Gemini's `parameters` subset would need ([`gemini`]) is asked for apart
+//!   ([`gemini_parameters`], [`fit_gemini_parameters`]): the Gemini document sends a schema
+//!   outside it as `parametersJsonSchema`.
 //! - [`fix_all`]: apply every fix of a target's findings; the result lints clean of fixable
 //!   findings, and fixing again changes nothing.
 //! - [`fix_for_targets`]: one exchange that passes the checks of several targets at once (the
@@ -271,8 +273,10 @@ pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
                 out.extend(names::root_object(target, &tool.input_schema, i, &at));
             }
             Family::Gemini => {
+                // A schema outside the `parameters` subset is sent as `parametersJsonSchema`,
+                // which takes it as written: the subset's rules are not about the document the
+                // pane shows. [`gemini_parameters`] lists them on request.
                 out.extend(names::root_object(target, &tool.input_schema, i, &at));
-                out.extend(gemini::lint(&tool.input_schema, i, &at));
             }
             Family::Bedrock => {
                 out.extend(names::root_object(target, &tool.input_schema, i, &at));
@@ -281,6 +285,44 @@ pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// What Gemini's OpenAPI `parameters` subset would need of each tool whose schema the Gemini
+/// encoder sends as `parametersJsonSchema` (infos, each with the rewrite as its fix): for
+/// models and endpoints that take only `parameters`. Not part of [`lint`], since the Gemini
+/// document does not send these schemas as `parameters`.
+pub fn gemini_parameters(x: &Exchange) -> Vec<Finding> {
+    x.tools
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| gemini::lint(&t.input_schema, i, &format!("/tools/{i}/input_schema")))
+        .collect()
+}
+
+/// Rewrite every tool schema the Gemini encoder would send as `parametersJsonSchema` into the
+/// `parameters` subset, as far as it goes (see [`gemini::fix`]); returns the exchange and what
+/// remains of [`gemini_parameters`].
+pub fn fit_gemini_parameters(x: &Exchange) -> (Exchange, Vec<Finding>) {
+    let mut fixed = x.clone();
+    for _ in 0..4 {
+        let fixes: Vec<Fix> = gemini_parameters(&fixed)
+            .into_iter()
+            .filter_map(|f| f.fix)
+            .fold(Vec::new(), |mut v, f| {
+                if !v.iter().any(|g: &Fix| g.tool() == f.tool()) {
+                    v.push(f);
+                }
+                v
+            });
+        if fixes.is_empty() {
+            break;
+        }
+        for f in &fixes {
+            apply(&mut fixed, f);
+        }
+    }
+    let left = gemini_parameters(&fixed);
+    (fixed, left)
 }
 
 /// Argument validation plus the lints of each target, duplicates removed (the same rule at the
