@@ -222,6 +222,55 @@ test('a lint fix makes a schema strict-compatible', async () => {
   await context.close();
 });
 
+test('fix for every visible format settles OpenAI Responses and Gemini at once', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  // A Responses request as users write it: an optional parameter and no `strict`, which the
+  // Responses API's default strict mode flags.
+  const responses = {
+    model: 'gpt-4.1',
+    input: 'Forecast for Paris?',
+    tools: [{ type: 'function', name: 'get_forecast', description: 'Forecast',
+      parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] } }],
+  };
+  await pasteInto(page, 'editor-openai-responses', JSON.stringify(responses, null, 2));
+  await page.getByTestId('compare-open').click();
+  await page.getByTestId('compare-left').selectOption('openai-responses');
+  await page.getByTestId('compare-right').selectOption('gemini');
+  await page.waitForFunction(() => /finding/.test(document.querySelector('[data-testid="lint-badge-openai-responses"]')?.textContent ?? ''));
+  await page.getByTestId('fix-all').click();
+  await page.getByTestId('notice').filter({ hasText: "every shown format's checks pass" }).waitFor();
+  for (const id of ['openai-responses', 'gemini']) {
+    await page.waitForFunction((i) => /checks pass/.test(document.querySelector(`[data-testid="lint-badge-${i}"]`).textContent), id);
+  }
+  // Gemini sends the strict schema as parametersJsonSchema, which takes it.
+  const gemini = JSON.parse(await paneText(page, 'gemini'));
+  const decl = gemini.tools[0].functionDeclarations[0];
+  assert.equal(decl.parametersJsonSchema.additionalProperties, false);
+  // One step: a second click changes nothing.
+  const before = await paneText(page, 'openai-responses');
+  await page.getByTestId('fix-all').click();
+  await page.getByTestId('notice').filter({ hasText: 'Nothing to fix' }).waitFor();
+  assert.equal(await paneText(page, 'openai-responses'), before);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('each provider pane names a model its API serves, editable per provider', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await page.getByTestId('model').fill('gpt-4o');
+  await waitPane(page, 'openai-chat', /"model": "gpt-4o"/);
+  await waitPane(page, 'anthropic', /"model": "claude-sonnet-4-5"/);
+  await waitPane(page, 'bedrock', /"modelId": "us\.anthropic\./);
+  assert.doesNotMatch(await paneText(page, 'anthropic'), /gpt-4o/);
+  await page.getByTestId('models').locator('summary').click();
+  assert.equal(await page.getByTestId('model-anthropic').getAttribute('placeholder'), 'claude-sonnet-4-5 (default)');
+  await page.getByTestId('model-anthropic').fill('claude-opus-4-1');
+  await waitPane(page, 'anthropic', /"model": "claude-opus-4-1"/);
+  assert.match(await paneText(page, 'openai-chat'), /"model": "gpt-4o"/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('selecting a call highlights it in every pane, and hovering a pane finds it in the editor', async () => {
   const { context, page, errors } = await openApp(browser, url);
   await page.getByTestId('call-1-0').click();

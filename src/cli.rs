@@ -3,7 +3,7 @@
 //! ```text
 //! toolscope formats
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-//! toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
+//! toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 //! toolscope render [--model <id>] [FILE|-]
 //! toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
@@ -17,7 +17,7 @@ use std::io::Read;
 const USAGE: &str = "usage:
   toolscope formats
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-  toolscope lint [--target <format>] [--fix] [--strict] [FILE|-]
+  toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
   toolscope render [--model <id>] [FILE|-]
   toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
@@ -27,9 +27,13 @@ convert prints the document on stdout and what the target cannot carry on stderr
 format is detected when --from is left out. Exit status: 0 done, 1 bad input, 2 usage.
 lint validates tool-call arguments against the tool schemas and checks the tools against the
 target's rules (default: the source format; every format for canonical input), one finding a
-line as `<severity> <pointer>: <message> [<rule>]`; --fix prints the fixed document in the
-source format and the remaining findings on stderr; --strict offers OpenAI strict mode for
-tools without it. Exit status 1 when an error remains.
+line as `<severity> <pointer>: <message> [<rule>]`; --target may be repeated. --fix prints
+the fixed document in the source format and the remaining findings on stderr; with several
+targets it fixes for all of them at once, or says on stderr which targets conflict and on what
+(`conflict: …`). --strict offers OpenAI strict mode for tools without it. --gemini-parameters
+also lists what Gemini's OpenAPI `parameters` subset would need of the schemas sent as
+`parametersJsonSchema` (with --fix: rewrites them into it). Exit status 1 when an error or a
+conflict remains.
 replay assembles a recorded stream (SSE as captured, one JSON event per line, a HAR export —
 --entry picks the exchange — or a plain response) and prints the response in the stream's own
 format (--to another, or canonical); the protocol is detected unless --format names it.
@@ -210,8 +214,9 @@ fn lint_command(
     usage: impl Fn(&mut String, &str) -> i32,
 ) -> i32 {
     use crate::schema::{self, LintOptions, Target as LintTarget};
-    let mut target = None;
+    let mut chosen: Vec<LintTarget> = Vec::new();
     let mut fix = false;
+    let mut gemini_parameters = false;
     let mut opts = LintOptions::default();
     let mut file = None;
     let mut it = args.iter();
@@ -224,10 +229,13 @@ fn lint_command(
                 let Some(t) = LintTarget::from_id(v) else {
                     return usage(err, &format!("unknown target {v:?}"));
                 };
-                target = Some(t);
+                if !chosen.contains(&t) {
+                    chosen.push(t);
+                }
             }
             "--fix" => fix = true,
             "--strict" => opts.make_strict = true,
+            "--gemini-parameters" => gemini_parameters = true,
             "-h" | "--help" => return usage(err, ""),
             s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
             s if file.is_none() => file = Some(s.to_string()),
@@ -245,22 +253,50 @@ fn lint_command(
         }
     };
     let x = decoded.exchange;
-    let targets = match (target, source) {
-        (Some(t), _) => vec![t],
-        (None, Source::Wire(f, _)) => vec![LintTarget { format: f }],
-        (None, Source::Canonical) => LintTarget::all(),
+    let explicit = !chosen.is_empty();
+    let targets = match source {
+        _ if explicit => chosen,
+        Source::Wire(f, _) => vec![LintTarget { format: f }],
+        Source::Canonical => LintTarget::all(),
     };
     if !fix {
-        let findings = schema::check(&x, &targets, opts);
+        let mut findings = schema::check(&x, &targets, opts);
+        if gemini_parameters {
+            findings.extend(schema::gemini_parameters(&x));
+        }
         for f in &findings {
             out.push_str(&format!("{f}\n"));
         }
         return i32::from(schema::has_errors(&findings));
     }
-    let [t] = targets.as_slice() else {
+    if matches!(source, Source::Canonical) && !explicit {
         return usage(err, "--fix on a canonical document needs --target <format>");
+    }
+    let (mut fixed, mut remaining, conflicts) = match targets.as_slice() {
+        [t] => {
+            let (fixed, remaining) = schema::fix_all(&x, *t, opts);
+            (fixed, remaining, Vec::new())
+        }
+        // Several targets: one document that passes all of them, or what conflicts.
+        many => {
+            let r = schema::fix_for_targets(&x, many, opts);
+            let mut remaining: Vec<schema::Finding> = Vec::new();
+            for (_, f) in r.remaining {
+                let dup = remaining
+                    .iter()
+                    .any(|o| o.pointer == f.pointer && o.rule == f.rule && o.message == f.message);
+                if !dup {
+                    remaining.push(f);
+                }
+            }
+            (r.exchange, remaining, r.conflicts)
+        }
     };
-    let (fixed, remaining) = schema::fix_all(&x, *t, opts);
+    if gemini_parameters {
+        let (fit, left) = schema::fit_gemini_parameters(&fixed);
+        fixed = fit;
+        remaining.extend(left);
+    }
     match source {
         Source::Canonical => out.push_str(&crate::formats::json::pretty(&fixed)),
         Source::Wire(f, kind) => {
@@ -272,7 +308,10 @@ fn lint_command(
     for f in &remaining {
         err.push_str(&format!("{f}\n"));
     }
-    i32::from(schema::has_errors(&remaining))
+    for c in &conflicts {
+        err.push_str(&format!("conflict: {c}\n"));
+    }
+    i32::from(schema::has_errors(&remaining) || !conflicts.is_empty())
 }
 
 fn replay_command(

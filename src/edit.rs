@@ -84,9 +84,15 @@ fn source_kind(source: Source) -> Kind {
 }
 
 fn merge(current: &Exchange, decoded: Exchange, source: Source, kind: Kind) -> Read {
-    let exchange = match kind {
-        Kind::Response => current.with_response(&decoded),
-        Kind::Request => decoded,
+    let exchange = match (kind, source) {
+        (Kind::Response, _) => current.with_response(&decoded),
+        // A provider's document names that provider's model: the others keep theirs.
+        (Kind::Request, Source::Wire(..)) => {
+            let mut x = decoded;
+            x.keep_models_from(current);
+            x
+        }
+        (Kind::Request, Source::Canonical) => decoded,
     };
     Read {
         exchange,

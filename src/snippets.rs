@@ -85,9 +85,9 @@ fn unavailable(reason: impl Into<String>) -> Unavailable {
 }
 
 /// Model named in Gemini URLs when none is given.
-pub const GEMINI_MODEL: &str = "gemini-2.5-flash";
+pub const GEMINI_MODEL: &str = crate::model::ModelFamily::Gemini.default_model();
 /// Model the legacy XML prompt is sent to when none is given (Anthropic's placeholder).
-pub const ANTHROPIC_MODEL: &str = "claude-sonnet-4-5";
+pub const ANTHROPIC_MODEL: &str = crate::model::ModelFamily::Anthropic.default_model();
 /// Where MCP snippets POST when `$MCP_URL` is not set (the Python SDK's default endpoint).
 pub const MCP_URL: &str = "http://localhost:8000/mcp";
 /// MCP protocol revision sent when a request names none.
@@ -115,6 +115,19 @@ pub fn api_key_env(format: Format) -> Option<&'static str> {
 /// provider. The API key is read from the environment; never a literal key.
 pub fn snippet(format: Format, lang: Lang, body: &str) -> Result<String, Unavailable> {
     snippet_with_model(format, lang, body, None)
+}
+
+/// The snippet for the exchange `x` as `format`'s request `body`: the model outside the body
+/// (Gemini's URL, the legacy prompt's Messages call) is the exchange's model for that provider
+/// ([`Exchange::model_for`](crate::model::Exchange::model_for)), the one the body names too.
+pub fn snippet_for(
+    x: &crate::model::Exchange,
+    format: Format,
+    lang: Lang,
+    body: &str,
+) -> Result<String, Unavailable> {
+    let model = crate::model::ModelFamily::of_format(format).map(|f| x.model_for(f).name);
+    snippet_with_model(format, lang, body, model.as_deref())
 }
 
 /// [`snippet`] with the model for formats that name it outside the body: Gemini's URL, and the

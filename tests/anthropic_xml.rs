@@ -534,6 +534,7 @@ fn anthropic_xml_every_tool_choice_and_options_are_dropped() {
             temperature: Some(0.0),
             top_p: Some(0.9),
             stop: vec!["</function_calls>".into()],
+            ..Options::default()
         };
         let (doc, losses, back) = round_trip(&x);
         assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));
@@ -594,20 +595,20 @@ fn anthropic_xml_nested_schemas_required_enum_strict_are_reported() {
     };
     let (doc, losses, back) = round_trip(&x);
     for p in [
-        "/tools/0/input_schema/properties/location/enum",
         "/tools/0/input_schema/properties/opts/properties",
-        "/tools/0/input_schema/properties/maybe/type",
         "/tools/0/input_schema/required",
         "/tools/0/input_schema/additionalProperties",
         "/tools/0/strict",
     ] {
         assert!(has_loss(&losses, LossKind::Dropped, p), "{p}: {losses:#?}");
     }
-    assert!(doc.contains("<name>maybe</name>\n<type>string</type>"));
+    // Nullable types and enums are said in the `<type>` text and read back.
+    assert!(doc.contains("<name>maybe</name>\n<type>string or null</type>"));
+    assert!(doc.contains("<type>string, one of \"Paris\" | \"Rome\"</type>"));
     assert_eq!(
         back.tools[0].input_schema,
         json!({"type": "object", "properties": {
-            "location": {"type": "string"}, "opts": {"type": "object"}, "maybe": {"type": "string"}
+            "location": {"type": "string", "enum": ["Paris", "Rome"]}, "opts": {"type": "object"}, "maybe": {"type": ["string", "null"]}
         }})
     );
 }
@@ -1079,4 +1080,63 @@ fn anthropic_xml_empty_turn_before_results_is_reported() {
         &losses
     )
     .is_empty());
+}
+
+#[test]
+fn anthropic_xml_type_text_says_nullable_enum_and_item_type() {
+    // A real OpenAI strict-mode tool: optional parameters as `[T, "null"]`, an enum, a list.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "City name"},
+            "unit": {"type": ["string", "null"], "enum": ["celsius", "fahrenheit", null]},
+            "note": {"type": ["string", "null"]},
+            "days": {"type": "array", "items": {"type": "integer"}},
+            "mode": {"enum": ["fast", 2]}
+        }
+    });
+    let tool = Tool {
+        name: "get_forecast".into(),
+        description: Some("Forecast".into()),
+        input_schema: schema.clone(),
+        strict: None,
+        output_schema: None,
+        annotations: None,
+        extra: Extra::new(),
+    };
+    let args = json!({"city": "null", "unit": null, "note": null, "days": [1, 2], "mode": 2});
+    let x = Exchange {
+        tools: vec![tool],
+        ..base(vec![
+            user("Forecast?"),
+            assistant(vec![call(None, "get_forecast", args.clone())]),
+        ])
+    };
+    let (text, losses, back) = round_trip(&x);
+    assert!(
+        text.contains("<type>string or null, one of \"celsius\" | \"fahrenheit\" | null</type>"),
+        "{text}"
+    );
+    assert!(text.contains("<type>string or null</type>"), "{text}");
+    assert!(text.contains("<type>array of integer</type>"), "{text}");
+    assert!(text.contains("<type>one of \"fast\" | 2</type>"), "{text}");
+    // The schema reads back whole (only `description`s and types the list has room for).
+    assert_eq!(
+        back.tools[0].input_schema["properties"],
+        schema["properties"]
+    );
+    // A null argument comes back null, not the string "null"; a string "null" stays a string.
+    let call = back.messages[1].tool_calls().next().expect("call");
+    assert_eq!(call.arguments, args, "{losses:#?}");
+    assert!(
+        !losses.iter().any(|l| l.pointer.contains("/arguments")),
+        "{losses:#?}"
+    );
+    assert_eq!(read_value("null", Some("string or null")), Value::Null);
+    assert_eq!(read_value("null", Some("string")), json!("null"));
+    assert_eq!(read_value("2", Some("one of \"fast\" | 2")), json!(2));
+    assert_eq!(
+        read_value("fast", Some("one of \"fast\" | 2")),
+        json!("fast")
+    );
 }

@@ -78,14 +78,34 @@ fn cli_lint_clean_document_exits_0() {
     });
     let (code, out, err) = run(&["lint", "--target", "anthropic", "-"], &doc.to_string());
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
-    // Warnings alone do not fail: Gemini falls back to parametersJsonSchema.
+    // Gemini sends this as parametersJsonSchema, which takes `additionalProperties`: nothing to
+    // say about the Gemini document; what `parameters` would need is listed on request.
     let doc = json!({"tools": [{"name": "add", "description": "Add", "input_schema": {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": false}}], "messages": []});
     let (code, out, _) = run(&["lint", "--target", "gemini", "-"], &doc.to_string());
+    assert_eq!((code, out.as_str()), (0, ""));
+    let (code, out, _) = run(
+        &["lint", "--target", "gemini", "--gemini-parameters", "-"],
+        &doc.to_string(),
+    );
     assert_eq!(code, 0);
     assert!(
-        out.starts_with("warning /tools/0/input_schema/additionalProperties"),
+        out.starts_with(
+            "info /tools/0/input_schema/additionalProperties: sent as `parametersJsonSchema`"
+        ),
         "{out}"
     );
+    let (_, fixed, _) = run(
+        &[
+            "lint",
+            "--target",
+            "gemini",
+            "--gemini-parameters",
+            "--fix",
+            "-",
+        ],
+        &doc.to_string(),
+    );
+    assert!(!fixed.contains("additionalProperties"), "{fixed}");
 }
 
 #[test]
@@ -105,7 +125,6 @@ fn cli_lint_uses_the_source_format_without_target() {
     let (_, out, _) = run(&["lint", "-"], &fixture("tools.json"));
     for rule in [
         "[openai.name]",
-        "[gemini.ref]",
         "[bedrock.description]",
         "[anthropic.root-object]",
         "[mcp.name]",
@@ -215,4 +234,65 @@ fn cli_lint_binary_reads_a_file() {
         .expect("run toolscope");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("[args.orphan-result]"));
+}
+
+/// An OpenAI Responses request as users write it: an optional parameter, no `strict` (the
+/// Responses API applies strict mode by default).
+fn responses_doc() -> Value {
+    json!({
+        "model": "gpt-4.1",
+        "input": "Forecast for Paris?",
+        "tools": [{"type": "function", "name": "get_forecast", "description": "Forecast",
+            "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}, "required": ["city"]}}]
+    })
+}
+
+#[test]
+fn cli_lint_fix_for_several_targets_settles_in_one_step() {
+    let text = responses_doc().to_string();
+    let args = [
+        "lint",
+        "--fix",
+        "--target",
+        "openai-responses",
+        "--target",
+        "gemini",
+        "-",
+    ];
+    let (code, out, err) = run(&args, &text);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("conflict:"), "{err}");
+    let doc: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["tools"][0]["parameters"]["additionalProperties"], false);
+    // Both targets lint without a warning or an error, and fixing again changes nothing.
+    let (code, lints, _) = run(
+        &[
+            "lint",
+            "--target",
+            "openai-responses",
+            "--target",
+            "gemini",
+            "-",
+        ],
+        &out,
+    );
+    assert_eq!(code, 0);
+    assert!(lints.lines().all(|l| l.starts_with("info ")), "{lints}");
+    let (_, twice, _) = run(&args, &out);
+    assert_eq!(out, twice);
+    // Canonical input with several targets works too.
+    let (code, _, err) = run(
+        &[
+            "lint",
+            "--fix",
+            "--target",
+            "bedrock",
+            "--target",
+            "openai-chat",
+            "-",
+        ],
+        &fixture("tools.json"),
+    );
+    assert!(!err.contains("needs --target"), "{err}");
+    assert!(code == 0 || code == 1);
 }

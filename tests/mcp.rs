@@ -459,6 +459,7 @@ fn mcp_what_mcp_cannot_carry_is_reported() {
         temperature: Some(0.5),
         top_p: Some(0.9),
         stop: vec!["END".into()],
+        ..Options::default()
     };
     x.tools[0].strict = Some(true);
     x.extra.insert(

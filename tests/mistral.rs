@@ -408,3 +408,78 @@ fn mistral_detects_its_documents() {
     let enc = F.encode(&weather_round("a", "b"), Kind::Request);
     assert_eq!(Format::detect(&enc.text), Ok((F, Kind::Request)));
 }
+
+/// A request as the Mistral docs and SDK write it: tools without `"type": "function"`.
+fn untyped_tools_request() -> Value {
+    json!({
+        "model": "mistral-large-latest",
+        "messages": [
+            {"role": "user", "content": "What's the status of my transaction T1001?"},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "D681PevKs", "type": "function", "function": {"name": "retrieve_payment_status", "arguments": "{\"transaction_id\": \"T1001\"}"}}]},
+            {"role": "tool", "name": "retrieve_payment_status", "content": "{\"status\": \"Paid\"}", "tool_call_id": "D681PevKs"}
+        ],
+        "tools": [
+            {"function": {"name": "retrieve_payment_status", "description": "Get payment status of a transaction", "parameters": {"type": "object", "properties": {"transaction_id": {"type": "string", "description": "The transaction id."}}, "required": ["transaction_id"]}}},
+            {"type": "function", "function": {"name": "retrieve_payment_date", "description": "Get payment date of a transaction", "parameters": {"type": "object", "properties": {"transaction_id": {"type": "string"}}, "required": ["transaction_id"]}}}
+        ],
+        "tool_choice": "any",
+        "parallel_tool_calls": false
+    })
+}
+
+#[test]
+fn mistral_tools_without_type_are_tools_everywhere() {
+    let doc = untyped_tools_request();
+    assert_eq!(
+        Format::detect(&doc.to_string()).unwrap(),
+        (Format::Mistral, Kind::Request)
+    );
+    // Read as tools, and written back without `type` where it was left out.
+    let (x, _) = survives(doc.clone(), Kind::Request);
+    let names: Vec<&str> = x.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["retrieve_payment_status", "retrieve_payment_date"]);
+    assert_eq!(
+        x.tools[0].input_schema["required"],
+        json!(["transaction_id"])
+    );
+    // Every other format carries both tools; OpenAI gets the type it requires.
+    for f in Format::ALL {
+        let e = f.encode(&x, Kind::Request);
+        for name in &names {
+            assert!(
+                e.text.contains(name),
+                "{}: {name} missing\n{}",
+                f.id(),
+                e.text
+            );
+        }
+        assert!(!e.text.contains("other_tools"), "{}", f.id());
+        let back = f
+            .decode(&e.text, Kind::Request)
+            .unwrap_or_else(|err| panic!("{}: {err}", f.id()));
+        assert_eq!(back.exchange.tools.len(), 2, "{}", f.id());
+    }
+    let openai: Value =
+        serde_json::from_str(&Format::OpenAiChat.encode(&x, Kind::Request).text).unwrap();
+    assert_eq!(openai["tools"][0]["type"], "function");
+    assert_eq!(openai["tool_choice"], "required");
+    // Read as OpenAI (whose API requires the type), the tool is still a tool, and that is said.
+    let (y, losses) = common::decode_doc(Format::OpenAiChat, &doc, Kind::Request);
+    assert_eq!(y.tools.len(), 2);
+    assert!(
+        losses
+            .iter()
+            .any(|l| l.pointer == "/tools/0" && l.kind == LossKind::Rewritten),
+        "{losses:#?}"
+    );
+    // Cohere and Ollama accept the spelling too and keep it.
+    for f in [Format::Cohere, Format::Ollama] {
+        let mut z = x.clone();
+        if let Some(m) = z.tools[0].extra.remove("mistral") {
+            z.tools[0].extra.insert(f.id().to_string(), m);
+        }
+        let v: Value = serde_json::from_str(&f.encode(&z, Kind::Request).text).unwrap();
+        assert!(v["tools"][0].get("type").is_none(), "{}: {v}", f.id());
+        assert_eq!(v["tools"][1]["type"], "function", "{}", f.id());
+    }
+}

@@ -14,8 +14,8 @@ use toolscope::model::{
     ToolResult,
 };
 use toolscope::schema::{
-    check, fix_all, gemini, has_errors, lint, openai, validate_arguments, Finding, Fix,
-    LintOptions, Severity, Target,
+    check, fit_gemini_parameters, fix_all, fix_for_targets, gemini, gemini_parameters, has_errors,
+    lint, openai, side_effects, validate_arguments, Finding, Fix, LintOptions, Severity, Target,
 };
 
 fn tool(name: &str, schema: Value) -> Tool {
@@ -66,6 +66,11 @@ fn rules(fs: &[Finding]) -> Vec<&'static str> {
 
 fn lint_one(id: &str, t: Tool) -> Vec<Finding> {
     lint(&with_tools(vec![t]), target(id), LintOptions::default())
+}
+
+/// What Gemini's `parameters` subset would need of one tool.
+fn gemini_one(t: Tool) -> Vec<Finding> {
+    gemini_parameters(&with_tools(vec![t]))
 }
 
 fn has_rule(fs: &[Finding], rule: &str) -> bool {
@@ -625,9 +630,9 @@ fn gemini_ok() -> Value {
 
 #[test]
 fn schema_gemini_subset_passes() {
-    assert_eq!(lint_one("gemini", tool("t", gemini_ok())), vec![]);
+    assert_eq!(gemini_one(tool("t", gemini_ok())), vec![]);
     assert_eq!(
-        lint_one("gemini", tool("t", toolscope::model::empty_object_schema())),
+        gemini_one(tool("t", toolscope::model::empty_object_schema())),
         vec![]
     );
 }
@@ -639,8 +644,21 @@ fn schema_gemini_refs_inlined_with_recursion_guard() {
         "properties": {"node": {"$ref": "#/$defs/node"}},
         "$defs": {"node": {"type": "object", "properties": {"name": {"type": "string"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}
     });
-    let fs = lint_one("gemini", tool("t", s.clone()));
-    assert!(fs.iter().all(|f| f.severity == Severity::Warning));
+    let fs = gemini_one(tool("t", s.clone()));
+    // Sent as parametersJsonSchema: what `parameters` would need is a suggestion, not a problem,
+    // and not a lint of the Gemini target.
+    assert!(fs.iter().all(|f| f.severity == Severity::Info));
+    assert_eq!(
+        lint(
+            &with_tools(vec![tool("t", s.clone())]),
+            target("gemini"),
+            LintOptions::default()
+        ),
+        vec![]
+    );
+    assert!(fs
+        .iter()
+        .all(|f| f.message.contains("parametersJsonSchema")));
     assert!(fs
         .iter()
         .any(|f| f.rule == "gemini.ref" && f.message.contains("recursive")));
@@ -668,7 +686,7 @@ fn schema_gemini_nullable_forms() {
         "c": {"type": ["string", "integer"]},
         "d": {"type": "string", "nullable": true}
     }));
-    let fs = lint_one("gemini", tool("t", s.clone()));
+    let fs = gemini_one(tool("t", s.clone()));
     assert_eq!(
         fs.iter().filter(|f| f.rule == "gemini.nullable").count(),
         4,
@@ -712,7 +730,7 @@ fn schema_gemini_unsupported_keywords_removed() {
         },
         "additionalProperties": false
     });
-    let fs = lint_one("gemini", tool("t", s.clone()));
+    let fs = gemini_one(tool("t", s.clone()));
     for rule in ["gemini.unsupported-keyword", "gemini.format", "gemini.type"] {
         assert!(has_rule(&fs, rule), "{rule}: {fs:#?}");
     }
@@ -730,7 +748,7 @@ fn schema_gemini_unsupported_keywords_removed() {
             }
         })
     );
-    assert_eq!(lint_one("gemini", tool("t", fixed)), vec![]);
+    assert_eq!(gemini_one(tool("t", fixed)), vec![]);
 }
 
 #[test]
@@ -747,23 +765,19 @@ fn schema_gemini_null_in_enum_becomes_nullable() {
         fixed["properties"]["v"],
         json!({"type": ["string", "null"], "enum": ["a"]})
     );
-    assert_eq!(lint_one("gemini", tool("t", fixed)), vec![]);
+    assert_eq!(gemini_one(tool("t", fixed)), vec![]);
 }
 
 #[test]
 fn schema_gemini_root_without_properties_becomes_no_parameters() {
     let s =
         json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false});
-    let fs = lint_one("gemini", tool("t", s));
+    let fs = gemini_one(tool("t", s));
     assert!(has_rule(&fs, "gemini.empty-object"), "{fs:#?}");
-    let (fixed, left) = fix_all(
-        &with_tools(vec![tool(
-            "t",
-            json!({"type": "object", "additionalProperties": {"type": "string"}}),
-        )]),
-        target("gemini"),
-        LintOptions::default(),
-    );
+    let (fixed, left) = fit_gemini_parameters(&with_tools(vec![tool(
+        "t",
+        json!({"type": "object", "additionalProperties": {"type": "string"}}),
+    )]));
     assert_eq!(left, vec![]);
     assert_eq!(
         fixed.tools[0].input_schema,
@@ -782,11 +796,14 @@ fn schema_gemini_root_without_properties_becomes_no_parameters() {
 fn schema_fix_all_applies_one_schema_fix_per_tool_per_round() {
     // Root-object (add the type) and the Gemini subset (drop `$schema`) both replace the schema.
     let s = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"type": "string"}}});
-    let (fixed, left) = fix_all(
+    let (rooted, left) = fix_all(
         &with_tools(vec![tool("t", s)]),
         target("gemini"),
         LintOptions::default(),
     );
+    assert_eq!(left, vec![]);
+    assert_eq!(rooted.tools[0].input_schema["type"], "object");
+    let (fixed, left) = fit_gemini_parameters(&rooted);
     assert_eq!(left, vec![]);
     assert_eq!(
         fixed.tools[0].input_schema,
@@ -797,7 +814,7 @@ fn schema_fix_all_applies_one_schema_fix_per_tool_per_round() {
 #[test]
 fn schema_gemini_unfixable_shapes_have_no_fix() {
     let s = OBJ(json!({"free": {"description": "anything"}, "bag": {"type": "object"}}));
-    let fs = lint_one("gemini", tool("t", s));
+    let fs = gemini_one(tool("t", s));
     let ty = fs.iter().find(|f| f.rule == "gemini.type").expect("type");
     assert!(ty.fix.is_none());
     let empty = fs
@@ -812,6 +829,7 @@ fn schema_gemini_unfixable_shapes_have_no_fix() {
 fn schema_gemini_fixed_schema_is_sent_as_parameters() {
     let x = fixture("tools.json");
     let (fixed, _) = fix_all(&x, target("gemini"), LintOptions::default());
+    let (fixed, _) = fit_gemini_parameters(&fixed);
     let doc: Value =
         serde_json::from_str(&Format::Gemini.encode(&fixed, Kind::Request).text).unwrap();
     let decls = doc["tools"][0]["functionDeclarations"]
@@ -1158,6 +1176,7 @@ fn schema_sdk_accepts_fixed_schemas() {
     assert!(strictable.len() >= 6, "{}", strictable.len());
     let gemini_params: Vec<Value> = {
         let (fixed, _) = fix_all(&x, target("gemini"), LintOptions::default());
+        let (fixed, _) = fit_gemini_parameters(&fixed);
         let doc: Value =
             serde_json::from_str(&Format::Gemini.encode(&fixed, Kind::Request).text).unwrap();
         doc["tools"][0]["functionDeclarations"]
@@ -1250,4 +1269,160 @@ fn schema_bench_lint_fifty_tools() {
         out.lines().count(),
         fs.len()
     );
+}
+
+// ---------------------------------------------------------------- several targets at once
+
+/// A tool as OpenAI users write it: an optional enum parameter, no `strict`, no
+/// `additionalProperties` — which the Responses API's default strict mode flags.
+fn forecast() -> Exchange {
+    with_tools(vec![tool(
+        "get_forecast",
+        json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+                "days": {"type": "integer", "minimum": 1, "maximum": 14}
+            },
+            "required": ["city"]
+        }),
+    )])
+}
+
+fn problems(x: &Exchange, id: &str) -> Vec<Finding> {
+    lint(x, target(id), LintOptions::default())
+        .into_iter()
+        .filter(|f| f.severity != Severity::Info)
+        .collect()
+}
+
+#[test]
+fn schema_responses_fix_makes_no_gemini_finding() {
+    let x = forecast();
+    assert!(!problems(&x, "openai-responses").is_empty());
+    // The Responses fix adds `additionalProperties: false` and null unions: the Gemini pane
+    // sends that as parametersJsonSchema, which takes it, so Gemini has nothing to fix.
+    let (fixed, left) = fix_all(&x, target("openai-responses"), LintOptions::default());
+    assert!(
+        left.iter().all(|f| f.severity == Severity::Info),
+        "{left:#?}"
+    );
+    assert_eq!(problems(&fixed, "gemini"), vec![]);
+    let doc: Value =
+        serde_json::from_str(&Format::Gemini.encode(&fixed, Kind::Request).text).unwrap();
+    let decl = &doc["tools"][0]["functionDeclarations"][0];
+    assert_eq!(decl["parametersJsonSchema"], fixed.tools[0].input_schema);
+    // Gemini's suggestion (fit `parameters`) would bring the Responses findings back: it says so
+    // before it is applied.
+    // Gemini's pane lints nothing about `parameters`, which it does not send.
+    assert_eq!(
+        lint(&fixed, target("gemini"), LintOptions::default()),
+        vec![]
+    );
+    let gemini_fs = gemini_parameters(&fixed);
+    let suggestion = gemini_fs
+        .iter()
+        .find_map(|f| f.fix.clone())
+        .expect("a suggested rewrite for `parameters`");
+    let effects = side_effects(
+        &fixed,
+        &suggestion,
+        &[target("openai-responses")],
+        LintOptions::default(),
+    );
+    assert!(!effects.is_empty());
+    assert!(effects
+        .iter()
+        .all(|(t, f)| t.id() == "openai-responses" && f.severity != Severity::Info));
+}
+
+#[test]
+fn schema_fix_for_every_visible_format_settles_in_one_step() {
+    let x = forecast();
+    let targets = [target("openai-responses"), target("gemini")];
+    let r = fix_for_targets(&x, &targets, LintOptions::default());
+    assert!(r.clean(), "{:#?}", r.remaining);
+    assert_eq!(r.conflicts, vec![]);
+    assert!(!r.applied.is_empty());
+    for t in targets {
+        assert_eq!(problems(&r.exchange, t.id()), vec![], "{}", t.id());
+    }
+    // One step: fixing again changes nothing, for these targets or for each alone (only
+    // suggestions remain, such as Gemini's rewrite for `parameters`).
+    let again = fix_for_targets(&r.exchange, &targets, LintOptions::default());
+    assert_eq!(again.exchange, r.exchange);
+    assert_eq!(again.applied, vec![]);
+    for t in targets {
+        let alone = fix_for_targets(&r.exchange, &[t], LintOptions::default());
+        assert_eq!(alone.applied, vec![], "{}", t.id());
+    }
+    assert!(
+        r.summary().contains("every shown format's checks pass"),
+        "{}",
+        r.summary()
+    );
+    // Every format at once, on the lint fixture (names, descriptions, $refs, strict tools).
+    let all = Target::all();
+    let r = fix_for_targets(&fixture("tools.json"), &all, LintOptions::default());
+    assert_eq!(r.conflicts, vec![], "{}", r.summary());
+    let again = fix_for_targets(&r.exchange, &all, LintOptions::default());
+    assert_eq!(again.applied, vec![], "{}", again.summary());
+    for t in &all {
+        let left: Vec<Finding> = problems(&r.exchange, t.id())
+            .into_iter()
+            .filter(|f| f.fix.is_some())
+            .collect();
+        assert_eq!(left, vec![], "{}", t.id());
+    }
+}
+
+#[test]
+fn schema_fix_for_targets_states_a_conflict() {
+    // Gemini's suggestion applied by hand (the `parameters` subset drops
+    // `additionalProperties`); the Responses fix then restores strictness, and says before it
+    // is applied what it does to the Gemini document; fixing for both settles.
+    let x = forecast();
+    let (for_gemini, _) = fit_gemini_parameters(&x);
+    let finding = lint(
+        &for_gemini,
+        target("openai-responses"),
+        LintOptions::default(),
+    )
+    .into_iter()
+    .find(|f| f.fix.is_some() && f.severity != Severity::Info)
+    .expect("a Responses fix");
+    let fix = finding.fix.clone().expect("fix");
+    let breaks = side_effects(
+        &for_gemini,
+        &fix,
+        &[target("gemini")],
+        LintOptions::default(),
+    );
+    // Gemini has no problem with it: the pane switches to parametersJsonSchema.
+    assert_eq!(breaks, vec![]);
+    let conflict = toolscope::schema::Conflict {
+        target: target("gemini"),
+        finding: Finding::new(
+            "/tools/0/input_schema/additionalProperties",
+            Severity::Warning,
+            "gemini.unsupported-keyword",
+            "additionalProperties is not in the subset",
+        ),
+        breaks: vec![(target("openai-responses"), finding.clone())],
+    };
+    let said = conflict.to_string();
+    assert!(
+        said.starts_with(
+            "gemini and openai-responses conflict on /tools/0/input_schema/additionalProperties"
+        ),
+        "{said}"
+    );
+    assert!(said.contains(finding.rule), "{said}");
+    let r = fix_for_targets(
+        &for_gemini,
+        &[target("openai-responses"), target("gemini")],
+        LintOptions::default(),
+    );
+    assert!(r.clean(), "{}", r.summary());
 }

@@ -124,3 +124,12 @@ fn sdk_accepts_generated_documents() {
     python(&["--dir", dir.to_str().expect("utf-8 temp path")]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sdk_accepts_real_traffic_converted_to_every_format() {
+    let dir = std::env::temp_dir().join(format!("toolscope-sdk-real-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    assert!(common::real::write_conversions(&dir) > 0);
+    python(&["--dir", dir.to_str().expect("utf-8 temp path")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -167,13 +167,15 @@ fn absent(v: &Value, path: &mut String, out: &mut Vec<String>, depth: usize) {
 
 /// Differences between `before` and `after` that no loss pointer covers (a loss covers its own
 /// pointer and everything below it). Form markers ([`super::FORM_KEY`]) record how a document
-/// was spelled, not what it says, and are not compared.
+/// was spelled, not what it says, and are not compared; nor are the models chosen per provider
+/// (`/options/models`), settings no single request carries.
 pub fn unexplained(before: &Exchange, after: &Exchange, losses: &[Loss]) -> Vec<String> {
     let a = serde_json::to_value(before).unwrap_or(Value::Null);
     let b = serde_json::to_value(after).unwrap_or(Value::Null);
     differences(&a, &b)
         .into_iter()
         .filter(|d| !d.split('/').any(super::is_form_key))
+        .filter(|d| *d != "/options/models" && !d.starts_with("/options/models/"))
         .filter(|d| {
             !losses.iter().any(|l| {
                 d == &l.pointer

@@ -11,9 +11,11 @@
 pub mod diff;
 mod ids;
 mod loss;
+mod models;
 
 pub use ids::{assign_missing_ids, rewrite_ids, IdRule};
 pub use loss::{Loss, LossKind, Losses};
+pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -74,9 +76,16 @@ pub struct Exchange {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
-    /// Model name as the provider spells it.
+    /// Model name as the provider spells it: the exchange's own model (a decoded document's),
+    /// sent to the providers whose API takes that name (see [`Exchange::model_for`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The model to send to each provider family, keyed by [`ModelFamily::id`] (`openai`,
+    /// `anthropic`, …), where the user chose one; it wins over `model` for that family.
+    /// Playground settings rather than request content: no request carries the others', and
+    /// the round-trip contract does not compare them (old links without it keep loading).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub models: BTreeMap<String, String>,
     /// Output token limit (`max_tokens`, `max_completion_tokens`, `max_output_tokens`,
     /// `maxOutputTokens`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -489,6 +498,7 @@ impl Exchange {
         Exchange {
             options: Options {
                 model: self.options.model.clone(),
+                models: self.options.models.clone(),
                 ..Options::default()
             },
             messages: self
@@ -510,6 +520,8 @@ impl Exchange {
         let mut x = self.clone();
         if let Some(model) = &response.options.model {
             x.options.model = Some(model.clone());
+            // The response's provider answered with its model; the others keep theirs.
+            x.keep_models_from(self);
         }
         if let Some(turn) = response
             .messages

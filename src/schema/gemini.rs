@@ -10,13 +10,22 @@
 //! google-genai's `types.Schema` fields that the API takes in `parameters` removed
 //! (`additionalProperties`, `$schema`, `exclusiveMinimum`, `examples`, unsupported `format`s …).
 //!
-//! Severity is warning: the request still works through `parametersJsonSchema` where supported.
+//! The Gemini pane sends a schema outside the subset as `parametersJsonSchema`, which takes
+//! JSON Schema as written (`additionalProperties`, `$ref`, type lists, …). So these findings are
+//! not among the Gemini target's lints: they are infos saying what `parameters` (which every
+//! Gemini model takes) would need, with the rewrite as the fix, asked for apart
+//! ([`super::gemini_parameters`], `toolscope lint --gemini-parameters`).
 
 use super::walk::{resolve, types, value_depth};
 use super::{esc, Finding, Fix, Severity, MAX_DEPTH};
 use crate::formats::gemini::schema::to_gemini;
 use crate::model::empty_object_schema;
 use serde_json::{Map, Value};
+
+/// Said before each subset finding: what the pane sends, and that the rest is about
+/// `parameters`.
+const SENT_AS_JSON_SCHEMA: &str =
+    "sent as `parametersJsonSchema`, which takes it; for `parameters`: ";
 
 struct Ctx<'a> {
     root: &'a Value,
@@ -70,18 +79,20 @@ pub fn lint(s: &Value, tool: usize, at: &str) -> Vec<Finding> {
             continue;
         }
         out.push(
-            Finding::new(p, Severity::Warning, rule, msg).with_fix(if fixable {
-                fix.clone()
-            } else {
-                None
-            }),
+            Finding::new(
+                p,
+                Severity::Info,
+                rule,
+                format!("{SENT_AS_JSON_SCHEMA}{msg}"),
+            )
+            .with_fix(if fixable { fix.clone() } else { None }),
         );
     }
     if out.is_empty() {
         out.push(
             Finding::new(
                 at,
-                Severity::Warning,
+                Severity::Info,
                 "gemini.subset",
                 "this schema does not fit Gemini's `parameters` exactly; it is sent as \
                  `parametersJsonSchema`",

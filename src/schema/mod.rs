@@ -9,10 +9,16 @@
 //!   [`validate`], the draft taken from `$schema`, 2020-12 by default), invalid argument JSON,
 //!   unknown tool names, results answering no earlier call, schemas that are themselves invalid.
 //! - [`lint`]: the rules of one target ([`Target`], named by format id): OpenAI strict mode
-//!   ([`openai`]), Gemini's `parameters` subset ([`gemini`]), Bedrock's tool spec and every
-//!   provider's tool-name rule ([`names`]).
+//!   ([`openai`]), Bedrock's tool spec and every provider's tool-name rule ([`names`]); what
+//!   Gemini's `parameters` subset would need ([`gemini`]) is asked for apart
+//!   ([`gemini_parameters`], [`fit_gemini_parameters`]): the Gemini document sends a schema
+//!   outside it as `parametersJsonSchema`.
 //! - [`fix_all`]: apply every fix of a target's findings; the result lints clean of fixable
 //!   findings, and fixing again changes nothing.
+//! - [`fix_for_targets`]: one exchange that passes the checks of several targets at once (the
+//!   fixes of every target applied until none is left), or a plain statement of which targets
+//!   conflict and on what; [`side_effects`] says what one target's fix would bring up for the
+//!   others before it is applied.
 //!
 //! Nothing here panics on hostile input: walkers stop at [`MAX_DEPTH`] and report it, `$ref`
 //! inlining carries a recursion guard, and compile errors of a schema are findings.
@@ -267,8 +273,10 @@ pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
                 out.extend(names::root_object(target, &tool.input_schema, i, &at));
             }
             Family::Gemini => {
+                // A schema outside the `parameters` subset is sent as `parametersJsonSchema`,
+                // which takes it as written: the subset's rules are not about the document the
+                // pane shows. [`gemini_parameters`] lists them on request.
                 out.extend(names::root_object(target, &tool.input_schema, i, &at));
-                out.extend(gemini::lint(&tool.input_schema, i, &at));
             }
             Family::Bedrock => {
                 out.extend(names::root_object(target, &tool.input_schema, i, &at));
@@ -277,6 +285,44 @@ pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// What Gemini's OpenAPI `parameters` subset would need of each tool whose schema the Gemini
+/// encoder sends as `parametersJsonSchema` (infos, each with the rewrite as its fix): for
+/// models and endpoints that take only `parameters`. Not part of [`lint`], since the Gemini
+/// document does not send these schemas as `parameters`.
+pub fn gemini_parameters(x: &Exchange) -> Vec<Finding> {
+    x.tools
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| gemini::lint(&t.input_schema, i, &format!("/tools/{i}/input_schema")))
+        .collect()
+}
+
+/// Rewrite every tool schema the Gemini encoder would send as `parametersJsonSchema` into the
+/// `parameters` subset, as far as it goes (see [`gemini::fix`]); returns the exchange and what
+/// remains of [`gemini_parameters`].
+pub fn fit_gemini_parameters(x: &Exchange) -> (Exchange, Vec<Finding>) {
+    let mut fixed = x.clone();
+    for _ in 0..4 {
+        let fixes: Vec<Fix> = gemini_parameters(&fixed)
+            .into_iter()
+            .filter_map(|f| f.fix)
+            .fold(Vec::new(), |mut v, f| {
+                if !v.iter().any(|g: &Fix| g.tool() == f.tool()) {
+                    v.push(f);
+                }
+                v
+            });
+        if fixes.is_empty() {
+            break;
+        }
+        for f in &fixes {
+            apply(&mut fixed, f);
+        }
+    }
+    let left = gemini_parameters(&fixed);
+    (fixed, left)
 }
 
 /// Argument validation plus the lints of each target, duplicates removed (the same rule at the
@@ -350,4 +396,232 @@ pub fn fix_all(x: &Exchange, target: Target, opts: LintOptions) -> (Exchange, Ve
 /// A JSON pointer token, escaped (`a/b` → `a~1b`).
 pub(crate) fn esc(token: &str) -> String {
     crate::formats::json::escape(token)
+}
+
+/// A problem for the purpose of fixing: an error or a warning (infos are suggestions).
+fn is_problem(f: &Finding) -> bool {
+    f.severity != Severity::Info
+}
+
+/// The findings (errors and warnings) that `fix` would bring up for `others` that are not there
+/// now: what a one-click fix for one format does to the other visible formats, said before it
+/// is applied. Each comes with the target it is for.
+pub fn side_effects(
+    x: &Exchange,
+    fix: &Fix,
+    others: &[Target],
+    opts: LintOptions,
+) -> Vec<(Target, Finding)> {
+    let mut after = x.clone();
+    apply(&mut after, fix);
+    let mut out = Vec::new();
+    for t in others {
+        let before = lint(x, *t, opts);
+        for f in lint(&after, *t, opts).into_iter().filter(is_problem) {
+            let old = before
+                .iter()
+                .any(|b| b.rule == f.rule && b.pointer == f.pointer && b.severity == f.severity);
+            if !old {
+                out.push((*t, f));
+            }
+        }
+    }
+    out
+}
+
+/// Two targets whose fixes undo each other on one tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict {
+    /// The target whose fix it is.
+    pub target: Target,
+    /// The finding that fix would settle.
+    pub finding: Finding,
+    /// What the fix brings up for the other targets.
+    pub breaks: Vec<(Target, Finding)>,
+}
+
+impl fmt::Display for Conflict {
+    /// `gemini wants /tools/0/input_schema/additionalProperties removed (…) but then
+    /// openai-responses: … [rule]`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} and {} conflict on {}: fixing \"{}\" [{}] for {} brings up ",
+            self.target.id(),
+            self.breaks
+                .iter()
+                .map(|(t, _)| t.id())
+                .fold(Vec::<&str>::new(), |mut v, id| {
+                    if !v.contains(&id) {
+                        v.push(id);
+                    }
+                    v
+                })
+                .join(", "),
+            self.finding.pointer,
+            self.finding.message,
+            self.finding.rule,
+            self.target.id(),
+        )?;
+        let said: Vec<String> = self
+            .breaks
+            .iter()
+            .map(|(t, b)| format!("{}: \"{}\" [{}]", t.id(), b.message, b.rule))
+            .collect();
+        f.write_str(&said.join("; "))
+    }
+}
+
+/// What [`fix_for_targets`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetsFixed {
+    /// The fixed exchange.
+    pub exchange: Exchange,
+    /// The fixes applied, with the target that asked for each, in order.
+    pub applied: Vec<(Target, Fix)>,
+    /// Fixes left out because they bring back another target's finding (empty when one
+    /// exchange passes every target).
+    pub conflicts: Vec<Conflict>,
+    /// What remains, per target (argument findings under the first target), infos included.
+    pub remaining: Vec<(Target, Finding)>,
+}
+
+impl TargetsFixed {
+    /// True when no error or warning remains for any target.
+    pub fn clean(&self) -> bool {
+        !self.remaining.iter().any(|(_, f)| is_problem(f))
+    }
+
+    /// For a person: what was done, and what conflicts.
+    pub fn summary(&self) -> String {
+        let mut tools: Vec<usize> = self.applied.iter().map(|(_, f)| f.tool()).collect();
+        tools.sort_unstable();
+        tools.dedup();
+        let mut out = match self.applied.len() {
+            0 => "Nothing to fix for these formats".to_string(),
+            n => format!(
+                "Applied {n} fix{} to {} tool{}",
+                if n == 1 { "" } else { "es" },
+                tools.len(),
+                if tools.len() == 1 { "" } else { "s" }
+            ),
+        };
+        let problems = self.remaining.iter().filter(|(_, f)| is_problem(f)).count();
+        if self.conflicts.is_empty() && problems == 0 {
+            out.push_str("; every shown format's checks pass");
+        } else if problems > 0 {
+            out.push_str(&format!("; {problems} finding(s) remain"));
+        }
+        for c in &self.conflicts {
+            out.push_str(". ");
+            out.push_str(&c.to_string());
+        }
+        out
+    }
+}
+
+/// The fixes of `target`'s problems (errors and warnings; "make strict" too when `opts` asks)
+/// to apply in one round: one schema fix per tool (two computed from the same schema would
+/// undo each other), no duplicates.
+fn round_fixes(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Fix> {
+    let mut fixes: Vec<Fix> = Vec::new();
+    for f in lint(x, target, opts) {
+        let wanted =
+            is_problem(&f) || (opts.make_strict && matches!(f.fix, Some(Fix::MakeStrict { .. })));
+        let Some(fix) = f.fix.filter(|_| wanted) else {
+            continue;
+        };
+        let schema = |f: &Fix| matches!(f, Fix::Schema { .. } | Fix::MakeStrict { .. });
+        let clash = fixes
+            .iter()
+            .any(|g| *g == fix || (schema(&fix) && schema(g) && g.tool() == fix.tool()));
+        if !clash {
+            fixes.push(fix);
+        }
+    }
+    fixes
+}
+
+/// Fix for every target at once: the fixes of every target's errors and warnings applied, round
+/// after round, until none is left — one exchange that passes every target's checks where one
+/// exists. When the fixes of two targets undo each other (the same tool going back and forth),
+/// the best exchange seen is kept and each such fix is reported as a [`Conflict`]: which
+/// targets, on which element, and what the fix would bring back. Fixing the result again
+/// changes nothing.
+pub fn fix_for_targets(x: &Exchange, targets: &[Target], opts: LintOptions) -> TargetsFixed {
+    let problems = |x: &Exchange| -> usize {
+        targets
+            .iter()
+            .map(|t| lint(x, *t, opts).iter().filter(|f| is_problem(f)).count())
+            .sum()
+    };
+    let mut fixed = x.clone();
+    let mut applied: Vec<(Target, Fix)> = Vec::new();
+    let mut seen: Vec<String> = vec![serde_json::to_string(&fixed.tools).unwrap_or_default()];
+    let mut best = (problems(&fixed), fixed.clone(), 0usize);
+    let mut cycled = false;
+    // Each round fixes every target in turn; fixes only remove what a rule flags, so without a
+    // conflict this settles in a few rounds.
+    for _ in 0..8 {
+        let mut changed = false;
+        for t in targets {
+            for fix in round_fixes(&fixed, *t, opts) {
+                apply(&mut fixed, &fix);
+                applied.push((*t, fix));
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+        let n = problems(&fixed);
+        if n < best.0 {
+            best = (n, fixed.clone(), applied.len());
+        }
+        let state = serde_json::to_string(&fixed.tools).unwrap_or_default();
+        if seen.contains(&state) {
+            cycled = true;
+            break;
+        }
+        seen.push(state);
+    }
+    let settled = !cycled
+        && targets
+            .iter()
+            .all(|t| round_fixes(&fixed, *t, opts).is_empty());
+    if !settled {
+        fixed = best.1;
+        applied.truncate(best.2);
+    }
+    // What is left to fix now brings something back elsewhere: say so.
+    let mut conflicts = Vec::new();
+    if !settled {
+        for t in targets {
+            for f in lint(&fixed, *t, opts).into_iter().filter(is_problem) {
+                let Some(fix) = &f.fix else { continue };
+                let mut breaks = side_effects(&fixed, fix, targets, opts);
+                breaks.retain(|(bt, _)| bt != t);
+                if !breaks.is_empty() {
+                    conflicts.push(Conflict {
+                        target: *t,
+                        finding: f.clone(),
+                        breaks,
+                    });
+                }
+            }
+        }
+    }
+    let mut remaining: Vec<(Target, Finding)> = Vec::new();
+    if let Some(first) = targets.first() {
+        remaining.extend(validate_arguments(&fixed).into_iter().map(|f| (*first, f)));
+    }
+    for t in targets {
+        remaining.extend(lint(&fixed, *t, opts).into_iter().map(|f| (*t, f)));
+    }
+    TargetsFixed {
+        exchange: fixed,
+        applied,
+        conflicts,
+        remaining,
+    }
 }

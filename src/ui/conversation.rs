@@ -36,16 +36,7 @@ pub fn ConversationEditor() -> impl IntoView {
                     ></textarea>
                 </label>
                 <div class="row wrap">
-                    <label class="field">
-                        <span>"Model"</span>
-                        <input type="text" data-testid="model" placeholder="provider default"
-                            prop:value=move || state.exchange.with(|x| x.options.model.clone().unwrap_or_default())
-                            on:input=move |ev| {
-                                let v = event_target_value(&ev);
-                                state.edit(|x| x.options.model = (!v.is_empty()).then_some(v));
-                            }
-                        />
-                    </label>
+                    <super::models::ModelEditor />
                     <label class="field">
                         <span>"Tool choice"</span>
                         <select data-testid="tool-choice"

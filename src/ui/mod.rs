@@ -10,6 +10,7 @@ mod header;
 mod help;
 mod io;
 mod live;
+mod models;
 mod pane;
 mod panes;
 mod replay;

@@ -202,11 +202,37 @@ fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
         None => "",
     };
     let has_fix = fix.is_some();
+    // What this fix would bring up for the other visible formats, said before it is applied.
+    let effects = {
+        let fix = fix.clone();
+        Memo::new(move |_| {
+            let Some(f) = &fix else { return String::new() };
+            let others: Vec<Target> = state.panes.with(|p| {
+                p.iter()
+                    .filter(|o| **o != format)
+                    .filter_map(|o| Target::from_id(o.id()))
+                    .collect()
+            });
+            let found = state
+                .exchange
+                .with(|x| schema::side_effects(x, f, &others, LintOptions::default()));
+            side_effects_text(&found)
+        })
+    };
     let apply = move |_| {
         if let Some(f) = &fix {
+            let also = effects.get_untracked();
             state.edit(|x| schema::apply(x, f));
-            state.say(format!("Applied: {label} ({})", format.name()));
+            if also.is_empty() {
+                state.say(format!("Applied: {label} ({})", format.name()));
+            } else {
+                state.say(format!("Applied: {label} ({}); {also}", format.name()));
+            }
         }
+    };
+    let title = move || match effects.get() {
+        e if e.is_empty() => format!("{label} for {}", format.name()),
+        e => format!("{label} for {}; {e}", format.name()),
     };
     view! {
         <li
@@ -224,12 +250,44 @@ fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
             <code class="rule">{finding.rule}</code>
             <Show when=move || has_fix>
                 " "
-                <button type="button" class="fix" data-testid="lint-fix" on:click=apply.clone()>
+                <button type="button" class="fix" data-testid="lint-fix" title=title on:click=apply.clone()>
                     {label}
                 </button>
+                <Show when=move || effects.with(|e| !e.is_empty())>
+                    " "
+                    <span class="side-effects" data-testid="lint-fix-effects">{move || effects.get()}</span>
+                </Show>
             </Show>
         </li>
     }
+}
+
+/// `also brings up 2 findings for OpenAI Responses (…)`, or nothing.
+fn side_effects_text(found: &[(Target, Finding)]) -> String {
+    if found.is_empty() {
+        return String::new();
+    }
+    let mut per: Vec<(Format, Vec<&Finding>)> = Vec::new();
+    for (t, f) in found {
+        match per.iter_mut().find(|(g, _)| *g == t.format) {
+            Some((_, v)) => v.push(f),
+            None => per.push((t.format, vec![f])),
+        }
+    }
+    let parts: Vec<String> = per
+        .iter()
+        .map(|(g, fs)| {
+            let rules: Vec<&str> = fs.iter().map(|f| f.rule).collect();
+            format!(
+                "{} finding{} for {} ({})",
+                fs.len(),
+                if fs.len() == 1 { "" } else { "s" },
+                g.name(),
+                rules.join(", ")
+            )
+        })
+        .collect();
+    format!("also brings up {}", parts.join(" and "))
 }
 
 /// Copy the pane's text, or a snippet that sends it (request view only).
@@ -241,7 +299,10 @@ fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
         let body = text.get_untracked();
         let out = match lang {
             None => Ok(body),
-            Some(l) => snippets::snippet(format, l, &body).map_err(|e| e.to_string()),
+            Some(l) => state
+                .exchange
+                .with_untracked(|x| snippets::snippet_for(x, format, l, &body))
+                .map_err(|e| e.to_string()),
         };
         match out {
             Ok(s) => {

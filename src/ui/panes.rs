@@ -4,6 +4,7 @@
 use super::pane::FormatPane;
 use super::state::use_state;
 use crate::formats::{Format, Kind};
+use crate::schema::{self, LintOptions, Target};
 use leptos::prelude::*;
 
 /// The toolbar and the grid.
@@ -43,6 +44,7 @@ pub fn Panes() -> impl IntoView {
                     </div>
                     <PanePicker />
                     <ComparePicker />
+                    <FixAll shown=Signal::derive(shown) />
                 </div>
             </div>
             <div class="pane-grid" class:compare=move || state.compare.with(Option::is_some) data-testid="pane-grid">
@@ -51,6 +53,39 @@ pub fn Panes() -> impl IntoView {
                 </For>
             </div>
         </section>
+    }
+}
+
+/// "Fix for every visible format": one exchange that passes every shown format's checks, or
+/// a statement of which formats conflict and on what.
+#[component]
+fn FixAll(shown: Signal<Vec<Format>>) -> impl IntoView {
+    let state = use_state();
+    let fix = move |_| {
+        let targets: Vec<Target> = shown
+            .get_untracked()
+            .into_iter()
+            .filter_map(|f| Target::from_id(f.id()))
+            .collect();
+        let r = state
+            .exchange
+            .with_untracked(|x| schema::fix_for_targets(x, &targets, LintOptions::default()));
+        if !r.applied.is_empty() {
+            let fixed = r.exchange.clone();
+            state.edit(move |x| *x = fixed);
+        }
+        if r.conflicts.is_empty() {
+            state.say(r.summary());
+        } else {
+            state.say_error(r.summary());
+        }
+    };
+    view! {
+        <button type="button" class="ghost small" data-testid="fix-all"
+            title="Apply the fixes of every shown format's checks at once, or say which formats conflict"
+            on:click=fix>
+            "Fix for every visible format"
+        </button>
     }
 }
 

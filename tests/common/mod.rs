@@ -3,6 +3,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gen;
+pub mod real;
 
 use std::path::{Path, PathBuf};
 use toolscope::model::Exchange;

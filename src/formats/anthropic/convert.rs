@@ -23,7 +23,7 @@ use std::collections::HashSet;
 /// Format id.
 pub const ID: &str = "anthropic";
 /// Model emitted when the exchange names none (the API requires one).
-pub const PLACEHOLDER_MODEL: &str = "claude-sonnet-4-5";
+pub const PLACEHOLDER_MODEL: &str = crate::model::ModelFamily::Anthropic.default_model();
 /// `max_tokens` emitted when the exchange sets none (the API requires it).
 pub const PLACEHOLDER_MAX_TOKENS: u64 = 1024;
 /// Response id emitted when the message has none; read back as no id.
@@ -359,19 +359,14 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let tools = encode_tools(&x, layout, &mut losses);
     let tool_choice = encode_tool_choice(&x, choice_extra, &mut losses);
 
-    let model = match &x.options.model {
-        Some(m) => m.clone(),
-        None => {
-            losses
-                .added(
-                    option_pointer(&x, "model"),
-                    format!("model {PLACEHOLDER_MODEL:?}"),
-                    "the Messages API requires a model",
-                )
-                .at("/model");
-            PLACEHOLDER_MODEL.to_string()
-        }
-    };
+    let model = crate::model::encoder_model(
+        &x,
+        crate::model::ModelFamily::Anthropic,
+        "/model",
+        "model",
+        "the Messages API requires a model",
+        &mut losses,
+    );
     let max_tokens = match x.options.max_tokens {
         Some(n) => n,
         None => {
@@ -1146,19 +1141,14 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             Message::new(Role::Assistant, Vec::new())
         }
     };
-    let model = match &view.options.model {
-        Some(m) => m.clone(),
-        None => {
-            losses
-                .added(
-                    option_pointer(&view, "model"),
-                    format!("model {PLACEHOLDER_MODEL:?}"),
-                    "an Anthropic response names its model",
-                )
-                .at("/model");
-            PLACEHOLDER_MODEL.to_string()
-        }
-    };
+    let model = crate::model::encoder_model(
+        &view,
+        crate::model::ModelFamily::Anthropic,
+        "/model",
+        "model",
+        "an Anthropic response names its model",
+        &mut losses,
+    );
 
     let mut content = Vec::new();
     for (pi, part) in msg.parts.iter().enumerate() {

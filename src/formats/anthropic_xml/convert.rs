@@ -45,17 +45,161 @@ fn render_value(v: &Value) -> String {
     }
 }
 
-/// How a parameter value is read: a parameter declared as a string stays text; otherwise text
-/// that is JSON other than a string (number, boolean, null, array, object) is that JSON, and
-/// anything else is text. The ambiguity — a string `"42"` of an undeclared parameter reads
-/// back as the number 42 — is reported by the encoder, which checks every value with this.
+/// How a parameter value is read, by its declared `<type>` text (see [`Declared`]): `null`
+/// under a type that says `or null` is null; a listed value is that value; a parameter declared
+/// as a string stays text; otherwise text that is JSON other than a string (number, boolean,
+/// null, array, object) is that JSON, and anything else is text. The ambiguity — a string `"42"`
+/// of an undeclared parameter reads back as the number 42 — is reported by the encoder, which
+/// checks every value with this.
 pub fn read_value(text: &str, declared: Option<&str>) -> Value {
-    if matches!(declared, Some("string" | "str")) {
+    let d = declared.map(Declared::parse).unwrap_or_default();
+    if d.nullable && text.trim() == "null" {
+        return Value::Null;
+    }
+    if let Some(values) = &d.values {
+        let as_text = Value::String(text.to_string());
+        if values.contains(&as_text) {
+            return as_text;
+        }
+        if let Ok(v) = serde_json::from_str::<Value>(text.trim()) {
+            if values.contains(&v) {
+                return v;
+            }
+        }
+    }
+    if matches!(d.base.as_deref(), Some("string" | "str")) {
         return Value::String(text.to_string());
     }
     match serde_json::from_str::<Value>(text.trim()) {
         Ok(v) if !v.is_string() => v,
         _ => Value::String(text.to_string()),
+    }
+}
+
+/// What a parameter's `<type>` text says. The element is free text, so it says what the flat
+/// list cannot otherwise: `string or null` (nullable), `array of integer` (the item type),
+/// `string, one of "c" | "f"` (the allowed values, as JSON), and reads back the same. Other
+/// text (`str`, `int`, anything a hand-written prompt says) is a plain type name.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Declared {
+    /// The type name (`string`, `array`, or the text as written).
+    base: Option<String>,
+    /// `array of T`: the item type.
+    items: Option<String>,
+    /// `… or null`.
+    nullable: bool,
+    /// `one of …`: the allowed values.
+    values: Option<Vec<Value>>,
+}
+
+const SIMPLE_TYPES: [&str; 6] = ["string", "number", "integer", "boolean", "object", "array"];
+
+impl Declared {
+    fn parse(text: &str) -> Declared {
+        let plain = Declared {
+            base: Some(text.to_string()),
+            ..Declared::default()
+        };
+        let (ty, values) = match text.split_once("one of ") {
+            Some((head, list)) if head.is_empty() || head.ends_with(", ") => {
+                let parsed: Option<Vec<Value>> = list
+                    .split(" | ")
+                    .map(|v| serde_json::from_str::<Value>(v).ok())
+                    .collect();
+                match parsed {
+                    Some(vs) => (head.trim_end_matches(", "), Some(vs)),
+                    None => return plain,
+                }
+            }
+            _ => (text, None),
+        };
+        let (ty, nullable) = match ty.strip_suffix(" or null") {
+            Some(t) => (t, true),
+            None => (ty, false),
+        };
+        let (base, items) = match ty.strip_prefix("array of ") {
+            Some(item) if SIMPLE_TYPES.contains(&item) => ("array", Some(item.to_string())),
+            _ => (ty, None),
+        };
+        if (nullable || items.is_some()) && !SIMPLE_TYPES.contains(&base) {
+            return plain;
+        }
+        Declared {
+            base: (!base.is_empty()).then(|| base.to_string()),
+            items,
+            nullable,
+            values,
+        }
+    }
+
+    /// The `<type>` text for a property schema, if it has a type or allowed values.
+    fn of_schema(prop: &Value) -> Option<String> {
+        let (base, nullable) = match prop.get("type") {
+            Some(Value::String(s)) => (Some(s.clone()), false),
+            Some(Value::Array(types)) => {
+                let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+                let non_null: Vec<&str> = named.iter().copied().filter(|t| *t != "null").collect();
+                match non_null.as_slice() {
+                    [one] if named.len() == 2 => (Some(one.to_string()), true),
+                    _ => (
+                        non_null.first().or(named.first()).map(|t| t.to_string()),
+                        false,
+                    ),
+                }
+            }
+            _ => (None, false),
+        };
+        let items = prop
+            .get("items")
+            .and_then(|i| i.get("type"))
+            .and_then(Value::as_str)
+            .filter(|t| {
+                base.as_deref() == Some("array")
+                    && SIMPLE_TYPES.contains(t)
+                    && prop["items"].as_object().is_some_and(|o| o.len() == 1)
+            });
+        let mut text = match (&base, items) {
+            (Some(_), Some(item)) => format!("array of {item}"),
+            (Some(b), None) => b.clone(),
+            (None, _) => String::new(),
+        };
+        if nullable {
+            text.push_str(" or null");
+        }
+        if let Some(values) = prop.get("enum").and_then(Value::as_array) {
+            let rendered: Vec<String> = values
+                .iter()
+                .map(|v| serde_json::to_string(v).unwrap_or_default())
+                .collect();
+            // Only when the list reads back as written (a value holding " | " would not).
+            let list = rendered.join(" | ");
+            let sep = if text.is_empty() { "" } else { ", " };
+            let candidate = format!("{text}{sep}one of {list}");
+            if !values.is_empty() && Declared::parse(&candidate).values.as_ref() == Some(values) {
+                text = candidate;
+            }
+        }
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// The property schema this text stands for.
+    fn schema(&self) -> Map<String, Value> {
+        let mut prop = Map::new();
+        if let Some(b) = &self.base {
+            let ty = if self.nullable {
+                serde_json::json!([b, "null"])
+            } else {
+                Value::String(b.clone())
+            };
+            prop.insert("type".into(), ty);
+        }
+        if let Some(item) = &self.items {
+            prop.insert("items".into(), serde_json::json!({"type": item}));
+        }
+        if let Some(values) = &self.values {
+            prop.insert("enum".into(), Value::Array(values.clone()));
+        }
+        prop
     }
 }
 
@@ -142,19 +286,6 @@ fn children_extra(unknown: Vec<(String, String)>) -> Extra {
 // ---------------------------------------------------------------------------------------------
 // Tools
 
-fn schema_type(prop: &Value) -> Option<String> {
-    match prop.get("type")? {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(types) => types
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .or_else(|| types.iter().find_map(Value::as_str))
-            .map(str::to_string),
-        _ => None,
-    }
-}
-
 /// The flat parameter list the format has room for.
 fn params_of_schema(schema: &Value) -> Vec<ParamDescription> {
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
@@ -164,7 +295,7 @@ fn params_of_schema(schema: &Value) -> Vec<ParamDescription> {
         .iter()
         .map(|(name, prop)| ParamDescription {
             name: name.clone(),
-            r#type: schema_type(prop),
+            r#type: Declared::of_schema(prop),
             description: prop
                 .get("description")
                 .and_then(Value::as_str)
@@ -178,10 +309,11 @@ fn schema_of_params(params: &[ParamDescription]) -> Value {
     let props: Map<String, Value> = params
         .iter()
         .map(|p| {
-            let mut prop = Map::new();
-            if let Some(t) = &p.r#type {
-                prop.insert("type".into(), Value::String(t.clone()));
-            }
+            let mut prop = p
+                .r#type
+                .as_deref()
+                .map(|t| Declared::parse(t).schema())
+                .unwrap_or_default();
             if let Some(d) = &p.description {
                 prop.insert("description".into(), Value::String(d.clone()));
             }
@@ -221,7 +353,7 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDescription {
         losses.dropped(
             format!("{p}/input_schema{key}"),
             format!("schema detail {key}"),
-            "the legacy parameter list is flat: name, type and description only",
+            "the legacy parameter list is flat: name, type (with `or null`, `array of`, `one of`) and description only",
         );
         reported.push(key);
     }

@@ -21,12 +21,16 @@
 //! What is lossy (all reported):
 //! - no call ids: calls and results pair by order and name (ids dropped; results get the name
 //!   of the call they answer); decoded ids are `None`;
-//! - the parameter list is flat: nested schemas, `required`, `enum`, `additionalProperties`,
-//!   type unions lose everything but name, one type and description; no `strict`;
+//! - the parameter list is flat: nested schemas, `required`, `additionalProperties`, type
+//!   unions lose everything but name, type and description; no `strict`. The `<type>` element
+//!   is free text, so it says what the list otherwise cannot and is read back: `string or null`
+//!   (a `[T, "null"]` type), `array of integer` (the item type), `string, one of "c" | "f"`
+//!   (the `enum`, as JSON values);
 //! - no tool_choice, no parallel-calls switch, no options (model, max_tokens, temperature,
 //!   stop: API parameters, not prompt text), no stop reason or usage in a completion;
-//! - parameter values are text: strings as they are, other JSON compact. Reading back, a
-//!   parameter declared `string` stays text; otherwise text that is non-string JSON becomes
+//! - parameter values are text: strings as they are, other JSON compact. Reading back, `null`
+//!   under a type that says `or null` is null, a listed value is that value, a parameter
+//!   declared `string` stays text; otherwise text that is non-string JSON becomes
 //!   that JSON, so the string `"42"` of an undeclared parameter comes back as 42 (reported);
 //!   invalid argument text, non-object arguments and names that are no tag names are dropped;
 //! - results are text: JSON results are written as compact JSON, content blocks joined (images

@@ -9,7 +9,7 @@ use super::wire::{
     ToolEntry, ToolResultBlock, ToolSpec, ToolUse, WireRole,
 };
 use crate::formats::json::escape;
-use crate::formats::shared::{self, drop_pointer, option_pointer};
+use crate::formats::shared::{self, drop_pointer};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
@@ -22,7 +22,7 @@ use std::collections::HashSet;
 /// Format id.
 pub const ID: &str = "bedrock";
 /// `modelId` emitted when the exchange names no model (boto3 requires one).
-pub const PLACEHOLDER_MODEL: &str = "anthropic.claude-sonnet-4-5-20250929-v1:0";
+pub const PLACEHOLDER_MODEL: &str = crate::model::ModelFamily::Bedrock.default_model();
 /// `toolUseId` emitted for a result that answers no call at all.
 pub const UNPAIRED_ID: &str = "tooluse_unpaired";
 /// Name of the tool spec added for calls when the exchange defines no tools and no call
@@ -449,18 +449,15 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     }
 
     let model_id = match &x.options.model {
-        Some(m) => Some(m.clone()),
         None if model_in_url => None,
-        None => {
-            losses
-                .added(
-                    option_pointer(&x, "model"),
-                    format!("modelId {PLACEHOLDER_MODEL:?}"),
-                    "Converse requires a modelId",
-                )
-                .at("/modelId");
-            Some(PLACEHOLDER_MODEL.to_string())
-        }
+        _ => Some(crate::model::encoder_model(
+            &x,
+            crate::model::ModelFamily::Bedrock,
+            "/modelId",
+            "modelId",
+            "Converse requires a modelId",
+            &mut losses,
+        )),
     };
     let system = encode_system(&x, stored_system, &mut losses);
     let inference_config = encode_inference(&x, stored_inference, &mut losses);

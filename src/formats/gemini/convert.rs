@@ -1192,10 +1192,13 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
             ..x.options.clone()
         }
         .is_empty();
+        let sent = x.model_for(crate::model::ModelFamily::Gemini).name;
         l.dropped(
             if only { "/options" } else { "/options/model" },
             format!("model {m:?}"),
-            "Gemini names the model in the URL (…/models/{model}:generateContent), not in the body",
+            format!(
+                "Gemini names the model in the URL (…/models/{sent}:generateContent), not in the body"
+            ),
         );
     }
     if let Some(p) = x.parallel_tool_calls {
@@ -1565,7 +1568,16 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
                 ),
             }],
             usage_metadata,
-            model_version: view.options.model.clone(),
+            model_version: view.options.model.as_ref().map(|_| {
+                crate::model::encoder_model(
+                    &view,
+                    crate::model::ModelFamily::Gemini,
+                    "/modelVersion",
+                    "modelVersion",
+                    "a Gemini response names its model",
+                    &mut l,
+                )
+            }),
             response_id: Some(response_id),
             extra: without(
                 response_fields,

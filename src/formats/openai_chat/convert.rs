@@ -92,14 +92,15 @@ impl Dialect {
         }
     }
 
-    /// Sent when the exchange names no model (the field is required).
-    fn placeholder_model(self) -> &'static str {
+    /// The provider family whose model names this dialect's API takes.
+    fn family(self) -> crate::model::ModelFamily {
+        use crate::model::ModelFamily;
         match self {
-            Dialect::OpenAi => "gpt-4.1",
-            Dialect::DeepSeek => "deepseek-chat",
-            Dialect::Mistral => "mistral-large-latest",
-            Dialect::Cohere => "command-a-03-2025",
-            Dialect::Ollama => "llama3.2",
+            Dialect::OpenAi => ModelFamily::OpenAi,
+            Dialect::DeepSeek => ModelFamily::DeepSeek,
+            Dialect::Mistral => ModelFamily::Mistral,
+            Dialect::Cohere => ModelFamily::Cohere,
+            Dialect::Ollama => ModelFamily::Ollama,
         }
     }
 
@@ -129,6 +130,12 @@ impl Dialect {
             (_, ChoiceMode::Required) => Some("required"),
             (_, ChoiceMode::Auto | ChoiceMode::Validated) => Some("auto"),
         }
+    }
+
+    /// Whether a function tool may leave out `"type": "function"` (the Mistral, Cohere and
+    /// Ollama APIs and SDKs take `{"function": {…}}`; OpenAI and DeepSeek require the type).
+    fn tool_type_optional(self) -> bool {
+        matches!(self, Dialect::Mistral | Dialect::Cohere | Dialect::Ollama)
     }
 
     /// Whether tool_choice can restrict the model to several tools (`allowed_tools`).
@@ -268,6 +275,8 @@ const M_OTHER_TOOLS: &str = "toolscope:other_tools";
 const M_FUNCTION: &str = "toolscope:function";
 /// Tool: `parameters` was left out.
 const M_NO_PARAMETERS: &str = "_toolscope:no_parameters";
+/// Tool: `"type": "function"` was left out (kept only by the dialects that accept that).
+const M_NO_TYPE: &str = "_toolscope:no_type";
 /// User message: it was a `system`/`developer` message inside the conversation.
 const M_ROLE: &str = "toolscope:role";
 /// Message: content was an array where a string or null is the default (`array`), or left
@@ -575,28 +584,14 @@ impl Enc {
     }
 
     fn model(&mut self, x: &Exchange) -> String {
-        match &x.options.model {
-            Some(m) => m.clone(),
-            None => {
-                // With no other option set, `options` itself is absent from the exchange.
-                let pointer = if x.options.is_empty() {
-                    "/options"
-                } else {
-                    "/options/model"
-                };
-                self.losses
-                    .added(
-                        pointer,
-                        "model",
-                        format!(
-                            "{} requires a model; a placeholder is sent",
-                            self.d.provider()
-                        ),
-                    )
-                    .at("/model");
-                self.d.placeholder_model().to_string()
-            }
-        }
+        crate::model::encoder_model(
+            x,
+            self.d.family(),
+            "/model",
+            "model",
+            &format!("{} requires a model", self.d.provider()),
+            &mut self.losses,
+        )
     }
 
     fn drop_part(&mut self, part: &Part, pointer: &str, role: &str) {
@@ -1322,6 +1317,7 @@ impl Enc {
                 );
             }
             let mut used = vec![M_FUNCTION];
+            let no_type = self.d.tool_type_optional() && meta_flag(&t.extra, id, M_NO_TYPE);
             let no_parameters =
                 meta_flag(&t.extra, id, M_NO_PARAMETERS) && t.input_schema == empty_object_schema();
             if no_parameters {
@@ -1361,7 +1357,7 @@ impl Enc {
             function.extra =
                 self.merge(&function, meta_map(&t.extra, id, M_FUNCTION), &t.extra, &p);
             let mut tool = wire::FunctionTool {
-                kind: wire::FunctionTag::Function,
+                kind: (!no_type).then_some(wire::FunctionTag::Function),
                 function,
                 extra: Fields::new(),
             };
@@ -2277,7 +2273,22 @@ pub fn decode_request(
             match t {
                 wire::ToolDef::Function(ft) => {
                     let n = x.tools.len();
-                    x.tools.push(dec.tool(ft.function, ft.extra, n));
+                    let mut outer = ft.extra;
+                    if ft.kind.is_none() {
+                        if d.tool_type_optional() {
+                            outer.insert(M_NO_TYPE.into(), Value::Bool(true));
+                        } else {
+                            dec.losses.rewritten(
+                                format!("/tools/{n}"),
+                                format!("tool {} without \"type\"", ft.function.name),
+                                format!(
+                                    "read as a function tool; the {} API requires \"type\": \"function\", which is sent",
+                                    d.provider()
+                                ),
+                            );
+                        }
+                    }
+                    x.tools.push(dec.tool(ft.function, outer, n));
                 }
                 wire::ToolDef::Other(tool) => {
                     let mut entry = Fields::new();

@@ -17,6 +17,12 @@
 //! - [`Cohere`] (`cohere`): Chat API v2, see [`super::cohere`].
 //! - [`Ollama`] (`ollama`): native `/api/chat`, see [`super::ollama`].
 //!
+//! Tools written `{"function": {…}}` without `"type": "function"` (as the Mistral docs do;
+//! the `mistralai`, `cohere` and `ollama` SDKs default the type) are function tools in every
+//! dialect. Mistral, Cohere and Ollama keep that spelling on the way back (a form marker);
+//! OpenAI and DeepSeek, whose APIs require the type, read them with a reported rewrite and send
+//! the type.
+//!
 //! Detection: a dialect document that carries no dialect marker is byte-identical to an
 //! OpenAI one and is detected as `openai-chat` (scores never exceed openai-chat's 95 on a
 //! plain OpenAI document).
@@ -115,9 +121,19 @@ impl crate::formats::Codec for Mistral {
         let marker = model
             || o.get("tool_choice").and_then(Value::as_str) == Some("any")
             || o.contains_key("random_seed")
-            || o.contains_key("safe_prompt");
+            || o.contains_key("safe_prompt")
+            || untyped_tools(v);
         marker.then_some((Kind::Request, 97))
     }
+}
+
+/// True when some tool is `{"function": {…}}` without `type`: the Mistral SDK and docs spell
+/// tools so (Cohere and Ollama accept it too; OpenAI does not).
+fn untyped_tools(v: &Value) -> bool {
+    v.get("tools").and_then(Value::as_array).is_some_and(|ts| {
+        ts.iter()
+            .any(|t| t.get("type").is_none() && t.get("function").is_some_and(Value::is_object))
+    })
 }
 
 /// The messages of a request, if any.

@@ -267,6 +267,8 @@ pub struct FunctionCall {
 /// One entry of `tools`: a function tool, or another kind (custom tools) kept verbatim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+// A tools list is short and read once per document: boxing the common variant buys nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum ToolDef {
     /// `{"type": "function", "function": {…}}`.
     Function(FunctionTool),
@@ -277,7 +279,9 @@ pub enum ToolDef {
 impl<'de> Deserialize<'de> for ToolDef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
-        if v.get("type").and_then(Value::as_str) == Some("function") {
+        // Mistral, Cohere and Ollama take `{"function": {…}}` without `type`: still a function.
+        let untyped = v.get("type").is_none() && v.get("function").is_some_and(Value::is_object);
+        if untyped || v.get("type").and_then(Value::as_str) == Some("function") {
             serde_json::from_value(v)
                 .map(ToolDef::Function)
                 .map_err(|e| D::Error::custom(format!("function tool: {e}")))
@@ -290,9 +294,9 @@ impl<'de> Deserialize<'de> for ToolDef {
 /// A function tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionTool {
-    /// `function`.
-    #[serde(rename = "type")]
-    pub kind: FunctionTag,
+    /// `function`; `None` when left out (Mistral, Cohere and Ollama accept that).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<FunctionTag>,
     /// The definition.
     pub function: FunctionDef,
     /// Unknown fields next to `function`.

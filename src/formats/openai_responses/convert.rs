@@ -213,8 +213,15 @@ pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
     let (mut extra, private) = own_split(&x.extra);
     let mut doc = Request::default();
 
-    if let Some(m) = &x.options.model {
-        doc.model = Field::Value(m.clone());
+    if x.options.model.is_some() || x.options.models.contains_key("openai") {
+        doc.model = Field::Value(crate::model::encoder_model(
+            &x,
+            crate::model::ModelFamily::OpenAi,
+            "/model",
+            "model",
+            "the model set for OpenAI",
+            &mut losses,
+        ));
     }
     if let Some(n) = x.options.max_tokens {
         doc.max_output_tokens = Field::Value(n);
@@ -1556,9 +1563,16 @@ pub fn encode_response(x: &Exchange) -> (Response, Vec<Loss>) {
         extra: Obj::new(),
     };
     doc.model = match &view.options.model {
-        Some(m) => {
+        Some(_) => {
             f.remove("model");
-            Field::Value(m.clone())
+            Field::Value(crate::model::encoder_model(
+                &view,
+                crate::model::ModelFamily::OpenAi,
+                "/model",
+                "model",
+                "a Responses response names its model",
+                &mut losses,
+            ))
         }
         // The SDK requires a model: "" is the placeholder.
         None => match fill(&mut f, &pv, "absent", "model", Value::from("")) {

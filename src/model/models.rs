@@ -1,0 +1,448 @@
+//! Which model each provider is asked for.
+//!
+//! A model name belongs to one provider family: `gpt-4o` means nothing to the Messages API and
+//! `claude-sonnet-4-5` nothing to Gemini. So the exchange has a model per family: the one the
+//! user set for it ([`super::Options::models`]), else the exchange's own `options.model` when
+//! that family takes it (a decoded document's model belongs to the family its name says, and a
+//! name no family claims — a local or fine-tuned model — to the OpenAI-compatible servers), else
+//! a current default of the family. Encoders send [`Exchange::model_for`] their family and
+//! report a substitution as a rewrite ([`encoder_model`]).
+
+use super::{Exchange, LossKind, Losses};
+use crate::formats::Format;
+
+/// A family of APIs that share model names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ModelFamily {
+    /// OpenAI Chat Completions and Responses (and compatible servers).
+    OpenAi,
+    /// Anthropic Messages (and the legacy XML prompt, sent through it).
+    Anthropic,
+    /// Google Gemini.
+    Gemini,
+    /// Amazon Bedrock model and inference-profile ids.
+    Bedrock,
+    /// Mistral La Plateforme.
+    Mistral,
+    /// Cohere.
+    Cohere,
+    /// DeepSeek.
+    DeepSeek,
+    /// Ollama (local models, `name:tag`).
+    Ollama,
+}
+
+/// Where the model [`Exchange::model_for`] chose comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelOrigin {
+    /// Set for this family (`options.models`).
+    Set,
+    /// The exchange's own `options.model`, which this family takes.
+    Exchange,
+    /// The family's current default: nothing else applies.
+    Default,
+}
+
+/// A model for one family and where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChosenModel {
+    /// The model name to send.
+    pub name: String,
+    /// Where it comes from.
+    pub origin: ModelOrigin,
+}
+
+impl ChosenModel {
+    /// True when it is the family's default (nothing set, and the exchange's model does not fit).
+    pub fn is_default(&self) -> bool {
+        self.origin == ModelOrigin::Default
+    }
+}
+
+impl ModelFamily {
+    /// Every family, in the model editor's order.
+    pub const ALL: [ModelFamily; 8] = [
+        ModelFamily::OpenAi,
+        ModelFamily::Anthropic,
+        ModelFamily::Gemini,
+        ModelFamily::Bedrock,
+        ModelFamily::Mistral,
+        ModelFamily::Cohere,
+        ModelFamily::DeepSeek,
+        ModelFamily::Ollama,
+    ];
+
+    /// Key in `options.models`: `openai`, `anthropic`, `gemini`, `bedrock`, `mistral`,
+    /// `cohere`, `deepseek`, `ollama`.
+    pub fn id(self) -> &'static str {
+        match self {
+            ModelFamily::OpenAi => "openai",
+            ModelFamily::Anthropic => "anthropic",
+            ModelFamily::Gemini => "gemini",
+            ModelFamily::Bedrock => "bedrock",
+            ModelFamily::Mistral => "mistral",
+            ModelFamily::Cohere => "cohere",
+            ModelFamily::DeepSeek => "deepseek",
+            ModelFamily::Ollama => "ollama",
+        }
+    }
+
+    /// The family with this id.
+    pub fn from_id(id: &str) -> Option<ModelFamily> {
+        ModelFamily::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// For people: `OpenAI`, `Anthropic`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelFamily::OpenAi => "OpenAI",
+            ModelFamily::Anthropic => "Anthropic",
+            ModelFamily::Gemini => "Gemini",
+            ModelFamily::Bedrock => "Bedrock",
+            ModelFamily::Mistral => "Mistral",
+            ModelFamily::Cohere => "Cohere",
+            ModelFamily::DeepSeek => "DeepSeek",
+            ModelFamily::Ollama => "Ollama",
+        }
+    }
+
+    /// The model sent when nothing else applies: a current model each API serves.
+    pub const fn default_model(self) -> &'static str {
+        match self {
+            // Not a reasoning model: it takes temperature, top_p and stop, which gpt-5 refuses.
+            ModelFamily::OpenAi => "gpt-4.1",
+            ModelFamily::Anthropic => "claude-sonnet-4-5",
+            ModelFamily::Gemini => "gemini-2.5-flash",
+            // Claude 4 models are called on demand only through an inference profile.
+            ModelFamily::Bedrock => "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+            ModelFamily::Mistral => "mistral-large-latest",
+            ModelFamily::Cohere => "command-a-03-2025",
+            ModelFamily::DeepSeek => "deepseek-chat",
+            ModelFamily::Ollama => "llama3.2",
+        }
+    }
+
+    /// The family a format's requests name models of; `None` for MCP (no model at all). The
+    /// legacy XML prompt is sent to the Messages API.
+    pub fn of_format(format: Format) -> Option<ModelFamily> {
+        Some(match format {
+            Format::OpenAiChat | Format::OpenAiResponses => ModelFamily::OpenAi,
+            Format::Anthropic | Format::AnthropicXml => ModelFamily::Anthropic,
+            Format::Gemini => ModelFamily::Gemini,
+            Format::Bedrock => ModelFamily::Bedrock,
+            Format::Mistral => ModelFamily::Mistral,
+            Format::Cohere => ModelFamily::Cohere,
+            Format::DeepSeek => ModelFamily::DeepSeek,
+            Format::Ollama => ModelFamily::Ollama,
+            Format::Mcp => return None,
+        })
+    }
+
+    /// The family a model name says it belongs to, if any (`None`: a name no hosted API
+    /// claims, such as a model served locally under its own name).
+    pub fn of_name(name: &str) -> Option<ModelFamily> {
+        let n = name.trim().to_ascii_lowercase();
+        let starts = |ps: &[&str]| ps.iter().any(|p| n.starts_with(p));
+        const BEDROCK_PREFIXES: [&str; 20] = [
+            "arn:",
+            "us.",
+            "eu.",
+            "apac.",
+            "global.",
+            "us-gov.",
+            "jp.",
+            "au.",
+            "ca.",
+            "anthropic.",
+            "amazon.",
+            "meta.",
+            "mistral.",
+            "cohere.",
+            "ai21.",
+            "deepseek.",
+            "openai.",
+            "qwen.",
+            "writer.",
+            "twelvelabs.",
+        ];
+        const MISTRAL: [&str; 8] = [
+            "mistral",
+            "mixtral",
+            "magistral",
+            "codestral",
+            "ministral",
+            "pixtral",
+            "devstral",
+            "voxtral",
+        ];
+        if starts(&BEDROCK_PREFIXES) {
+            return Some(ModelFamily::Bedrock);
+        }
+        if n.starts_with("claude") {
+            return Some(ModelFamily::Anthropic);
+        }
+        if starts(&["gemini", "models/", "tunedmodels/", "learnlm"]) {
+            return Some(ModelFamily::Gemini);
+        }
+        if n.starts_with("ft:") {
+            // Fine-tunes: `ft:gpt-4o:org::id` (OpenAI), `ft:open-mistral-7b:…` (Mistral).
+            return if MISTRAL.iter().any(|m| n.contains(m)) {
+                Some(ModelFamily::Mistral)
+            } else {
+                Some(ModelFamily::OpenAi)
+            };
+        }
+        if n.contains(':') {
+            return Some(ModelFamily::Ollama); // `name:tag`
+        }
+        if starts(&["gpt-oss"]) {
+            return None; // open weights: served by Ollama and compatible servers alike
+        }
+        if starts(&["gpt-", "chatgpt", "o1", "o3", "o4", "codex", "computer-use"]) {
+            return Some(ModelFamily::OpenAi);
+        }
+        if MISTRAL.iter().any(|m| n.contains(m)) {
+            return Some(ModelFamily::Mistral);
+        }
+        if starts(&["command", "c4ai-", "aya"]) {
+            return Some(ModelFamily::Cohere);
+        }
+        if n.starts_with("deepseek") {
+            return Some(ModelFamily::DeepSeek);
+        }
+        None
+    }
+
+    /// Whether this family's API takes the model name: its own names, and for the
+    /// OpenAI-compatible servers and Ollama also names no hosted API claims. Ollama serves open
+    /// models of several families under their short names (`mistral`, `gemma3`, `deepseek-r1`,
+    /// `command-r`).
+    pub fn accepts(self, name: &str) -> bool {
+        if name.trim().is_empty() {
+            return false;
+        }
+        let of = ModelFamily::of_name(name);
+        match self {
+            ModelFamily::OpenAi => matches!(of, None | Some(ModelFamily::OpenAi)),
+            ModelFamily::Ollama => {
+                let n = name.trim().to_ascii_lowercase();
+                matches!(
+                    of,
+                    None | Some(
+                        ModelFamily::Ollama
+                            | ModelFamily::Mistral
+                            | ModelFamily::DeepSeek
+                            | ModelFamily::Cohere
+                    )
+                ) || n.starts_with("gemma")
+            }
+            f => of == Some(f),
+        }
+    }
+}
+
+impl Exchange {
+    /// The model to send to `family`: the one set for it (`options.models`), else
+    /// `options.model` when the family takes that name, else the family's default.
+    pub fn model_for(&self, family: ModelFamily) -> ChosenModel {
+        if let Some(m) = self
+            .options
+            .models
+            .get(family.id())
+            .filter(|m| !m.trim().is_empty())
+        {
+            return ChosenModel {
+                name: m.clone(),
+                origin: ModelOrigin::Set,
+            };
+        }
+        self.fallback_model(family)
+    }
+
+    /// Set the exchange's own model (`None` clears it): it goes to every family whose API takes
+    /// the name, so the settings of those families give way to it.
+    pub fn set_model(&mut self, model: Option<String>) {
+        if let Some(m) = &model {
+            self.options
+                .models
+                .retain(|k, _| ModelFamily::from_id(k).is_none_or(|f| !f.accepts(m)));
+        }
+        self.options.model = model;
+    }
+
+    /// Keep what `previous` sent each family when this exchange (decoded from one provider's
+    /// document, say a pane's edited text) replaces it: its per-family settings, and its own
+    /// model for the families that take that name but not this exchange's model. Editing the
+    /// Anthropic pane, which shows an Anthropic model, leaves the OpenAI pane's `gpt-4o` alone.
+    pub fn keep_models_from(&mut self, previous: &Exchange) {
+        for (k, v) in &previous.options.models {
+            self.options
+                .models
+                .entry(k.clone())
+                .or_insert_with(|| v.clone());
+        }
+        let Some(old) = &previous.options.model else {
+            return;
+        };
+        if self.options.model.as_ref() == Some(old) {
+            return;
+        }
+        for f in ModelFamily::ALL {
+            let new_fits = self.options.model.as_deref().is_some_and(|m| f.accepts(m));
+            if f.accepts(old) && !new_fits {
+                self.options
+                    .models
+                    .entry(f.id().to_string())
+                    .or_insert_with(|| old.clone());
+            }
+        }
+    }
+
+    /// The model a format's requests name (`None` for MCP, which names none): what the panes,
+    /// the snippets and a live run send.
+    pub fn model_for_format(&self, format: Format) -> Option<ChosenModel> {
+        ModelFamily::of_format(format).map(|f| self.model_for(f))
+    }
+
+    /// The model `family` gets when none is set for it: `options.model` when the family takes
+    /// that name, else the family's default (what the model editor shows as placeholder).
+    pub fn fallback_model(&self, family: ModelFamily) -> ChosenModel {
+        match &self.options.model {
+            Some(m) if family.accepts(m) => ChosenModel {
+                name: m.clone(),
+                origin: ModelOrigin::Exchange,
+            },
+            _ => ChosenModel {
+                name: family.default_model().to_string(),
+                origin: ModelOrigin::Default,
+            },
+        }
+    }
+}
+
+/// The model an encoder for `family` writes at `target` in its document (`what` names the
+/// field, `required_why` says why the format must name one), with the loss when it is not the
+/// exchange's own `options.model`: a rewrite when the exchange names a model of another family,
+/// an addition when it names none.
+pub fn encoder_model(
+    x: &Exchange,
+    family: ModelFamily,
+    target: &str,
+    what: &str,
+    required_why: &str,
+    losses: &mut Losses,
+) -> String {
+    let chosen = x.model_for(family);
+    let fam = family.name();
+    let source = |why: &str| match chosen.origin {
+        ModelOrigin::Set => format!("{why}: the {fam} model set for this exchange is sent"),
+        _ => format!("{why}: {fam}'s current default is sent (choose one per provider)"),
+    };
+    match &x.options.model {
+        Some(m) if *m == chosen.name => {}
+        Some(m) => {
+            let whose = match ModelFamily::of_name(m) {
+                Some(f) if f != family => format!("{m} is {}'s model, not {fam}'s", f.name()),
+                _ => format!("the {fam} API does not serve {m}"),
+            };
+            losses
+                .push(
+                    LossKind::Rewritten,
+                    "/options/model",
+                    format!("{what} {m:?} sent as {:?}", chosen.name),
+                    source(&whose),
+                )
+                .at(target);
+        }
+        None => {
+            losses
+                .push(
+                    LossKind::Added,
+                    crate::formats::shared::option_pointer(x, "model"),
+                    format!("{what} {:?}", chosen.name),
+                    source(required_why),
+                )
+                .at(target);
+        }
+    }
+    chosen.name
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn model_editing_one_pane_keeps_the_others() {
+        let mut before = Exchange::default();
+        before.options.model = Some("gpt-4o".into());
+        // The Anthropic pane's text decodes with the model it showed.
+        let mut after = Exchange::default();
+        after.options.model = Some("claude-sonnet-4-5".into());
+        after.keep_models_from(&before);
+        assert_eq!(after.model_for(ModelFamily::OpenAi).name, "gpt-4o");
+        assert_eq!(
+            after.model_for(ModelFamily::Anthropic).name,
+            "claude-sonnet-4-5"
+        );
+        // Typing a model in the exchange's field sends it wherever it is taken.
+        after.set_model(Some("gpt-5".into()));
+        assert_eq!(after.model_for(ModelFamily::OpenAi).name, "gpt-5");
+        assert!(after.options.models.is_empty());
+    }
+
+    use super::*;
+
+    #[test]
+    fn model_families_of_real_names() {
+        for (name, family) in [
+            ("gpt-4o", Some(ModelFamily::OpenAi)),
+            ("o3-mini", Some(ModelFamily::OpenAi)),
+            ("ft:gpt-4o-mini:acme::abc", Some(ModelFamily::OpenAi)),
+            ("claude-sonnet-4-5-20250929", Some(ModelFamily::Anthropic)),
+            ("gemini-2.5-flash", Some(ModelFamily::Gemini)),
+            ("models/gemini-2.0-flash", Some(ModelFamily::Gemini)),
+            (
+                "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+                Some(ModelFamily::Bedrock),
+            ),
+            (
+                "anthropic.claude-3-haiku-20240307-v1:0",
+                Some(ModelFamily::Bedrock),
+            ),
+            ("mistral-large-latest", Some(ModelFamily::Mistral)),
+            ("open-mixtral-8x22b", Some(ModelFamily::Mistral)),
+            ("command-a-03-2025", Some(ModelFamily::Cohere)),
+            ("deepseek-chat", Some(ModelFamily::DeepSeek)),
+            ("qwen2.5:7b", Some(ModelFamily::Ollama)),
+            ("llama3.1", None),
+            ("meta-llama/Llama-3.1-8B-Instruct", None),
+        ] {
+            assert_eq!(ModelFamily::of_name(name), family, "{name}");
+        }
+        assert!(ModelFamily::Ollama.accepts("mistral"));
+        assert!(ModelFamily::Ollama.accepts("gemma3"));
+        assert!(ModelFamily::OpenAi.accepts("meta-llama/Llama-3.1-8B-Instruct"));
+        assert!(!ModelFamily::Anthropic.accepts("gpt-4o"));
+        assert!(!ModelFamily::OpenAi.accepts("claude-sonnet-4-5"));
+    }
+
+    #[test]
+    fn model_for_prefers_set_then_own_then_default() {
+        let mut x = Exchange::default();
+        assert!(x.model_for(ModelFamily::Anthropic).is_default());
+        x.options.model = Some("gpt-4o".into());
+        assert_eq!(x.model_for(ModelFamily::OpenAi).name, "gpt-4o");
+        let a = x.model_for(ModelFamily::Anthropic);
+        assert_eq!(
+            (a.name.as_str(), a.origin),
+            ("claude-sonnet-4-5", ModelOrigin::Default)
+        );
+        x.options
+            .models
+            .insert("anthropic".into(), "claude-opus-4-1".into());
+        let a = x.model_for(ModelFamily::Anthropic);
+        assert_eq!(
+            (a.name.as_str(), a.origin),
+            ("claude-opus-4-1", ModelOrigin::Set)
+        );
+    }
+}
