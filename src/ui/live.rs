@@ -37,6 +37,8 @@ struct ResultDraft {
 #[derive(Clone, Copy)]
 pub struct LiveState {
     target: RwSignal<Target>,
+    /// The model follows the exchange's model for the provider (until the user types one).
+    model_auto: RwSignal<bool>,
     keys: RwSignal<KeyRing>,
     remember: RwSignal<bool>,
     auto: RwSignal<bool>,
@@ -50,6 +52,8 @@ pub struct LiveState {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Settings {
     target: Target,
+    #[serde(default = "yes")]
+    model_auto: bool,
     auto: bool,
     max_rounds: usize,
 }
@@ -63,15 +67,21 @@ impl LiveState {
         let mocks = io::load(MOCKS_KEY)
             .and_then(|s| serde_json::from_str::<Mocks>(&s).ok())
             .unwrap_or_default();
-        let (target, auto, max_rounds) = match settings {
-            Some(s) => (s.target, s.auto, s.max_rounds.clamp(1, 50)),
-            None => (Target::new(Provider::OpenAiChat), false, DEFAULT_MAX_ROUNDS),
+        let (target, auto, max_rounds, model_auto) = match settings {
+            Some(s) => (s.target, s.auto, s.max_rounds.clamp(1, 50), s.model_auto),
+            None => (
+                Target::new(Provider::OpenAiChat),
+                false,
+                DEFAULT_MAX_ROUNDS,
+                true,
+            ),
         };
         let live = LiveState {
             target: RwSignal::new(Target {
                 extra_headers: String::new(),
                 ..target
             }),
+            model_auto: RwSignal::new(model_auto),
             remember: RwSignal::new(keys.is_some()),
             keys: RwSignal::new(keys.unwrap_or_default()),
             auto: RwSignal::new(auto),
@@ -91,6 +101,7 @@ impl LiveState {
                     base_url: record::redact_url(&t.base_url),
                     ..t
                 },
+                model_auto: live.model_auto.get(),
                 auto: live.auto.get(),
                 max_rounds: live.max_rounds.get(),
             };
@@ -131,6 +142,10 @@ impl Default for LiveState {
     fn default() -> Self {
         Self::new()
     }
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn use_live() -> LiveState {
@@ -516,6 +531,29 @@ pub fn LiveView() -> impl IntoView {
             t.provider = p;
         });
     };
+    // The model the exchange gives this provider (the panes and snippets send the same one),
+    // unless the user typed another here. A compatible base URL speaking plain Chat
+    // Completions is a local or third-party server: its model is the user's to name.
+    let exchange_model = Memo::new(move |_| {
+        let (format, compatible) =
+            target.with(|t| (t.format(), t.provider == Provider::Compatible));
+        if compatible && format == crate::formats::Format::OpenAiChat {
+            return None;
+        }
+        state
+            .exchange
+            .with(|x| x.model_for_format(format).map(|m| m.name))
+    });
+    Effect::new(move |_| {
+        if !live.model_auto.get() {
+            return;
+        }
+        if let Some(m) = exchange_model.get() {
+            if target.with_untracked(|t| t.model != m) {
+                target.update(|t| t.model = m);
+            }
+        }
+    });
     let framed = io::framed();
     let key_value = move || {
         if framed {
@@ -623,8 +661,13 @@ pub fn LiveView() -> impl IntoView {
                     <label class="field">
                         <span>"Model"</span>
                         <input type="text" class="mono" data-testid="live-model" aria-label="Model" spellcheck="false"
+                            title="Empty: the exchange's model for this provider (Model per provider in the editor)"
                             prop:value=move || target.with(|t| t.model.clone())
-                            on:input=set(|t, v| t.model = v) />
+                            on:input=move |ev| {
+                                let v = event_target_value(&ev);
+                                live.model_auto.set(v.trim().is_empty());
+                                target.update(|t| t.model = v);
+                            } />
                     </label>
                 </div>
                 <div class="row wrap">
