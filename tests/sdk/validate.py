@@ -38,9 +38,12 @@ def validator(fmt: str, kind: str):
 
 def formats() -> list[str]:
     """Every format with golden documents; each must have a validator module here. Other
-    fixture folders (canonical cases, streams, share links, gallery, fuzz inputs) hold no
-    golden documents."""
-    not_formats = {"exchanges", "streams", "share", "gallery", "fuzz"}
+    fixture folders (canonical cases, streams, share links, gallery, fuzz inputs, recorded
+    provider streams, specifications, devtools HAR files, token-count cases) hold no golden
+    documents."""
+    not_formats = {
+        "exchanges", "streams", "share", "gallery", "fuzz", "recorded", "spec", "har", "cost",
+    }
     return sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and p.name not in not_formats)
 
 
