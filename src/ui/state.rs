@@ -170,7 +170,7 @@ impl AppState {
         let lost = self
             .exchange
             .with_untracked(|c| history::removed(c, &s.exchange));
-        let undo = self.checkpoint(&format!("before: {}", lower_first(&said)));
+        let undo = self.checkpoint(&format!("before: {}", first_clause_lower(&said)));
         let mut text = said;
         if let Some(l) = lost {
             text.push_str(&format!(" It replaced your work ({l} more than it has)."));
@@ -185,7 +185,7 @@ impl AppState {
     pub fn replace_exchange(&self, x: Exchange, kind: Kind, said: impl Into<String>) {
         let said: String = said.into();
         let lost = self.exchange.with_untracked(|c| history::removed(c, &x));
-        let undo = self.checkpoint(&format!("before: {}", lower_first(&said)));
+        let undo = self.checkpoint(&format!("before: {}", first_clause_lower(&said)));
         let mut text = said;
         if let Some(l) = lost {
             text.push_str(&format!(" It replaced your work ({l} more than it has)."));
@@ -316,8 +316,10 @@ impl Default for AppState {
     }
 }
 
-/// Lower-case the first letter ("Opened a link" → "opened a link") for "before: …".
-fn lower_first(s: &str) -> String {
+/// "before: …" for the history: the notice's first clause ("Two cities in parallel: …" →
+/// "two cities in parallel"), its first letter lower-cased.
+fn first_clause_lower(s: &str) -> String {
+    let s = s.split([':', '.']).next().unwrap_or(s).trim();
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_lowercase().chain(c).collect(),
