@@ -10,11 +10,14 @@ mod header;
 mod help;
 mod io;
 mod live;
+mod messages;
 mod pane;
 mod panes;
 mod replay;
+mod schedule;
 pub mod state;
 mod tools;
+mod virtual_list;
 
 use crate::formats::read_any;
 use crate::formats::Source;
