@@ -143,9 +143,12 @@ where
     V: IntoView + 'static,
 {
     let list = NodeRef::<leptos::html::Ol>::new();
+    // A long list starts empty: its first window is placed once it is laid out (before the
+    // first paint), rather than drawing rows that may be far from view.
+    let first = count.get_untracked();
     let win = RwSignal::new(Window {
         start: 0,
-        end: count.get_untracked().min(whole),
+        end: if first <= whole { first } else { 0 },
         top: 0.0,
         bottom: 0.0,
     });
