@@ -37,12 +37,18 @@ async function toConversation(page) {
     document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
 }
 
-/** Scroll the page down until `testid` is drawn (rows far down exist only once near the view). */
-async function scrollUntil(page, testid) {
-  for (let i = 0; i < 200; i++) {
+/**
+ * Scroll to the end of the list `list` until `testid` is drawn: rows far down exist only once
+ * near the view, and the list's height firms up as rows are measured.
+ */
+async function scrollUntil(page, testid, list) {
+  for (let i = 0; i < 100; i++) {
     if (await page.getByTestId(testid).count()) return;
-    await page.evaluate(() => window.scrollBy(0, window.innerHeight * 2));
-    await page.waitForTimeout(50);
+    await page.evaluate((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
+    }, list);
+    await page.waitForTimeout(100);
   }
   throw new Error(`${testid} never appeared`);
 }
@@ -63,7 +69,7 @@ test('a 5,000-message link opens, takes keystrokes at both ends, and the panes f
   await waitPane(page, 'openai-chat', /Question 0 typed/);
   await waitPane(page, 'anthropic', /Question 0 typed/);
 
-  await scrollUntil(page, 'text-4999-0');
+  await scrollUntil(page, 'text-4999-0', '.messages');
   const last = page.getByTestId('text-4999-0');
   assert.equal(await last.inputValue(), 'Answer 1249');
   await last.click();
@@ -71,7 +77,7 @@ test('a 5,000-message link opens, takes keystrokes at both ends, and the panes f
   await page.keyboard.type(' at the end');
   await waitPane(page, 'gemini', /Answer 1249 at the end/);
   // A result's call picker lists every call once it is used.
-  await scrollUntil(page, 'result-4998-0-call');
+  await scrollUntil(page, 'result-4998-0-call', '.messages');
   const picker = page.getByTestId('result-4998-0-call');
   assert.equal(await picker.inputValue(), 'call_1249');
   await picker.focus();
@@ -89,7 +95,7 @@ test('a 1,000-tool link opens and scrolls to its last tool, which edits like the
   assert.equal(await page.getByTestId('tool-0-name').inputValue(), 'tool_0');
   assert.match(await page.getByTestId('tools-editor').locator('h3').textContent(), /Tools \(1000\)/);
   assert.ok(await page.locator('.card.tool').count() < 100);
-  await scrollUntil(page, 'tool-999-name');
+  await scrollUntil(page, 'tool-999-name', '.tool-list');
   await page.locator('[data-testid="tool-999-schema"] .cm-editor').waitFor(LONG);
   await page.getByTestId('tool-999-name').fill('the_last_tool');
   await waitPane(page, 'openai-chat', /"name": "the_last_tool"/);

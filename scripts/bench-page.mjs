@@ -77,12 +77,15 @@ const longest = (tasks, from = 0, to = Infinity) =>
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (v) => (v === null || v === undefined ? '—' : `${Math.round(v)}`);
 
-async function scrollToEnd(page, testid) {
+async function scrollToEnd(page, testid, list) {
   const t0 = await page.evaluate(() => performance.now());
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 100; i++) {
     if (await page.getByTestId(testid).count()) break;
-    await page.evaluate(() => window.scrollBy(0, window.innerHeight * 2));
-    await page.waitForTimeout(16);
+    await page.evaluate((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
+    }, list);
+    await page.waitForTimeout(50);
   }
   const t1 = await page.evaluate(() => performance.now());
   return [t0, t1];
@@ -136,7 +139,7 @@ async function runCase(browser, url, c) {
 
   // Scroll to the end and type there.
   const last = c.tools ? `tool-${x.tools.length - 1}-name` : `text-${x.messages.length - 1}-0`;
-  const [s0, s1] = await scrollToEnd(page, last);
+  const [s0, s1] = await scrollToEnd(page, last, c.tools ? '.tool-list' : '.messages');
   const scrollTasks = await page.evaluate(() => window.__bench.longtasks);
   const scrollLongest = longest(scrollTasks, s0, s1);
   await page.getByTestId(last).click({ timeout: LIMIT });

@@ -243,9 +243,12 @@ where
     });
 
     let rows = move || {
-        let w = win.get();
-        // The window may lag a removal by a frame: never draw past the end.
         let n = count.get();
+        if n <= whole {
+            return 0..n;
+        }
+        // The window may lag a removal by a frame: never draw past the end.
+        let w = win.get();
         w.start.min(n)..w.end.min(n)
     };
     view! {
