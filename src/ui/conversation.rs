@@ -58,10 +58,10 @@ pub fn ConversationEditor() -> impl IntoView {
                             <option value="none">"none"</option>
                             <option value="required">"required (any tool)"</option>
                             <option value="validated">"validated (Gemini)"</option>
-                            {move || tool_names.get().into_iter().map(|n| {
-                                let v = format!("tool:{n}");
-                                view! { <option value=v.clone()>{format!("force {n}")}</option> }
-                            }).collect_view()}
+                            // Keyed: renaming one tool replaces one option, not all of them.
+                            <For each=move || tool_names.get().into_iter().enumerate() key=|(i, n)| (*i, n.clone()) let:item>
+                                <option value=format!("tool:{}", item.1)>{format!("force {}", item.1)}</option>
+                            </For>
                         </select>
                     </label>
                     <label class="field">

@@ -46,7 +46,9 @@ pub fn MessageList(
     });
     view! {
         <datalist id=TOOL_NAMES>
-            {move || names.get().into_iter().map(|n| view! { <option value=n></option> }).collect_view()}
+            <For each=move || names.get().into_iter().enumerate() key=|(i, n)| (*i, n.clone()) let:item>
+                <option value=item.1></option>
+            </For>
         </datalist>
         <VirtualList
             count=count

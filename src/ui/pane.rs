@@ -135,6 +135,10 @@ pub fn FormatPane(format: Format) -> impl IntoView {
 /// Up to this many messages and tools, a pane re-encodes as soon as the exchange changes
 /// (microseconds); beyond, its work waits for its turn (`schedule`), panes in view first.
 const SMALL: usize = 64;
+/// Beyond this many messages and tools, elements are not highlighted in the panes: finding
+/// every element's span encodes the exchange again and locates each element, a second or
+/// more per pane at thousands of messages (`anchors::spans_in`).
+const SPANS_MAX: usize = 600;
 
 /// Where a pane's element spans come from, and what asks for them.
 struct SpanWork {
@@ -174,9 +178,14 @@ fn pane_work(
             || format.protocol() == Format::OpenAiResponses,
     };
     let wants_spans = move || {
-        pointer_in.try_get_untracked().unwrap_or(false)
-            || state.hovered.try_with_untracked(Option::is_some) == Some(true)
-            || state.selected.try_with_untracked(Option::is_some) == Some(true)
+        let spannable = state
+            .exchange
+            .try_with_untracked(|x| x.messages.len() + x.tools.len() <= SPANS_MAX)
+            == Some(true);
+        spannable
+            && (pointer_in.try_get_untracked().unwrap_or(false)
+                || state.hovered.try_with_untracked(Option::is_some) == Some(true)
+                || state.selected.try_with_untracked(Option::is_some) == Some(true))
     };
     let run = move || {
         // The pane may have left the page while its turn was coming.
@@ -250,7 +259,8 @@ fn pane_work(
         let wanted = pointer_in.get()
             || state.hovered.with(Option::is_some)
             || state.selected.with(Option::is_some);
-        if wanted && spans.with(Option::is_none) && !job.with_value(Job::is_stale) {
+        if wanted && wants_spans() && spans.with(Option::is_none) && !job.with_value(Job::is_stale)
+        {
             go();
         }
     });
