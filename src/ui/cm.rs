@@ -51,13 +51,26 @@ pub fn load(ready: RwSignal<bool>) {
     wasm_bindgen_futures::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(cm_load()).await {
             Ok(_) => ready.set(true),
-            Err(e) => web_sys::console::warn_2(
-                &"code editor not loaded; plain text areas stay".into(),
-                &e,
-            ),
+            Err(e) => {
+                LOAD_FAILED.with(|f| f.set(true));
+                web_sys::console::warn_2(
+                    &"code editor not loaded; plain text areas stay".into(),
+                    &e,
+                );
+            }
         }
     });
 }
+
+thread_local! {
+    /// The code editor module did not load: the plain text areas are the editors for good.
+    static LOAD_FAILED: ArcRwSignal<bool> = ArcRwSignal::new(false);
+}
+
+/// Above this size, a text waits for the code editor instead of filling the plain text area
+/// shown while it loads: laying out a text area of a few hundred kilobytes takes a frame of
+/// half a second.
+const FALLBACK_MAX: usize = 100_000;
 
 /// Byte offset → UTF-16 offset in `text` (clamped, safe inside a character).
 pub fn to_utf16(text: &str, byte: usize) -> u32 {
@@ -248,6 +261,8 @@ pub fn CodeEditor(
         });
     });
 
+    let failed = LOAD_FAILED.with(|f| f.clone());
+    let waiting = Signal::derive(move || !failed.get() && text.with(|t| t.len() > FALLBACK_MAX));
     let fallback_input = move |ev: leptos::ev::Event| {
         if let Some(cb) = on_change {
             cb.run(event_target_value(&ev));
@@ -261,8 +276,9 @@ pub fn CodeEditor(
                     aria-label=label.clone()
                     spellcheck="false"
                     autocomplete="off"
-                    readonly=read_only
-                    prop:value=move || text.get()
+                    readonly=move || read_only || waiting.get()
+                    placeholder=move || waiting.get().then_some("Loading the code editor…")
+                    prop:value=move || if waiting.get() { String::new() } else { text.get() }
                     on:input=fallback_input
                 ></textarea>
             </Show>
