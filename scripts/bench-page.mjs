@@ -10,12 +10,14 @@
 //   key→pane    the same keystroke until the OpenAI pane shows it (median and worst)
 //   end         scrolling to the last row, then a key typed there until the pane shows it
 //   scroll      the longest task while scrolling to the end
-// Usage: make dist && node scripts/bench-page.mjs [--quick]   (--quick: the 1,000-message
-// case only). Figures are printed; nothing is asserted.
+// Usage: make dist && node scripts/bench-page.mjs [--quick | --only <text>]   (--quick: the
+// 1,000-message case only; --only: the cases whose name holds <text>). Figures are printed;
+// nothing is asserted.
 import { serveDist, launch } from '../e2e/serve.mjs';
 import { bigExchange, linkFragment } from '../e2e/big.mjs';
 
 const quick = process.argv.includes('--quick');
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const LIMIT = 300_000;
 
 /** Pad texts until the state is just under the 4 MiB a link may expand to. */
@@ -105,7 +107,7 @@ async function runCase(browser, url, c) {
 
   // Usable: type into the first field (the first tool's description) as soon as it is there.
   await page.getByTestId('tool-0-description').click({ timeout: LIMIT });
-  await page.keyboard.press('End');
+  await page.keyboard.press('Control+End');
   await page.keyboard.type('Z');
   const described = await page.getByTestId('tool-0-description').inputValue();
   const usable = await paneHas(page, described);
@@ -120,7 +122,7 @@ async function runCase(browser, url, c) {
   }
   const field = c.tools ? 'tool-0-name' : 'text-0-0';
   await page.getByTestId(field).click({ timeout: LIMIT });
-  await page.keyboard.press('End');
+  await page.keyboard.press('Control+End');
   await page.waitForTimeout(500);
   const startKeys = await page.evaluate(() => window.__bench.keys.length);
   const toPane = [];
@@ -143,7 +145,7 @@ async function runCase(browser, url, c) {
   const scrollTasks = await page.evaluate(() => window.__bench.longtasks);
   const scrollLongest = longest(scrollTasks, s0, s1);
   await page.getByTestId(last).click({ timeout: LIMIT });
-  await page.keyboard.press('End');
+  await page.keyboard.press('Control+End');
   const before = await page.evaluate(() => window.__bench.keys.length);
   await page.keyboard.type('Y');
   const lastText = await page.getByTestId(last).inputValue();
@@ -183,7 +185,8 @@ async function runCase(browser, url, c) {
 const { server, url } = await serveDist();
 const browser = await launch();
 try {
-  for (const c of quick ? CASES.slice(0, 1) : CASES) {
+  const cases = quick ? CASES.slice(0, 1) : CASES.filter((c) => !only || c.name.includes(only));
+  for (const c of cases) {
     console.log(`${c.name}…`);
     try {
       const row = await runCase(browser, url, c);

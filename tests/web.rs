@@ -31,6 +31,14 @@ fn mount() -> Element {
     container
 }
 
+/// Let the app's effects run: an edit reaches the panes through a chain of effects (the
+/// exchange, then each pane's encoding, then its editor), all before the next paint.
+async fn settle() {
+    for _ in 0..8 {
+        leptos::task::tick().await;
+    }
+}
+
 fn text(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
         .ok()
@@ -70,7 +78,7 @@ fn type_into(root: &Element, testid: &str, value: &str) {
 #[wasm_bindgen_test]
 async fn web_app_renders_a_pane_per_format() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     let panes = root.query_selector_all(".pane").expect("panes");
     assert_eq!(panes.length(), toolscope::formats::Format::ALL.len() as u32);
     assert!(area(&root, "editor-gemini")
@@ -82,12 +90,12 @@ async fn web_app_renders_a_pane_per_format() {
 #[wasm_bindgen_test]
 async fn web_broken_input_shows_position_and_keeps_panes() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     click(&root, "tab-json");
-    leptos::task::tick().await;
+    settle().await;
     let before = area(&root, "editor-gemini").value();
     type_into(&root, "canonical-editor", "{\n  \"messages\": [,]\n}");
-    leptos::task::tick().await;
+    settle().await;
     let status = text(&root, "[data-testid=\"canonical-error\"]");
     assert!(status.contains("line 2, column 16"), "{status}");
     assert_eq!(area(&root, "editor-gemini").value(), before);
@@ -96,10 +104,10 @@ async fn web_broken_input_shows_position_and_keeps_panes() {
 #[wasm_bindgen_test]
 async fn web_pane_edit_reencodes_every_other_pane() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     let doc = r#"{"model": "m", "messages": [{"role": "user", "content": "Hello from the test"}]}"#;
     type_into(&root, "editor-openai-chat", doc);
-    leptos::task::tick().await;
+    settle().await;
     assert!(area(&root, "editor-anthropic")
         .value()
         .contains("Hello from the test"));
@@ -113,13 +121,13 @@ async fn web_pane_edit_reencodes_every_other_pane() {
 #[wasm_bindgen_test]
 async fn web_structured_edit_adds_a_message_everywhere() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     let before = root
         .query_selector_all(".message")
         .expect("messages")
         .length();
     click(&root, "add-user");
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         root.query_selector_all(".message")
             .expect("messages")
@@ -127,7 +135,7 @@ async fn web_structured_edit_adds_a_message_everywhere() {
         before + 1
     );
     type_into_field(&root, "text-4-0", "A new question");
-    leptos::task::tick().await;
+    settle().await;
     assert!(area(&root, "editor-bedrock")
         .value()
         .contains("A new question"));
