@@ -259,25 +259,3 @@ where
         </ol>
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_window_covers_the_viewport_and_a_margin() {
-        let pitch = vec![100.0; 1000];
-        let w = window_for(&pitch, 5000.0, 5600.0, 0.0);
-        assert_eq!(w.start, 42);
-        assert_eq!(w.end, 64);
-        assert_eq!(w.top, 4200.0);
-        assert_eq!(w.bottom, 93600.0);
-    }
-
-    #[test]
-    fn a_list_far_below_draws_nothing() {
-        let pitch = vec![100.0; 10];
-        let w = window_for(&pitch, -5000.0, -4000.0, 8.0);
-        assert_eq!((w.start, w.end), (0, 0));
-    }
-}
