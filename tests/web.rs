@@ -154,3 +154,73 @@ fn type_into_field(root: &Element, testid: &str, value: &str) {
     let ev = web_sys::Event::new_with_event_init_dict("input", &init).expect("event");
     area.dispatch_event(&ev).expect("dispatch");
 }
+
+/// Wait `ms` milliseconds of real time (frames and idle callbacks run meanwhile).
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn web_a_long_conversation_draws_only_rows_near_the_view() {
+    let root = mount();
+    settle().await;
+    let mut messages = Vec::new();
+    for i in 0..200 {
+        messages.push(format!(
+            r#"{{"role":"user","parts":[{{"type":"text","text":"Question {i}"}}]}}"#
+        ));
+        messages.push(format!(
+            r#"{{"role":"assistant","parts":[{{"type":"tool_call","id":"c{i}","name":"noop","arguments":{{}}}}]}}"#
+        ));
+        messages.push(format!(
+            r#"{{"role":"tool","parts":[{{"type":"tool_result","call_id":"c{i}","content":{{"text":"r{i}"}}}}]}}"#
+        ));
+    }
+    let doc = format!(
+        r#"{{"tools":[{{"name":"noop","input_schema":{{"type":"object"}}}}],"messages":[{}]}}"#,
+        messages.join(",")
+    );
+    click(&root, "tab-json");
+    settle().await;
+    type_into(&root, "canonical-editor", &doc);
+    settle().await;
+    click(&root, "tab-edit");
+    settle().await;
+    // The panes follow in their turn (after a paint, or when idle).
+    for _ in 0..50 {
+        if area(&root, "editor-openai-chat")
+            .value()
+            .contains("Question 199")
+        {
+            break;
+        }
+        sleep(50).await;
+    }
+    assert!(area(&root, "editor-openai-chat")
+        .value()
+        .contains("Question 199"));
+    let drawn = root
+        .query_selector_all(".message")
+        .expect("messages")
+        .length();
+    assert!(drawn < 200, "{drawn} of 600 rows drawn");
+    // A result's call picker holds its own call only, until it is used.
+    if let Some(select) = root
+        .query_selector("[data-testid$=\"-call\"][data-testid^=\"result-\"]")
+        .ok()
+        .flatten()
+    {
+        assert!(
+            select
+                .query_selector_all("option")
+                .expect("options")
+                .length()
+                <= 2
+        );
+    }
+}
