@@ -150,8 +150,8 @@ struct SpanWork {
     host: NodeRef<leptos::html::Article>,
 }
 
-/// A pane's derived data, computed by a [`Job`]: the encoding and the findings when the
-/// exchange or the view changes, the element spans when something is to be highlighted. The
+/// A pane's derived data, computed by [`Job`]s: the encoding when the exchange or the view
+/// changes, then the findings, and the element spans when something is to be highlighted. The
 /// last signal is true while the encoding waits for its turn.
 fn pane_work(
     format: Format,
@@ -194,15 +194,8 @@ fn pane_work(
         };
         if need_encode.try_get_value() == Some(true) {
             need_encode.set_value(false);
-            let (e, mut l) = state.exchange.with_untracked(|x| {
-                let e = format.encode(x, kind);
-                let l = target.map(|t| schema::lint(x, t, opts)).unwrap_or_default();
-                (e, l)
-            });
-            let mut found = state.arguments.get_untracked();
-            found.append(&mut l);
+            let e = state.exchange.with_untracked(|x| format.encode(x, kind));
             encoded.set(e);
-            lints.set(found);
             if spans.with_untracked(Option::is_some) {
                 spans.set(None);
             }
@@ -216,6 +209,20 @@ fn pane_work(
         }
     };
     let job = StoredValue::new_local(Job::new(run));
+    // The findings (the badges' counts) in a turn of their own: at thousands of messages an
+    // encoding and a lint together made one task too long.
+    let check = move || {
+        let Some(mut l) = state
+            .exchange
+            .try_with_untracked(|x| target.map(|t| schema::lint(x, t, opts)).unwrap_or_default())
+        else {
+            return;
+        };
+        let mut found = state.arguments.get_untracked();
+        found.append(&mut l);
+        lints.try_set(found);
+    };
+    let checks = StoredValue::new_local(Job::later(check));
     let small = move || {
         state
             .exchange
@@ -228,6 +235,13 @@ fn pane_work(
             job.with_value(Job::request);
         }
     };
+    let recheck = move || {
+        if small() {
+            checks.with_value(Job::run_now);
+        } else {
+            checks.with_value(Job::request);
+        }
+    };
     // The first encoding: at once when small (the first paint shows it), else in its turn.
     if small() {
         job.with_value(Job::run_now);
@@ -235,10 +249,12 @@ fn pane_work(
         stale.set(true);
         job.with_value(Job::request);
     }
+    recheck();
     Effect::new(move |_| {
         if let Some(el) = host.get() {
             let el: web_sys::Element = el.into();
-            job.with_value(|j| j.set_host(Some(el)));
+            job.with_value(|j| j.set_host(Some(el.clone())));
+            checks.with_value(|j| j.set_host(Some(el)));
         }
     });
     // The exchange or the view changed: re-encode (the first run is the mount).
@@ -253,6 +269,7 @@ fn pane_work(
             stale.set(true);
         }
         go();
+        recheck();
     });
     // Something to highlight, or the pointer over the text: the spans are needed.
     Effect::new(move |_| {

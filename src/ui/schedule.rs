@@ -50,6 +50,8 @@ const BUDGET_MS: f64 = 12.0;
 
 struct Inner {
     stale: Cell<bool>,
+    /// Runs after every other job in view (checks behind encodings).
+    low: bool,
     run: Box<dyn Fn()>,
     host: RefCell<Option<web_sys::Element>>,
 }
@@ -67,8 +69,18 @@ thread_local! {
 impl Job {
     /// A job that runs `run` when it is stale and its turn comes.
     pub fn new(run: impl Fn() + 'static) -> Self {
+        Self::with_priority(run, false)
+    }
+
+    /// A job whose turn comes after the others' (findings after encodings).
+    pub fn later(run: impl Fn() + 'static) -> Self {
+        Self::with_priority(run, true)
+    }
+
+    fn with_priority(run: impl Fn() + 'static, low: bool) -> Self {
         let inner = Rc::new(Inner {
             stale: Cell::new(false),
+            low,
             run: Box::new(run),
             host: RefCell::new(None),
         });
@@ -117,7 +129,9 @@ fn stale_jobs() -> (Vec<Rc<Inner>>, Vec<Rc<Inner>>) {
             .filter(|i| i.stale.get())
             .collect()
     });
-    all.into_iter().partition(|i| in_view(i))
+    let (mut seen, unseen): (Vec<_>, Vec<_>) = all.into_iter().partition(|i| in_view(i));
+    seen.sort_by_key(|i| i.low);
+    (seen, unseen)
 }
 
 /// Run stale jobs until the budget is spent; `visible_only`: leave the others for later.
