@@ -31,6 +31,14 @@ fn mount() -> Element {
     container
 }
 
+/// Let the app's effects run: an edit reaches the panes through a chain of effects (the
+/// exchange, then each pane's encoding, then its editor), all before the next paint.
+async fn settle() {
+    for _ in 0..8 {
+        leptos::task::tick().await;
+    }
+}
+
 fn text(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
         .ok()
@@ -70,7 +78,7 @@ fn type_into(root: &Element, testid: &str, value: &str) {
 #[wasm_bindgen_test]
 async fn web_app_renders_a_pane_per_format() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     let panes = root.query_selector_all(".pane").expect("panes");
     assert_eq!(panes.length(), toolscope::formats::Format::ALL.len() as u32);
     assert!(area(&root, "editor-gemini")
@@ -82,12 +90,12 @@ async fn web_app_renders_a_pane_per_format() {
 #[wasm_bindgen_test]
 async fn web_broken_input_shows_position_and_keeps_panes() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     click(&root, "tab-json");
-    leptos::task::tick().await;
+    settle().await;
     let before = area(&root, "editor-gemini").value();
     type_into(&root, "canonical-editor", "{\n  \"messages\": [,]\n}");
-    leptos::task::tick().await;
+    settle().await;
     let status = text(&root, "[data-testid=\"canonical-error\"]");
     assert!(status.contains("line 2, column 16"), "{status}");
     assert_eq!(area(&root, "editor-gemini").value(), before);
@@ -96,10 +104,10 @@ async fn web_broken_input_shows_position_and_keeps_panes() {
 #[wasm_bindgen_test]
 async fn web_pane_edit_reencodes_every_other_pane() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     let doc = r#"{"model": "m", "messages": [{"role": "user", "content": "Hello from the test"}]}"#;
     type_into(&root, "editor-openai-chat", doc);
-    leptos::task::tick().await;
+    settle().await;
     assert!(area(&root, "editor-anthropic")
         .value()
         .contains("Hello from the test"));
@@ -113,13 +121,13 @@ async fn web_pane_edit_reencodes_every_other_pane() {
 #[wasm_bindgen_test]
 async fn web_structured_edit_adds_a_message_everywhere() {
     let root = mount();
-    leptos::task::tick().await;
+    settle().await;
     let before = root
         .query_selector_all(".message")
         .expect("messages")
         .length();
     click(&root, "add-user");
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         root.query_selector_all(".message")
             .expect("messages")
@@ -127,7 +135,7 @@ async fn web_structured_edit_adds_a_message_everywhere() {
         before + 1
     );
     type_into_field(&root, "text-4-0", "A new question");
-    leptos::task::tick().await;
+    settle().await;
     assert!(area(&root, "editor-bedrock")
         .value()
         .contains("A new question"));
@@ -145,4 +153,74 @@ fn type_into_field(root: &Element, testid: &str, value: &str) {
     init.set_bubbles(true);
     let ev = web_sys::Event::new_with_event_init_dict("input", &init).expect("event");
     area.dispatch_event(&ev).expect("dispatch");
+}
+
+/// Wait `ms` milliseconds of real time (frames and idle callbacks run meanwhile).
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+}
+
+#[wasm_bindgen_test]
+async fn web_a_long_conversation_draws_only_rows_near_the_view() {
+    let root = mount();
+    settle().await;
+    let mut messages = Vec::new();
+    for i in 0..200 {
+        messages.push(format!(
+            r#"{{"role":"user","parts":[{{"type":"text","text":"Question {i}"}}]}}"#
+        ));
+        messages.push(format!(
+            r#"{{"role":"assistant","parts":[{{"type":"tool_call","id":"c{i}","name":"noop","arguments":{{}}}}]}}"#
+        ));
+        messages.push(format!(
+            r#"{{"role":"tool","parts":[{{"type":"tool_result","call_id":"c{i}","content":{{"text":"r{i}"}}}}]}}"#
+        ));
+    }
+    let doc = format!(
+        r#"{{"tools":[{{"name":"noop","input_schema":{{"type":"object"}}}}],"messages":[{}]}}"#,
+        messages.join(",")
+    );
+    click(&root, "tab-json");
+    settle().await;
+    type_into(&root, "canonical-editor", &doc);
+    settle().await;
+    click(&root, "tab-edit");
+    settle().await;
+    // The panes follow in their turn (after a paint, or when idle).
+    for _ in 0..50 {
+        if area(&root, "editor-openai-chat")
+            .value()
+            .contains("Question 199")
+        {
+            break;
+        }
+        sleep(50).await;
+    }
+    assert!(area(&root, "editor-openai-chat")
+        .value()
+        .contains("Question 199"));
+    let drawn = root
+        .query_selector_all(".message")
+        .expect("messages")
+        .length();
+    assert!(drawn < 200, "{drawn} of 600 rows drawn");
+    // A result's call picker holds its own call only, until it is used.
+    if let Some(select) = root
+        .query_selector("[data-testid$=\"-call\"][data-testid^=\"result-\"]")
+        .ok()
+        .flatten()
+    {
+        assert!(
+            select
+                .query_selector_all("option")
+                .expect("options")
+                .length()
+                <= 2
+        );
+    }
 }
