@@ -33,6 +33,7 @@ async function waitPane(page, format, pattern) {
 
 /** Bring the top of the conversation into view (the tools come first). */
 async function toConversation(page) {
+  await page.waitForSelector('[data-testid="conversation-editor"]', { timeout: 60_000 });
   await page.evaluate(() =>
     document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
 }
@@ -111,10 +112,13 @@ test('a 5,000-message state autosaved opens again from storage on the next visit
   const x = bigExchange({ messages: 5000, tools: 10 });
   const { context, page, errors } = await openApp(browser, url + linkFragment(x));
   const system = page.getByTestId('system');
+  const edited = await page.evaluate(() => Date.now());
   await system.fill('Saved and reopened.');
   await waitPane(page, 'openai-chat', /Saved and reopened/);
   // The autosave is debounced; then a visit without a link restores from localStorage.
-  await page.waitForFunction(() => (localStorage.getItem('toolscope.state.v1') ?? '').includes('Saved and reopened'), null, LONG);
+  // (Each tab saves its own slot, `toolscope.work.<tab>`, in a compact form: wait for a save
+  // made after the edit.)
+  await page.waitForFunction((t) => Object.entries(localStorage).some(([k, v]) => k.startsWith('toolscope.work.') && JSON.parse(v).at >= t), edited, LONG);
   // The edit took the link out of the address: a reload opens what was saved.
   assert.equal(await page.evaluate(() => location.hash), '');
   await page.reload();
