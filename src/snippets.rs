@@ -107,7 +107,7 @@ pub fn api_key_env(format: Format) -> Option<&'static str> {
         Format::Mistral => Some("MISTRAL_API_KEY"),
         // The cohere SDK's own variable.
         Format::Cohere => Some("CO_API_KEY"),
-        Format::Bedrock | Format::Ollama | Format::Mcp => None,
+        Format::Bedrock | Format::Ollama | Format::Mcp | Format::AiSdk => None,
     }
 }
 
@@ -142,6 +142,9 @@ pub fn snippet_with_model(
     match format {
         Format::AnthropicXml => return Ok(anthropic_xml(lang, body, model)),
         Format::Mcp => return mcp(lang, body),
+        Format::AiSdk => return Err(unavailable(
+            "AI SDK messages are passed to generateText in a TypeScript app, not sent over HTTP",
+        )),
         _ => {}
     }
     let doc: Value = serde_json::from_str(body)

@@ -99,7 +99,8 @@ fn cases() -> Vec<Case> {
         exchanges.push((format!("generated-{n}"), x));
     }
     for (name, x) in exchanges {
-        for format in Format::ALL {
+        // The AI SDK's messages go to `generateText` inside an app: no HTTP snippet.
+        for format in Format::ALL.into_iter().filter(|f| *f != Format::AiSdk) {
             let body = format.encode(&x, Kind::Request).text;
             out.push(Case {
                 id: format!("{}/{name}", format.id()),
@@ -281,6 +282,7 @@ fn endpoint(c: &Case) -> (String, Option<(&'static str, String)>) {
             )
         }
         Format::Mcp => ("http://localhost:8000/mcp".into(), None),
+        Format::AiSdk => unreachable!("no snippet for the AI SDK"),
     }
 }
 

@@ -11,6 +11,7 @@ pub mod limits;
 pub mod notes;
 pub(crate) mod shared;
 
+pub mod ai_sdk;
 pub mod anthropic;
 pub mod anthropic_xml;
 pub mod bedrock;
@@ -182,6 +183,8 @@ pub enum Format {
     Cohere,
     /// Ollama native `/api/chat`.
     Ollama,
+    /// The Vercel AI SDK's `ModelMessage`s (and `UIMessage`s), as apps store them.
+    AiSdk,
 }
 
 /// Calls `$body` with `$c` bound to the codec type of `$format`: one place that maps formats
@@ -233,13 +236,17 @@ macro_rules! with_codec {
                 type $c = openai_chat::dialects::Ollama;
                 $body
             }
+            Format::AiSdk => {
+                type $c = ai_sdk::Codec;
+                $body
+            }
         }
     };
 }
 
 impl Format {
     /// Every format, in display order.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 12] = [
         Format::OpenAiChat,
         Format::OpenAiResponses,
         Format::Anthropic,
@@ -251,6 +258,7 @@ impl Format {
         Format::Mistral,
         Format::Cohere,
         Format::Ollama,
+        Format::AiSdk,
     ];
 
     /// Format id, as used in code, URLs and file names.
@@ -272,6 +280,7 @@ impl Format {
             Format::Mistral => "Mistral",
             Format::Cohere => "Cohere v2",
             Format::Ollama => "Ollama",
+            Format::AiSdk => "Vercel AI SDK",
         }
     }
 

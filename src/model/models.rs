@@ -134,7 +134,8 @@ impl ModelFamily {
             Format::Cohere => ModelFamily::Cohere,
             Format::DeepSeek => ModelFamily::DeepSeek,
             Format::Ollama => ModelFamily::Ollama,
-            Format::Mcp => return None,
+            // MCP names no model; the AI SDK names the model of any provider.
+            Format::Mcp | Format::AiSdk => return None,
         })
     }
 

@@ -102,11 +102,13 @@ pub enum Protocol {
     Cohere,
     /// Ollama `/api/chat` NDJSON lines (`{"message": …, "done": …}`).
     Ollama,
+    /// The Vercel AI SDK's UI message stream (`tool-input-start`, `tool-input-delta`, …).
+    AiSdk,
 }
 
 impl Protocol {
     /// Every protocol.
-    pub const ALL: [Protocol; 9] = [
+    pub const ALL: [Protocol; 10] = [
         Protocol::OpenAiChat,
         Protocol::DeepSeek,
         Protocol::Mistral,
@@ -116,6 +118,7 @@ impl Protocol {
         Protocol::Bedrock,
         Protocol::Cohere,
         Protocol::Ollama,
+        Protocol::AiSdk,
     ];
 
     /// The format whose response body the stream assembles into.
@@ -130,6 +133,7 @@ impl Protocol {
             Protocol::Bedrock => Format::Bedrock,
             Protocol::Cohere => Format::Cohere,
             Protocol::Ollama => Format::Ollama,
+            Protocol::AiSdk => Format::AiSdk,
         }
     }
 

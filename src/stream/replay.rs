@@ -9,6 +9,7 @@
 
 use super::har::{self, HarError};
 use super::{ndjson, sse, Anomaly, Assembled, Assembler, Event, Protocol, State, Tracker, Update};
+use crate::formats::ai_sdk::stream::AiSdkAssembler;
 use crate::formats::anthropic::stream::AnthropicAssembler;
 use crate::formats::bedrock::stream::BedrockAssembler;
 use crate::formats::gemini::stream::GeminiAssembler;
@@ -107,6 +108,8 @@ pub enum AnyAssembler {
     Gemini(GeminiAssembler),
     /// Bedrock ConverseStream.
     Bedrock(BedrockAssembler),
+    /// The AI SDK's UI message stream.
+    AiSdk(AiSdkAssembler),
     /// A plain response, decoded whole in one step.
     Whole(WholeResponse),
 }
@@ -121,6 +124,7 @@ macro_rules! each {
             AnyAssembler::Anthropic($a) => $body,
             AnyAssembler::Gemini($a) => $body,
             AnyAssembler::Bedrock($a) => $body,
+            AnyAssembler::AiSdk($a) => $body,
             AnyAssembler::Whole($a) => $body,
         }
     };
@@ -139,6 +143,7 @@ impl AnyAssembler {
             Protocol::Anthropic => AnyAssembler::Anthropic(AnthropicAssembler::new()),
             Protocol::Gemini => AnyAssembler::Gemini(GeminiAssembler::new()),
             Protocol::Bedrock => AnyAssembler::Bedrock(BedrockAssembler::new()),
+            Protocol::AiSdk => AnyAssembler::AiSdk(AiSdkAssembler::new()),
         }
     }
 }
@@ -289,6 +294,20 @@ pub fn detect_event(e: &Event) -> Option<Protocol> {
         ];
         if cohere.contains(&t) {
             return Some(Protocol::Cohere);
+        }
+        let ai_sdk = [
+            "start-step",
+            "text-start",
+            "tool-input-start",
+            "tool-input-delta",
+            "tool-input-available",
+            "tool-output-available",
+            "tool-output-error",
+            "finish-step",
+            "reasoning-start",
+        ];
+        if ai_sdk.contains(&t) || (t == "start" && o.contains_key("messageId")) {
+            return Some(Protocol::AiSdk);
         }
     }
     if o.get("object").and_then(Value::as_str) == Some("chat.completion.chunk") {

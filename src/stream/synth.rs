@@ -57,6 +57,7 @@ pub fn synthesize_with(x: &Exchange, protocol: Protocol, fragment: usize) -> Syn
         Protocol::Bedrock => bedrock(&doc, n),
         Protocol::Cohere => cohere(&doc, n),
         Protocol::Ollama => ollama(&doc, n),
+        Protocol::AiSdk => crate::formats::ai_sdk::stream::synthesize(&doc, n),
     };
     let named = matches!(protocol, Protocol::Anthropic | Protocol::OpenAiResponses);
     let events = values

@@ -38,9 +38,9 @@ def validator(fmt: str, kind: str):
 
 def formats() -> list[str]:
     """Every format with golden documents; each must have a validator module here. Other
-    fixture folders (canonical cases, streams, share links, gallery, fuzz inputs) hold no
+    fixture folders (canonical cases, streams, share links, gallery, fuzz inputs, cost cases) hold no
     golden documents."""
-    not_formats = {"exchanges", "streams", "share", "gallery", "fuzz"}
+    not_formats = {"exchanges", "streams", "share", "gallery", "fuzz", "cost"}
     return sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and p.name not in not_formats)
 
 
