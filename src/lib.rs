@@ -19,6 +19,7 @@ pub mod schema;
 pub mod share;
 pub mod snippets;
 pub mod stream;
+pub mod text;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

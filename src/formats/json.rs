@@ -10,10 +10,7 @@ pub fn pretty<T: Serialize>(doc: &T) -> String {
     serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("\"serialisation failed: {e}\""))
 }
 
-/// Escape one JSON pointer token.
-pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
+pub use crate::text::{escape, line_column};
 
 /// Deepest nesting of JSON arrays and objects [`parse`] accepts. Ours, checked by a flat scan
 /// before serde runs, so the error is a clear message at the bracket past the limit and no
@@ -132,19 +129,6 @@ pub fn locate_error(mut e: DecodeError, text: &str) -> DecodeError {
         }
     }
     e
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    // Never slice inside a character: step back to the boundary.
-    let mut end = offset.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let before = &text[..end];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
 }
 
 /// Byte offset where the value at `pointer` starts in the JSON `text`, if it is there.

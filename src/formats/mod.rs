@@ -20,7 +20,7 @@ pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 
-use crate::model::{Exchange, Loss};
+use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -440,5 +440,34 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
             ..canonical_err
         }),
         Err(_) => Err(canonical_err),
+    }
+}
+
+/// Which provider family's model names a format's requests carry: the link from formats to
+/// [`ModelFamily`] lives here, so the model knows nothing of formats.
+impl ModelFamily {
+    /// The family a format's requests name models of; `None` for MCP (no model at all). The
+    /// legacy XML prompt is sent to the Messages API.
+    pub fn of_format(format: Format) -> Option<ModelFamily> {
+        Some(match format {
+            Format::OpenAiChat | Format::OpenAiResponses => ModelFamily::OpenAi,
+            Format::Anthropic | Format::AnthropicXml => ModelFamily::Anthropic,
+            Format::Gemini => ModelFamily::Gemini,
+            Format::Bedrock => ModelFamily::Bedrock,
+            Format::Mistral => ModelFamily::Mistral,
+            Format::Cohere => ModelFamily::Cohere,
+            Format::DeepSeek => ModelFamily::DeepSeek,
+            Format::Ollama => ModelFamily::Ollama,
+            // MCP names no model; the AI SDK names the model of any provider.
+            Format::Mcp | Format::AiSdk => return None,
+        })
+    }
+}
+
+impl Exchange {
+    /// The model a format's requests name (`None` for MCP, which names none): what the panes,
+    /// the snippets and a live run send.
+    pub fn model_for_format(&self, format: Format) -> Option<ChosenModel> {
+        ModelFamily::of_format(format).map(|f| self.model_for(f))
     }
 }

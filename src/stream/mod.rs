@@ -155,7 +155,17 @@ impl Protocol {
     /// True when the protocol frames events as SSE (`data:` lines); Ollama and Bedrock
     /// (as JSON lines) do not.
     pub fn is_sse(self) -> bool {
-        !matches!(self, Protocol::Ollama | Protocol::Bedrock)
+        match self {
+            Protocol::Ollama | Protocol::Bedrock => false,
+            Protocol::OpenAiChat
+            | Protocol::DeepSeek
+            | Protocol::Mistral
+            | Protocol::OpenAiResponses
+            | Protocol::Anthropic
+            | Protocol::Gemini
+            | Protocol::Cohere
+            | Protocol::AiSdk => true,
+        }
     }
 }
 

@@ -7,6 +7,8 @@
 //! `tool-input-available` with the whole `input` (a mismatch with the fragments is reported);
 //! the server's tool results as `tool-output-available` (`output`) or `tool-output-error`
 //! (`errorText`); `finish` (`finishReason` since 5.0.x); `error` (`errorText`) and `abort`.
+//! Usage is no chunk of its own: apps attach it as `messageMetadata` (`usage` or
+//! `totalUsage`, as the docs' example does), which is read when present and written so.
 //! Sources, files, `data-*` parts and metadata are shown in the timeline and not assembled.
 //!
 //! The equivalent response is `{finishReason, response: {messages}}`: per step an assistant
@@ -40,6 +42,8 @@ pub struct AiSdkAssembler {
     steps: Vec<Step>,
     finish_reason: Option<String>,
     message_id: Option<String>,
+    /// Token counts from message metadata (`usage` or `totalUsage`), as apps attach them.
+    usage: Option<Value>,
 }
 
 impl Default for AiSdkAssembler {
@@ -49,6 +53,7 @@ impl Default for AiSdkAssembler {
             steps: vec![Step::default()],
             finish_reason: None,
             message_id: None,
+            usage: None,
         }
     }
 }
@@ -124,6 +129,11 @@ impl AiSdkAssembler {
         let v = Value::Object(o.clone());
         let ty = get_str(&v, "type").unwrap_or("");
         let call_id = get_str(&v, "toolCallId").unwrap_or("").to_string();
+        if let Some(meta) = v.get("messageMetadata") {
+            if let Some(u) = meta.get("usage").or_else(|| meta.get("totalUsage")) {
+                self.usage = Some(u.clone());
+            }
+        }
         match ty {
             "start" => {
                 if let Some(id) = get_str(&v, "messageId") {
@@ -308,9 +318,15 @@ impl Assembler for AiSdkAssembler {
                 messages.push(json!({"role": "tool", "content": results}));
             }
         }
+        if messages.is_empty() {
+            messages.push(json!({"role": "assistant", "content": []}));
+        }
         let mut o = Map::new();
         if let Some(r) = &self.finish_reason {
             o.insert("finishReason".into(), json!(r));
+        }
+        if let Some(u) = &self.usage {
+            o.insert("usage".into(), u.clone());
         }
         let mut response = Map::new();
         if let Some(id) = &self.message_id {
@@ -376,6 +392,10 @@ pub fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
     let mut finish = json!({"type": "finish"});
     if let Some(r) = doc.get("finishReason") {
         finish["finishReason"] = r.clone();
+    }
+    if let Some(u) = doc.get("usage") {
+        // What the docs' `messageMetadata` example attaches to `finish`.
+        finish["messageMetadata"] = json!({"usage": u});
     }
     out.push(finish);
     out.push(Value::String("[DONE]".into()));
