@@ -11,9 +11,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use toolscope::formats::{Format, Kind};
 use toolscope::model::*;
-use toolscope::stream::replay::{LoadOptions, Replay};
-use toolscope::stream::synth::synthesize;
+use toolscope::replay::{LoadOptions, Replay};
 use toolscope::stream::{Assembler, Protocol};
+use toolscope::synth::synthesize;
 
 const F: Format = Format::AiSdk;
 

@@ -471,3 +471,54 @@ impl Exchange {
         ModelFamily::of_format(format).map(|f| self.model_for(f))
     }
 }
+
+/// The streams of the formats: which format each protocol assembles into, and its decoder
+/// (what the assemblers in `formats/<dir>/stream.rs` hand to [`crate::stream::assemble`]).
+impl crate::stream::Protocol {
+    /// The format whose response body the stream assembles into.
+    pub fn format(self) -> Format {
+        use crate::stream::Protocol as P;
+        match self {
+            P::OpenAiChat => Format::OpenAiChat,
+            P::DeepSeek => Format::DeepSeek,
+            P::Mistral => Format::Mistral,
+            P::OpenAiResponses => Format::OpenAiResponses,
+            P::Anthropic => Format::Anthropic,
+            P::Gemini => Format::Gemini,
+            P::Bedrock => Format::Bedrock,
+            P::Cohere => Format::Cohere,
+            P::Ollama => Format::Ollama,
+            P::AiSdk => Format::AiSdk,
+        }
+    }
+
+    /// The streaming protocol of a format, if it streams (MCP and the legacy XML do not).
+    pub fn of_format(f: Format) -> Option<crate::stream::Protocol> {
+        crate::stream::Protocol::ALL
+            .into_iter()
+            .find(|p| p.format() == f)
+    }
+
+    /// Decode a response body of this protocol with its format.
+    pub fn decode_response(self, response: &Value) -> crate::stream::Decoding {
+        let text = serde_json::to_string(response).unwrap_or_default();
+        self.format()
+            .decode(&text, Kind::Response)
+            .map(|d| (d.exchange, d.losses))
+            .map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::Protocol;
+
+    #[test]
+    fn every_protocol_is_named_after_the_format_it_assembles_into() {
+        for p in Protocol::ALL {
+            assert_eq!(p.id(), p.format().id());
+            assert_eq!(Protocol::of_format(p.format()), Some(p));
+        }
+    }
+}

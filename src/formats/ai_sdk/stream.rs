@@ -267,6 +267,10 @@ impl Assembler for AiSdkAssembler {
         &self.t
     }
 
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
+    }
+
     fn push(&mut self, event: &Event) -> Vec<Update> {
         if event.is_done() {
             // `[DONE]` follows `finish`: the end, not an event after it.

@@ -248,6 +248,10 @@ impl Assembler for AnthropicAssembler {
         &self.t
     }
 
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
+    }
+
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
         let o = match self.t.read(event) {

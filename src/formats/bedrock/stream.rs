@@ -155,6 +155,10 @@ impl Assembler for BedrockAssembler {
         &self.t
     }
 
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
+    }
+
     fn push(&mut self, event: &Event) -> Vec<Update> {
         // `metadata` follows `messageStop` on the wire: nothing is after the end here.
         self.t.begin_quiet();

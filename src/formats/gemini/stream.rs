@@ -315,6 +315,10 @@ impl Assembler for GeminiAssembler {
         &self.t
     }
 
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
+    }
+
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin_quiet();
         let o = match self.t.read(event) {

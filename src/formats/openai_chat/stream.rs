@@ -241,6 +241,10 @@ impl Assembler for ChatAssembler {
         &self.t
     }
 
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
+    }
+
     fn push(&mut self, event: &Event) -> Vec<Update> {
         // A finish reason ends the choice (recorded streams often drop `[DONE]`, and a usage
         // chunk may follow it); only events after `[DONE]` are after the end.
@@ -386,6 +390,10 @@ impl Assembler for CohereAssembler {
 
     fn tracker(&self) -> &Tracker {
         &self.t
+    }
+
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
     }
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
@@ -586,6 +594,10 @@ impl Assembler for OllamaAssembler {
 
     fn tracker(&self) -> &Tracker {
         &self.t
+    }
+
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
     }
 
     fn push(&mut self, event: &Event) -> Vec<Update> {

@@ -6,9 +6,9 @@
 //! `input_json_delta`s, Gemini chunks with whole calls, Bedrock `contentBlockDelta` input
 //! strings, Cohere `tool-call-delta`s, Ollama lines.
 
-use super::{ndjson, sse, Event, Protocol};
 use crate::formats::Kind;
 use crate::model::{Exchange, Loss};
+use crate::stream::{ndjson, sse, Event, Protocol};
 use serde_json::{json, Map, Value};
 
 /// A synthesised stream.

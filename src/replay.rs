@@ -1,14 +1,14 @@
 //! The replay driver: load any input (SSE text as captured, one JSON event per line, a HAR
 //! export, a plain non-streamed response), detect or take the protocol, run its assembler
-//! and answer "what was the state after step n" for a timeline with seek.
+//! and answer "what was the state after step n" for a timeline with seek. It sits above
+//! `stream` (framing, the assembler trait) and `formats` (the assemblers, detection of a
+//! plain response).
 //!
 //! Seeking is cheap recomputation: the driver keeps checkpoints (clones of the assembler) and
 //! replays from the nearest one. A checkpoint is taken when the input consumed since the last
 //! one is at least as large as the state being cloned, so checkpoints never hold more memory
 //! than the input itself and a seek replays at most about as many bytes as it clones.
 
-use super::har::{self, HarError};
-use super::{ndjson, sse, Anomaly, Assembled, Assembler, Event, Protocol, State, Tracker, Update};
 use crate::formats::ai_sdk::stream::AiSdkAssembler;
 use crate::formats::anthropic::stream::AnthropicAssembler;
 use crate::formats::bedrock::stream::BedrockAssembler;
@@ -17,6 +17,10 @@ use crate::formats::openai_chat::stream::{ChatAssembler, CohereAssembler, Ollama
 use crate::formats::openai_responses::stream::ResponsesAssembler;
 use crate::formats::{read_any, DecodeError, Format, Kind};
 use crate::model::Exchange;
+use crate::stream::har::{self, HarError};
+use crate::stream::{
+    ndjson, sse, Anomaly, Assembled, Assembler, Decoding, Event, Protocol, State, Tracker, Update,
+};
 use serde_json::Value;
 use std::fmt;
 
@@ -161,6 +165,9 @@ impl Assembler for AnyAssembler {
     fn response(&self) -> Value {
         each!(self, a => a.response())
     }
+    fn decode(&self, response: &Value) -> Decoding {
+        each!(self, a => a.decode(response))
+    }
     fn state(&self) -> State {
         each!(self, a => a.state())
     }
@@ -203,7 +210,14 @@ impl Assembler for WholeResponse {
         match event.json() {
             Ok(v) => {
                 self.doc = v;
-                let x = super::assemble(self.protocol, self.doc.clone(), &self.t, false);
+                let decoded = self.protocol.decode_response(&self.doc);
+                let x = crate::stream::assemble(
+                    self.protocol,
+                    self.doc.clone(),
+                    decoded,
+                    &self.t,
+                    false,
+                );
                 if let Some(m) = x.exchange.messages.last() {
                     for p in &m.parts {
                         match p {
@@ -231,6 +245,9 @@ impl Assembler for WholeResponse {
     }
     fn response(&self) -> Value {
         self.doc.clone()
+    }
+    fn decode(&self, response: &Value) -> Decoding {
+        self.protocol.decode_response(response)
     }
 }
 
