@@ -77,15 +77,7 @@ pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T,
     check_depth(format, text)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let pointer: String = e
-            .path()
-            .iter()
-            .filter_map(|seg| match seg {
-                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
-                serde_path_to_error::Segment::Map { key } => Some(format!("/{}", escape(key))),
-                _ => None,
-            })
-            .collect();
+        let pointer = path_pointer(e.path());
         let inner = e.into_inner();
         let syntax = inner.is_syntax() || inner.is_eof();
         // For a shape error serde stops at the end of the element; point at its start instead.
@@ -109,6 +101,25 @@ pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T,
         message: strip_position(&e.to_string()),
     })?;
     Ok(value)
+}
+
+/// The JSON pointer of a serde path (sequence indexes and map keys; other segments carry no
+/// place in the document).
+pub fn path_pointer(path: &serde_path_to_error::Path) -> String {
+    path.iter()
+        .filter_map(|seg| match seg {
+            serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
+            serde_path_to_error::Segment::Map { key } => Some(format!("/{}", escape(key))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Deserialise `v` as `T`; a shape error is the pointer (relative to `v`) of the element that
+/// does not fit, and serde's message. The one place every format reads a sub-document.
+pub fn typed<T: DeserializeOwned>(v: serde_json::Value) -> Result<T, (String, String)> {
+    serde_path_to_error::deserialize(v)
+        .map_err(|e| (path_pointer(e.path()), e.into_inner().to_string()))
 }
 
 /// serde_json appends " at line L column C"; we report those as fields.

@@ -511,7 +511,6 @@ impl crate::stream::Protocol {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::stream::Protocol;
 
     #[test]
