@@ -418,3 +418,75 @@ fn there_is_no_http_snippet_for_messages_an_app_passes_to_generate_text() {
     let e = toolscope::snippets::snippet(F, toolscope::snippets::Lang::Curl, &body).unwrap_err();
     assert!(e.reason.contains("generateText"), "{}", e.reason);
 }
+
+#[test]
+fn ai_sdk_4_ui_messages_with_tool_invocations_are_read() {
+    let v4 = json!([
+        {"id": "1", "role": "user", "content": "Weather?", "parts": [{"type": "text", "text": "Weather?"}]},
+        {"id": "2", "role": "assistant", "content": "", "parts": [
+            {"type": "tool-invocation", "toolInvocation": {"state": "result", "toolCallId": "c1",
+             "toolName": "get_weather", "args": {"city": "Oslo"}, "result": {"temp": -3}}}
+        ]}
+    ]);
+    assert_eq!(
+        Format::detect(&v4.to_string()).ok(),
+        Some((F, Kind::Request))
+    );
+    let x = F
+        .decode(&v4.to_string(), Kind::Request)
+        .expect("decodes")
+        .exchange;
+    assert_eq!(
+        calls(&x),
+        vec![(
+            Some("c1".into()),
+            "get_weather".into(),
+            json!({"city": "Oslo"})
+        )]
+    );
+    assert_eq!(
+        results(&x),
+        vec![(Some("c1".into()), "{\"temp\":-3}".into(), false)]
+    );
+}
+
+#[test]
+fn one_ui_assistant_message_reads_as_a_response() {
+    let one = json!({"id": "a1", "role": "assistant", "parts": [
+        {"type": "step-start"},
+        {"type": "tool-get_weather", "toolCallId": "c1", "state": "input-available",
+         "input": {"city": "Oslo"}}
+    ]});
+    assert_eq!(
+        Format::detect(&one.to_string()).ok(),
+        Some((F, Kind::Response))
+    );
+    let x = F
+        .decode(&one.to_string(), Kind::Response)
+        .expect("decodes")
+        .exchange;
+    assert_eq!(
+        calls(&x),
+        vec![(
+            Some("c1".into()),
+            "get_weather".into(),
+            json!({"city": "Oslo"})
+        )]
+    );
+}
+
+#[test]
+fn the_chat_request_use_chat_posts_is_read() {
+    let body = json!({"id": "chat_1", "trigger": "submit-message", "messages": [
+        {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
+    ]});
+    assert_eq!(
+        Format::detect(&body.to_string()).ok(),
+        Some((F, Kind::Request))
+    );
+    let x = F
+        .decode(&body.to_string(), Kind::Request)
+        .expect("decodes")
+        .exchange;
+    assert_eq!(common::text_of(&x.messages[0]), "hi");
+}

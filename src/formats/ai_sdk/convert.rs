@@ -570,6 +570,15 @@ pub fn decode_request(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> 
                 .or_default()
                 .insert(BARE.into(), Value::Bool(true));
         }
+        // One message on its own reads as a conversation of one (written back as an array).
+        Value::Object(o) if o.contains_key("role") && !o.contains_key("messages") => {
+            let items = std::slice::from_ref(&doc);
+            x.messages = decode_messages(items, "", &mut x.system, &mut losses)?;
+            x.extra
+                .entry(ID.to_string())
+                .or_default()
+                .insert(BARE.into(), Value::Bool(true));
+        }
         Value::Object(o) => {
             let Some(Value::Array(items)) = o.get("messages") else {
                 return Err(err("", "expected `messages`: an array of messages"));
@@ -909,12 +918,8 @@ pub fn decode_output(out: &Value, at: &str) -> Result<(ResultContent, bool), Dec
                 .collect();
             (ResultContent::Blocks(blocks), false)
         }
-        other => {
-            return Err(err(
-                &format!("{at}/type"),
-                format!("unknown output type {other:?}: expected text, json, error-text, error-json or content"),
-            ))
-        }
+        // An output type of a later SDK (`execution-denied`, …): kept whole, as JSON.
+        _ => (ResultContent::Json(out.clone()), false),
     })
 }
 
@@ -1016,6 +1021,14 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
                 .is_some_and(Value::is_array)
             {
                 return Some((Kind::Response, 95));
+            }
+            // One message on its own, when its parts say AI SDK.
+            if o.contains_key("role") && messages_look_ai(std::slice::from_ref(v)) {
+                let kind = match o.get("role").and_then(Value::as_str) {
+                    Some("assistant") => Kind::Response,
+                    _ => Kind::Request,
+                };
+                return Some((kind, 90));
             }
             let ms = o.get("messages").and_then(Value::as_array)?;
             if o.get("tools").is_some_and(Value::is_object) || messages_look_ai(ms) {

@@ -9,21 +9,46 @@ use crate::formats::DecodeError;
 use crate::model::{Losses, Message, Part, ResultContent, Role, ToolCall, ToolResult};
 use serde_json::{json, Value};
 
-/// True when `items` are UI messages: every one has `role` and a `parts` array and no
-/// `content`, and one has an `id` or a part only UI messages have.
+/// True when `items` are UI messages: every one has `role` and a `parts` array (AI SDK 4 UI
+/// messages also have a `content` string), and one has an `id` or a part only UI messages have.
 pub fn is_ui_messages(items: &[Value]) -> bool {
     !items.is_empty()
         && items.iter().all(|m| {
             m.get("role").is_some_and(Value::is_string)
                 && m.get("parts").is_some_and(Value::is_array)
-                && m.get("content").is_none()
+                && m.get("content").is_none_or(Value::is_string)
         })
         && items.iter().any(|m| {
             m.get("id").is_some()
                 || m.get("parts")
                     .and_then(Value::as_array)
-                    .is_some_and(|ps| ps.iter().any(|p| tool_name(p).is_some()))
+                    .is_some_and(|ps| ps.iter().any(|p| tool_name(&tool_part(p)).is_some()))
         })
+}
+
+/// A tool part in the AI SDK 5 shape: an AI SDK 4 `tool-invocation` part (`toolInvocation:
+/// {state: call | partial-call | result, toolCallId, toolName, args, result}`) is rewritten as a
+/// `dynamic-tool` part; other parts are returned as they are.
+fn tool_part(p: &Value) -> Value {
+    let Some(inv) = p
+        .get("toolInvocation")
+        .filter(|_| p.get("type").and_then(Value::as_str) == Some("tool-invocation"))
+    else {
+        return p.clone();
+    };
+    let state = match inv.get("state").and_then(Value::as_str) {
+        Some("result") => "output-available",
+        Some("partial-call") => "input-streaming",
+        _ => "input-available",
+    };
+    json!({
+        "type": "dynamic-tool",
+        "toolName": inv.get("toolName").cloned().unwrap_or(Value::Null),
+        "toolCallId": inv.get("toolCallId").cloned().unwrap_or(Value::Null),
+        "state": state,
+        "input": inv.get("args").cloned().unwrap_or(Value::Null),
+        "output": inv.get("result").cloned().unwrap_or(Value::Null),
+    })
 }
 
 /// The tool name of a tool part (`tool-<name>` or `dynamic-tool`), if it is one.
@@ -120,6 +145,7 @@ fn assistant(parts: &[Value], out: &mut Vec<Message>) {
         }
     };
     for p in parts {
+        let p = &tool_part(p);
         let ty = p.get("type").and_then(Value::as_str).unwrap_or("");
         if let Some(name) = tool_name(p) {
             let id = p
