@@ -511,6 +511,25 @@ impl crate::stream::Protocol {
     }
 }
 
+/// The part of an `impl stream::Assembler` every format's assembler shares: its protocol (a
+/// constant), its tracker (field `t`) and its decoder (its format's response decoder).
+macro_rules! assembler_basics {
+    ($protocol:expr) => {
+        fn protocol(&self) -> crate::stream::Protocol {
+            $protocol
+        }
+
+        fn tracker(&self) -> &crate::stream::Tracker {
+            &self.t
+        }
+
+        fn decode(&self, response: &serde_json::Value) -> crate::stream::Decoding {
+            $protocol.decode_response(response)
+        }
+    };
+}
+pub(crate) use assembler_basics;
+
 #[cfg(test)]
 mod tests {
     use crate::stream::Protocol;

@@ -259,17 +259,7 @@ impl AiSdkAssembler {
 }
 
 impl Assembler for AiSdkAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::AiSdk
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
-
-    fn decode(&self, response: &Value) -> crate::stream::Decoding {
-        self.protocol().decode_response(response)
-    }
+    crate::formats::assembler_basics!(Protocol::AiSdk);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         if event.is_done() {

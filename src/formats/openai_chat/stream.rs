@@ -384,17 +384,7 @@ impl CohereAssembler {
 }
 
 impl Assembler for CohereAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::Cohere
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
-
-    fn decode(&self, response: &Value) -> crate::stream::Decoding {
-        self.protocol().decode_response(response)
-    }
+    crate::formats::assembler_basics!(Protocol::Cohere);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
@@ -588,17 +578,7 @@ impl OllamaAssembler {
 }
 
 impl Assembler for OllamaAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::Ollama
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
-
-    fn decode(&self, response: &Value) -> crate::stream::Decoding {
-        self.protocol().decode_response(response)
-    }
+    crate::formats::assembler_basics!(Protocol::Ollama);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();

@@ -297,17 +297,7 @@ impl ResponsesAssembler {
 }
 
 impl Assembler for ResponsesAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::OpenAiResponses
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
-
-    fn decode(&self, response: &Value) -> crate::stream::Decoding {
-        self.protocol().decode_response(response)
-    }
+    crate::formats::assembler_basics!(Protocol::OpenAiResponses);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
