@@ -6,9 +6,9 @@
 use serde_json::json;
 use std::time::{Duration, Instant};
 use toolscope::model::*;
-use toolscope::stream::replay::{AnyAssembler, LoadOptions, Replay};
-use toolscope::stream::synth::synthesize;
+use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{ndjson, sse, Assembler, Event, Protocol};
+use toolscope::synth::synthesize;
 
 const EVENTS: usize = 10_000;
 

@@ -20,7 +20,7 @@ after(async () => {
 
 const FORMATS = [
   'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'mcp',
-  'anthropic-xml', 'deepseek', 'mistral', 'cohere', 'ollama',
+  'anthropic-xml', 'deepseek', 'mistral', 'cohere', 'ollama', 'ai-sdk',
 ];
 
 /** The text of an editor (CodeMirror, or its textarea before it loads). */

@@ -153,6 +153,7 @@ pub fn spans_in(x: &Exchange, format: Format, kind: Kind, text: &str) -> Vec<(El
     let Ok(doc) = serde_json::from_str::<Value>(&marked) else {
         return out;
     };
+    let real = serde_json::from_str::<Value>(text).ok();
     let found = first_occurrences(&doc, elements.len());
     for (n, e) in elements.iter().enumerate() {
         let Some(Some(path)) = found.get(n) else {
@@ -162,7 +163,11 @@ pub fn spans_in(x: &Exchange, format: Format, kind: Kind, text: &str) -> Vec<(El
         else {
             continue;
         };
-        // The real rendering has the same structure: the value there must be an object too.
+        // The real rendering has the same structure (keys named by a sentinel, as AI SDK tool
+        // records, are found by position): the value there must be an object too.
+        let Some(pointer) = real.as_ref().and_then(|r| same_place(&doc, r, &pointer)) else {
+            continue;
+        };
         if let Some((start, end)) = json::span(text, &pointer) {
             if text.as_bytes().get(start) == Some(&b'{') {
                 out.push((*e, Span { start, end }));
@@ -291,22 +296,7 @@ fn first_occurrences(doc: &Value, count: usize) -> Vec<Option<String>> {
     let mut stack: Vec<(String, &Value)> = vec![(String::new(), doc)];
     while let Some((at, v)) = stack.pop() {
         match v {
-            Value::String(s) => {
-                let mut rest = s.as_str();
-                while let Some(i) = rest.find(PREFIX) {
-                    let tail = rest.get(i..).unwrap_or_default();
-                    let n = tail
-                        .get(PREFIX.len()..WIDTH - 1)
-                        .and_then(|d| d.parse::<usize>().ok())
-                        .filter(|_| tail.as_bytes().get(WIDTH - 1) == Some(&b'q'));
-                    if let Some(slot) = n.and_then(|n| found.get_mut(n)) {
-                        if slot.is_none() {
-                            *slot = Some(at.clone());
-                        }
-                    }
-                    rest = tail.get(PREFIX.len()..).unwrap_or_default();
-                }
-            }
+            Value::String(s) => note_sentinels(s, &at, &mut found),
             Value::Array(a) => {
                 for (i, c) in a.iter().enumerate().rev() {
                     stack.push((format!("{at}/{i}"), c));
@@ -315,7 +305,10 @@ fn first_occurrences(doc: &Value, count: usize) -> Vec<Option<String>> {
             Value::Object(o) => {
                 let children: Vec<_> = o.iter().collect();
                 for (k, c) in children.into_iter().rev() {
-                    stack.push((format!("{at}/{}", json::escape(k)), c));
+                    let here = format!("{at}/{}", json::escape(k));
+                    // A record keyed by name (AI SDK tools): the key names the element.
+                    note_sentinels(k, &here, &mut found);
+                    stack.push((here, c));
                 }
             }
             _ => {}
@@ -324,11 +317,60 @@ fn first_occurrences(doc: &Value, count: usize) -> Vec<Option<String>> {
     found
 }
 
+/// The pointer in `real` of the place `pointer` names in `marked`, a document of the same
+/// shape: object keys are matched by position (a key may be a sentinel).
+fn same_place(marked: &Value, real: &Value, pointer: &str) -> Option<String> {
+    let (mut m, mut r) = (marked, real);
+    let mut out = String::new();
+    for seg in pointer.split('/').skip(1) {
+        let key = seg.replace("~1", "/").replace("~0", "~");
+        match (m, r) {
+            (Value::Object(mo), Value::Object(ro)) => {
+                let i = mo.keys().position(|k| *k == key)?;
+                let (rk, rv) = ro.iter().nth(i)?;
+                out.push('/');
+                out.push_str(&json::escape(rk));
+                m = mo.get(&key)?;
+                r = rv;
+            }
+            (Value::Array(ma), Value::Array(ra)) => {
+                let i: usize = key.parse().ok()?;
+                m = ma.get(i)?;
+                r = ra.get(i)?;
+                out.push('/');
+                out.push_str(&key);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Record `at` for each sentinel in `s` not seen before.
+fn note_sentinels(s: &str, at: &str, found: &mut [Option<String>]) {
+    let mut rest = s;
+    while let Some(i) = rest.find(PREFIX) {
+        let tail = rest.get(i..).unwrap_or_default();
+        let n = tail
+            .get(PREFIX.len()..WIDTH - 1)
+            .and_then(|d| d.parse::<usize>().ok())
+            .filter(|_| tail.as_bytes().get(WIDTH - 1) == Some(&b'q'));
+        if let Some(slot) = n.and_then(|n| found.get_mut(n)) {
+            if slot.is_none() {
+                *slot = Some(at.to_string());
+            }
+        }
+        rest = tail.get(PREFIX.len()..).unwrap_or_default();
+    }
+}
+
 /// Fields that make an object a tool result in some format: OpenAI-style `tool` messages,
 /// Anthropic `tool_result` blocks, Responses `function_call_output` items, Gemini
-/// `functionResponse` parts, Bedrock `toolResult` blocks, MCP JSON-RPC responses.
-const RESULT_KEYS: [&str; 7] = [
+/// `functionResponse` parts, Bedrock `toolResult` blocks, MCP JSON-RPC responses, AI SDK
+/// `tool-result` parts.
+const RESULT_KEYS: [&str; 8] = [
     "tool_call_id",
+    "toolCallId",
     "tool_use_id",
     "call_id",
     "functionResponse",
@@ -341,6 +383,10 @@ const RESULT_KEYS: [&str; 7] = [
 /// is an item of an array; for a result, the nearest such object that looks like a result
 /// (its content may be an array of blocks, whose items are objects too).
 fn enclosing_element(doc: &Value, path: &str, result: bool) -> Option<String> {
+    // A record entry named by its key (AI SDK tools) is the element itself.
+    if doc.pointer(path).is_some_and(Value::is_object) {
+        return Some(path.to_string());
+    }
     let mut nearest: Option<String> = None;
     let mut end = path.len();
     while let Some(cut) = path.get(..end).and_then(|p| p.rfind('/')) {

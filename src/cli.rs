@@ -47,14 +47,11 @@ one model per provider family): tools, messages, total, exact or estimate and th
 array. Checks for the tool set follow the table (text output).";
 
 /// The most bytes a command reads (file or stdin): the largest input any command accepts, a
-/// replayed stream ([`crate::stream::replay::MAX_INPUT`]); each command then applies its own
+/// replayed stream ([`crate::replay::MAX_INPUT`]); each command then applies its own
 /// limit (documents: [`crate::formats::limits::MAX_INPUT`]) with its own message. Reading stops
 /// one byte past it, so `toolscope lint < /dev/zero` ends at once instead of filling memory.
 pub const READ_LIMIT: usize = {
-    let (a, b) = (
-        crate::stream::replay::MAX_INPUT,
-        crate::formats::limits::MAX_INPUT,
-    );
+    let (a, b) = (crate::replay::MAX_INPUT, crate::formats::limits::MAX_INPUT);
     if a > b {
         a
     } else {
@@ -321,7 +318,7 @@ fn replay_command(
     err: &mut String,
     usage: impl Fn(&mut String, &str) -> i32,
 ) -> i32 {
-    use crate::stream::replay::{LoadOptions, Replay};
+    use crate::replay::{LoadOptions, Replay};
     use crate::stream::Protocol;
     let mut opts = LoadOptions::default();
     let mut to = None;
@@ -419,7 +416,7 @@ const STEP_PREVIEW: usize = 80;
 /// `--steps`: one line per event, each bounded (a label, the text length, the calls that
 /// changed with the end of their arguments), so the output grows with the events, not with
 /// events × argument length. Reads the assembler's bookkeeping instead of cloning its state.
-fn steps_lines(replay: &crate::stream::replay::Replay, out: &mut String) {
+fn steps_lines(replay: &crate::replay::Replay, out: &mut String) {
     use crate::stream::Assembler;
     use std::fmt::Write;
     let mut a = replay.assembler_after(0);

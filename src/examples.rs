@@ -185,7 +185,7 @@ mod tests {
             assert!(!d.exchange.tools.is_empty(), "{}", e.id);
         }
         for st in STREAMS {
-            let r = crate::stream::replay::Replay::load(st.text, Default::default())
+            let r = crate::replay::Replay::load(st.text, Default::default())
                 .unwrap_or_else(|e| panic!("{}: {e}", st.id));
             assert!(!r.events.is_empty(), "{}", st.id);
         }

@@ -15,10 +15,13 @@ pub mod history;
 pub mod live;
 pub mod model;
 pub mod redact;
+pub mod replay;
 pub mod schema;
 pub mod share;
 pub mod snippets;
 pub mod stream;
+pub mod synth;
+pub mod text;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

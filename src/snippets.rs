@@ -107,7 +107,7 @@ pub fn api_key_env(format: Format) -> Option<&'static str> {
         Format::Mistral => Some("MISTRAL_API_KEY"),
         // The cohere SDK's own variable.
         Format::Cohere => Some("CO_API_KEY"),
-        Format::Bedrock | Format::Ollama | Format::Mcp => None,
+        Format::Bedrock | Format::Ollama | Format::Mcp | Format::AiSdk => None,
     }
 }
 
@@ -142,14 +142,27 @@ pub fn snippet_with_model(
     match format {
         Format::AnthropicXml => return Ok(anthropic_xml(lang, body, model)),
         Format::Mcp => return mcp(lang, body),
-        _ => {}
+        Format::AiSdk => return Err(unavailable(
+            "AI SDK messages are passed to generateText in a TypeScript app, not sent over HTTP",
+        )),
+        Format::OpenAiChat
+        | Format::OpenAiResponses
+        | Format::Anthropic
+        | Format::Gemini
+        | Format::Bedrock
+        | Format::DeepSeek
+        | Format::Mistral
+        | Format::Cohere
+        | Format::Ollama => {}
     }
     let doc: Value = serde_json::from_str(body)
         .map_err(|e| unavailable(format!("the request is not valid JSON ({e})")))?;
     let Value::Object(fields) = &doc else {
         return Err(unavailable("the request body is not a JSON object"));
     };
-    let api = api(format, fields, model);
+    let Some(api) = api(format, fields, model) else {
+        return Err(unavailable("this format has no HTTP request"));
+    };
     Ok(match lang {
         Lang::Curl => {
             let heredoc_body = match &api.curl_body {
@@ -232,7 +245,13 @@ fn openai_client(env: &'static str, base_url: Option<&str>) -> String {
     }
 }
 
-fn api(format: Format, fields: &serde_json::Map<String, Value>, model: Option<&str>) -> Api {
+/// The HTTP API a format's requests go to; `None` for the formats that are not an HTTP body of
+/// their own (the legacy prompt and MCP have their own snippets, the AI SDK's messages none).
+fn api(
+    format: Format,
+    fields: &serde_json::Map<String, Value>,
+    model: Option<&str>,
+) -> Option<Api> {
     let base = |title: &str, url: &str, headers: Vec<Header>, python: PySdk| Api {
         title: title.to_string(),
         url: url.to_string(),
@@ -250,7 +269,7 @@ fn api(format: Format, fields: &serde_json::Map<String, Value>, model: Option<&s
         call,
         print: "print(response.model_dump_json(indent=2))",
     };
-    match format {
+    Some(match format {
         Format::OpenAiResponses => base(
             "OpenAI Responses",
             "https://api.openai.com/v1/responses",
@@ -370,14 +389,14 @@ fn api(format: Format, fields: &serde_json::Map<String, Value>, model: Option<&s
                 )),
             }
         }
-        // OpenAI Chat, and the fallback for any format not listed above.
-        _ => base(
+        Format::OpenAiChat => base(
             "OpenAI Chat Completions",
             "https://api.openai.com/v1/chat/completions",
             bearer("OPENAI_API_KEY"),
             openai("chat.completions.create", "OPENAI_API_KEY", None),
         ),
-    }
+        Format::AnthropicXml | Format::Mcp | Format::AiSdk => return None,
+    })
 }
 
 fn anthropic_headers() -> Vec<Header> {

@@ -155,7 +155,7 @@ fn cli_input_reading_stops_one_byte_past_the_limit() {
     // The largest input any command accepts.
     assert_eq!(
         READ_LIMIT,
-        toolscope::stream::replay::MAX_INPUT.max(toolscope::formats::limits::MAX_INPUT)
+        toolscope::replay::MAX_INPUT.max(toolscope::formats::limits::MAX_INPUT)
     );
 }
 

@@ -13,32 +13,7 @@ mod common;
 
 use common::{call, has_loss, result, user};
 
-const F: Format = Format::Cohere;
-
-fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
-    let t = common::checked_trip(F, x, kind);
-    (t.doc, t.encoder)
-}
-
-fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    common::decode_doc(F, doc, kind)
-}
-
-/// A pasted document decodes, and encodes back to the same JSON value.
-fn survives(doc: Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    common::paste_survives(F, doc, kind)
-}
-
-fn exchange(messages: Vec<Message>) -> Exchange {
-    Exchange {
-        options: Options {
-            model: Some("command-a-03-2025".into()),
-            ..Options::default()
-        },
-        messages,
-        ..Exchange::default()
-    }
-}
+format_kit!(Format::Cohere, "command-a-03-2025");
 
 fn tool(name: &str, strict: Option<bool>) -> Tool {
     Tool {

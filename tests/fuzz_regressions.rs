@@ -13,9 +13,9 @@ use std::process::{Command, Stdio};
 use toolscope::edit::read_into;
 use toolscope::formats::{read_any, Format, Kind};
 use toolscope::model::Exchange;
+use toolscope::replay::{LoadOptions, Replay};
 use toolscope::schema::{self, LintOptions, Target};
 use toolscope::share;
-use toolscope::stream::replay::{LoadOptions, Replay};
 use toolscope::stream::Protocol;
 
 const KINDS: [Kind; 2] = [Kind::Request, Kind::Response];

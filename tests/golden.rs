@@ -80,4 +80,5 @@ golden_tests! {
     mistral_golden: Format::Mistral;
     cohere_golden: Format::Cohere;
     ollama_golden: Format::Ollama;
+    ai_sdk_golden: Format::AiSdk;
 }

@@ -14,7 +14,7 @@ use toolscope::live::record::{self, iso8601};
 use toolscope::live::run::{Finish, GivenResult, Mock, Mocks, Phase, Run};
 use toolscope::live::{checks, parse_headers, request, HttpRequest, Provider, Target, REDACTED};
 use toolscope::model::{Exchange, Message, Part, Role, Tool};
-use toolscope::stream::replay::{LoadOptions, Replay};
+use toolscope::replay::{LoadOptions, Replay};
 
 const KEY: &str = "sk-live-test-0123456789abcdef";
 

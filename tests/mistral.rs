@@ -14,32 +14,7 @@ mod common;
 
 use common::{call, has_loss, result, user};
 
-const F: Format = Format::Mistral;
-
-fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
-    let t = common::checked_trip(F, x, kind);
-    (t.doc, t.encoder)
-}
-
-fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    common::decode_doc(F, doc, kind)
-}
-
-/// A pasted document decodes, and encodes back to the same JSON value.
-fn survives(doc: Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    common::paste_survives(F, doc, kind)
-}
-
-fn exchange(messages: Vec<Message>) -> Exchange {
-    Exchange {
-        options: Options {
-            model: Some("mistral-large-latest".into()),
-            ..Options::default()
-        },
-        messages,
-        ..Exchange::default()
-    }
-}
+format_kit!(Format::Mistral, "mistral-large-latest");
 
 fn is_mistral_id(v: &Value) -> bool {
     v.as_str()

@@ -14,46 +14,7 @@ mod common;
 
 use common::{call, has_loss, result, user};
 
-const F: Format = Format::OpenAiChat;
-
-/// Encode, check the contract (decode(encode(x)) differs only where a loss says), and return
-/// the document and the encoder's losses.
-fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
-    let t = common::checked_trip(F, x, kind);
-    (t.doc, t.encoder)
-}
-
-fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let d = F.decode(&doc.to_string(), kind).expect("decodes");
-    (d.exchange, d.losses)
-}
-
-/// A pasted document decodes, and encodes back to the same JSON value.
-fn survives(doc: Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(&doc).unwrap();
-    let dec = F.decode(&text, kind).expect("decodes");
-    let enc = F.encode(&dec.exchange, kind);
-    let back: Value = serde_json::from_str(&enc.text).unwrap();
-    assert_eq!(
-        back,
-        doc,
-        "changed on the way back\nlosses: {:#?}\nexchange: {}",
-        enc.losses,
-        serde_json::to_string_pretty(&dec.exchange).unwrap()
-    );
-    (dec.exchange, dec.losses)
-}
-
-fn exchange(messages: Vec<Message>) -> Exchange {
-    Exchange {
-        options: Options {
-            model: Some("gpt-4.1".into()),
-            ..Options::default()
-        },
-        messages,
-        ..Exchange::default()
-    }
-}
+format_kit!(Format::OpenAiChat, "gpt-4.1");
 
 fn weather_round() -> Exchange {
     exchange(vec![

@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 use toolscope::redact::{self, REDACTED};
+use toolscope::replay::{LoadOptions, Replay};
 use toolscope::share::{self, State};
-use toolscope::stream::replay::{LoadOptions, Replay};
 
 const DEVTOOLS: &str = include_str!("fixtures/har/chrome-devtools-secrets.har");
 

@@ -77,4 +77,5 @@ round_trip_tests! {
     mistral_roundtrip: Format::Mistral;
     cohere_roundtrip: Format::Cohere;
     ollama_roundtrip: Format::Ollama;
+    ai_sdk_roundtrip: Format::AiSdk;
 }

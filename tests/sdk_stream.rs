@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use toolscope::model::Role;
-use toolscope::stream::replay::{LoadOptions, Replay};
-use toolscope::stream::synth::synthesize;
+use toolscope::replay::{LoadOptions, Replay};
 use toolscope::stream::{Event, Protocol};
+use toolscope::synth::synthesize;
 
 /// Run the SDK accumulators on several streams in one python process.
 fn sdk(streams: &[(&str, &[Event])]) -> Vec<Value> {

@@ -99,7 +99,8 @@ fn cases() -> Vec<Case> {
         exchanges.push((format!("generated-{n}"), x));
     }
     for (name, x) in exchanges {
-        for format in Format::ALL {
+        // The AI SDK's messages go to `generateText` inside an app: no HTTP snippet.
+        for format in Format::ALL.into_iter().filter(|f| *f != Format::AiSdk) {
             let body = format.encode(&x, Kind::Request).text;
             out.push(Case {
                 id: format!("{}/{name}", format.id()),
@@ -281,6 +282,7 @@ fn endpoint(c: &Case) -> (String, Option<(&'static str, String)>) {
             )
         }
         Format::Mcp => ("http://localhost:8000/mcp".into(), None),
+        Format::AiSdk => unreachable!("no snippet for the AI SDK"),
     }
 }
 
@@ -567,7 +569,8 @@ fn snippets_hold_no_key_and_name_their_variable() {
 #[test]
 fn snippets_every_format_and_language_has_one_for_the_examples() {
     for (name, x) in common::cases() {
-        for format in Format::ALL {
+        // The AI SDK's messages are passed to `generateText` in an app: no HTTP request.
+        for format in Format::ALL.into_iter().filter(|f| *f != Format::AiSdk) {
             let body = format.encode(&x, Kind::Request).text;
             for lang in Lang::ALL {
                 let s = snippet(format, lang, &body)

@@ -7,7 +7,7 @@ mod common;
 
 use serde_json::json;
 use toolscope::model::{Part, StopReason, ToolCall};
-use toolscope::stream::replay::{Framing, LoadOptions, Replay, ReplayError, MAX_INPUT};
+use toolscope::replay::{Framing, LoadOptions, Replay, ReplayError, MAX_INPUT};
 use toolscope::stream::{AnomalyKind, Assembled, Protocol};
 
 fn load(name: &str) -> Replay {

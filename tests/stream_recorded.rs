@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolscope::formats::Kind;
 use toolscope::model::StopReason;
-use toolscope::stream::replay::{AnyAssembler, LoadOptions, Replay};
+use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{ndjson, sse, Assembled, Assembler, Protocol};
 
 /// Every recording, as (folder/name, text), sorted.

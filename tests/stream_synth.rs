@@ -1,5 +1,5 @@
 //! The reverse direction: the stream each protocol would send for an exchange's last assistant
-//! turn (`stream::synth`) assembles back to that turn as the protocol's non-streamed response
+//! turn (`synth`) assembles back to that turn as the protocol's non-streamed response
 //! carries it, whether the protocol is named or detected, and whatever the byte chunking.
 
 #![cfg(not(target_arch = "wasm32"))]
@@ -9,9 +9,9 @@ mod common;
 use proptest::prelude::*;
 use toolscope::formats::Kind;
 use toolscope::model::{Exchange, Message, Role};
-use toolscope::stream::replay::{LoadOptions, Replay};
-use toolscope::stream::synth::{synthesize, synthesize_with};
+use toolscope::replay::{LoadOptions, Replay};
 use toolscope::stream::{ndjson, sse, Assembler, Protocol};
+use toolscope::synth::{synthesize, synthesize_with};
 
 /// The last assistant message of `x` as the protocol's response decoder reads it back.
 fn expected(x: &Exchange, p: Protocol) -> Message {
@@ -137,7 +137,7 @@ fn feed(text: &str, cuts: &[usize], p: Protocol) -> toolscope::stream::Assembled
         events.extend(f.push(&bytes[last..]));
         events.extend(f.finish());
     }
-    let mut a = toolscope::stream::replay::AnyAssembler::new(p);
+    let mut a = toolscope::replay::AnyAssembler::new(p);
     for e in &events {
         a.push(e);
     }

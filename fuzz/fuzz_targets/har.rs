@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use toolscope::stream::har;
-use toolscope::stream::replay::{LoadOptions, Replay};
+use toolscope::replay::{LoadOptions, Replay};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

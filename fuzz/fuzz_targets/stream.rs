@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use toolscope::stream::ndjson::{self, NdjsonFramer};
 use toolscope::stream::partial::{parse_partial, repair};
-use toolscope::stream::replay::{LoadOptions, Replay};
+use toolscope::replay::{LoadOptions, Replay};
 use toolscope::stream::sse::{self, SseFramer};
 use toolscope::stream::{Event, Protocol};
 

@@ -10,10 +10,7 @@ pub fn pretty<T: Serialize>(doc: &T) -> String {
     serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("\"serialisation failed: {e}\""))
 }
 
-/// Escape one JSON pointer token.
-pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
+pub use crate::text::{escape, line_column};
 
 /// Deepest nesting of JSON arrays and objects [`parse`] accepts. Ours, checked by a flat scan
 /// before serde runs, so the error is a clear message at the bracket past the limit and no
@@ -80,15 +77,7 @@ pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T,
     check_depth(format, text)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let pointer: String = e
-            .path()
-            .iter()
-            .filter_map(|seg| match seg {
-                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
-                serde_path_to_error::Segment::Map { key } => Some(format!("/{}", escape(key))),
-                _ => None,
-            })
-            .collect();
+        let pointer = path_pointer(e.path());
         let inner = e.into_inner();
         let syntax = inner.is_syntax() || inner.is_eof();
         // For a shape error serde stops at the end of the element; point at its start instead.
@@ -114,6 +103,25 @@ pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T,
     Ok(value)
 }
 
+/// The JSON pointer of a serde path (sequence indexes and map keys; other segments carry no
+/// place in the document).
+pub fn path_pointer(path: &serde_path_to_error::Path) -> String {
+    path.iter()
+        .filter_map(|seg| match seg {
+            serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
+            serde_path_to_error::Segment::Map { key } => Some(format!("/{}", escape(key))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Deserialise `v` as `T`; a shape error is the pointer (relative to `v`) of the element that
+/// does not fit, and serde's message. The one place every format reads a sub-document.
+pub fn typed<T: DeserializeOwned>(v: serde_json::Value) -> Result<T, (String, String)> {
+    serde_path_to_error::deserialize(v)
+        .map_err(|e| (path_pointer(e.path()), e.into_inner().to_string()))
+}
+
 /// serde_json appends " at line L column C"; we report those as fields.
 fn strip_position(msg: &str) -> String {
     match msg.rfind(" at line ") {
@@ -132,19 +140,6 @@ pub fn locate_error(mut e: DecodeError, text: &str) -> DecodeError {
         }
     }
     e
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    // Never slice inside a character: step back to the boundary.
-    let mut end = offset.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let before = &text[..end];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
 }
 
 /// Byte offset where the value at `pointer` starts in the JSON `text`, if it is there.

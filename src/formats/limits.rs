@@ -7,7 +7,7 @@ use super::DecodeError;
 use crate::model::Exchange;
 
 /// Largest document read, in bytes. A 2,000-message exchange is about 1 MB in any format;
-/// a replayed response may be larger ([`crate::stream::replay::MAX_INPUT`]) but its body as a
+/// a replayed response may be larger ([`crate::replay::MAX_INPUT`]) but its body as a
 /// whole document stays within this.
 pub const MAX_INPUT: usize = 16 * 1024 * 1024;
 /// Most messages in a decoded exchange.

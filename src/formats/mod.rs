@@ -3,7 +3,9 @@
 //! Each format lives in its own folder with the same shape — `mod.rs` (spec links, what is lossy,
 //! the [`Codec`] impl), `wire.rs` (serde types), `convert.rs` (encode/decode) — and is reached
 //! through [`Format`], which dispatches by `match`. Adding a format means a new folder, a new
-//! `Format` variant and one line in each `match` below; nothing else changes.
+//! `Format` variant, one line in each `match` below, and the arms the compiler then asks for
+//! elsewhere (no `match` over formats has a wildcard): the README's "Adding a format" lists
+//! them.
 
 pub mod field;
 pub mod json;
@@ -11,6 +13,7 @@ pub mod limits;
 pub mod notes;
 pub(crate) mod shared;
 
+pub mod ai_sdk;
 pub mod anthropic;
 pub mod anthropic_xml;
 pub mod bedrock;
@@ -19,7 +22,7 @@ pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 
-use crate::model::{Exchange, Loss};
+use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -182,6 +185,8 @@ pub enum Format {
     Cohere,
     /// Ollama native `/api/chat`.
     Ollama,
+    /// The Vercel AI SDK's `ModelMessage`s (and `UIMessage`s), as apps store them.
+    AiSdk,
 }
 
 /// Calls `$body` with `$c` bound to the codec type of `$format`: one place that maps formats
@@ -233,13 +238,17 @@ macro_rules! with_codec {
                 type $c = openai_chat::dialects::Ollama;
                 $body
             }
+            Format::AiSdk => {
+                type $c = ai_sdk::Codec;
+                $body
+            }
         }
     };
 }
 
 impl Format {
     /// Every format, in display order.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 12] = [
         Format::OpenAiChat,
         Format::OpenAiResponses,
         Format::Anthropic,
@@ -251,6 +260,7 @@ impl Format {
         Format::Mistral,
         Format::Cohere,
         Format::Ollama,
+        Format::AiSdk,
     ];
 
     /// Format id, as used in code, URLs and file names.
@@ -272,6 +282,7 @@ impl Format {
             Format::Mistral => "Mistral",
             Format::Cohere => "Cohere v2",
             Format::Ollama => "Ollama",
+            Format::AiSdk => "Vercel AI SDK",
         }
     }
 
@@ -431,5 +442,103 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
             ..canonical_err
         }),
         Err(_) => Err(canonical_err),
+    }
+}
+
+/// Which provider family's model names a format's requests carry: the link from formats to
+/// [`ModelFamily`] lives here, so the model knows nothing of formats.
+impl ModelFamily {
+    /// The family a format's requests name models of; `None` for MCP (no model at all). The
+    /// legacy XML prompt is sent to the Messages API.
+    pub fn of_format(format: Format) -> Option<ModelFamily> {
+        Some(match format {
+            Format::OpenAiChat | Format::OpenAiResponses => ModelFamily::OpenAi,
+            Format::Anthropic | Format::AnthropicXml => ModelFamily::Anthropic,
+            Format::Gemini => ModelFamily::Gemini,
+            Format::Bedrock => ModelFamily::Bedrock,
+            Format::Mistral => ModelFamily::Mistral,
+            Format::Cohere => ModelFamily::Cohere,
+            Format::DeepSeek => ModelFamily::DeepSeek,
+            Format::Ollama => ModelFamily::Ollama,
+            // MCP names no model; the AI SDK names the model of any provider.
+            Format::Mcp | Format::AiSdk => return None,
+        })
+    }
+}
+
+impl Exchange {
+    /// The model a format's requests name (`None` for MCP, which names none): what the panes,
+    /// the snippets and a live run send.
+    pub fn model_for_format(&self, format: Format) -> Option<ChosenModel> {
+        ModelFamily::of_format(format).map(|f| self.model_for(f))
+    }
+}
+
+/// The streams of the formats: which format each protocol assembles into, and its decoder
+/// (what the assemblers in `formats/<dir>/stream.rs` hand to [`crate::stream::assemble`]).
+impl crate::stream::Protocol {
+    /// The format whose response body the stream assembles into.
+    pub fn format(self) -> Format {
+        use crate::stream::Protocol as P;
+        match self {
+            P::OpenAiChat => Format::OpenAiChat,
+            P::DeepSeek => Format::DeepSeek,
+            P::Mistral => Format::Mistral,
+            P::OpenAiResponses => Format::OpenAiResponses,
+            P::Anthropic => Format::Anthropic,
+            P::Gemini => Format::Gemini,
+            P::Bedrock => Format::Bedrock,
+            P::Cohere => Format::Cohere,
+            P::Ollama => Format::Ollama,
+            P::AiSdk => Format::AiSdk,
+        }
+    }
+
+    /// The streaming protocol of a format, if it streams (MCP and the legacy XML do not).
+    pub fn of_format(f: Format) -> Option<crate::stream::Protocol> {
+        crate::stream::Protocol::ALL
+            .into_iter()
+            .find(|p| p.format() == f)
+    }
+
+    /// Decode a response body of this protocol with its format.
+    pub fn decode_response(self, response: &Value) -> crate::stream::Decoding {
+        let text = serde_json::to_string(response).unwrap_or_default();
+        self.format()
+            .decode(&text, Kind::Response)
+            .map(|d| (d.exchange, d.losses))
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The part of an `impl stream::Assembler` every format's assembler shares: its protocol (a
+/// constant), its tracker (field `t`) and its decoder (its format's response decoder).
+macro_rules! assembler_basics {
+    ($protocol:expr) => {
+        fn protocol(&self) -> crate::stream::Protocol {
+            $protocol
+        }
+
+        fn tracker(&self) -> &crate::stream::Tracker {
+            &self.t
+        }
+
+        fn decode(&self, response: &serde_json::Value) -> crate::stream::Decoding {
+            $protocol.decode_response(response)
+        }
+    };
+}
+pub(crate) use assembler_basics;
+
+#[cfg(test)]
+mod tests {
+    use crate::stream::Protocol;
+
+    #[test]
+    fn every_protocol_is_named_after_the_format_it_assembles_into() {
+        for p in Protocol::ALL {
+            assert_eq!(p.id(), p.format().id());
+            assert_eq!(Protocol::of_format(p.format()), Some(p));
+        }
     }
 }

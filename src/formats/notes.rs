@@ -112,6 +112,13 @@ pub fn note(format: Format) -> Note {
             choice: "None: there is no tool_choice and no parallel switch.",
             other: "The native `/api/chat`: sampling settings live in `options` (`num_predict` is the token limit), and tools keep OpenAI's function shape.",
         },
+        Format::AiSdk => Note {
+            arguments: "A JSON value (`input` of a `tool-call` part).",
+            results: "`tool-result` parts in a `tool` message, with `toolName` and a typed `output`: `text`, `json`, `error-text`, `error-json` or `content`.",
+            ids: "`toolCallId` pairs call and result: any string, always present.",
+            choice: "`toolChoice` `auto`, `none`, `required` or one `tool`, with `activeTools` to restrict the set; no parallel switch.",
+            other: "Provider-neutral messages apps store and pass to `generateText`: tools are a record keyed by name with an `inputSchema`, and `useChat` keeps `UIMessage`s with tool parts in states.",
+        },
     }
 }
 

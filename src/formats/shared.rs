@@ -2,7 +2,7 @@
 //! of `extra`, loss pointers that stay right when elements move, and object arguments.
 
 use crate::formats::json::escape;
-use crate::model::{is_form_key, Exchange, Extra, Losses, ToolCall};
+use crate::model::{is_form_key, Extra, Losses, ToolCall};
 use serde_json::{Map, Value};
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
@@ -39,15 +39,7 @@ pub(crate) fn own_fields(
     m
 }
 
-/// Pointer of an option the encoder adds or drops: when the exchange has no options at all,
-/// the serialised exchange has no `/options` object, so the difference is at `/options`.
-pub(crate) fn option_pointer(x: &Exchange, field: &str) -> String {
-    if x.options.is_empty() {
-        "/options".to_string()
-    } else {
-        format!("/options/{field}")
-    }
-}
+pub(crate) use crate::model::option_pointer;
 
 /// Where the loss of a dropped element points: the element itself when it was the last one
 /// kept, else the whole list, since every element after it moves up one place.

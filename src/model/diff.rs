@@ -34,7 +34,7 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>, depth: u
             for (k, va) in x {
                 let len = path.len();
                 path.push('/');
-                path.push_str(&crate::formats::json::escape(k));
+                path.push_str(&crate::text::escape(k));
                 match y.get(k) {
                     Some(vb) => walk(va, vb, path, out, depth),
                     None => absent(va, path, out, depth),
@@ -44,7 +44,7 @@ fn walk(a: &Value, b: &Value, path: &mut String, out: &mut Vec<String>, depth: u
             for (k, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
                 let len = path.len();
                 path.push('/');
-                path.push_str(&crate::formats::json::escape(k));
+                path.push_str(&crate::text::escape(k));
                 absent(vb, path, out, depth);
                 path.truncate(len);
             }

@@ -97,7 +97,7 @@ impl Losses {
                 .collect();
             if format != own && !names.is_empty() {
                 self.dropped(
-                    format!("{pointer}/extra/{}", crate::formats::json::escape(format)),
+                    format!("{pointer}/extra/{}", crate::text::escape(format)),
                     format!("{format}-only fields {}", names.join(", ")),
                     format!("only {format} has them"),
                 );

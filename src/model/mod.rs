@@ -39,6 +39,16 @@ pub fn is_form_key(key: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
 }
 
+/// Pointer of an option the encoder adds or drops: when the exchange has no options at all,
+/// the serialised exchange has no `/options` object, so the difference is at `/options`.
+pub(crate) fn option_pointer(x: &Exchange, field: &str) -> String {
+    if x.options.is_empty() {
+        "/options".to_string()
+    } else {
+        format!("/options/{field}")
+    }
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }

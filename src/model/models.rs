@@ -9,7 +9,6 @@
 //! report a substitution as a rewrite ([`encoder_model`]).
 
 use super::{Exchange, LossKind, Losses};
-use crate::formats::Format;
 
 /// A family of APIs that share model names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -120,22 +119,6 @@ impl ModelFamily {
             ModelFamily::DeepSeek => "deepseek-chat",
             ModelFamily::Ollama => "llama3.2",
         }
-    }
-
-    /// The family a format's requests name models of; `None` for MCP (no model at all). The
-    /// legacy XML prompt is sent to the Messages API.
-    pub fn of_format(format: Format) -> Option<ModelFamily> {
-        Some(match format {
-            Format::OpenAiChat | Format::OpenAiResponses => ModelFamily::OpenAi,
-            Format::Anthropic | Format::AnthropicXml => ModelFamily::Anthropic,
-            Format::Gemini => ModelFamily::Gemini,
-            Format::Bedrock => ModelFamily::Bedrock,
-            Format::Mistral => ModelFamily::Mistral,
-            Format::Cohere => ModelFamily::Cohere,
-            Format::DeepSeek => ModelFamily::DeepSeek,
-            Format::Ollama => ModelFamily::Ollama,
-            Format::Mcp => return None,
-        })
     }
 
     /// The family a model name says it belongs to, if any (`None`: a name no hosted API
@@ -298,12 +281,6 @@ impl Exchange {
         }
     }
 
-    /// The model a format's requests name (`None` for MCP, which names none): what the panes,
-    /// the snippets and a live run send.
-    pub fn model_for_format(&self, format: Format) -> Option<ChosenModel> {
-        ModelFamily::of_format(format).map(|f| self.model_for(f))
-    }
-
     /// The model `family` gets when none is set for it: `options.model` when the family takes
     /// that name, else the family's default (what the model editor shows as placeholder).
     pub fn fallback_model(&self, family: ModelFamily) -> ChosenModel {
@@ -358,7 +335,7 @@ pub fn encoder_model(
             losses
                 .push(
                     LossKind::Added,
-                    crate::formats::shared::option_pointer(x, "model"),
+                    super::option_pointer(x, "model"),
                     format!("{what} {:?}", chosen.name),
                     source(required_why),
                 )

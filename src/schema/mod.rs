@@ -227,7 +227,14 @@ impl Target {
             Format::Gemini => Family::Gemini,
             Format::Bedrock => Family::Bedrock,
             Format::Mcp => Family::Mcp,
-            _ => Family::OpenAi,
+            // The AI SDK's `inputSchema` goes to any provider: OpenAI's rules are the common bar.
+            Format::OpenAiChat
+            | Format::OpenAiResponses
+            | Format::DeepSeek
+            | Format::Mistral
+            | Format::Cohere
+            | Format::Ollama
+            | Format::AiSdk => Family::OpenAi,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! HAR 1.2 import (the "Save all as HAR" export of browser devtools): list the entries, pick
 //! the exchange to replay. The request's `postData.text` becomes the conversation (through
-//! [`crate::formats::read_any`]), the response's `content.text` (base64 when `encoding` says
+//! the formats' `read_any`), the response's `content.text` (base64 when `encoding` says
 //! so) the stream.
 //!
 //! A devtools export carries the user's bearer token, cookies and `?api_key=`: this module

@@ -1,23 +1,22 @@
 //! Streaming: framing shared by every provider (SSE, NDJSON, HAR import), the [`Assembler`]
-//! trait the per-protocol assemblers implement (`formats/<dir>/stream.rs`), partial-JSON
-//! parsing and repair, the replay driver and the reverse direction (synthesised streams).
+//! trait the per-protocol assemblers implement (`formats/<dir>/stream.rs`), the bookkeeping
+//! they share ([`Tracker`]) and partial-JSON parsing and repair. This module knows no format:
+//! each assembler supplies its format's decoder ([`Assembler::decode`]). The replay driver
+//! (`crate::replay`) and synthesised streams (`crate::synth`) sit above it and the formats.
 //!
 //! Everything here is sans-IO: bytes go into a framer, [`Event`]s come out; events go into an
 //! assembler, [`Update`]s come out; `finish` returns the [`Assembled`] message. No clocks, no
 //! IO, no panics on hostile input: what is odd about a stream is reported as an [`Anomaly`].
 //!
 //! Every assembler builds the *equivalent non-streamed response body* of its protocol and
-//! decodes it with the format's own response decoder, so "assemble the stream" and "decode the
+//! decodes it with the format's own response decoder ([`assemble`]), so "assemble the stream" and "decode the
 //! response the provider would have sent without streaming" are the same code path.
 
 pub mod har;
 pub mod ndjson;
 pub mod partial;
-pub mod replay;
 pub mod sse;
-pub mod synth;
 
-use crate::formats::{Format, Kind};
 use crate::model::{Exchange, Loss, Message, Part, Role};
 use serde::Serialize;
 use serde_json::Value;
@@ -81,7 +80,7 @@ impl Event {
     }
 }
 
-/// A wire protocol that streams: format ids, as in [`Format::id`].
+/// A wire protocol that streams, named by the id of the format it assembles into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Protocol {
     /// OpenAI Chat Completions chunks (`chat.completion.chunk`, `[DONE]`).
@@ -102,11 +101,13 @@ pub enum Protocol {
     Cohere,
     /// Ollama `/api/chat` NDJSON lines (`{"message": …, "done": …}`).
     Ollama,
+    /// The Vercel AI SDK's UI message stream (`tool-input-start`, `tool-input-delta`, …).
+    AiSdk,
 }
 
 impl Protocol {
     /// Every protocol.
-    pub const ALL: [Protocol; 9] = [
+    pub const ALL: [Protocol; 10] = [
         Protocol::OpenAiChat,
         Protocol::DeepSeek,
         Protocol::Mistral,
@@ -116,26 +117,24 @@ impl Protocol {
         Protocol::Bedrock,
         Protocol::Cohere,
         Protocol::Ollama,
+        Protocol::AiSdk,
     ];
 
-    /// The format whose response body the stream assembles into.
-    pub fn format(self) -> Format {
-        match self {
-            Protocol::OpenAiChat => Format::OpenAiChat,
-            Protocol::DeepSeek => Format::DeepSeek,
-            Protocol::Mistral => Format::Mistral,
-            Protocol::OpenAiResponses => Format::OpenAiResponses,
-            Protocol::Anthropic => Format::Anthropic,
-            Protocol::Gemini => Format::Gemini,
-            Protocol::Bedrock => Format::Bedrock,
-            Protocol::Cohere => Format::Cohere,
-            Protocol::Ollama => Format::Ollama,
-        }
-    }
-
-    /// Format id (`openai-chat`, `anthropic`, …).
+    /// Format id (`openai-chat`, `anthropic`, …) of the format whose response body the stream
+    /// assembles into (`Protocol::format`, with the formats, maps it to that format).
     pub fn id(self) -> &'static str {
-        self.format().id()
+        match self {
+            Protocol::OpenAiChat => "openai-chat",
+            Protocol::DeepSeek => "deepseek",
+            Protocol::Mistral => "mistral",
+            Protocol::OpenAiResponses => "openai-responses",
+            Protocol::Anthropic => "anthropic",
+            Protocol::Gemini => "gemini",
+            Protocol::Bedrock => "bedrock",
+            Protocol::Cohere => "cohere",
+            Protocol::Ollama => "ollama",
+            Protocol::AiSdk => "ai-sdk",
+        }
     }
 
     /// The protocol with this format id.
@@ -143,15 +142,20 @@ impl Protocol {
         Protocol::ALL.into_iter().find(|p| p.id() == id)
     }
 
-    /// The streaming protocol of a format, if it streams (MCP and the legacy XML do not).
-    pub fn of_format(f: Format) -> Option<Protocol> {
-        Protocol::ALL.into_iter().find(|p| p.format() == f)
-    }
-
     /// True when the protocol frames events as SSE (`data:` lines); Ollama and Bedrock
     /// (as JSON lines) do not.
     pub fn is_sse(self) -> bool {
-        !matches!(self, Protocol::Ollama | Protocol::Bedrock)
+        match self {
+            Protocol::Ollama | Protocol::Bedrock => false,
+            Protocol::OpenAiChat
+            | Protocol::DeepSeek
+            | Protocol::Mistral
+            | Protocol::OpenAiResponses
+            | Protocol::Anthropic
+            | Protocol::Gemini
+            | Protocol::Cohere
+            | Protocol::AiSdk => true,
+        }
     }
 }
 
@@ -349,6 +353,10 @@ impl Assembled {
     }
 }
 
+/// A response body decoded by its format: the exchange and what the decoder normalised, or
+/// why it does not decode.
+pub type Decoding = Result<(Exchange, Vec<Loss>), String>;
+
 /// A sans-IO stream assembler: push events in order, read the state at any time, finish.
 pub trait Assembler: Clone {
     /// The protocol.
@@ -360,6 +368,9 @@ pub trait Assembler: Clone {
     /// The equivalent non-streamed response body assembled so far, with argument values as
     /// this protocol's response carries them.
     fn response(&self) -> Value;
+    /// Decode a response body of this protocol with its format's response decoder (each
+    /// format's assembler supplies it, so this module knows no format).
+    fn decode(&self, response: &Value) -> Decoding;
 
     /// The state after the last event, with partial arguments parsed.
     fn state(&self) -> State {
@@ -368,12 +379,16 @@ pub trait Assembler: Clone {
 
     /// The message so far (no end-of-stream checks).
     fn message_so_far(&self) -> Assembled {
-        assemble(self.protocol(), self.response(), self.tracker(), false)
+        let response = self.response();
+        let decoded = self.decode(&response);
+        assemble(self.protocol(), response, decoded, self.tracker(), false)
     }
 
     /// End of input: end-of-stream checks (cut, empty or invalid arguments) and the message.
     fn finish(self) -> Assembled {
-        assemble(self.protocol(), self.response(), self.tracker(), true)
+        let response = self.response();
+        let decoded = self.decode(&response);
+        assemble(self.protocol(), response, decoded, self.tracker(), true)
     }
 }
 
@@ -710,14 +725,19 @@ fn strip_position(msg: &str) -> String {
     }
 }
 
-/// Decode the equivalent response with the protocol's format and patch what the body cannot
-/// carry (invalid argument text of object-argument protocols), then add end-of-stream checks.
-pub fn assemble(protocol: Protocol, response: Value, t: &Tracker, at_end: bool) -> Assembled {
+/// The equivalent response as its format decoded it (`decoded`), with what the body cannot
+/// carry patched in (invalid argument text of object-argument protocols) and end-of-stream
+/// checks.
+pub fn assemble(
+    protocol: Protocol,
+    response: Value,
+    decoded: Decoding,
+    t: &Tracker,
+    at_end: bool,
+) -> Assembled {
     let mut anomalies = t.anomalies.clone();
-    let format = protocol.format();
-    let text = serde_json::to_string(&response).unwrap_or_default();
-    let (mut exchange, losses) = match format.decode(&text, Kind::Response) {
-        Ok(d) => (d.exchange, d.losses),
+    let (mut exchange, losses) = match decoded {
+        Ok(d) => d,
         Err(e) => {
             anomalies.push(Anomaly {
                 step: t.events.saturating_sub(1),

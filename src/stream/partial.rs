@@ -302,7 +302,7 @@ pub fn repair(text: &str) -> Option<Repair> {
     let mut quote: Option<char> = None;
     let mut escaped = false;
     let at = |offset: usize, what: &str| {
-        let (line, column) = crate::formats::json::line_column(text, offset);
+        let (line, column) = crate::text::line_column(text, offset);
         Change {
             line,
             column,

@@ -9,10 +9,10 @@ use super::state::{use_state, AppState};
 use crate::examples::STREAMS;
 use crate::formats::{json, Format, Kind};
 use crate::model::{Exchange, Part};
+use crate::replay::{LoadOptions, Replay, Snapshot};
 use crate::stream::har;
-use crate::stream::replay::{LoadOptions, Replay, Snapshot};
-use crate::stream::synth::synthesize;
 use crate::stream::{partial, Anomaly, AnomalyKind, Protocol};
+use crate::synth::synthesize;
 use leptos::prelude::*;
 use std::sync::Arc;
 

@@ -197,3 +197,41 @@ pub fn recorded_dir() -> PathBuf {
 pub fn mcp_spec_dir() -> PathBuf {
     fixtures().join("spec/mcp-2026-07-28")
 }
+
+/// The helpers the per-format test files start with: `F`, `encode` (the checked round trip:
+/// the document and the encoder's losses), `decode`, `survives` (a pasted document decodes and
+/// encodes back to the same JSON value) and `exchange` (messages with the format's model).
+#[macro_export]
+macro_rules! format_kit {
+    ($format:expr, $model:expr) => {
+        const F: Format = $format;
+
+        #[allow(dead_code)]
+        fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
+            let t = common::checked_trip(F, x, kind);
+            (t.doc, t.encoder)
+        }
+
+        #[allow(dead_code)]
+        fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
+            common::decode_doc(F, doc, kind)
+        }
+
+        #[allow(dead_code)]
+        fn survives(doc: Value, kind: Kind) -> (Exchange, Vec<Loss>) {
+            common::paste_survives(F, doc, kind)
+        }
+
+        #[allow(dead_code)]
+        fn exchange(messages: Vec<Message>) -> Exchange {
+            Exchange {
+                options: Options {
+                    model: Some($model.into()),
+                    ..Options::default()
+                },
+                messages,
+                ..Exchange::default()
+            }
+        }
+    };
+}

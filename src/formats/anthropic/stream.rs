@@ -240,13 +240,7 @@ fn append(v: &mut Value, key: &str, s: &str) {
 }
 
 impl Assembler for AnthropicAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::Anthropic
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
+    crate::formats::assembler_basics!(Protocol::Anthropic);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();

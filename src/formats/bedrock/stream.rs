@@ -147,13 +147,7 @@ impl BedrockAssembler {
 }
 
 impl Assembler for BedrockAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::Bedrock
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
+    crate::formats::assembler_basics!(Protocol::Bedrock);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         // `metadata` follows `messageStop` on the wire: nothing is after the end here.

@@ -48,23 +48,8 @@ pub struct Codec;
 /// Typed parse of an already normalised document; shape errors keep their pointer, spelled as
 /// the user wrote it (line and column are added by the dispatcher).
 fn typed<T: DeserializeOwned>(v: Value, renamed: &[wire::Renamed]) -> Result<T, DecodeError> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let pointer: String = e
-            .path()
-            .iter()
-            .filter_map(|seg| match seg {
-                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
-                serde_path_to_error::Segment::Map { key } => {
-                    Some(format!("/{}", json::escape(key)))
-                }
-                _ => None,
-            })
-            .collect();
-        DecodeError::at(
-            ID,
-            wire::original_pointer(renamed, &pointer),
-            e.into_inner().to_string(),
-        )
+    json::typed(v).map_err(|(pointer, message)| {
+        DecodeError::at(ID, wire::original_pointer(renamed, &pointer), message)
     })
 }
 

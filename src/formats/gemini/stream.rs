@@ -307,13 +307,7 @@ fn parse_path(path: &str) -> Option<Vec<Seg>> {
 }
 
 impl Assembler for GeminiAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::Gemini
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
+    crate::formats::assembler_basics!(Protocol::Gemini);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin_quiet();

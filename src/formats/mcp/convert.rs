@@ -69,18 +69,8 @@ fn to_value<T: serde::Serialize>(v: &T) -> Value {
 
 /// Read `v` as `T`; a shape error points at the element inside `v` (under `pointer`).
 fn parse_at<T: DeserializeOwned>(v: Value, pointer: &str) -> Result<T, DecodeError> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let inner: String = e
-            .path()
-            .iter()
-            .filter_map(|seg| match seg {
-                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
-                serde_path_to_error::Segment::Map { key } => Some(format!("/{}", escape(key))),
-                _ => None,
-            })
-            .collect();
-        DecodeError::at(ID, format!("{pointer}{inner}"), e.into_inner().to_string())
-    })
+    crate::formats::json::typed(v)
+        .map_err(|(inner, message)| DecodeError::at(ID, format!("{pointer}{inner}"), message))
 }
 
 fn form_of(extra: &Extra) -> Map<String, Value> {

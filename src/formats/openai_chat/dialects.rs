@@ -160,18 +160,6 @@ pub(crate) fn from_value<T: serde::de::DeserializeOwned>(
     v: Value,
     prefix: &str,
 ) -> Result<T, DecodeError> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let pointer: String = e
-            .path()
-            .iter()
-            .filter_map(|seg| match seg {
-                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
-                serde_path_to_error::Segment::Map { key } => {
-                    Some(format!("/{}", crate::formats::json::escape(key)))
-                }
-                _ => None,
-            })
-            .collect();
-        DecodeError::at(id, format!("{prefix}{pointer}"), e.into_inner().to_string())
-    })
+    crate::formats::json::typed(v)
+        .map_err(|(pointer, message)| DecodeError::at(id, format!("{prefix}{pointer}"), message))
 }

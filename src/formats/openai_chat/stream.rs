@@ -241,6 +241,10 @@ impl Assembler for ChatAssembler {
         &self.t
     }
 
+    fn decode(&self, response: &Value) -> crate::stream::Decoding {
+        self.protocol().decode_response(response)
+    }
+
     fn push(&mut self, event: &Event) -> Vec<Update> {
         // A finish reason ends the choice (recorded streams often drop `[DONE]`, and a usage
         // chunk may follow it); only events after `[DONE]` are after the end.
@@ -380,13 +384,7 @@ impl CohereAssembler {
 }
 
 impl Assembler for CohereAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::Cohere
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
+    crate::formats::assembler_basics!(Protocol::Cohere);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
@@ -580,13 +578,7 @@ impl OllamaAssembler {
 }
 
 impl Assembler for OllamaAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::Ollama
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
+    crate::formats::assembler_basics!(Protocol::Ollama);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();

@@ -297,13 +297,7 @@ impl ResponsesAssembler {
 }
 
 impl Assembler for ResponsesAssembler {
-    fn protocol(&self) -> Protocol {
-        Protocol::OpenAiResponses
-    }
-
-    fn tracker(&self) -> &Tracker {
-        &self.t
-    }
+    crate::formats::assembler_basics!(Protocol::OpenAiResponses);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();

@@ -84,20 +84,7 @@ pub enum Item {
 /// Deserialise `v` as `T`, reporting the pointer (relative to `v`) of the element that does not
 /// fit.
 pub fn typed<T: DeserializeOwned>(v: Value) -> Result<T, (String, String)> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let pointer: String = e
-            .path()
-            .iter()
-            .filter_map(|seg| match seg {
-                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
-                serde_path_to_error::Segment::Map { key } => {
-                    Some(format!("/{}", crate::formats::json::escape(key)))
-                }
-                _ => None,
-            })
-            .collect();
-        (pointer, e.into_inner().to_string())
-    })
+    crate::formats::json::typed(v)
 }
 
 impl Item {

@@ -6,9 +6,9 @@
 //! `input_json_delta`s, Gemini chunks with whole calls, Bedrock `contentBlockDelta` input
 //! strings, Cohere `tool-call-delta`s, Ollama lines.
 
-use super::{ndjson, sse, Event, Protocol};
 use crate::formats::Kind;
 use crate::model::{Exchange, Loss};
+use crate::stream::{ndjson, sse, Event, Protocol};
 use serde_json::{json, Map, Value};
 
 /// A synthesised stream.
@@ -57,6 +57,7 @@ pub fn synthesize_with(x: &Exchange, protocol: Protocol, fragment: usize) -> Syn
         Protocol::Bedrock => bedrock(&doc, n),
         Protocol::Cohere => cohere(&doc, n),
         Protocol::Ollama => ollama(&doc, n),
+        Protocol::AiSdk => crate::formats::ai_sdk::stream::synthesize(&doc, n),
     };
     let named = matches!(protocol, Protocol::Anthropic | Protocol::OpenAiResponses);
     let events = values

@@ -1,14 +1,15 @@
 //! The replay driver: load any input (SSE text as captured, one JSON event per line, a HAR
 //! export, a plain non-streamed response), detect or take the protocol, run its assembler
-//! and answer "what was the state after step n" for a timeline with seek.
+//! and answer "what was the state after step n" for a timeline with seek. It sits above
+//! `stream` (framing, the assembler trait) and `formats` (the assemblers, detection of a
+//! plain response).
 //!
 //! Seeking is cheap recomputation: the driver keeps checkpoints (clones of the assembler) and
 //! replays from the nearest one. A checkpoint is taken when the input consumed since the last
 //! one is at least as large as the state being cloned, so checkpoints never hold more memory
 //! than the input itself and a seek replays at most about as many bytes as it clones.
 
-use super::har::{self, HarError};
-use super::{ndjson, sse, Anomaly, Assembled, Assembler, Event, Protocol, State, Tracker, Update};
+use crate::formats::ai_sdk::stream::AiSdkAssembler;
 use crate::formats::anthropic::stream::AnthropicAssembler;
 use crate::formats::bedrock::stream::BedrockAssembler;
 use crate::formats::gemini::stream::GeminiAssembler;
@@ -16,6 +17,10 @@ use crate::formats::openai_chat::stream::{ChatAssembler, CohereAssembler, Ollama
 use crate::formats::openai_responses::stream::ResponsesAssembler;
 use crate::formats::{read_any, DecodeError, Format, Kind};
 use crate::model::Exchange;
+use crate::stream::har::{self, HarError};
+use crate::stream::{
+    ndjson, sse, Anomaly, Assembled, Assembler, Decoding, Event, Protocol, State, Tracker, Update,
+};
 use serde_json::Value;
 use std::fmt;
 
@@ -107,6 +112,8 @@ pub enum AnyAssembler {
     Gemini(GeminiAssembler),
     /// Bedrock ConverseStream.
     Bedrock(BedrockAssembler),
+    /// The AI SDK's UI message stream.
+    AiSdk(AiSdkAssembler),
     /// A plain response, decoded whole in one step.
     Whole(WholeResponse),
 }
@@ -121,6 +128,7 @@ macro_rules! each {
             AnyAssembler::Anthropic($a) => $body,
             AnyAssembler::Gemini($a) => $body,
             AnyAssembler::Bedrock($a) => $body,
+            AnyAssembler::AiSdk($a) => $body,
             AnyAssembler::Whole($a) => $body,
         }
     };
@@ -139,6 +147,7 @@ impl AnyAssembler {
             Protocol::Anthropic => AnyAssembler::Anthropic(AnthropicAssembler::new()),
             Protocol::Gemini => AnyAssembler::Gemini(GeminiAssembler::new()),
             Protocol::Bedrock => AnyAssembler::Bedrock(BedrockAssembler::new()),
+            Protocol::AiSdk => AnyAssembler::AiSdk(AiSdkAssembler::new()),
         }
     }
 }
@@ -155,6 +164,9 @@ impl Assembler for AnyAssembler {
     }
     fn response(&self) -> Value {
         each!(self, a => a.response())
+    }
+    fn decode(&self, response: &Value) -> Decoding {
+        each!(self, a => a.decode(response))
     }
     fn state(&self) -> State {
         each!(self, a => a.state())
@@ -198,7 +210,14 @@ impl Assembler for WholeResponse {
         match event.json() {
             Ok(v) => {
                 self.doc = v;
-                let x = super::assemble(self.protocol, self.doc.clone(), &self.t, false);
+                let decoded = self.protocol.decode_response(&self.doc);
+                let x = crate::stream::assemble(
+                    self.protocol,
+                    self.doc.clone(),
+                    decoded,
+                    &self.t,
+                    false,
+                );
                 if let Some(m) = x.exchange.messages.last() {
                     for p in &m.parts {
                         match p {
@@ -226,6 +245,9 @@ impl Assembler for WholeResponse {
     }
     fn response(&self) -> Value {
         self.doc.clone()
+    }
+    fn decode(&self, response: &Value) -> Decoding {
+        self.protocol.decode_response(response)
     }
 }
 
@@ -289,6 +311,20 @@ pub fn detect_event(e: &Event) -> Option<Protocol> {
         ];
         if cohere.contains(&t) {
             return Some(Protocol::Cohere);
+        }
+        let ai_sdk = [
+            "start-step",
+            "text-start",
+            "tool-input-start",
+            "tool-input-delta",
+            "tool-input-available",
+            "tool-output-available",
+            "tool-output-error",
+            "finish-step",
+            "reasoning-start",
+        ];
+        if ai_sdk.contains(&t) || (t == "start" && o.contains_key("messageId")) {
+            return Some(Protocol::AiSdk);
         }
     }
     if o.get("object").and_then(Value::as_str) == Some("chat.completion.chunk") {

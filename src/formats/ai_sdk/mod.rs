@@ -1,0 +1,73 @@
+//! The Vercel AI SDK's own message format (npm `ai` 5): what apps store in their databases and
+//! pass to `generateText` / `streamText`, and the UI message stream its servers send to
+//! `useChat`.
+//!
+//! Docs: <https://ai-sdk.dev/docs/reference/ai-sdk-core/model-message>,
+//! <https://ai-sdk.dev/docs/reference/ai-sdk-ui/ui-message>,
+//! <https://ai-sdk.dev/docs/ai-sdk-ui/stream-protocol>. Ground truth for the shapes is the
+//! package's own zod schemas (`modelMessageSchema`, `uiMessageChunkSchema`), which
+//! `tests/sdk/ai_sdk.mjs` runs over what this module writes.
+//!
+//! The documents:
+//! - **Request** = the arguments of `generateText` as JSON: `{model?, system?, messages:
+//!   ModelMessage[], tools: {name: {description?, inputSchema, outputSchema?}}, toolChoice?,
+//!   activeTools?, maxOutputTokens?, temperature?, topP?, stopSequences?}`. `ModelMessage`s
+//!   are `system` (a string), `user` and `assistant` (a string or parts: `text`, `tool-call`
+//!   with `toolCallId`/`toolName`/`input`), and `tool` (`tool-result` parts with `toolCallId`,
+//!   `toolName` and a typed `output`: `text`, `json`, `error-text`, `error-json`, `content`).
+//!   Also read: a bare `ModelMessage[]` (written back as one) and a `UIMessage[]` from
+//!   `useChat` (see [`ui`]; written back as `ModelMessage`s), and AI SDK 4's `args`/`result`/
+//!   `parameters`.
+//! - **Response** = the parts of a `generateText` result apps keep: `{finishReason, usage,
+//!   response: {modelId, messages}}`, where `response.messages` is what gets appended to the
+//!   conversation. Also read: that array alone, or one message.
+//!
+//! What is lossy, encoding the model as the AI SDK:
+//! - `parallel_tool_calls` and the `validated` tool choice (no such settings: provider
+//!   options), the `strict` flag and MCP annotations of tools.
+//! - Tools are a record keyed by name: a second tool of the same name is dropped.
+//! - A restriction to several tools is `activeTools` next to `toolChoice`.
+//! - Call ids are required: missing ones are assigned. Tool results name their tool (taken
+//!   from the call when the result has none).
+//! - `input` is a JSON value: invalid argument text becomes `{}`, its spelling is not kept.
+//! - An error result with content blocks is sent as `error-text`.
+//! - Finish reasons: a stop sequence is reported as `stop`.
+//!
+//! Kept for a pasted document, in `extra["ai-sdk"]`: unknown fields at every level
+//! (`providerOptions`, `providerExecuted`, other `generateText` settings), system messages
+//! inside the conversation, image, file and reasoning parts as `Part::Raw`.
+
+mod convert;
+pub mod stream;
+pub mod ui;
+
+pub use convert::ID;
+
+use crate::formats::{DecodeError, Kind};
+use crate::model::{Exchange, Loss};
+use serde_json::Value;
+
+/// The AI SDK codec.
+pub struct Codec;
+
+impl crate::formats::Codec for Codec {
+    const ID: &'static str = convert::ID;
+    type Request = Value;
+    type Response = Value;
+
+    fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
+        convert::encode_request(x)
+    }
+    fn decode_request(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_request(doc)
+    }
+    fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
+        convert::encode_response(x)
+    }
+    fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+        convert::decode_response(doc)
+    }
+    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+        convert::sniff(v)
+    }
+}

@@ -1,0 +1,403 @@
+//! The AI SDK's UI message stream (`toUIMessageStreamResponse()`, read by `useChat`): SSE
+//! `data:` lines of JSON chunks (`uiMessageChunkSchema` of npm `ai` 5), ending `data: [DONE]`.
+//!
+//! `start` (`messageId`), then per step `start-step` … `finish-step`; text as `text-start` /
+//! `text-delta` (`delta`) / `text-end` by `id`; reasoning likewise; a call as
+//! `tool-input-start` (`toolCallId`, `toolName`), `tool-input-delta` (`inputTextDelta`) and
+//! `tool-input-available` with the whole `input` (a mismatch with the fragments is reported);
+//! the server's tool results as `tool-output-available` (`output`) or `tool-output-error`
+//! (`errorText`); `finish` (`finishReason` since 5.0.x); `error` (`errorText`) and `abort`.
+//! Usage is no chunk of its own: apps attach it as `messageMetadata` (`usage` or
+//! `totalUsage`, as the docs' example does), which is read when present and written so.
+//! Sources, files, `data-*` parts and metadata are shown in the timeline and not assembled.
+//!
+//! The equivalent response is `{finishReason, response: {messages}}`: per step an assistant
+//! message (text, reasoning, calls) and a tool message with the outputs that arrived.
+
+use crate::stream::{
+    arguments_value, get_str, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+};
+use serde_json::{json, Map, Value};
+
+/// One piece of an assistant step.
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Text { id: String, text: String },
+    Reasoning { id: String, text: String },
+    Call { call: usize },
+}
+
+/// One step: what the model said and the outputs of the tools it called.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Step {
+    pieces: Vec<Piece>,
+    /// `(toolCallId, toolName, output)` in arrival order.
+    outputs: Vec<(String, String, Value)>,
+}
+
+/// Assembler for the UI message stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AiSdkAssembler {
+    t: Tracker,
+    steps: Vec<Step>,
+    finish_reason: Option<String>,
+    message_id: Option<String>,
+    /// Token counts from message metadata (`usage` or `totalUsage`), as apps attach them.
+    usage: Option<Value>,
+}
+
+impl Default for AiSdkAssembler {
+    fn default() -> Self {
+        AiSdkAssembler {
+            t: Tracker::new(true),
+            steps: vec![Step::default()],
+            finish_reason: None,
+            message_id: None,
+            usage: None,
+        }
+    }
+}
+
+impl AiSdkAssembler {
+    /// A fresh assembler.
+    pub fn new() -> Self {
+        AiSdkAssembler::default()
+    }
+
+    fn step(&mut self) -> &mut Step {
+        if self.steps.is_empty() {
+            self.steps.push(Step::default());
+        }
+        let last = self.steps.len() - 1;
+        &mut self.steps[last]
+    }
+
+    fn call_index(&self, id: &str) -> Option<usize> {
+        self.t
+            .calls
+            .iter()
+            .rposition(|c| c.id.as_deref() == Some(id))
+    }
+
+    fn call_name(&self, id: &str) -> String {
+        self.call_index(id)
+            .and_then(|i| self.t.calls.get(i))
+            .map(|c| c.name.clone())
+            .unwrap_or_default()
+    }
+
+    fn open(&mut self, id: &str, name: &str) -> Option<usize> {
+        let i = self.t.open_call(Some(id.to_string()), name)?;
+        self.step().pieces.push(Piece::Call { call: i });
+        Some(i)
+    }
+
+    fn text_piece(&mut self, id: &str, delta: &str, reasoning: bool) {
+        let step = self.step();
+        let found = step
+            .pieces
+            .iter_mut()
+            .rev()
+            .find_map(|p| match (p, reasoning) {
+                (Piece::Text { id: pid, text }, false)
+                | (Piece::Reasoning { id: pid, text }, true)
+                    if pid == id =>
+                {
+                    Some(text)
+                }
+                _ => None,
+            });
+        match found {
+            Some(text) => text.push_str(delta),
+            None => {
+                let (id, text) = (id.to_string(), delta.to_string());
+                step.pieces.push(if reasoning {
+                    Piece::Reasoning { id, text }
+                } else {
+                    Piece::Text { id, text }
+                });
+            }
+        }
+        if reasoning {
+            self.t.reasoning(delta);
+        } else {
+            self.t.text(delta);
+        }
+    }
+
+    fn chunk(&mut self, o: &Map<String, Value>) {
+        let v = Value::Object(o.clone());
+        let ty = get_str(&v, "type").unwrap_or("");
+        let call_id = get_str(&v, "toolCallId").unwrap_or("").to_string();
+        if let Some(meta) = v.get("messageMetadata") {
+            if let Some(u) = meta.get("usage").or_else(|| meta.get("totalUsage")) {
+                self.usage = Some(u.clone());
+            }
+        }
+        match ty {
+            "start" => {
+                if let Some(id) = get_str(&v, "messageId") {
+                    self.message_id = Some(id.to_string());
+                }
+            }
+            "start-step" => {
+                let empty = self
+                    .steps
+                    .last()
+                    .is_some_and(|s| s.pieces.is_empty() && s.outputs.is_empty());
+                if !empty {
+                    self.steps.push(Step::default());
+                }
+            }
+            "finish-step" => {}
+            "text-start" | "text-end" | "reasoning-start" | "reasoning-end" => {
+                let id = get_str(&v, "id").unwrap_or("").to_string();
+                if ty.ends_with("start") {
+                    self.text_piece(&id, "", ty.starts_with("reasoning"));
+                }
+            }
+            "text-delta" | "reasoning-delta" => {
+                let id = get_str(&v, "id").unwrap_or("").to_string();
+                let delta = get_str(&v, "delta").unwrap_or("").to_string();
+                self.text_piece(&id, &delta, ty == "reasoning-delta");
+            }
+            "tool-input-start" => {
+                let name = get_str(&v, "toolName").unwrap_or("");
+                self.open(&call_id, name);
+            }
+            "tool-input-delta" => {
+                let delta = get_str(&v, "inputTextDelta").unwrap_or("");
+                match self.call_index(&call_id) {
+                    Some(i) => self.t.append_args(i, delta),
+                    None => self.t.anomaly(
+                        AnomalyKind::OutOfOrder,
+                        format!("input fragment for {call_id:?}, which never started"),
+                    ),
+                }
+            }
+            "tool-input-available" | "tool-input-error" => {
+                let name = get_str(&v, "toolName").unwrap_or("").to_string();
+                let i = match self.call_index(&call_id) {
+                    Some(i) => Some(i),
+                    None => self.open(&call_id, &name),
+                };
+                let Some(i) = i else { return };
+                let input = v.get("input").cloned().unwrap_or(json!({}));
+                let whole = serde_json::to_string(&input).unwrap_or_default();
+                let so_far = self.t.calls.get(i).map(|c| c.arguments.clone());
+                if let Some(text) = so_far.filter(|s| !s.trim().is_empty()) {
+                    let same = serde_json::from_str::<Value>(&text).ok() == Some(input.clone());
+                    if !same {
+                        self.t.anomaly(
+                            AnomalyKind::Mismatch,
+                            format!(
+                                "the input of {call_id:?} differs from its fragments: the whole value is kept"
+                            ),
+                        );
+                        self.t.set_args(i, &whole);
+                    }
+                } else {
+                    self.t.set_args(i, &whole);
+                }
+                self.t.close_call(i);
+                if ty == "tool-input-error" {
+                    let e = get_str(&v, "errorText").unwrap_or("");
+                    self.t.anomaly(
+                        AnomalyKind::StreamError,
+                        format!("the input of {call_id:?} was rejected: {e}"),
+                    );
+                }
+            }
+            "tool-output-available" | "tool-output-error" => {
+                if v.get("preliminary").and_then(Value::as_bool) == Some(true) {
+                    return;
+                }
+                let name = self.call_name(&call_id);
+                if self.call_index(&call_id).is_none() {
+                    self.t.anomaly(
+                        AnomalyKind::OutOfOrder,
+                        format!("an output for {call_id:?}, which was never called"),
+                    );
+                }
+                let output = if ty == "tool-output-error" {
+                    json!({"type": "error-text", "value": get_str(&v, "errorText").unwrap_or("")})
+                } else {
+                    match v.get("output") {
+                        Some(Value::String(s)) => json!({"type": "text", "value": s}),
+                        Some(o) => json!({"type": "json", "value": o}),
+                        None => json!({"type": "json", "value": null}),
+                    }
+                };
+                self.step().outputs.push((call_id, name, output));
+            }
+            "finish" => {
+                if let Some(r) = get_str(&v, "finishReason") {
+                    self.finish_reason = Some(r.to_string());
+                    self.t.stop_reason = Some(r.to_string());
+                }
+                self.t.end();
+            }
+            "abort" => {
+                self.t.anomaly(
+                    AnomalyKind::StreamError,
+                    "the stream was aborted".to_string(),
+                );
+                self.t.end();
+            }
+            "error" => {
+                let e = get_str(&v, "errorText").unwrap_or("");
+                self.t.anomaly(
+                    AnomalyKind::StreamError,
+                    format!("the server sent an error: {e}"),
+                );
+            }
+            "message-metadata" | "source-url" | "source-document" | "file" => {}
+            t if t.starts_with("data-") => {}
+            t => self.t.unknown(t),
+        }
+    }
+}
+
+impl Assembler for AiSdkAssembler {
+    crate::formats::assembler_basics!(Protocol::AiSdk);
+
+    fn push(&mut self, event: &Event) -> Vec<Update> {
+        if event.is_done() {
+            // `[DONE]` follows `finish`: the end, not an event after it.
+            self.t.begin_quiet();
+            self.t.end();
+            return self.t.take_updates();
+        }
+        self.t.begin();
+        match self.t.read(event) {
+            Ok(o) => self.chunk(&o),
+            Err(e) => self.t.malformed(&e),
+        }
+        self.t.take_updates()
+    }
+
+    fn response(&self) -> Value {
+        let mut messages = Vec::new();
+        for s in &self.steps {
+            let content: Vec<Value> = s
+                .pieces
+                .iter()
+                .filter_map(|p| match p {
+                    Piece::Text { text, .. } if text.is_empty() => None,
+                    Piece::Text { text, .. } => Some(json!({"type": "text", "text": text})),
+                    Piece::Reasoning { text, .. } => {
+                        Some(json!({"type": "reasoning", "text": text}))
+                    }
+                    Piece::Call { call } => self.t.calls.get(*call).map(|c| {
+                        json!({
+                            "type": "tool-call",
+                            "toolCallId": c.id.clone().unwrap_or_default(),
+                            "toolName": c.name,
+                            "input": arguments_value(&c.arguments),
+                        })
+                    }),
+                })
+                .collect();
+            if !content.is_empty() {
+                messages.push(json!({"role": "assistant", "content": content}));
+            }
+            if !s.outputs.is_empty() {
+                let results: Vec<Value> = s
+                    .outputs
+                    .iter()
+                    .map(|(id, name, output)| {
+                        json!({"type": "tool-result", "toolCallId": id, "toolName": name, "output": output})
+                    })
+                    .collect();
+                messages.push(json!({"role": "tool", "content": results}));
+            }
+        }
+        if messages.is_empty() {
+            messages.push(json!({"role": "assistant", "content": []}));
+        }
+        let mut o = Map::new();
+        if let Some(r) = &self.finish_reason {
+            o.insert("finishReason".into(), json!(r));
+        }
+        if let Some(u) = &self.usage {
+            o.insert("usage".into(), u.clone());
+        }
+        let mut response = Map::new();
+        if let Some(id) = &self.message_id {
+            response.insert("id".into(), json!(id));
+        }
+        response.insert("messages".into(), Value::Array(messages));
+        o.insert("response".into(), Value::Object(response));
+        Value::Object(o)
+    }
+}
+
+/// The UI message stream for an encoded AI SDK response: one step, text in fragments of `n`
+/// characters, each call's input as `tool-input-delta` fragments of its JSON text, then the
+/// whole input, `finish` and `[DONE]`.
+pub fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+    let mut out = vec![json!({"type": "start"}), json!({"type": "start-step"})];
+    let messages = doc
+        .get("response")
+        .and_then(|r| r.get("messages"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let mut text_n = 0;
+    for m in messages
+        .iter()
+        .filter(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
+    {
+        let parts = match m.get("content") {
+            Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
+            Some(Value::Array(ps)) => ps.clone(),
+            _ => Vec::new(),
+        };
+        for p in &parts {
+            match p.get("type").and_then(Value::as_str) {
+                Some("text") => {
+                    let id = format!("text-{text_n}");
+                    text_n += 1;
+                    out.push(json!({"type": "text-start", "id": id}));
+                    let text = p.get("text").and_then(Value::as_str).unwrap_or("");
+                    for frag in fragments(text, n) {
+                        out.push(json!({"type": "text-delta", "id": id, "delta": frag}));
+                    }
+                    out.push(json!({"type": "text-end", "id": id}));
+                }
+                Some("tool-call") => {
+                    let id = p.get("toolCallId").cloned().unwrap_or(json!(""));
+                    let name = p.get("toolName").cloned().unwrap_or(json!(""));
+                    let input = p.get("input").cloned().unwrap_or(json!({}));
+                    out.push(
+                        json!({"type": "tool-input-start", "toolCallId": id, "toolName": name}),
+                    );
+                    let text = serde_json::to_string(&input).unwrap_or_default();
+                    for frag in fragments(&text, n) {
+                        out.push(json!({"type": "tool-input-delta", "toolCallId": id, "inputTextDelta": frag}));
+                    }
+                    out.push(json!({"type": "tool-input-available", "toolCallId": id, "toolName": name, "input": input}));
+                }
+                _ => {}
+            }
+        }
+    }
+    out.push(json!({"type": "finish-step"}));
+    let mut finish = json!({"type": "finish"});
+    if let Some(r) = doc.get("finishReason") {
+        finish["finishReason"] = r.clone();
+    }
+    if let Some(u) = doc.get("usage") {
+        // What the docs' `messageMetadata` example attaches to `finish`.
+        finish["messageMetadata"] = json!({"usage": u});
+    }
+    out.push(finish);
+    out.push(Value::String("[DONE]".into()));
+    out
+}
+
+/// `text` cut into pieces of `n` characters (none for empty text).
+fn fragments(text: &str, n: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars.chunks(n.max(1)).map(|c| c.iter().collect()).collect()
+}
