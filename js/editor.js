@@ -54,49 +54,44 @@ export function create(parent, opts) {
   const language = new Compartment();
   const editable = new Compartment();
   let quiet = false; // set while Rust replaces the text, so the change is not echoed back
-  const view = new EditorView({
-    parent,
-    state: EditorState.create({
-      doc: opts.doc ?? '',
-      extensions: [
-        lineNumbers(),
-        highlightActiveLineGutter(),
-        foldGutter(),
-        codeFolding(),
-        drawSelection(),
-        history(),
-        indentOnInput(),
-        bracketMatching(),
-        highlightActiveLine(),
-        highlightSelectionMatches(),
-        search({ top: true }),
-        lintGutter(),
-        syntaxHighlighting(classHighlighter),
-        marks,
-        language.of((languages[opts.lang] ?? languages.text)()),
-        editable.of([EditorState.readOnly.of(!!opts.readOnly), EditorView.editable.of(!opts.readOnly)]),
-        EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ 'aria-label': opts.label ?? 'Code', spellcheck: 'false' }),
-        keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap, indentWithTab]),
-        EditorView.updateListener.of((u) => {
-          if (u.docChanged && !quiet && opts.onChange) opts.onChange(u.state.doc.toString());
-          if (u.selectionSet && opts.onCursor && u.view.hasFocus) opts.onCursor(u.state.selection.main.head);
-        }),
-        EditorView.domEventHandlers({
-          mousemove(event, v) {
-            if (!opts.onHover) return false;
-            const pos = v.posAtCoords({ x: event.clientX, y: event.clientY });
-            opts.onHover(pos ?? -1);
-            return false;
-          },
-          mouseleave() {
-            if (opts.onHover) opts.onHover(-1);
-            return false;
-          },
-        }),
-      ],
+  const extensions = [
+    lineNumbers(),
+    highlightActiveLineGutter(),
+    foldGutter(),
+    codeFolding(),
+    drawSelection(),
+    history(),
+    indentOnInput(),
+    bracketMatching(),
+    highlightActiveLine(),
+    highlightSelectionMatches(),
+    search({ top: true }),
+    lintGutter(),
+    syntaxHighlighting(classHighlighter),
+    marks,
+    language.of((languages[opts.lang] ?? languages.text)()),
+    editable.of([EditorState.readOnly.of(!!opts.readOnly), EditorView.editable.of(!opts.readOnly)]),
+    EditorView.lineWrapping,
+    EditorView.contentAttributes.of({ 'aria-label': opts.label ?? 'Code', spellcheck: 'false' }),
+    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap, indentWithTab]),
+    EditorView.updateListener.of((u) => {
+      if (u.docChanged && !quiet && opts.onChange) opts.onChange(u.state.doc.toString());
+      if (u.selectionSet && opts.onCursor && u.view.hasFocus) opts.onCursor(u.state.selection.main.head);
     }),
-  });
+    EditorView.domEventHandlers({
+      mousemove(event, v) {
+        if (!opts.onHover) return false;
+        const pos = v.posAtCoords({ x: event.clientX, y: event.clientY });
+        opts.onHover(pos ?? -1);
+        return false;
+      },
+      mouseleave() {
+        if (opts.onHover) opts.onHover(-1);
+        return false;
+      },
+    }),
+  ];
+  const view = new EditorView({ parent, state: EditorState.create({ doc: opts.doc ?? '', extensions }) });
   // Editors out of sight keep their updates pending until they scroll into view: a keystroke
   // then costs the two or three visible panes, not all eleven (each CodeMirror update reads
   // layout, and eleven of them in one frame re-layout the page eleven times).
@@ -157,6 +152,13 @@ export function create(parent, opts) {
       let end = 0;
       while (end < max - start
         && current.charCodeAt(current.length - 1 - end) === text.charCodeAt(text.length - 1 - end)) end++;
+      // A large replacement (a pane's first rendering of a big exchange, a paste) starts a
+      // fresh state: a change mapped onto the old viewport of an editor CodeMirror deems out
+      // of view would stretch that viewport over the whole new text, and draw all of it.
+      if ((current.length - end - start) + (text.length - end - start) > 20000) {
+        view.setState(EditorState.create({ doc: text, extensions }));
+        return;
+      }
       quiet = true;
       try {
         view.dispatch({ changes: { from: start, to: current.length - end, insert: text.slice(start, text.length - end) } });

@@ -5,6 +5,7 @@
 //! Rust owns the text; positions crossing into JavaScript are UTF-16 offsets, Rust's are byte
 //! offsets: the conversions live here.
 
+use super::schedule::Job;
 use super::state::use_state;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -50,13 +51,26 @@ pub fn load(ready: RwSignal<bool>) {
     wasm_bindgen_futures::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(cm_load()).await {
             Ok(_) => ready.set(true),
-            Err(e) => web_sys::console::warn_2(
-                &"code editor not loaded; plain text areas stay".into(),
-                &e,
-            ),
+            Err(e) => {
+                LOAD_FAILED.with(|f| f.set(true));
+                web_sys::console::warn_2(
+                    &"code editor not loaded; plain text areas stay".into(),
+                    &e,
+                );
+            }
         }
     });
 }
+
+thread_local! {
+    /// The code editor module did not load: the plain text areas are the editors for good.
+    static LOAD_FAILED: ArcRwSignal<bool> = ArcRwSignal::new(false);
+}
+
+/// Above this size, a text waits for the code editor instead of filling the plain text area
+/// shown while it loads: laying out a text area of a few hundred kilobytes takes a frame of
+/// half a second.
+const FALLBACK_MAX: usize = 100_000;
 
 /// Byte offset → UTF-16 offset in `text` (clamped, safe inside a character).
 pub fn to_utf16(text: &str, byte: usize) -> u32 {
@@ -139,13 +153,20 @@ pub fn CodeEditor(
     let live: StoredValue<Option<Live>, LocalStorage> = StoredValue::new_local(None);
     let read_only = on_change.is_none();
 
-    // Create the editor once the module is there and the host is mounted.
+    // Set once this editor exists: the effects below then hand it what they hold.
+    let created = RwSignal::new(false);
+
+    // Create the editor once the module is there and the host is mounted: in its turn
+    // (`schedule`), editors in view first, so that a page of editors over a large exchange
+    // is not built in one task.
     let aria = label.clone();
-    Effect::new(move |_| {
-        if !state.editor_ready.get() || live.with_value(|l| l.is_some()) {
+    let create = move || {
+        if live.try_with_value(|l| l.is_some()) != Some(false) {
             return;
         }
-        let Some(el) = host.get() else { return };
+        let Some(Some(el)) = host.try_get_untracked() else {
+            return;
+        };
         let el: &web_sys::HtmlElement = el.unchecked_ref();
         let change = Closure::<dyn FnMut(String)>::new(move |t: String| {
             if let Some(cb) = on_change {
@@ -172,12 +193,25 @@ pub fn CodeEditor(
             _on_cursor: cursor,
             _on_hover: hover,
         }));
+        created.set(true);
+    };
+    let job: StoredValue<Option<Job>, LocalStorage> = StoredValue::new_local(None);
+    Effect::new(move |_| {
+        if !state.editor_ready.get() || live.with_value(|l| l.is_some()) {
+            return;
+        }
+        let Some(el) = host.get() else { return };
+        job.update_value(|j| {
+            let j = j.get_or_insert_with(|| Job::new(create.clone()));
+            j.set_host(Some(el.into()));
+            j.request();
+        });
     });
 
     // Keep the editor's text in step (setDoc does nothing when it is already the same).
     Effect::new(move |_| {
         let t = text.get();
-        let _ = state.editor_ready.get();
+        let _ = created.get();
         live.with_value(|l| {
             if let Some(l) = l {
                 l.handle.set_doc(&t);
@@ -188,7 +222,7 @@ pub fn CodeEditor(
     if let Some(error) = error {
         Effect::new(move |_| {
             let e = error.get();
-            let _ = state.editor_ready.get();
+            let _ = created.get();
             live.with_value(|l| {
                 let Some(l) = l else { return };
                 text.with_untracked(|t| match &e {
@@ -205,7 +239,7 @@ pub fn CodeEditor(
     if let Some(marks) = marks {
         Effect::new(move |_| {
             let ranges = marks.get();
-            let _ = state.editor_ready.get();
+            let _ = created.get();
             live.with_value(|l| {
                 let Some(l) = l else { return };
                 let flat: Vec<u32> = text.with_untracked(|t| {
@@ -227,6 +261,8 @@ pub fn CodeEditor(
         });
     });
 
+    let failed = LOAD_FAILED.with(|f| f.clone());
+    let waiting = Signal::derive(move || !failed.get() && text.with(|t| t.len() > FALLBACK_MAX));
     let fallback_input = move |ev: leptos::ev::Event| {
         if let Some(cb) = on_change {
             cb.run(event_target_value(&ev));
@@ -234,14 +270,15 @@ pub fn CodeEditor(
     };
     view! {
         <div class="code" data-testid=testid node_ref=host>
-            <Show when=move || !state.editor_ready.get()>
+            <Show when=move || !created.get()>
                 <textarea
                     class="code-fallback"
                     aria-label=label.clone()
                     spellcheck="false"
                     autocomplete="off"
-                    readonly=read_only
-                    prop:value=move || text.get()
+                    readonly=move || read_only || waiting.get()
+                    placeholder=move || waiting.get().then_some("Loading the code editor…")
+                    prop:value=move || if waiting.get() { String::new() } else { text.get() }
                     on:input=fallback_input
                 ></textarea>
             </Show>

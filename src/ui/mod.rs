@@ -10,12 +10,15 @@ mod header;
 mod help;
 mod io;
 mod live;
+mod messages;
 mod models;
 mod pane;
 mod panes;
 mod replay;
+mod schedule;
 pub mod state;
 mod tools;
+mod virtual_list;
 mod work;
 
 use crate::formats::read_any;

@@ -4,6 +4,7 @@
 use super::cm::CodeEditor;
 use super::draft::Draft;
 use super::io;
+use super::schedule::Job;
 use super::state::{use_state, Origin};
 use crate::anchors::{self, Element, Span};
 use crate::formats::{notes, Encoded, Format, Kind};
@@ -15,37 +16,12 @@ use leptos::prelude::*;
 /// One format's document and what it tells.
 #[component]
 pub fn FormatPane(format: Format) -> impl IntoView {
-    let state = use_state();
     let id = format.id();
-    let encoded: Memo<Encoded> =
-        Memo::new(move |_| state.exchange.with(|x| format.encode(x, state.kind.get())));
+    let (encoded, lints, spans, stale) = pane_work(format);
     let draft = Draft::new(Origin::Pane(format), Some(format));
     let rendered = Signal::derive(move || encoded.with(|e| e.text.clone()));
     let shown = draft.shown(rendered);
-
-    // Where each element sits in this pane's text. Memos are lazy: computed only when the
-    // pointer is over the pane or an element is selected, then cached per exchange.
-    let spans: Memo<Vec<(Element, Span)>> = Memo::new(move |_| {
-        let kind = state.kind.get();
-        state
-            .exchange
-            .with(|x| encoded.with(|e| anchors::spans_in(x, format, kind, &e.text)))
-    });
-    let links = draft.links(spans);
-
-    let target = Target::from_id(id);
-    let lints: Memo<Vec<Finding>> = Memo::new(move |_| {
-        let Some(t) = target else { return Vec::new() };
-        let opts = LintOptions {
-            make_strict: format.protocol() == Format::OpenAiChat
-                || format.protocol() == Format::OpenAiResponses,
-        };
-        let mut out = state.arguments.get();
-        state
-            .exchange
-            .with(|x| out.extend(schema::lint(x, t, opts)));
-        out
-    });
+    let links = draft.links(spans.memo);
     let problems =
         move || lints.with(|l| l.iter().filter(|f| f.severity != Severity::Info).count());
     let losses = move || encoded.with(|e| e.losses.len());
@@ -56,7 +32,8 @@ pub fn FormatPane(format: Format) -> impl IntoView {
     let lang = if format.is_text() { "text" } else { "json" };
 
     view! {
-        <article class="pane" data-format=id data-testid=format!("pane-{id}")>
+        <article class="pane" data-format=id data-testid=format!("pane-{id}") node_ref=spans.host
+            aria-busy=move || stale.get().to_string()>
             <header class="pane-head">
                 <h3>{format.name()}</h3>
                 <code class="format-id">{id}</code>
@@ -86,7 +63,9 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 </span>
                 <CopyMenu format=format text=shown />
             </header>
-            <div class="editor-wrap" on:focusout=move |_| draft.settle()>
+            <div class="editor-wrap" on:focusout=move |_| draft.settle()
+                on:pointerenter=move |_| spans.pointer_in.set(true)
+                on:pointerleave=move |_| spans.pointer_in.set(false)>
             <CodeEditor
                 text=shown
                 lang=lang
@@ -151,6 +130,151 @@ pub fn FormatPane(format: Format) -> impl IntoView {
             </div>
         </article>
     }
+}
+
+/// Up to this many messages and tools, a pane re-encodes as soon as the exchange changes
+/// (microseconds); beyond, its work waits for its turn (`schedule`), panes in view first.
+const SMALL: usize = 64;
+/// Beyond this many messages and tools, elements are not highlighted in the panes: finding
+/// every element's span encodes the exchange again and locates each element, a second or
+/// more per pane at thousands of messages (`anchors::spans_in`).
+const SPANS_MAX: usize = 600;
+
+/// Where a pane's element spans come from, and what asks for them.
+struct SpanWork {
+    /// The spans of the current rendering (empty until computed).
+    memo: Memo<Vec<(Element, Span)>>,
+    /// The pointer is over the pane's text: hovering needs the spans.
+    pointer_in: RwSignal<bool>,
+    /// The pane's element (its visibility orders the work).
+    host: NodeRef<leptos::html::Article>,
+}
+
+/// A pane's derived data, computed by a [`Job`]: the encoding and the findings when the
+/// exchange or the view changes, the element spans when something is to be highlighted. The
+/// last signal is true while the encoding waits for its turn.
+fn pane_work(
+    format: Format,
+) -> (
+    RwSignal<Encoded>,
+    RwSignal<Vec<Finding>>,
+    SpanWork,
+    RwSignal<bool>,
+) {
+    let state = use_state();
+    let encoded = RwSignal::new(Encoded {
+        text: String::new(),
+        losses: Vec::new(),
+    });
+    let lints: RwSignal<Vec<Finding>> = RwSignal::new(Vec::new());
+    let spans: RwSignal<Option<Vec<(Element, Span)>>> = RwSignal::new(None);
+    let stale = RwSignal::new(false);
+    let pointer_in = RwSignal::new(false);
+    let host = NodeRef::<leptos::html::Article>::new();
+    let need_encode = StoredValue::new(true);
+    let target = Target::from_id(format.id());
+    let opts = LintOptions {
+        make_strict: format.protocol() == Format::OpenAiChat
+            || format.protocol() == Format::OpenAiResponses,
+    };
+    let wants_spans = move || {
+        let spannable = state
+            .exchange
+            .try_with_untracked(|x| x.messages.len() + x.tools.len() <= SPANS_MAX)
+            == Some(true);
+        spannable
+            && (pointer_in.try_get_untracked().unwrap_or(false)
+                || state.hovered.try_with_untracked(Option::is_some) == Some(true)
+                || state.selected.try_with_untracked(Option::is_some) == Some(true))
+    };
+    let run = move || {
+        // The pane may have left the page while its turn was coming.
+        let Some(kind) = state.kind.try_get_untracked() else {
+            return;
+        };
+        if need_encode.try_get_value() == Some(true) {
+            need_encode.set_value(false);
+            let (e, mut l) = state.exchange.with_untracked(|x| {
+                let e = format.encode(x, kind);
+                let l = target.map(|t| schema::lint(x, t, opts)).unwrap_or_default();
+                (e, l)
+            });
+            let mut found = state.arguments.get_untracked();
+            found.append(&mut l);
+            encoded.set(e);
+            lints.set(found);
+            if spans.with_untracked(Option::is_some) {
+                spans.set(None);
+            }
+            stale.set(false);
+        }
+        if wants_spans() && spans.try_with_untracked(Option::is_none) == Some(true) {
+            let s = state.exchange.with_untracked(|x| {
+                encoded.with_untracked(|e| anchors::spans_in(x, format, kind, &e.text))
+            });
+            spans.set(Some(s));
+        }
+    };
+    let job = StoredValue::new_local(Job::new(run));
+    let small = move || {
+        state
+            .exchange
+            .with_untracked(|x| x.messages.len() + x.tools.len() <= SMALL)
+    };
+    let go = move || {
+        if small() {
+            job.with_value(Job::run_now);
+        } else {
+            job.with_value(Job::request);
+        }
+    };
+    // The first encoding: at once when small (the first paint shows it), else in its turn.
+    if small() {
+        job.with_value(Job::run_now);
+    } else {
+        stale.set(true);
+        job.with_value(Job::request);
+    }
+    Effect::new(move |_| {
+        if let Some(el) = host.get() {
+            let el: web_sys::Element = el.into();
+            job.with_value(|j| j.set_host(Some(el)));
+        }
+    });
+    // The exchange or the view changed: re-encode (the first run is the mount).
+    Effect::new(move |first: Option<()>| {
+        state.exchange.track();
+        state.kind.track();
+        if first.is_none() {
+            return;
+        }
+        need_encode.set_value(true);
+        if !small() && !stale.get_untracked() {
+            stale.set(true);
+        }
+        go();
+    });
+    // Something to highlight, or the pointer over the text: the spans are needed.
+    Effect::new(move |_| {
+        let wanted = pointer_in.get()
+            || state.hovered.with(Option::is_some)
+            || state.selected.with(Option::is_some);
+        if wanted && wants_spans() && spans.with(Option::is_none) && !job.with_value(Job::is_stale)
+        {
+            go();
+        }
+    });
+    let memo = Memo::new(move |_| spans.get().unwrap_or_default());
+    (
+        encoded,
+        lints,
+        SpanWork {
+            memo,
+            pointer_in,
+            host,
+        },
+        stale,
+    )
 }
 
 /// One loss: what, where (click selects the element), why.

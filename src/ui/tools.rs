@@ -3,10 +3,17 @@
 
 use super::cm::CodeEditor;
 use super::state::use_state;
+use super::virtual_list::VirtualList;
 use crate::anchors::Element;
 use crate::edit;
 use crate::formats::json;
 use leptos::prelude::*;
+
+/// A tool card's height before it is measured, in pixels.
+const TOOL_HEIGHT: f64 = 420.0;
+/// Up to this many tools every card is drawn; beyond, only those near the viewport (each card
+/// holds a code editor: a thousand of them froze the page for seconds).
+const WHOLE: usize = 12;
 
 /// Every tool of the exchange, one card each.
 #[component]
@@ -22,7 +29,13 @@ pub fn ToolsEditor() -> impl IntoView {
                     "+ Tool"
                 </button>
             </div>
-            {move || (0..count.get()).map(|i| view! { <ToolCard i=i /> }).collect_view()}
+            <VirtualList
+                count=count
+                row=|i| view! { <ToolCard i=i /> }
+                estimate=TOOL_HEIGHT
+                whole=WHOLE
+                class="tool-list"
+            />
         </section>
     }
 }
@@ -30,28 +43,21 @@ pub fn ToolsEditor() -> impl IntoView {
 #[component]
 fn ToolCard(i: usize) -> impl IntoView {
     let state = use_state();
+    // This card's tool: a keystroke elsewhere re-renders nothing here.
+    let tool = Memo::new(move |_| state.exchange.with(|x| x.tools.get(i).cloned()));
     let read = move |f: fn(&crate::model::Tool) -> String| {
-        move || {
-            state
-                .exchange
-                .with(|x| x.tools.get(i).map(f).unwrap_or_default())
-        }
+        move || tool.with(|t| t.as_ref().map(f).unwrap_or_default())
     };
     let name = read(|t| t.name.clone());
     let description = read(|t| t.description.clone().unwrap_or_default());
-    let strict = move || {
-        state
-            .exchange
-            .with(|x| x.tools.get(i).and_then(|t| t.strict) == Some(true))
-    };
+    let strict = move || tool.with(|t| t.as_ref().and_then(|t| t.strict) == Some(true));
 
     // The schema as typed: kept while it is not JSON, with the error at its spot.
     let draft: RwSignal<Option<String>> = RwSignal::new(None);
     let error: RwSignal<Option<(usize, usize, String)>> = RwSignal::new(None);
     let rendered = Memo::new(move |_| {
-        state.exchange.with(|x| {
-            x.tools
-                .get(i)
+        tool.with(|t| {
+            t.as_ref()
                 .map(|t| json::pretty(&t.input_schema))
                 .unwrap_or_default()
         })
@@ -93,7 +99,7 @@ fn ToolCard(i: usize) -> impl IntoView {
     });
     let el = Some(Element::Tool(i));
     view! {
-        <div
+        <li
             class="card tool"
             class:linked=move || state.focus() == el
             data-testid=format!("tool-{i}")
@@ -167,7 +173,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     <p class="field-error" role="alert">{move || error.get().map(|e| e.2)}</p>
                 </Show>
             </div>
-        </div>
+        </li>
     }
 }
 

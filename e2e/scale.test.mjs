@@ -1,0 +1,127 @@
+// End-to-end: the largest exchanges a link may carry open, take keystrokes and scroll. Only
+// behaviour is asserted (generous timeouts); the timings are measured by
+// scripts/bench-page.mjs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp } from './serve.mjs';
+import { bigExchange, linkFragment } from './big.mjs';
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  ({ server, url } = await serveDist());
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const LONG = { timeout: 120_000 };
+
+/** Wait until a pane's text (CodeMirror's, including an update held while off screen) matches. */
+async function waitPane(page, format, pattern) {
+  await page.waitForFunction(([id, src]) => {
+    const el = document.querySelector(`[data-testid="editor-${id}"]`);
+    const t = el?.toolscopeEditor ? el.toolscopeEditor.getDoc() : el?.querySelector('textarea')?.value;
+    return t !== undefined && new RegExp(src).test(t);
+  }, [format, pattern.source], LONG);
+}
+
+/** Bring the top of the conversation into view (the tools come first). */
+async function toConversation(page) {
+  await page.evaluate(() =>
+    document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
+}
+
+/**
+ * Scroll to the end of the list `list` until `testid` is drawn: rows far down exist only once
+ * near the view, and the list's height firms up as rows are measured.
+ */
+async function scrollUntil(page, testid, list) {
+  for (let i = 0; i < 100; i++) {
+    if (await page.getByTestId(testid).count()) return;
+    await page.evaluate((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
+    }, list);
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${testid} never appeared`);
+}
+
+test('a 5,000-message link opens, takes keystrokes at both ends, and the panes follow', LONG, async () => {
+  const x = bigExchange({ messages: 5000, tools: 10 });
+  const { context, page, errors } = await openApp(browser, url + linkFragment(x));
+  await waitPane(page, 'openai-chat', /Answer 1249/);
+  await toConversation(page);
+  await page.getByTestId('message-0').waitFor(LONG);
+  // Only the rows near the viewport exist.
+  assert.ok(await page.locator('.message').count() < 200);
+
+  const first = page.getByTestId('text-0-0');
+  await first.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' typed');
+  await waitPane(page, 'openai-chat', /Question 0 typed/);
+  await waitPane(page, 'anthropic', /Question 0 typed/);
+
+  await scrollUntil(page, 'text-4999-0', '.messages');
+  const last = page.getByTestId('text-4999-0');
+  assert.equal(await last.inputValue(), 'Answer 1249');
+  await last.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' at the end');
+  await waitPane(page, 'gemini', /Answer 1249 at the end/);
+  // A result's call picker lists every call once it is used.
+  await scrollUntil(page, 'result-4998-0-call', '.messages');
+  const picker = page.getByTestId('result-4998-0-call');
+  assert.equal(await picker.inputValue(), 'call_1249');
+  await picker.focus();
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid="result-4998-0-call"]').options.length > 1000);
+  await picker.selectOption('call_7');
+  await waitPane(page, 'openai-chat', /"tool_call_id": "call_7",\s*"content": "result 1249"/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a 1,000-tool link opens and scrolls to its last tool, which edits like the first', LONG, async () => {
+  const x = bigExchange({ messages: 8, tools: 1000 });
+  const { context, page, errors } = await openApp(browser, url + linkFragment(x));
+  assert.equal(await page.getByTestId('tool-0-name').inputValue(), 'tool_0');
+  assert.match(await page.getByTestId('tools-editor').locator('h3').textContent(), /Tools \(1000\)/);
+  assert.ok(await page.locator('.card.tool').count() < 100);
+  await scrollUntil(page, 'tool-999-name', '.tool-list');
+  await page.locator('[data-testid="tool-999-schema"] .cm-editor').waitFor(LONG);
+  await page.getByTestId('tool-999-name').fill('the_last_tool');
+  await waitPane(page, 'openai-chat', /"name": "the_last_tool"/);
+  // Back to the top: the first card is drawn again, as it was.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByTestId('tool-0-name').waitFor(LONG);
+  assert.equal(await page.getByTestId('tool-0-name').inputValue(), 'tool_0');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a 5,000-message state autosaved opens again from storage on the next visit', LONG, async () => {
+  const x = bigExchange({ messages: 5000, tools: 10 });
+  const { context, page, errors } = await openApp(browser, url + linkFragment(x));
+  const system = page.getByTestId('system');
+  await system.fill('Saved and reopened.');
+  await waitPane(page, 'openai-chat', /Saved and reopened/);
+  // The autosave is debounced; then a visit without a link restores from localStorage.
+  await page.waitForFunction(() => (localStorage.getItem('toolscope.state.v1') ?? '').includes('Saved and reopened'), null, LONG);
+  // The edit took the link out of the address: a reload opens what was saved.
+  assert.equal(await page.evaluate(() => location.hash), '');
+  await page.reload();
+  await toConversation(page);
+  await page.getByTestId('message-0').waitFor(LONG);
+  await waitPane(page, 'openai-chat', /Saved and reopened/);
+  assert.equal(await page.getByTestId('system').inputValue(), 'Saved and reopened.');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

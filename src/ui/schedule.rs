@@ -1,0 +1,182 @@
+//! Pane work in slices. A keystroke in a large exchange must not wait for eleven encodings:
+//! each pane's work is a [`Job`] that is marked stale and run later, the panes in view first
+//! (after the next paint, a few per task within a time budget), the others when the browser
+//! is idle or when they scroll into view. A job marked twice before it runs runs once, on the
+//! latest exchange: panes re-encode once per frame at most.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+export function sched_after_paint(cb) {
+  requestAnimationFrame(() => setTimeout(cb, 0));
+}
+export function sched_idle(cb) {
+  if (window.requestIdleCallback) requestIdleCallback(() => cb(), { timeout: 1000 });
+  else setTimeout(cb, 50);
+}
+export function sched_in_view(el) {
+  if (!el.isConnected) return false;
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) return false;
+  return r.bottom > -200 && r.top < window.innerHeight + 200;
+}
+export function sched_now() {
+  return performance.now();
+}
+export function sched_on_scroll(cb) {
+  let queued = false;
+  const f = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; cb(); });
+  };
+  addEventListener('scroll', f, { capture: true, passive: true });
+  addEventListener('resize', f, { passive: true });
+}
+"#)]
+extern "C" {
+    fn sched_after_paint(cb: &JsValue);
+    fn sched_idle(cb: &JsValue);
+    fn sched_in_view(el: &web_sys::Element) -> bool;
+    fn sched_now() -> f64;
+    fn sched_on_scroll(cb: &Closure<dyn FnMut()>);
+}
+
+/// Work per task before yielding to the page, in milliseconds. One job may run longer (a
+/// single encoding is not split); the next waits for the next task.
+const BUDGET_MS: f64 = 12.0;
+
+struct Inner {
+    stale: Cell<bool>,
+    run: Box<dyn Fn()>,
+    host: RefCell<Option<web_sys::Element>>,
+}
+
+/// A unit of deferred work (one pane's encoding and checks). Dropping it cancels it.
+pub struct Job(Rc<Inner>);
+
+thread_local! {
+    static JOBS: RefCell<Vec<Weak<Inner>>> = const { RefCell::new(Vec::new()) };
+    static AFTER_PAINT: Cell<bool> = const { Cell::new(false) };
+    static IDLE: Cell<bool> = const { Cell::new(false) };
+    static LISTENING: Cell<bool> = const { Cell::new(false) };
+}
+
+impl Job {
+    /// A job that runs `run` when it is stale and its turn comes.
+    pub fn new(run: impl Fn() + 'static) -> Self {
+        let inner = Rc::new(Inner {
+            stale: Cell::new(false),
+            run: Box::new(run),
+            host: RefCell::new(None),
+        });
+        JOBS.with(|j| {
+            let mut j = j.borrow_mut();
+            j.retain(|w| w.strong_count() > 0);
+            j.push(Rc::downgrade(&inner));
+        });
+        listen();
+        Job(inner)
+    }
+
+    /// The element whose visibility decides the job's turn (none: treated as in view).
+    pub fn set_host(&self, el: Option<web_sys::Element>) {
+        *self.0.host.borrow_mut() = el;
+    }
+
+    /// Mark the job stale and make sure its turn comes.
+    pub fn request(&self) {
+        self.0.stale.set(true);
+        schedule_soon();
+    }
+
+    /// Run now (cheap work: small exchanges keep the immediate update they always had).
+    pub fn run_now(&self) {
+        self.0.stale.set(false);
+        (self.0.run)();
+    }
+
+    /// Still waiting for its turn.
+    pub fn is_stale(&self) -> bool {
+        self.0.stale.get()
+    }
+}
+
+fn in_view(job: &Inner) -> bool {
+    job.host.borrow().as_ref().is_none_or(sched_in_view)
+}
+
+/// The stale jobs, those in view first.
+fn stale_jobs() -> (Vec<Rc<Inner>>, Vec<Rc<Inner>>) {
+    let all: Vec<Rc<Inner>> = JOBS.with(|j| {
+        j.borrow()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .filter(|i| i.stale.get())
+            .collect()
+    });
+    all.into_iter().partition(|i| in_view(i))
+}
+
+/// Run stale jobs until the budget is spent; `visible_only`: leave the others for later.
+fn run_some(visible_only: bool) {
+    let start = sched_now();
+    loop {
+        let (seen, unseen) = stale_jobs();
+        let next = seen
+            .into_iter()
+            .next()
+            .or_else(|| (!visible_only).then(|| unseen.into_iter().next()).flatten());
+        let Some(job) = next else { break };
+        job.stale.set(false);
+        (job.run)();
+        if sched_now() - start > BUDGET_MS {
+            break;
+        }
+    }
+    let (seen, unseen) = stale_jobs();
+    if !seen.is_empty() {
+        schedule_soon();
+    } else if !unseen.is_empty() {
+        schedule_idle();
+    }
+}
+
+/// After the next paint: the keystroke that made the work shows first.
+fn schedule_soon() {
+    if AFTER_PAINT.with(|s| s.replace(true)) {
+        return;
+    }
+    sched_after_paint(&Closure::once_into_js(|| {
+        AFTER_PAINT.with(|s| s.set(false));
+        run_some(true);
+    }));
+}
+
+/// When the browser has nothing else to do (panes out of view).
+fn schedule_idle() {
+    if IDLE.with(|s| s.replace(true)) {
+        return;
+    }
+    sched_idle(&Closure::once_into_js(|| {
+        IDLE.with(|s| s.set(false));
+        run_some(false);
+    }));
+}
+
+/// A stale pane that scrolls into view gets its turn right away.
+fn listen() {
+    if LISTENING.with(|l| l.replace(true)) {
+        return;
+    }
+    let cb = Closure::<dyn FnMut()>::new(|| {
+        if !stale_jobs().0.is_empty() {
+            schedule_soon();
+        }
+    });
+    sched_on_scroll(&cb);
+    // Lives as long as the page.
+    cb.forget();
+}
