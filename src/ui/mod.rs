@@ -125,6 +125,7 @@ fn shortcuts(state: AppState) {
             return;
         }
         if key == "Escape" {
+            close_menus(None, true);
             state.help.set(false);
             state.history_open.set(false);
             state.selected.set(None);
@@ -169,6 +170,73 @@ fn shortcuts(state: AppState) {
             _ => return,
         }
         ev.prevent_default();
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// Close every open menu (`details.menu`) that does not hold `keep`; `refocus` puts the
+/// keyboard focus back on the menu's button (after Esc or a choice).
+fn close_menus(keep: Option<&web_sys::Node>, refocus: bool) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(open) = doc.query_selector_all("details.menu[open]") else {
+        return;
+    };
+    for i in 0..open.length() {
+        let Some(el) = open
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        if keep.is_some_and(|k| el.contains(Some(k))) {
+            continue;
+        }
+        let _ = el.remove_attribute("open");
+        if refocus {
+            if let Some(s) = el
+                .query_selector("summary")
+                .ok()
+                .flatten()
+                .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = s.focus();
+            }
+        }
+    }
+}
+
+/// Menus close on a click outside them, and on a choice inside them (focus back on the button).
+fn menus() {
+    let handle = window_event_listener(leptos::ev::click, move |ev| {
+        let Some(target) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let chosen = target
+            .closest("details.menu [role=menuitem]")
+            .ok()
+            .flatten();
+        if let Some(item) = chosen {
+            if let Some(menu) = item.closest("details.menu").ok().flatten() {
+                close_menus(None, false);
+                let _ = menu.remove_attribute("open");
+                if let Some(s) = menu
+                    .query_selector("summary")
+                    .ok()
+                    .flatten()
+                    .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = s.focus();
+                }
+            }
+            return;
+        }
+        let node: &web_sys::Node = target.as_ref();
+        close_menus(Some(node), false);
     });
     on_cleanup(move || handle.remove());
 }
@@ -523,6 +591,7 @@ pub fn App() -> impl IntoView {
     let dragging = RwSignal::new(false);
     persistence(state);
     shortcuts(state);
+    menus();
     drop_and_paste(state, dragging);
     cm::load(state.editor_ready);
     let tab = move |id: &'static str, label: &'static str| {
