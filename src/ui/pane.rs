@@ -78,6 +78,17 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 on_cursor=links.on_cursor
             />
             </div>
+            <Show when=move || draft.foreign.with(Option::is_some) && draft.text.with(Option::is_some)>
+                <p class="pane-foreign" role="status" data-testid=format!("pane-foreign-{id}")>
+                    {move || draft.foreign.get().map(|s| match s {
+                        crate::formats::Source::Wire(f, k) => format!("Read as {} {}: this pane holds a foreign document until you leave it, then shows it as {}. ", f.name(), k.as_str(), format.name()),
+                        crate::formats::Source::Canonical => format!("Read as canonical JSON: shown as {} when you leave the editor. ", format.name()),
+                    })}
+                    <button type="button" class="link" data-testid=format!("show-own-{id}") on:click=move |_| draft.settle()>
+                        {format!("Show as {} now", format.name())}
+                    </button>
+                </p>
+            </Show>
             <Show when=move || draft.error.with(Option::is_some)>
                 <p class="pane-error" role="alert" data-testid=format!("pane-error-{id}")>
                     {move || draft.error.get().map(|e| e.to_string())}

@@ -76,6 +76,9 @@ pub struct AppState {
     pub history: RwSignal<History>,
     /// The History panel is open.
     pub history_open: RwSignal<bool>,
+    /// The example loaded last (id, title) and its exchange as loaded: the picker names it,
+    /// "edited" once the exchange differs. `None` after any other load.
+    pub example: RwSignal<Option<(&'static str, &'static str, Exchange)>>,
 }
 
 impl AppState {
@@ -106,6 +109,7 @@ impl AppState {
             tab: StoredValue::new(String::new()),
             history: RwSignal::new(History::default()),
             history_open: RwSignal::new(false),
+            example: RwSignal::new(None),
         }
     }
 
@@ -231,6 +235,9 @@ impl AppState {
         self.hovered.set(None);
         self.origin.set(Origin::Outside);
         self.kind.set(kind);
+        if self.example.with_untracked(Option::is_some) {
+            self.example.set(None);
+        }
         self.exchange.set(x);
         self.generation.update(|g| *g += 1);
     }
@@ -242,11 +249,13 @@ impl AppState {
         };
         match read_any(e.source) {
             Ok((d, _)) => {
+                let loaded = d.exchange.clone();
                 self.replace_exchange(
                     d.exchange,
                     Kind::Request,
-                    format!("{}: {}", e.title, e.blurb),
+                    format!("Opened the example {}: {}", e.title, e.blurb),
                 );
+                self.example.set(Some((e.id, e.title, loaded)));
             }
             Err(err) => self.say_error(format!("Example {id} does not read: {err}")),
         }
