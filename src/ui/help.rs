@@ -21,6 +21,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("r", "Switch request / response bodies"),
     ("e", "Structured editor (tools and conversation)"),
     ("j", "Canonical JSON editor"),
+    ("t", "Transcript: the conversation as chat bubbles"),
     ("g", "Go to the examples gallery"),
     (
         "f / p / s / l",

@@ -3,6 +3,7 @@
 
 mod canonical;
 pub mod cm;
+mod compare;
 mod conversation;
 mod draft;
 mod footer;
@@ -18,6 +19,7 @@ mod replay;
 mod schedule;
 pub mod state;
 mod tools;
+mod transcript;
 mod virtual_list;
 mod work;
 
@@ -149,6 +151,7 @@ fn shortcuts(state: AppState) {
             "s" => state.right_tab.set("streams"),
             "l" => state.right_tab.set("live"),
             "j" => state.left_tab.set("json"),
+            "t" => state.left_tab.set("transcript"),
             "c" => state.compare.update(|c| {
                 *c = match c {
                     Some(_) => None,
@@ -487,7 +490,7 @@ fn NoticeBar() -> impl IntoView {
                 role=move || if state.notice.with(|n| n.as_ref().is_some_and(|n| n.error)) { "alert" } else { "status" }
                 data-testid="notice"
             >
-                <span>{move || state.notice.with(|n| n.as_ref().map(|n| n.text.clone()))}</span>
+                <span>{move || state.notice.with(|n| n.as_ref().map(|n| transcript::rich(&n.text)))}</span>
                 <Show when=move || undo().is_some()>
                     <button type="button" class="ghost small" data-testid="notice-undo" title="Ctrl+Z outside a text field"
                         on:click=move |_| if let Some(u) = undo() { state.undo(&u) }>"Undo"</button>
@@ -502,6 +505,31 @@ fn NoticeBar() -> impl IntoView {
                 </Show>
                 <button type="button" class="icon" aria-label="Dismiss" data-testid="notice-dismiss" on:click=move |_| state.notice.set(None)>"✕"</button>
             </div>
+        </Show>
+    }
+}
+
+/// Where the first-visit hint's dismissal is kept.
+const HINT_KEY: &str = "toolscope.hint";
+
+/// A first visit's one-line hint, dismissible, kept dismissed.
+#[component]
+fn FirstHint() -> impl IntoView {
+    let shown = RwSignal::new(io::load(HINT_KEY).is_none());
+    let dismiss = move |_| {
+        io::save(HINT_KEY, "dismissed");
+        shown.set(false);
+    };
+    view! {
+        <Show when=move || shown.get()>
+            <aside class="first-hint" aria-label="Getting started" data-testid="first-hint">
+                <p>
+                    <strong>"Start here: "</strong>
+                    "paste any provider's request or response into any pane (or anywhere on the page); every other pane shows it in its own format. "
+                    "Press " <kbd>"?"</kbd> " for the keys."
+                </p>
+                <button type="button" class="ghost small" data-testid="first-hint-dismiss" on:click=dismiss>"Got it"</button>
+            </aside>
         </Show>
     }
 }
@@ -610,6 +638,7 @@ pub fn App() -> impl IntoView {
     };
     view! {
         <header::Header />
+        <FirstHint />
         <NoticeBar />
         <HistoryPanel />
         <main class="workspace">
@@ -620,12 +649,16 @@ pub fn App() -> impl IntoView {
                 <div class="tabs" role="tablist" aria-label="Editor">
                     {tab("edit", "Tools & conversation")}
                     {tab("json", "Canonical JSON")}
+                    {tab("transcript", "Transcript")}
                 </div>
-                <Show when=move || state.left_tab.get() == "edit"
-                    fallback=|| view! { <canonical::CanonicalEditor /> }>
-                    <tools::ToolsEditor />
-                    <conversation::ConversationEditor />
-                </Show>
+                {move || match state.left_tab.get() {
+                    "edit" => view! {
+                        <tools::ToolsEditor />
+                        <conversation::ConversationEditor />
+                    }.into_any(),
+                    "transcript" => view! { <transcript::Transcript /> }.into_any(),
+                    _ => view! { <canonical::CanonicalEditor /> }.into_any(),
+                }}
             </section>
             <section class="right" id="views" aria-label="Views">
                 <div class="tabs" role="tablist" aria-label="View">
