@@ -72,7 +72,8 @@ export function create(parent, opts) {
     language.of((languages[opts.lang] ?? languages.text)()),
     editable.of([EditorState.readOnly.of(!!opts.readOnly), EditorView.editable.of(!opts.readOnly)]),
     EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ 'aria-label': opts.label ?? 'Code', spellcheck: 'false' }),
+    // tabindex: a read-only editor is reachable by keyboard too, to scroll and read it.
+    EditorView.contentAttributes.of({ 'aria-label': opts.label ?? 'Code', spellcheck: 'false', tabindex: '0' }),
     // Tab and Shift+Tab move the focus through the page, as everywhere else (no keyboard
     // trap): lines are indented with Ctrl+] / Ctrl+[ (Cmd on a Mac), named in the `?` help.
     keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap,

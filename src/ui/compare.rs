@@ -49,7 +49,7 @@ pub fn CompareDiff(left: Format, right: Format) -> impl IntoView {
             <Show when=move || result.with(|r| r.as_ref().is_some_and(|c| c.rows.is_empty()))>
                 <p class="muted">"No tools, calls or results to pair: the line diff below, or the two panes above, show the rest."</p>
             </Show>
-            <div class="diff-table-wrap">
+            <div class="diff-table-wrap" tabindex="0" role="region" aria-label="Element comparison">
                 <table class="diff-table" data-testid="compare-rows">
                     <thead><tr><th scope="col">"Element"</th><th scope="col">{left.name()}</th><th scope="col">{right.name()}</th><th scope="col">"What differs"</th></tr></thead>
                     <tbody>
@@ -61,8 +61,8 @@ pub fn CompareDiff(left: Format, right: Format) -> impl IntoView {
                                     on:mouseenter=move |_| state.hovered.set(Some(el))
                                     on:mouseleave=move |_| state.hovered.set(None)>
                                     <th scope="row">{row.label.clone()}</th>
-                                    <td><pre>{row.left.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
-                                    <td><pre>{row.right.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
+                                    <td><pre tabindex="0">{row.left.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
+                                    <td><pre tabindex="0">{row.right.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
                                     <td>
                                         {if differs {
                                             view! {
@@ -84,7 +84,7 @@ pub fn CompareDiff(left: Format, right: Format) -> impl IntoView {
                 let changed = lines.iter().filter(|l| !matches!(l, Line::Same(_))).count();
                 view! {
                     <h4>{format!("Line diff ({changed} lines differ)")}</h4>
-                    <pre class="line-diff" data-testid="line-diff">
+                    <pre class="line-diff" data-testid="line-diff" tabindex="0">
                         {lines.into_iter().map(|l| match l {
                             Line::Same(t) => view! { <span class="same">{format!("  {t}\n")}</span> }.into_any(),
                             Line::Left(t) => view! { <del class="left">{format!("- {t}\n")}</del> }.into_any(),

@@ -154,7 +154,12 @@ impl Draft {
         } else {
             String::new()
         };
-        format!("Read the text in {place} as a {what}: {changed}{view}.")
+        let article = if what.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("Read the text in {place} as {article} {what}: {changed}{view}.")
     }
 
     /// Highlighting through the element spans of the editor's rendering; off while a draft is

@@ -393,7 +393,7 @@ fn StepView(
             </p>
             <AnomalyList anomalies=Signal::derive(move || snapshot.with(|s| s.as_ref().map(|s| s.state.anomalies.clone()).unwrap_or_default())) go=go />
             <h3>"Event"</h3>
-            <pre class="raw" data-testid="raw-event">{raw}</pre>
+            <pre class="raw" data-testid="raw-event" tabindex="0">{raw}</pre>
         </div>
     }
 }
@@ -546,7 +546,7 @@ fn AssembledView(
                     </button>
                 </Show>
             </div>
-            <pre class="raw" data-testid="assembled-doc">{rendered}</pre>
+            <pre class="raw" data-testid="assembled-doc" tabindex="0">{rendered}</pre>
             <AnomalyList
                 anomalies=Signal::derive(move || loaded.with(|r| r.as_ref().map(|r| r.assembled.anomalies.clone()).unwrap_or_default()))
                 go=|_| {}
@@ -582,7 +582,7 @@ pub fn StreamsView() -> impl IntoView {
                                         state.right_tab.set("replay");
                                     }>"Replay"</button>
                             </header>
-                            <pre class="raw stream-text">{move || synth.with(|s| s.1.clone())}</pre>
+                            <pre class="raw stream-text" tabindex="0">{move || synth.with(|s| s.1.clone())}</pre>
                         </article>
                     }
                 }).collect_view()}
