@@ -141,6 +141,19 @@ test('a foreign paste says what it was read as, with Undo; the pane says it hold
   await context.close();
 });
 
+test('an error tooltip in an editor is readable, not squashed at the pane\'s edge', async () => {
+  const { context, page } = await openApp(browser, url);
+  await pasteInto(page, 'editor-openai-chat', '{\n  "model": "gpt-4o",\n  "messages": [\n    {"role": "user",, }\n  ]\n}');
+  await page.getByTestId('pane-error-openai-chat').waitFor();
+  await page.locator('[data-testid="editor-openai-chat"] .cm-lintRange-error').first().hover();
+  const tip = page.locator('.cm-tooltip-lint, .cm-tooltip-hover').first();
+  await tip.waitFor();
+  const box = await tip.boundingBox();
+  assert.ok(box.width > 120 && box.height > 14, JSON.stringify(box));
+  assert.match(await tip.textContent(), /\S{3,}/);
+  await context.close();
+});
+
 test('the example picker names the loaded example, then says edited', async () => {
   const { context, page, errors } = await openApp(browser, url);
   await page.getByTestId('gallery').selectOption('parallel_calls');
