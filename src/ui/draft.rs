@@ -113,6 +113,10 @@ impl Draft {
                     .exchange
                     .with_untracked(|c| crate::history::removed(c, &r.exchange));
                 let undo = state.checkpoint("before a pasted document was read");
+                // The example named in the picker is no longer what is shown.
+                if state.example.with_untracked(Option::is_some) {
+                    state.example.set(None);
+                }
                 if kind_changed {
                     state.kind.set(r.kind);
                 }

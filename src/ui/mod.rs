@@ -74,10 +74,19 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
                 Source::Wire(_, k) => k,
                 Source::Canonical => crate::formats::Kind::Request,
             };
+            let what = match source {
+                Source::Wire(f, k) => format!("{} {}", f.name(), k.as_str()),
+                Source::Canonical => "Toolscope's canonical JSON".into(),
+            };
+            let view = if kind != state.kind.get_untracked() {
+                format!(" The view switched to {}.", kind.as_str())
+            } else {
+                String::new()
+            };
             state.replace_exchange(
                 d.exchange,
                 kind,
-                format!("Read {name} as {}.", source.label()),
+                format!("Read {name} as {what}: it replaced the tools and conversation.{view}"),
             );
         }
         Err(e) => state.say_error(format!("{name}: {e}")),
