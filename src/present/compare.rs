@@ -63,6 +63,12 @@ pub fn compare(x: &Exchange, kind: Kind, left: Format, right: Format) -> Compari
                 .map(str::to_string)
         };
         let (fa, fb) = (frag(&sa, &a.text), frag(&sb, &b.text));
+        let tidy = |f: &Option<String>| {
+            f.as_ref().map(|t| match serde_json::from_str::<Value>(t) {
+                Ok(v) => crate::formats::json::pretty(&v),
+                Err(_) => t.clone(),
+            })
+        };
         let mut differences = Vec::new();
         match (&fa, &fb) {
             (Some(l), Some(r)) => {
@@ -99,8 +105,8 @@ pub fn compare(x: &Exchange, kind: Kind, left: Format, right: Format) -> Compari
         rows.push(Row {
             element: el,
             label: label(x, el),
-            left: fa,
-            right: fb,
+            left: tidy(&fa),
+            right: tidy(&fb),
             differences,
         });
     }
@@ -132,7 +138,7 @@ fn label(x: &Exchange, el: Element) -> String {
     }
 }
 
-/// Every key path of a JSON fragment ("function.name"), without array indices.
+/// Every key of a JSON fragment, at any depth (`prefix` is the path, for recursion).
 fn key_paths(v: &Value, prefix: &str, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
@@ -142,7 +148,7 @@ fn key_paths(v: &Value, prefix: &str, out: &mut Vec<String>) {
                 } else {
                     format!("{prefix}.{k}")
                 };
-                out.push(p.clone());
+                out.push(k.clone());
                 // Argument and schema contents are the user's, alike in every format.
                 if !matches!(
                     k.as_str(),
@@ -259,6 +265,15 @@ fn place(text: &str, spans: &[(Element, anchors::Span)], el: Element) -> String 
     let Some((_, s)) = spans.iter().find(|(e, _)| *e == el) else {
         return "nowhere".into();
     };
+    // The element is itself a message (OpenAI's `tool` message), or sits in one.
+    if let Some(Value::String(r)) = text
+        .get(s.start..s.end)
+        .and_then(as_json)
+        .as_ref()
+        .and_then(|v| v.get("role"))
+    {
+        return format!("in {} {r} message", article(r));
+    }
     let before = &text[..s.start.min(text.len())];
     let role = before.rfind("\"role\"").and_then(|i| {
         let rest = &before[i + 6..];
@@ -268,8 +283,18 @@ fn place(text: &str, spans: &[(Element, anchors::Span)], el: Element) -> String 
         Some(rest[..e].to_string())
     });
     match role {
-        Some(r) => format!("in a {r} message"),
+        Some(r) => format!("in {} {r} message", article(&r)),
         None => "in the document".into(),
+    }
+}
+
+/// "a" or "an" before `word`.
+fn article(word: &str) -> &'static str {
+    // "a user", "an assistant": a leading u sounds like "you" in these words.
+    if word.starts_with(['a', 'e', 'i', 'o', 'A', 'E', 'I', 'O']) {
+        "an"
+    } else {
+        "a"
     }
 }
 
@@ -353,6 +378,19 @@ mod tests {
             tool.differences.iter().any(|d| d.contains("input_schema")),
             "{:?}",
             tool.differences
+        );
+        let result = c
+            .rows
+            .iter()
+            .find(|r| matches!(r.element, Element::Result { .. }))
+            .expect("a result");
+        assert!(
+            result
+                .differences
+                .iter()
+                .any(|d| d.contains("in a tool message") && d.contains("in a user message")),
+            "{:?}",
+            result.differences
         );
     }
 

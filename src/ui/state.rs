@@ -109,7 +109,10 @@ impl AppState {
             tab: StoredValue::new(String::new()),
             history: RwSignal::new(History::default()),
             history_open: RwSignal::new(false),
-            example: RwSignal::new(None),
+            example: RwSignal::new(EXAMPLES.first().and_then(|e| {
+                let x = read_any(e.source).ok()?.0.exchange;
+                Some((e.id, e.title, x))
+            })),
         }
     }
 
@@ -235,8 +238,9 @@ impl AppState {
         self.hovered.set(None);
         self.origin.set(Origin::Outside);
         self.kind.set(kind);
-        if self.example.with_untracked(Option::is_some) {
-            self.example.set(None);
+        let example = matching_example(&x);
+        if example.is_some() || self.example.with_untracked(Option::is_some) {
+            self.example.set(example);
         }
         self.exchange.set(x);
         self.generation.update(|g| *g += 1);
@@ -323,6 +327,18 @@ impl Default for AppState {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// The example `x` is, unchanged (a restored state, a link), to name it in the picker.
+fn matching_example(x: &Exchange) -> Option<(&'static str, &'static str, Exchange)> {
+    // Examples are a few messages long: a longer exchange is none of them.
+    if x.messages.len() > 40 {
+        return None;
+    }
+    EXAMPLES.iter().find_map(|e| {
+        let ex = read_any(e.source).ok()?.0.exchange;
+        (ex == *x).then_some((e.id, e.title, ex))
+    })
 }
 
 /// Lower-case the first letter ("Opened a link" → "opened a link") for "before: …".
