@@ -61,9 +61,9 @@ pub fn CompareDiff(left: Format, right: Format) -> impl IntoView {
                                     on:mouseenter=move |_| state.hovered.set(Some(el))
                                     on:mouseleave=move |_| state.hovered.set(None)>
                                     <th scope="row">{row.label.clone()}</th>
-                                    <td><pre tabindex="0">{row.left.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
-                                    <td><pre tabindex="0">{row.right.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
-                                    <td>
+                                    <td data-label=left.name()><pre tabindex="0">{row.left.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
+                                    <td data-label=right.name()><pre tabindex="0">{row.right.clone().unwrap_or_else(|| "(not in this document)".into())}</pre></td>
+                                    <td class="what" data-label="What differs">
                                         {if differs {
                                             view! {
                                                 <ul class="differences">
