@@ -60,6 +60,22 @@ for (const scheme of ['light', 'dark']) {
       deviceScaleFactor: 1,
     });
     await shot(page, `${name}-${scheme}`, errors);
+    // The views of issue 19: the transcript, the replay, the compare-two diff.
+    await page.getByRole('tab', { name: 'Transcript' }).click();
+    await page.getByTestId('transcript').scrollIntoViewIfNeeded();
+    await shot(page, `${name}-${scheme}-transcript`, errors);
+    await page.getByTestId('tab-edit').click();
+    await page.getByTestId('tab-replay').click();
+    await page.getByTestId('replay-summary').filter({ hasText: /events/ }).waitFor();
+    await page.getByTestId('step-forward').click();
+    await page.getByTestId('replay').scrollIntoViewIfNeeded();
+    await shot(page, `${name}-${scheme}-replay`, errors);
+    await page.getByTestId('tab-formats').click();
+    await page.getByTestId('compare-open').click();
+    await page.getByTestId('compare-diff').scrollIntoViewIfNeeded();
+    await shot(page, `${name}-${scheme}-compare-diff`, errors);
+    await page.getByTestId('compare-close').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
     {
       const live = await openApp(browser, url, { viewport: { width, height }, colorScheme: scheme, deviceScaleFactor: 1 });
       // The browser's own "Failed to load resource: 401" is expected in the last shot.

@@ -4,11 +4,11 @@
 // and draws what Rust computed: the parse error and the highlighted element ranges.
 // Positions crossing this boundary are UTF-16 offsets (CodeMirror's unit).
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
-  drawSelection, Decoration } from '@codemirror/view';
+  drawSelection, Decoration, tooltips } from '@codemirror/view';
 import { EditorState, StateEffect, StateField, Compartment } from '@codemirror/state';
 import { foldGutter, foldKeymap, bracketMatching, syntaxHighlighting, indentOnInput,
   codeFolding } from '@codemirror/language';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, indentMore, indentLess } from '@codemirror/commands';
 import { search, searchKeymap, highlightSelectionMatches } from '@codemirror/search';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { json } from '@codemirror/lang-json';
@@ -72,8 +72,15 @@ export function create(parent, opts) {
     language.of((languages[opts.lang] ?? languages.text)()),
     editable.of([EditorState.readOnly.of(!!opts.readOnly), EditorView.editable.of(!opts.readOnly)]),
     EditorView.lineWrapping,
-    EditorView.contentAttributes.of({ 'aria-label': opts.label ?? 'Code', spellcheck: 'false' }),
-    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap, indentWithTab]),
+    // tabindex: a read-only editor is reachable by keyboard too, to scroll and read it.
+    EditorView.contentAttributes.of({ 'aria-label': opts.label ?? 'Code', spellcheck: 'false', tabindex: '0' }),
+    // Tab and Shift+Tab move the focus through the page, as everywhere else (no keyboard
+    // trap): lines are indented with Ctrl+] / Ctrl+[ (Cmd on a Mac), named in the `?` help.
+    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap,
+      { key: 'Mod-]', run: indentMore }, { key: 'Mod-[', run: indentLess }]),
+    // Tooltips (the parse error's message) live on the page's body: inside the pane they
+    // were clipped by its containment into a thin bar at its edge.
+    tooltips({ position: 'fixed', parent: document.body }),
     EditorView.updateListener.of((u) => {
       if (u.docChanged && !quiet && opts.onChange) opts.onChange(u.state.doc.toString());
       if (u.selectionSet && opts.onCursor && u.view.hasFocus) opts.onCursor(u.state.selection.main.head);

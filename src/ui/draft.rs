@@ -8,7 +8,7 @@
 use super::state::{use_state, AppState, Origin};
 use crate::anchors::{self, Element, Span};
 use crate::edit::read_into;
-use crate::formats::{json, DecodeError, Format};
+use crate::formats::{json, DecodeError, Format, Kind, Source};
 use leptos::prelude::*;
 
 /// How an editor takes part in highlighting: the ranges to mark, and what the pointer and the
@@ -29,6 +29,8 @@ pub struct Draft {
     pub text: RwSignal<Option<String>>,
     /// Why the typed text does not read.
     pub error: RwSignal<Option<DecodeError>>,
+    /// The draft is a document of another format than the editor's, read as this one.
+    pub foreign: RwSignal<Option<Source>>,
     origin: Origin,
     format: Option<Format>,
     // Held, not looked up: edits arrive from the editor's JavaScript callbacks, outside any
@@ -43,6 +45,7 @@ impl Draft {
         let d = Draft {
             text: RwSignal::new(None),
             error: RwSignal::new(None),
+            foreign: RwSignal::new(None),
             origin,
             format,
             state,
@@ -56,6 +59,7 @@ impl Draft {
                 && d.text.with_untracked(Option::is_some)
             {
                 d.text.set(None);
+                d.foreign.set(None);
             }
         });
         // A whole new state (example, link, file): every draft goes.
@@ -84,13 +88,82 @@ impl Draft {
         match read {
             Ok(r) => {
                 self.error.set(None);
-                if r.kind != state.kind.get_untracked() {
+                let foreign = match (self.format, r.source) {
+                    (Some(f), Source::Wire(g, _)) if g.protocol() != f.protocol() => Some(r.source),
+                    (None, Source::Wire(..)) => Some(r.source),
+                    _ => None,
+                };
+                let kind_changed = r.kind != state.kind.get_untracked();
+                // A document of another format, or of the other body kind, changes more than
+                // the user typed: say what it was read as and what it changed, with Undo. Once
+                // per document, not per keystroke.
+                let notable =
+                    (foreign.is_some() && self.foreign.get_untracked() != foreign) || kind_changed;
+                if self.foreign.get_untracked() != foreign {
+                    self.foreign.set(foreign);
+                }
+                if !notable {
+                    if kind_changed {
+                        state.kind.set(r.kind);
+                    }
+                    state.set_from(self.origin, r.exchange);
+                    return;
+                }
+                let lost = state
+                    .exchange
+                    .with_untracked(|c| crate::history::removed(c, &r.exchange));
+                let undo = state.checkpoint("before a pasted document was read");
+                // The example named in the picker is no longer what is shown.
+                if state.example.with_untracked(Option::is_some) {
+                    state.example.set(None);
+                }
+                if kind_changed {
                     state.kind.set(r.kind);
                 }
                 state.set_from(self.origin, r.exchange);
+                state.tell(
+                    self.read_as_text(r.source, r.kind, kind_changed, lost),
+                    undo,
+                );
             }
             Err(e) => self.error.set(Some(e)),
         }
+    }
+
+    /// One line: what the text was read as and what that changed.
+    fn read_as_text(
+        self,
+        source: Source,
+        kind: Kind,
+        kind_changed: bool,
+        lost: Option<String>,
+    ) -> String {
+        let place = match self.format {
+            Some(f) => format!("the {} pane", f.name()),
+            None => "the canonical JSON editor".into(),
+        };
+        let what = match source {
+            Source::Wire(f, k) => format!("{} {}", f.name(), k.as_str()),
+            Source::Canonical => "canonical JSON".into(),
+        };
+        let changed = match kind {
+            Kind::Response => "it replaced the conversation's last answer".to_string(),
+            Kind::Request => match lost {
+                Some(l) => format!("it replaced the tools and conversation ({l} fewer)"),
+                None => "it replaced the tools and conversation".to_string(),
+            },
+        };
+        let view = if kind_changed {
+            format!("; the view switched to {}", kind.as_str())
+        } else {
+            String::new()
+        };
+        let article = if what.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("Read the text in {place} as {article} {what}: {changed}{view}.")
     }
 
     /// Highlighting through the element spans of the editor's rendering; off while a draft is
@@ -138,6 +211,11 @@ impl Draft {
         if self.error.with_untracked(Option::is_none) && self.text.with_untracked(Option::is_some) {
             self.text.set(None);
         }
+        if self.error.with_untracked(Option::is_none)
+            && self.foreign.with_untracked(Option::is_some)
+        {
+            self.foreign.set(None);
+        }
     }
 
     /// Throw the broken draft away and show the last good state again. (Signals are set only
@@ -148,6 +226,9 @@ impl Draft {
         }
         if self.error.with_untracked(Option::is_some) {
             self.error.set(None);
+        }
+        if self.foreign.with_untracked(Option::is_some) {
+            self.foreign.set(None);
         }
     }
 

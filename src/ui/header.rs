@@ -58,7 +58,22 @@ pub fn Header() -> impl IntoView {
     let pick = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         state.load_example(&id);
+        // The first option names what is loaded: show it, not the list's last choice.
+        let select: web_sys::Element = event_target(&ev);
+        let _ = js_sys::Reflect::set(&select, &"value".into(), &"".into());
     };
+    let current = Memo::new(move |_| {
+        state.example.with(|e| match e {
+            None => "Open an example…".to_string(),
+            Some((_, title, x)) => {
+                if state.exchange.with(|c| c == x) {
+                    format!("Example: {title}")
+                } else {
+                    format!("Example: {title} (edited)")
+                }
+            }
+        })
+    });
     let picked = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
@@ -92,7 +107,7 @@ pub fn Header() -> impl IntoView {
                 <label class="picker">
                     <span>"Example"</span>
                     <select id="example" data-testid="gallery" on:change=pick>
-                        <option value="" disabled=true selected=true>"Open an example…"</option>
+                        <option value="" disabled=true selected=true data-testid="gallery-current">{move || current.get()}</option>
                         {EXAMPLES
                             .iter()
                             .map(|e| view! { <option value=e.id title=e.blurb>{e.title}</option> })

@@ -6,10 +6,22 @@ use leptos::prelude::*;
 /// Every shortcut of the page: key, what it does.
 pub const SHORTCUTS: &[(&str, &str)] = &[
     ("?", "Show or hide this help"),
-    ("Esc", "Close this help, the menus and the selection"),
+    (
+        "Tab / Shift+Tab",
+        "Move the focus to the next / previous control; Tab leaves a code editor too",
+    ),
+    (
+        "Ctrl+] / Ctrl+[",
+        "Indent / outdent the selected lines in a code editor (Cmd on a Mac)",
+    ),
+    (
+        "Esc",
+        "Close this help, the open menu (focus returns to its button) and the selection",
+    ),
     ("r", "Switch request / response bodies"),
     ("e", "Structured editor (tools and conversation)"),
     ("j", "Canonical JSON editor"),
+    ("t", "Transcript: the conversation as chat bubbles"),
     ("g", "Go to the examples gallery"),
     (
         "f / p / s / l",

@@ -1028,7 +1028,7 @@ fn Turn(m: crate::model::Message) -> impl IntoView {
         .into_iter()
         .filter_map(|p| match p {
             Part::Text { text, .. } if !text.is_empty() => {
-                Some(view! { <p class="answer" data-testid="live-answer">{text}</p> }.into_any())
+                Some(view! { <div class="answer" data-testid="live-answer"><super::transcript::Markdown text=text.clone() /></div> }.into_any())
             }
             Part::ToolCall(c) => Some(
                 view! {

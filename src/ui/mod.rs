@@ -3,6 +3,7 @@
 
 mod canonical;
 pub mod cm;
+mod compare;
 mod conversation;
 mod draft;
 mod footer;
@@ -18,6 +19,7 @@ mod replay;
 mod schedule;
 pub mod state;
 mod tools;
+mod transcript;
 mod virtual_list;
 mod work;
 
@@ -72,10 +74,19 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
                 Source::Wire(_, k) => k,
                 Source::Canonical => crate::formats::Kind::Request,
             };
+            let what = match source {
+                Source::Wire(f, k) => format!("{} {}", f.name(), k.as_str()),
+                Source::Canonical => "Toolscope's canonical JSON".into(),
+            };
+            let view = if kind != state.kind.get_untracked() {
+                format!(" The view switched to {}.", kind.as_str())
+            } else {
+                String::new()
+            };
             state.replace_exchange(
                 d.exchange,
                 kind,
-                format!("Read {name} as {}.", source.label()),
+                format!("Read {name} as {what}: it replaced the tools and conversation.{view}"),
             );
         }
         Err(e) => state.say_error(format!("{name}: {e}")),
@@ -125,6 +136,7 @@ fn shortcuts(state: AppState) {
             return;
         }
         if key == "Escape" {
+            close_menus(None, true);
             state.help.set(false);
             state.history_open.set(false);
             state.selected.set(None);
@@ -148,6 +160,7 @@ fn shortcuts(state: AppState) {
             "s" => state.right_tab.set("streams"),
             "l" => state.right_tab.set("live"),
             "j" => state.left_tab.set("json"),
+            "t" => state.left_tab.set("transcript"),
             "c" => state.compare.update(|c| {
                 *c = match c {
                     Some(_) => None,
@@ -169,6 +182,73 @@ fn shortcuts(state: AppState) {
             _ => return,
         }
         ev.prevent_default();
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// Close every open menu (`details.menu`) that does not hold `keep`; `refocus` puts the
+/// keyboard focus back on the menu's button (after Esc or a choice).
+fn close_menus(keep: Option<&web_sys::Node>, refocus: bool) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(open) = doc.query_selector_all("details.menu[open]") else {
+        return;
+    };
+    for i in 0..open.length() {
+        let Some(el) = open
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        if keep.is_some_and(|k| el.contains(Some(k))) {
+            continue;
+        }
+        let _ = el.remove_attribute("open");
+        if refocus {
+            if let Some(s) = el
+                .query_selector("summary")
+                .ok()
+                .flatten()
+                .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = s.focus();
+            }
+        }
+    }
+}
+
+/// Menus close on a click outside them, and on a choice inside them (focus back on the button).
+fn menus() {
+    let handle = window_event_listener(leptos::ev::click, move |ev| {
+        let Some(target) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let chosen = target
+            .closest("details.menu [role=menuitem]")
+            .ok()
+            .flatten();
+        if let Some(item) = chosen {
+            if let Some(menu) = item.closest("details.menu").ok().flatten() {
+                close_menus(None, false);
+                let _ = menu.remove_attribute("open");
+                if let Some(s) = menu
+                    .query_selector("summary")
+                    .ok()
+                    .flatten()
+                    .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = s.focus();
+                }
+            }
+            return;
+        }
+        let node: &web_sys::Node = target.as_ref();
+        close_menus(Some(node), false);
     });
     on_cleanup(move || handle.remove());
 }
@@ -419,7 +499,7 @@ fn NoticeBar() -> impl IntoView {
                 role=move || if state.notice.with(|n| n.as_ref().is_some_and(|n| n.error)) { "alert" } else { "status" }
                 data-testid="notice"
             >
-                <span>{move || state.notice.with(|n| n.as_ref().map(|n| n.text.clone()))}</span>
+                <span>{move || state.notice.with(|n| n.as_ref().map(|n| transcript::rich(&n.text)))}</span>
                 <Show when=move || undo().is_some()>
                     <button type="button" class="ghost small" data-testid="notice-undo" title="Ctrl+Z outside a text field"
                         on:click=move |_| if let Some(u) = undo() { state.undo(&u) }>"Undo"</button>
@@ -434,6 +514,31 @@ fn NoticeBar() -> impl IntoView {
                 </Show>
                 <button type="button" class="icon" aria-label="Dismiss" data-testid="notice-dismiss" on:click=move |_| state.notice.set(None)>"✕"</button>
             </div>
+        </Show>
+    }
+}
+
+/// Where the first-visit hint's dismissal is kept.
+const HINT_KEY: &str = "toolscope.hint";
+
+/// A first visit's one-line hint, dismissible, kept dismissed.
+#[component]
+fn FirstHint() -> impl IntoView {
+    let shown = RwSignal::new(io::load(HINT_KEY).is_none());
+    let dismiss = move |_| {
+        io::save(HINT_KEY, "dismissed");
+        shown.set(false);
+    };
+    view! {
+        <Show when=move || shown.get()>
+            <aside class="first-hint" aria-label="Getting started" data-testid="first-hint">
+                <p>
+                    <strong>"Start here: "</strong>
+                    "paste any provider's request or response into any pane (or anywhere on the page); every other pane shows it in its own format. "
+                    "Press " <kbd>"?"</kbd> " for the keys."
+                </p>
+                <button type="button" class="ghost small" data-testid="first-hint-dismiss" on:click=dismiss>"Got it"</button>
+            </aside>
         </Show>
     }
 }
@@ -523,6 +628,7 @@ pub fn App() -> impl IntoView {
     let dragging = RwSignal::new(false);
     persistence(state);
     shortcuts(state);
+    menus();
     drop_and_paste(state, dragging);
     cm::load(state.editor_ready);
     let tab = move |id: &'static str, label: &'static str| {
@@ -541,6 +647,7 @@ pub fn App() -> impl IntoView {
     };
     view! {
         <header::Header />
+        <FirstHint />
         <NoticeBar />
         <HistoryPanel />
         <main class="workspace">
@@ -551,12 +658,16 @@ pub fn App() -> impl IntoView {
                 <div class="tabs" role="tablist" aria-label="Editor">
                     {tab("edit", "Tools & conversation")}
                     {tab("json", "Canonical JSON")}
+                    {tab("transcript", "Transcript")}
                 </div>
-                <Show when=move || state.left_tab.get() == "edit"
-                    fallback=|| view! { <canonical::CanonicalEditor /> }>
-                    <tools::ToolsEditor />
-                    <conversation::ConversationEditor />
-                </Show>
+                {move || match state.left_tab.get() {
+                    "edit" => view! {
+                        <tools::ToolsEditor />
+                        <conversation::ConversationEditor />
+                    }.into_any(),
+                    "transcript" => view! { <transcript::Transcript /> }.into_any(),
+                    _ => view! { <canonical::CanonicalEditor /> }.into_any(),
+                }}
             </section>
             <section class="right" id="views" aria-label="Views">
                 <div class="tabs" role="tablist" aria-label="View">

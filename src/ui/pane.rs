@@ -24,6 +24,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
     let links = draft.links(spans.memo);
     let problems =
         move || lints.with(|l| l.iter().filter(|f| f.severity != Severity::Info).count());
+    let suggested = move || lints.with(Vec::len) - problems();
     let losses = move || encoded.with(|e| e.losses.len());
     let note = notes::note(format);
     // The lists are built only while open: closed, they cost nothing per keystroke.
@@ -53,12 +54,18 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                     class="badge lint"
                     class:clean=move || problems() == 0
                     data-testid=format!("lint-badge-{id}")
-                    title="Lint and argument findings for this provider"
+                    title=move || format!("This provider's lint and argument checks: {} to fix, {} suggested", problems(), suggested())
                 >
-                    {move || match problems() {
-                        0 => "checks pass".to_string(),
-                        1 => "1 finding".to_string(),
-                        n => format!("{n} findings"),
+                    {move || {
+                        let head = match problems() {
+                            0 => "checks pass".to_string(),
+                            1 => "1 finding".to_string(),
+                            n => format!("{n} findings"),
+                        };
+                        match suggested() {
+                            0 => head,
+                            s => format!("{head} · {s} suggested"),
+                        }
                     }}
                 </span>
                 <CopyMenu format=format text=shown />
@@ -78,6 +85,17 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 on_cursor=links.on_cursor
             />
             </div>
+            <Show when=move || draft.foreign.with(Option::is_some) && draft.text.with(Option::is_some)>
+                <p class="pane-foreign" role="status" data-testid=format!("pane-foreign-{id}")>
+                    {move || draft.foreign.get().map(|s| match s {
+                        crate::formats::Source::Wire(f, k) => format!("Read as {} {}: this pane holds a foreign document until you leave it, then shows it as {}. ", f.name(), k.as_str(), format.name()),
+                        crate::formats::Source::Canonical => format!("Read as canonical JSON: shown as {} when you leave the editor. ", format.name()),
+                    })}
+                    <button type="button" class="link" data-testid=format!("show-own-{id}") on:click=move |_| draft.settle()>
+                        {format!("Show as {} now", format.name())}
+                    </button>
+                </p>
+            </Show>
             <Show when=move || draft.error.with(Option::is_some)>
                 <p class="pane-error" role="alert" data-testid=format!("pane-error-{id}")>
                     {move || draft.error.get().map(|e| e.to_string())}
@@ -97,7 +115,10 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                         }}
                     </summary>
                     <ul>
-                        {move || losses_open.get().then(|| encoded.with(|e| e.losses.clone()).into_iter().map(|l| view! { <LossItem loss=l /> }).collect_view())}
+                        {move || losses_open.get().then(|| {
+                            let places = loss_places(format, encoded);
+                            encoded.with(|e| e.losses.clone()).into_iter().zip(places).map(|(l, place)| view! { <LossItem loss=l place=place /> }).collect_view()
+                        })}
                     </ul>
                 </details>
                 <details class="lints" data-testid=format!("lints-{id}")
@@ -108,7 +129,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                             match (n, all - n) {
                                 (0, 0) => format!("{}: every check passes", format.name()),
                                 (n, 0) => format!("Checks for {} ({n} to fix)", format.name()),
-                                (0, s) => format!("Checks for {} ({s} suggested)", format.name()),
+                                (0, s) => format!("Checks for {}: every check passes ({s} suggested)", format.name()),
                                 (n, s) => format!("Checks for {} ({n} to fix, {s} suggested)", format.name()),
                             }
                         }}
@@ -294,9 +315,46 @@ fn pane_work(
     )
 }
 
-/// One loss: what, where (click selects the element), why.
+/// Where each loss sits in the pane's own document: the pointer into the emitted document
+/// when the format says where the element went, else the line where the element starts.
+fn loss_places(format: Format, encoded: RwSignal<Encoded>) -> Vec<String> {
+    let state = use_state();
+    let kind = state.kind.get_untracked();
+    encoded.with_untracked(|e| {
+        let spans = state.exchange.with_untracked(|x| {
+            if x.messages.len() + x.tools.len() <= SPANS_MAX {
+                anchors::spans_in(x, format, kind, &e.text)
+            } else {
+                Vec::new()
+            }
+        });
+        e.losses
+            .iter()
+            .map(|l| {
+                if let Some(t) = &l.target {
+                    return t.clone();
+                }
+                let el = state
+                    .exchange
+                    .with_untracked(|x| Element::in_exchange(x, &l.pointer));
+                let start =
+                    el.and_then(|el| spans.iter().find(|(s, _)| *s == el).map(|(_, sp)| sp.start));
+                match start {
+                    Some(at) => format!(
+                        "line {}",
+                        e.text[..at.min(e.text.len())].matches('\n').count() + 1
+                    ),
+                    None => "not in this document".to_string(),
+                }
+            })
+            .collect()
+    })
+}
+
+/// One loss: what, where in the pane's document (click selects the element; the canonical
+/// pointer is in the tooltip), why.
 #[component]
-fn LossItem(loss: Loss) -> impl IntoView {
+fn LossItem(loss: Loss, place: String) -> impl IntoView {
     let state = use_state();
     let kind = match loss.kind {
         LossKind::Dropped => "dropped",
@@ -315,13 +373,13 @@ fn LossItem(loss: Loss) -> impl IntoView {
         >
             <span class=format!("kind {kind}")>{kind}</span>
             " "
-            <button type="button" class="pointer" title="Select this element everywhere" data-testid="loss-pointer"
+            <button type="button" class="pointer" title=format!("In the canonical exchange: {pointer}. Click to select this element everywhere") data-testid="loss-pointer"
                 on:click=move |_| state.selected.set(el)>
-                <code>{pointer}</code>
+                <code>{place}</code>
             </button>
             " "
-            {loss.what.clone()}
-            <span class="why">" — " {loss.why.clone()}</span>
+            {super::transcript::rich(&loss.what)}
+            <span class="why">" — " {super::transcript::rich(&loss.why)}</span>
         </li>
     }
 }
@@ -386,7 +444,7 @@ fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
             " "
             <code>{finding.pointer.clone()}</code>
             " "
-            {finding.message.clone()}
+            {super::transcript::rich(&finding.message)}
             " "
             <code class="rule">{finding.rule}</code>
             <Show when=move || has_fix>

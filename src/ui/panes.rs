@@ -52,6 +52,7 @@ pub fn Panes() -> impl IntoView {
                     <FormatPane format=f />
                 </For>
             </div>
+            {move || state.compare.get().map(|(a, b)| view! { <super::compare::CompareDiff left=a right=b /> })}
         </section>
     }
 }

@@ -99,6 +99,10 @@ pub fn ReplayView() -> impl IntoView {
                 playing.set(false);
                 loaded.set(Some(Arc::new(r)));
             }
+            // The page's control is the Protocol picker, not the command line's --format.
+            Err(crate::replay::ReplayError::Undetected { first }) => error.set(Some(format!(
+                "cannot tell the protocol from the events (first event: {first}); pick it in the Protocol menu above"
+            ))),
             Err(e) => error.set(Some(e.to_string())),
         }
     });
@@ -305,6 +309,8 @@ pub fn ReplayView() -> impl IntoView {
                             loaded.with(|r| {
                                 r.as_ref()
                                     .map(|r| {
+                                        // What each event changed, for the events shown only.
+                                        let changes = crate::present::labels::changes(r, from, WINDOW);
                                         r.labels
                                             .iter()
                                             .enumerate()
@@ -316,9 +322,14 @@ pub fn ReplayView() -> impl IntoView {
                                                     Some(t) => format!("{label}  +{t:.0} ms"),
                                                     None => label.clone(),
                                                 };
+                                                let change = changes.get(i - from).cloned().unwrap_or_default();
                                                 view! {
                                                     <li class:current=i == s class:odd=odd value=(i + 1).to_string()>
-                                                        <button type="button" class="link" data-testid=format!("event-{i}") on:click=move |_| go(i)>{label}</button>
+                                                        <button type="button" class="link" data-testid=format!("event-{i}") on:click=move |_| go(i)>
+                                                            <span class="change" data-testid="event-change">{change}</span>
+                                                            " "
+                                                            <span class="muted event-name">{label}</span>
+                                                        </button>
                                                     </li>
                                                 }
                                             })
@@ -329,7 +340,7 @@ pub fn ReplayView() -> impl IntoView {
                     </ol>
                 </div>
                 <StepView snapshot=snapshot go=go />
-                <AssembledView loaded=loaded />
+                <AssembledView loaded=loaded snapshot=snapshot len=len />
             </div>
         </section>
     }
@@ -357,8 +368,6 @@ fn StepView(
     };
     view! {
         <div class="step" data-testid="step">
-            <h3>"Event"</h3>
-            <pre class="raw" data-testid="raw-event">{raw}</pre>
             <h3>"Assembler state"</h3>
             <table class="calls" data-testid="calls">
                 <thead><tr><th>"#"</th><th>"id"</th><th>"name"</th><th>"arguments so far"</th><th>"parsed so far"</th></tr></thead>
@@ -383,6 +392,8 @@ fn StepView(
                 <span class="muted">{move || snapshot.with(|s| s.as_ref().and_then(|s| s.state.stop_reason.clone()).map(|r| format!(" · stop: {r}")))}</span>
             </p>
             <AnomalyList anomalies=Signal::derive(move || snapshot.with(|s| s.as_ref().map(|s| s.state.anomalies.clone()).unwrap_or_default())) go=go />
+            <h3>"Event"</h3>
+            <pre class="raw" data-testid="raw-event" tabindex="0">{raw}</pre>
         </div>
     }
 }
@@ -421,7 +432,11 @@ fn AnomalyList(
 
 /// The assembled turn in a chosen format, and the buttons that take it into the playground.
 #[component]
-fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
+fn AssembledView(
+    loaded: RwSignal<Option<Arc<Replay>>>,
+    snapshot: RwSignal<Option<Arc<Snapshot>>>,
+    len: Memo<usize>,
+) -> impl IntoView {
     let state = use_state();
     let format: RwSignal<Option<Format>> = RwSignal::new(None);
     let shown_format = move || {
@@ -454,9 +469,33 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
         }
         Some(x)
     };
+    // Before the last event the turn shown is the one assembled so far: it grows with the step.
+    let at_end = move || snapshot.with(|s| s.as_ref().is_none_or(|s| s.step + 1 >= len.get()));
     let rendered = move || {
         let f = shown_format();
-        turn().map(|x| f.encode(&x, Kind::Response).text)
+        if at_end() {
+            turn().map(|x| f.encode(&x, Kind::Response).text)
+        } else {
+            snapshot.with(|s| {
+                s.as_ref()
+                    .map(|s| f.encode(&s.so_far.exchange, Kind::Response).text)
+            })
+        }
+    };
+    let heading = move || {
+        if at_end() {
+            "Assembled turn (at the end)".to_string()
+        } else {
+            snapshot.with(|s| {
+                s.as_ref().map_or_else(String::new, |s| {
+                    format!(
+                        "Assembled turn so far (event {} of {})",
+                        s.step + 1,
+                        len.get()
+                    )
+                })
+            })
+        }
     };
     let append = move |_| {
         let Some(x) = turn() else {
@@ -483,14 +522,15 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
     view! {
         <div class="assembled" data-testid="assembled">
             <div class="row wrap">
-                <h3 class="grow">"Assembled turn"</h3>
+                <h3 class="grow" data-testid="assembled-heading">{heading}</h3>
                 <select aria-label="Show the assembled turn as" data-testid="assembled-format"
                     on:change=move |ev| format.set(Format::from_id(&event_target_value(&ev)))>
                     <option value="">"the stream's own format"</option>
                     {Format::ALL.into_iter().map(|f| view! { <option value=f.id()>{f.name()}</option> }).collect_view()}
                 </select>
-                <button type="button" class="primary small" data-testid="append-turn" on:click=append>
-                    "Append to conversation"
+                <button type="button" class="primary small" data-testid="append-turn" on:click=append
+                    title="The whole assembled turn takes the place of the conversation's last answer (Undo in the notice)">
+                    "Replace the last answer with this turn"
                 </button>
                 <Show when=repairable>
                     <label class="check" title="Apply the proposed repair to the invalid arguments">
@@ -506,7 +546,7 @@ fn AssembledView(loaded: RwSignal<Option<Arc<Replay>>>) -> impl IntoView {
                     </button>
                 </Show>
             </div>
-            <pre class="raw" data-testid="assembled-doc">{rendered}</pre>
+            <pre class="raw" data-testid="assembled-doc" tabindex="0">{rendered}</pre>
             <AnomalyList
                 anomalies=Signal::derive(move || loaded.with(|r| r.as_ref().map(|r| r.assembled.anomalies.clone()).unwrap_or_default()))
                 go=|_| {}
@@ -542,7 +582,7 @@ pub fn StreamsView() -> impl IntoView {
                                         state.right_tab.set("replay");
                                     }>"Replay"</button>
                             </header>
-                            <pre class="raw stream-text">{move || synth.with(|s| s.1.clone())}</pre>
+                            <pre class="raw stream-text" tabindex="0">{move || synth.with(|s| s.1.clone())}</pre>
                         </article>
                     }
                 }).collect_view()}

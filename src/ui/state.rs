@@ -76,6 +76,9 @@ pub struct AppState {
     pub history: RwSignal<History>,
     /// The History panel is open.
     pub history_open: RwSignal<bool>,
+    /// The example loaded last (id, title) and its exchange as loaded: the picker names it,
+    /// "edited" once the exchange differs. `None` after any other load.
+    pub example: RwSignal<Option<(&'static str, &'static str, Exchange)>>,
 }
 
 impl AppState {
@@ -106,6 +109,10 @@ impl AppState {
             tab: StoredValue::new(String::new()),
             history: RwSignal::new(History::default()),
             history_open: RwSignal::new(false),
+            example: RwSignal::new(EXAMPLES.first().and_then(|e| {
+                let x = read_any(e.source).ok()?.0.exchange;
+                Some((e.id, e.title, x))
+            })),
         }
     }
 
@@ -231,6 +238,10 @@ impl AppState {
         self.hovered.set(None);
         self.origin.set(Origin::Outside);
         self.kind.set(kind);
+        let example = matching_example(&x);
+        if example.is_some() || self.example.with_untracked(Option::is_some) {
+            self.example.set(example);
+        }
         self.exchange.set(x);
         self.generation.update(|g| *g += 1);
     }
@@ -242,11 +253,13 @@ impl AppState {
         };
         match read_any(e.source) {
             Ok((d, _)) => {
+                let loaded = d.exchange.clone();
                 self.replace_exchange(
                     d.exchange,
                     Kind::Request,
-                    format!("{}: {}", e.title, e.blurb),
+                    format!("Opened the example {}: {}", e.title, e.blurb),
                 );
+                self.example.set(Some((e.id, e.title, loaded)));
             }
             Err(err) => self.say_error(format!("Example {id} does not read: {err}")),
         }
@@ -314,6 +327,18 @@ impl Default for AppState {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// The example `x` is, unchanged (a restored state, a link), to name it in the picker.
+fn matching_example(x: &Exchange) -> Option<(&'static str, &'static str, Exchange)> {
+    // Examples are a few messages long: a longer exchange is none of them.
+    if x.messages.len() > 40 {
+        return None;
+    }
+    EXAMPLES.iter().find_map(|e| {
+        let ex = read_any(e.source).ok()?.0.exchange;
+        (ex == *x).then_some((e.id, e.title, ex))
+    })
 }
 
 /// "before: …" for the history: the notice's first clause ("Two cities in parallel: …" →

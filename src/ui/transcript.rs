@@ -1,0 +1,146 @@
+//! The conversation as a person reads it: chat bubbles for the user and the assistant, each
+//! tool call with its arguments, each result under it (errors marked), the assistant's
+//! markdown rendered as elements (never as HTML).
+
+use super::state::use_state;
+use crate::formats::json;
+use crate::model::{Part, Role};
+use crate::present::markdown::{self, Block, Inline};
+use leptos::prelude::*;
+
+/// Beyond this many messages, the transcript shows the last ones only (it is for reading).
+const MAX_MESSAGES: usize = 200;
+
+/// The transcript of the current exchange.
+#[component]
+pub fn Transcript() -> impl IntoView {
+    let state = use_state();
+    let body = move || {
+        state.exchange.with(|x| {
+            let skip = x.messages.len().saturating_sub(MAX_MESSAGES);
+            let system = x.system.clone().filter(|s| !s.trim().is_empty()).map(|s| {
+                view! {
+                    <li class="bubble system" data-testid="transcript-system">
+                        <span class="who">"System"</span>
+                        <Markdown text=s />
+                    </li>
+                }
+            });
+            let messages = x
+                .messages
+                .iter()
+                .skip(skip)
+                .map(|m| {
+                    let (class, who) = match m.role {
+                        Role::User => ("bubble user", "User"),
+                        Role::Assistant => ("bubble assistant", "Assistant"),
+                        Role::Tool => ("bubble tool", "Tool results"),
+                    };
+                    let parts = m
+                        .parts
+                        .iter()
+                        .map(|p| match p {
+                            Part::Text { text, .. } if text.trim().is_empty() => ().into_any(),
+                            Part::Text { text, .. } => match m.role {
+                                Role::Assistant => view! { <Markdown text=text.clone() /> }.into_any(),
+                                _ => view! { <p class="plain">{text.clone()}</p> }.into_any(),
+                            },
+                            Part::ToolCall(c) => view! {
+                                <div class="call" data-testid="transcript-call">
+                                    <span class="tag">"tool call"</span>
+                                    " "
+                                    <code class="name">{c.name.clone()}</code>
+                                    {c.id.clone().map(|id| view! { <span class="muted">" · " {id}</span> })}
+                                    <pre class="args">{if c.arguments_invalid() { c.arguments_text() } else { json::pretty(&c.arguments) }}</pre>
+                                </div>
+                            }
+                            .into_any(),
+                            Part::ToolResult(r) => {
+                                let of = r
+                                    .call_id
+                                    .clone()
+                                    .or_else(|| r.name.clone())
+                                    .unwrap_or_default();
+                                view! {
+                                    <div class="result" class:error=r.is_error data-testid="transcript-result">
+                                        <span class="tag" class:warn=r.is_error>{if r.is_error { "error result" } else { "tool result" }}</span>
+                                        " "
+                                        <span class="muted">{of}</span>
+                                        <pre class="content">{r.content.to_text()}</pre>
+                                    </div>
+                                }
+                                .into_any()
+                            }
+                            Part::Raw { format, .. } => view! {
+                                <p class="muted">{format!("a {format} block this page does not show")}</p>
+                            }
+                            .into_any(),
+                        })
+                        .collect_view();
+                    view! {
+                        <li class=class data-testid="transcript-message">
+                            <span class="who">{who}</span>
+                            {parts}
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                {(skip > 0).then(|| view! { <li class="muted">{format!("{skip} earlier messages not shown")}</li> })}
+                {system}
+                {messages}
+            }
+        })
+    };
+    view! {
+        <section class="card transcript" aria-label="Transcript" data-testid="transcript">
+            <ol class="bubbles">{body}</ol>
+        </section>
+    }
+}
+
+/// Markdown as elements: headings, paragraphs, lists, code, quotes, inline code, strong,
+/// emphasis and safe links. Raw HTML shows as text.
+#[component]
+pub fn Markdown(text: String) -> impl IntoView {
+    let blocks = markdown::blocks(&text);
+    view! {
+        <div class="md">
+            {blocks.into_iter().map(|b| match b {
+                Block::Heading(1, i) => view! { <h4>{inlines(i)}</h4> }.into_any(),
+                Block::Heading(2, i) => view! { <h5>{inlines(i)}</h5> }.into_any(),
+                Block::Heading(_, i) => view! { <h6>{inlines(i)}</h6> }.into_any(),
+                Block::Para(i) => view! { <p>{inlines(i)}</p> }.into_any(),
+                Block::Quote(i) => view! { <blockquote>{inlines(i)}</blockquote> }.into_any(),
+                Block::Code { text, .. } => view! { <pre class="md-code">{text}</pre> }.into_any(),
+                Block::List { ordered: true, items } => view! {
+                    <ol>{items.into_iter().map(|i| view! { <li>{inlines(i)}</li> }).collect_view()}</ol>
+                }.into_any(),
+                Block::List { ordered: false, items } => view! {
+                    <ul>{items.into_iter().map(|i| view! { <li>{inlines(i)}</li> }).collect_view()}</ul>
+                }.into_any(),
+            }).collect_view()}
+        </div>
+    }
+}
+
+/// Inline runs as elements (also used for the page's own messages with `code` spans).
+pub fn inlines(i: Vec<Inline>) -> impl IntoView {
+    i.into_iter()
+        .map(|i| match i {
+            Inline::Text(t) => t.into_any(),
+            Inline::Code(t) => view! { <code>{t}</code> }.into_any(),
+            Inline::Strong(t) => view! { <strong>{t}</strong> }.into_any(),
+            Inline::Em(t) => view! { <em>{t}</em> }.into_any(),
+            Inline::Link { text, href } => {
+                view! { <a href=href target="_blank" rel="noopener noreferrer">{text}</a> }
+                    .into_any()
+            }
+        })
+        .collect_view()
+}
+
+/// A message of the page with `code` spans shown as code, not raw backticks.
+pub fn rich(text: &str) -> impl IntoView {
+    inlines(markdown::inlines(text))
+}
