@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { serveDist, launch, openApp } from './serve.mjs';
+import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
 
 let server;
 let url;
@@ -30,15 +30,6 @@ function editorText(page, testid) {
 }
 
 const paneText = (page, format) => editorText(page, `editor-${format}`);
-
-/** Replace an editor's whole text as a paste would (one transaction, through CodeMirror). */
-async function pasteInto(page, testid, text) {
-  await page.$eval(`[data-testid="${testid}"]`, (el, t) => {
-    const v = el.toolscopeEditor.view;
-    v.focus();
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
-  }, text);
-}
 
 /** Wait until `fn(text)` holds for a pane's text. */
 async function waitPane(page, format, pattern) {

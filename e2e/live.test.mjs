@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { serveDist, launch, openApp } from './serve.mjs';
+import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
 import { startStandin, KEY } from './standin.mjs';
 
 let server;
@@ -40,14 +40,6 @@ function conversation(tool) {
       },
     }],
   }, null, 2);
-}
-
-async function pasteInto(page, testid, text) {
-  await page.$eval(`[data-testid="${testid}"]`, (el, t) => {
-    const v = el.toolscopeEditor.view;
-    v.focus();
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
-  }, text);
 }
 
 /** Open the page, load a conversation for `tool`, fill the Live form. */
@@ -140,6 +132,7 @@ test('a stream stopped midway keeps what arrived and adds nothing', async () => 
   assert.ok(standin.log.some((r) => r.method === 'POST' && r.aborted), 'the request was aborted');
   // Nothing of the partial answer entered the conversation.
   await page.getByRole('tab', { name: 'Wire formats' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="editor-openai-chat"]')?.toolscopeEditor);
   const chat = await page.$eval('[data-testid="editor-openai-chat"]', (el) => el.toolscopeEditor.getDoc());
   assert.doesNotMatch(chat, /"role": "assistant"/);
   assert.deepEqual(errors, []);

@@ -73,7 +73,7 @@ test('an OpenAI chat stream: seek, play to the end, and append the turn to the c
   assert.match(await page.getByTestId('assembled-doc').textContent(), /"type": "tool_use"/);
   await page.getByTestId('append-turn').click();
   await page.getByTestId('pane-gemini').waitFor();
-  await page.waitForFunction(() => document.querySelector('[data-testid="editor-gemini"]').toolscopeEditor.getDoc().includes('"weather"'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="editor-gemini"]')?.toolscopeEditor?.getDoc().includes('"weather"'));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -86,3 +86,15 @@ export async function openApp(browser, url, options = {}) {
   }
   return { context, page, errors };
 }
+
+/** Replace a code editor's whole text as a paste would (one transaction through CodeMirror),
+ * once the editor exists: editors are created in turn, so a pane just shown may still be a
+ * plain text area. */
+export async function pasteInto(page, testid, text) {
+  await page.waitForFunction((t) => document.querySelector(`[data-testid="${t}"]`)?.toolscopeEditor, testid);
+  await page.$eval(`[data-testid="${testid}"]`, (el, t) => {
+    const v = el.toolscopeEditor.view;
+    v.focus();
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
+  }, text);
+}

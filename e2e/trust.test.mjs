@@ -4,7 +4,7 @@
 // after an edit keeps it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp } from './serve.mjs';
+import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
 import { startStandin, KEY } from './standin.mjs';
 
 let server;
@@ -46,15 +46,11 @@ const FOUR = [
   { role: 'assistant', content: 'It is 18 °C and foggy: MY ORIGINAL ANSWER.' },
 ];
 
-async function pasteInto(page, testid, text) {
-  await page.$eval(`[data-testid="${testid}"]`, (el, t) => {
-    const v = el.toolscopeEditor.view;
-    v.focus();
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
-  }, text);
+/** The OpenAI pane's text, once its code editor exists (editors are created in turn). */
+async function chatDoc(page) {
+  await page.waitForFunction(() => document.querySelector('[data-testid="editor-openai-chat"]')?.toolscopeEditor);
+  return page.$eval('[data-testid="editor-openai-chat"]', (el) => el.toolscopeEditor.getDoc());
 }
-
-const chatDoc = (page) => page.$eval('[data-testid="editor-openai-chat"]', (el) => el.toolscopeEditor.getDoc());
 const messageCount = async (page) => JSON.parse(await chatDoc(page)).messages.length;
 const live = (page) => page.getByTestId('live');
 
@@ -161,10 +157,10 @@ test('Stop keeps the conversation exactly as before Send, shows what arrived, an
   await page.getByTestId('live-append-partial').click();
   await page.getByTestId('notice').filter({ hasText: 'partial answer' }).waitFor();
   await page.getByRole('tab', { name: 'Wire formats' }).click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid="editor-openai-chat"]').toolscopeEditor.getDoc().includes('MY ORIGINAL ANSWER'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="editor-openai-chat"]')?.toolscopeEditor?.getDoc().includes('MY ORIGINAL ANSWER') === false);
   assert.equal(await messageCount(page), 4);
   await page.getByTestId('notice-undo').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="editor-openai-chat"]').toolscopeEditor.getDoc().includes('MY ORIGINAL ANSWER'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="editor-openai-chat"]')?.toolscopeEditor?.getDoc().includes('MY ORIGINAL ANSWER'));
   assert.equal(await messageCount(page), 4);
   assert.deepEqual(errors, []);
   await context.close();
@@ -250,9 +246,9 @@ test('removing a message says so with Undo; unreadable saved work is kept aside 
   const before = await messageCount(page);
   await page.getByTestId('message-0-remove').click();
   await page.getByTestId('notice').filter({ hasText: 'Removed' }).waitFor();
-  await page.waitForFunction((n) => JSON.parse(document.querySelector('[data-testid="editor-openai-chat"]').toolscopeEditor.getDoc()).messages.length === n - 1, before);
+  await page.waitForFunction((n) => JSON.parse(document.querySelector('[data-testid="editor-openai-chat"]')?.toolscopeEditor?.getDoc() ?? '{"messages":[]}').messages.length === n - 1, before);
   await page.getByTestId('notice-undo').click();
-  await page.waitForFunction((n) => JSON.parse(document.querySelector('[data-testid="editor-openai-chat"]').toolscopeEditor.getDoc()).messages.length === n, before);
+  await page.waitForFunction((n) => JSON.parse(document.querySelector('[data-testid="editor-openai-chat"]')?.toolscopeEditor?.getDoc() ?? '{"messages":[]}').messages.length === n, before);
   // Saved data that does not restore: said, kept aside, never overwritten, offered as a file.
   await page.waitForTimeout(600); // the pending autosave lands first
   const tab = await page.evaluate(() => sessionStorage.getItem('toolscope.tab'));

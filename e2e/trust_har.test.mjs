@@ -140,7 +140,7 @@ test('a HAR imported through the header, pasted on the page or into the stream e
     v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
   }, HAR);
   await page.getByTestId('notice').filter({ hasText: /Pasted stream — \d+ secret values were removed/ }).waitFor();
-  await page.waitForFunction(() => !document.querySelector('[data-testid="stream-input"]').toolscopeEditor.getDoc().includes('COOKIEsession'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="stream-input"]')?.toolscopeEditor?.getDoc().includes('COOKIEsession') === false);
   await assertNowhere(page);
   assert.deepEqual(errors, []);
   await context.close();

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch, openApp } from './serve.mjs';
+import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AXE = path.join(root, 'node_modules', 'axe-core', 'axe.min.js');
@@ -24,16 +24,11 @@ after(async () => {
   server?.close();
 });
 
-/** Replace an editor's whole text as a paste would (one transaction, through CodeMirror). */
-async function pasteInto(page, testid, text) {
-  await page.$eval(`[data-testid="${testid}"]`, (el, t) => {
-    const v = el.toolscopeEditor.view;
-    v.focus();
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
-  }, text);
+/** A code editor's text, once the editor exists (editors are created in turn). */
+async function editorText(page, testid) {
+  await page.waitForFunction((t) => document.querySelector(`[data-testid="${t}"]`)?.toolscopeEditor, testid);
+  return page.$eval(`[data-testid="${testid}"]`, (el) => el.toolscopeEditor.getDoc());
 }
-
-const editorText = (page, testid) => page.$eval(`[data-testid="${testid}"]`, (el) => el.toolscopeEditor.getDoc());
 
 /** Serious and critical axe-core violations of the page as it is. */
 async function axeViolations(page) {
@@ -123,7 +118,7 @@ test('a foreign paste says what it was read as, with Undo; the pane says it hold
   assert.equal(await page.getByTestId('notice-undo').count(), 1);
   assert.match(await page.getByTestId('pane-foreign-openai-chat').textContent(), /Read as .*Gemini request: this pane holds a foreign document/);
   await page.getByTestId('show-own-openai-chat').click();
-  await page.waitForFunction(() => /"messages"/.test(document.querySelector('[data-testid="editor-openai-chat"]').toolscopeEditor.getDoc()));
+  await page.waitForFunction(() => /"messages"/.test(document.querySelector('[data-testid="editor-openai-chat"]')?.toolscopeEditor?.getDoc() ?? ''));
   assert.equal(await page.getByTestId('pane-foreign-openai-chat').count(), 0);
   // An Anthropic response in the Request view: says it replaced the last answer and switched.
   const response = {
