@@ -584,7 +584,7 @@ fn HistoryPanel() -> impl IntoView {
                                         <button type="button" class="ghost small" data-testid=format!("history-tab-restore-{i}")
                                             on:click=move |_| {
                                                 state.history_open.set(false);
-                                                state.back_to(&stored, "Opened another tab's last work here.");
+                                                state.back_to(&stored, "before restoring a kept state", "Opened another tab's last work here.");
                                             }>"Open here"</button>
                                     </li>
                                 }
@@ -608,7 +608,7 @@ fn HistoryPanel() -> impl IntoView {
                                 <button type="button" class="ghost small" data-testid=format!("history-restore-{i}")
                                     on:click=move |_| {
                                         state.history_open.set(false);
-                                        state.back_to(&stored, "Restored a kept state.");
+                                        state.back_to(&stored, "before restoring a kept state", "Restored a kept state.");
                                     }>"Restore"</button>
                             </li>
                         }

@@ -173,15 +173,7 @@ impl AppState {
     /// Replace the whole state (a link, a state file): what it replaces is kept in the history
     /// and the notice says what happened, with Undo.
     pub fn replace(&self, s: State, said: impl Into<String>) {
-        let said: String = said.into();
-        let lost = self
-            .exchange
-            .with_untracked(|c| history::removed(c, &s.exchange));
-        let undo = self.checkpoint(&format!("before: {}", first_clause_lower(&said)));
-        let mut text = said;
-        if let Some(l) = lost {
-            text.push_str(&format!(" It replaced your work ({l} more than it has)."));
-        }
+        let (mut text, undo) = self.before_replacing(&s.exchange, said.into());
         text.push_str(" Your previous work is in History.");
         self.restore(s);
         self.tell(text, undo);
@@ -190,31 +182,34 @@ impl AppState {
     /// Replace the exchange (an example, a pasted or dropped document, a replay's request) as
     /// [`AppState::replace`] does.
     pub fn replace_exchange(&self, x: Exchange, kind: Kind, said: impl Into<String>) {
-        let said: String = said.into();
-        let lost = self.exchange.with_untracked(|c| history::removed(c, &x));
+        let (text, undo) = self.before_replacing(&x, said.into());
+        self.load(x, kind);
+        self.tell(text, undo);
+    }
+
+    /// Keep the current state before `next` replaces it; the notice's text (`said`, and what
+    /// the replacement removes) and the Undo it offers.
+    fn before_replacing(&self, next: &Exchange, said: String) -> (String, Option<String>) {
+        let lost = self.exchange.with_untracked(|c| history::removed(c, next));
         let undo = self.checkpoint(&format!("before: {}", first_clause_lower(&said)));
         let mut text = said;
         if let Some(l) = lost {
             text.push_str(&format!(" It replaced your work ({l} more than it has)."));
         }
-        self.load(x, kind);
-        self.tell(text, undo);
+        (text, undo)
     }
 
     /// Go back to a kept state; the state left is kept too, so Undo of the Undo works.
     pub fn undo(&self, stored: &str) {
-        self.back_to(stored, "Undone: the previous state is back.");
+        self.back_to(stored, "before Undo", "Undone: the previous state is back.");
     }
 
-    /// Open a kept state (History, another tab's work), keeping the current one, with Undo.
-    pub fn back_to(&self, stored: &str, said: &str) {
+    /// Open a kept state (History, another tab's work), keeping the current one (`why` it was
+    /// kept), with Undo.
+    pub fn back_to(&self, stored: &str, why: &str, said: &str) {
         match share::from_stored(stored) {
             Ok(s) => {
-                let redo = self.checkpoint(if said.starts_with("Undone") {
-                    "before Undo"
-                } else {
-                    "before restoring a kept state"
-                });
+                let redo = self.checkpoint(why);
                 self.restore(s);
                 self.tell(said.to_string(), redo);
             }

@@ -26,6 +26,11 @@ const TAB_KEY: &str = "toolscope.tab";
 /// Slots older than the newest this many are dropped (their work is in the history first).
 const MAX_SLOTS: usize = 8;
 
+thread_local! {
+    /// This page load has pruned the slots already.
+    static PRUNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 fn session() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
@@ -158,7 +163,11 @@ pub fn save(tab: &str, s: &State) -> Result<Slot, NotSaved> {
     let text = slot.to_stored();
     let key = slot_key(tab);
     if io::save(&key, &text) {
-        prune_slots(tab);
+        // Only a tab's first save can add a slot: the slots are read and pruned once per page
+        // load, not after each pause in typing.
+        if !PRUNED.with(|p| p.replace(true)) {
+            prune_slots(tab);
+        }
         return Ok(slot);
     }
     // Full: history first, oldest entries one by one, then the other tabs' oldest slots.
