@@ -9,6 +9,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 const A: Format = Format::Anthropic;
@@ -118,10 +120,7 @@ fn anthropic_consecutive_tool_messages_merge_with_a_report() {
         Message::new(Role::Tool, vec![result(Some("a2"), "warm")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(
-        has_loss(&losses, LossKind::Rewritten, "/messages"),
-        "{losses:#?}"
-    );
+    assert_loss(&losses, LossKind::Rewritten, "/messages");
     let msgs = doc["messages"].as_array().unwrap();
     assert_eq!(msgs.len(), 3);
     assert_eq!(msgs[2]["content"].as_array().unwrap().len(), 2);
@@ -211,17 +210,14 @@ fn anthropic_missing_ids_are_assigned_and_paired_by_name() {
     assert_eq!(content[0]["tool_use_id"], "call_2");
     assert_eq!(content[1]["tool_use_id"], "call_1");
     assert_eq!(doc["messages"][1]["content"][0]["id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
+        &[
+            (LossKind::Added, "/messages/1/parts/0/id"),
+            (LossKind::Added, "/messages/2/parts/0/call_id"),
+            (LossKind::Dropped, "/messages/2/parts/0/name"),
+        ],
+    );
     assert_eq!(
         back.messages[2]
             .tool_results()
@@ -258,31 +254,24 @@ fn anthropic_invalid_and_non_object_arguments_become_empty_objects() {
     assert_eq!(content[0]["input"], json!({}));
     assert_eq!(content[1]["input"], json!({"location": "Rome"}));
     assert_eq!(content[2]["input"], json!({}));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/1/arguments_raw"
-    ));
+        &[
+            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
+            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
+            (LossKind::Dropped, "/messages/1/parts/1/arguments_raw"),
+        ],
+    );
     assert!(!has_loss(
         &losses,
         LossKind::Rewritten,
         "/messages/1/parts/1/arguments"
     ));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/2/arguments"
-    ));
+        "/messages/1/parts/2/arguments",
+    );
     let calls: Vec<_> = back.messages[1].tool_calls().collect();
     assert_eq!(calls[1].arguments, json!({"location": "Rome"}));
     assert!(calls.iter().all(|c| c.arguments_raw.is_none()));
@@ -351,11 +340,7 @@ fn anthropic_error_results_json_and_blocks() {
         json!({"type": "tool_result", "tool_use_id": "t1", "content": "Unknown ticker", "is_error": true})
     );
     assert_eq!(content[1]["content"], "{\"price\":231.45}");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/1/content");
     assert_eq!(
         content[2]["content"],
         json!([
@@ -363,11 +348,11 @@ fn anthropic_error_results_json_and_blocks() {
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
         ])
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/2/parts/2/content/blocks/2"
-    ));
+        "/messages/2/parts/2/content/blocks/2",
+    );
     let results: Vec<_> = back.messages[2].tool_results().collect();
     assert!(results[0].is_error);
     assert!(!results[1].is_error);
@@ -705,13 +690,14 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     assert_eq!(doc["stop_reason"], "tool_use");
     assert_eq!(doc["usage"], json!({"input_tokens": 0, "output_tokens": 0}));
     assert_eq!(doc["model"], "claude-sonnet-4-5");
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
-    assert!(has_loss(&losses, LossKind::Added, "/messages/0/usage"));
-    assert!(has_loss(&losses, LossKind::Added, "/messages/0/parts/0/id"));
+        &[
+            (LossKind::Added, "/messages/0/stop_reason"),
+            (LossKind::Added, "/messages/0/usage"),
+            (LossKind::Added, "/messages/0/parts/0/id"),
+        ],
+    );
     let (back, _) = decode(&doc, Kind::Response);
     assert!(back.messages[0].usage.is_none());
     assert!(back.messages[0].extra.is_empty());
@@ -727,11 +713,7 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     m.usage = Some(Usage::default());
     let (doc, losses) = encode_response(&base(vec![user("hi"), m]));
     assert_eq!(doc["stop_reason"], "end_turn");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 }
 
 /// 1-based line and column of the first occurrence of `snippet` in `text`.
@@ -874,8 +856,13 @@ fn anthropic_sampling_parameters_are_dropped_and_legacy_ones_read() {
     x.options.top_p = Some(0.9);
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("temperature").is_none() && doc.get("top_p").is_none());
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/temperature"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/top_p"));
+    assert_losses(
+        &losses,
+        &[
+            (LossKind::Dropped, "/options/temperature"),
+            (LossKind::Dropped, "/options/top_p"),
+        ],
+    );
 
     let legacy = json!({
         "model": "claude-3-5-sonnet-20241022", "max_tokens": 1024, "temperature": 0.2, "top_k": 40,
@@ -921,11 +908,7 @@ fn anthropic_server_tools_keep_their_place() {
         .collect();
     assert_eq!(names, ["b", "web_search", "c"]);
     assert_eq!(again["tools"][2]["strict"], true);
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/tools/1/output_schema"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/tools/1/output_schema");
 }
 
 #[test]
@@ -935,11 +918,7 @@ fn anthropic_system_blocks_are_kept_while_the_text_matches() {
     x.system = Some("Something else.".into());
     let (again, losses) = encode(&x);
     assert_eq!(again["system"], "Something else.");
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/extra/anthropic/system"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/extra/anthropic/system");
 }
 
 #[test]
@@ -969,7 +948,12 @@ fn anthropic_other_formats_details_are_dropped() {
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
     assert_eq!(doc["metadata"], json!({"user_id": "u1"}));
-    assert!(has_loss(&losses, LossKind::Dropped, "/extra/openai-chat"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
+    assert_losses(
+        &losses,
+        &[
+            (LossKind::Dropped, "/extra/openai-chat"),
+            (LossKind::Dropped, "/messages/1/parts"),
+        ],
+    );
     assert_eq!(doc["messages"][1]["content"], "ok");
 }

@@ -13,6 +13,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 const X: Format = Format::AnthropicXml;
@@ -107,21 +109,14 @@ fn anthropic_xml_parallel_invokes_and_results_in_order() {
     assert_eq!(doc.matches("\n\nAssistant:").count(), 1);
     assert!(doc.ends_with("</function_results>\nTokyo is warmer."));
     // Ids are gone, reported; names are added to results.
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/1/id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/1/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/name"
-    ));
+        &[
+            (LossKind::Dropped, "/messages/1/parts/1/id"),
+            (LossKind::Dropped, "/messages/2/parts/1/call_id"),
+            (LossKind::Added, "/messages/2/parts/0/name"),
+        ],
+    );
     assert_eq!(back.messages.len(), 4);
     let results: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(results.len(), 2);
@@ -148,11 +143,7 @@ fn anthropic_xml_results_are_named_after_their_calls_by_id_then_order() {
         .map(|r| r.name.clone())
         .collect();
     assert_eq!(names, [Some("search".into()), Some("get_weather".into())]);
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/call_id"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/2/parts/0/call_id");
     assert!(
         doc.ends_with("</function_results>"),
         "the model continues: {doc}"
@@ -236,16 +227,13 @@ fn anthropic_xml_json_and_block_results_become_text() {
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert!(doc.contains("<stdout>\n{\"temp\":21,\"sky\":\"clear\"}\n</stdout>"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1/content"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/2/parts/0/content"),
+            (LossKind::Rewritten, "/messages/2/parts/1/content"),
+        ],
+    );
     let rs: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(rs[1].content, ResultContent::Text("map:".into()));
 }
@@ -266,26 +254,15 @@ fn anthropic_xml_invalid_non_object_and_empty_arguments() {
         ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/1/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/2/arguments"
-    ));
+        &[
+            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
+            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
+            (LossKind::Dropped, "/messages/1/parts/1/arguments_raw"),
+            (LossKind::Rewritten, "/messages/1/parts/2/arguments"),
+        ],
+    );
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/1/parts/3")));
@@ -357,11 +334,11 @@ fn anthropic_xml_parameter_values_json_versus_strings() {
         json!(" spaced "),
         "spaces are not stripped"
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments/s"
-    ));
+        "/messages/1/parts/1/arguments/s",
+    );
     assert_eq!(
         losses
             .iter()
@@ -378,11 +355,11 @@ fn anthropic_xml_parameter_values_json_versus_strings() {
         assistant(vec![call(None, "f", json!({"a b": 1, "ok": 2}))]),
     ]);
     let (doc, losses, _) = round_trip(&x);
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/1/parts/0/arguments/a b"
-    ));
+        "/messages/1/parts/0/arguments/a b",
+    );
     assert!(doc.contains("<ok>2</ok>"));
 }
 
@@ -419,11 +396,7 @@ fn anthropic_xml_text_that_looks_like_structure_is_rewritten() {
         assistant(vec![Part::text("ok")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/0/text"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/parts/0/text");
     assert_eq!(doc.matches("\n\nAssistant:").count(), 1);
     assert_eq!(back.messages.len(), 2);
     assert_eq!(
@@ -507,11 +480,7 @@ fn anthropic_xml_stock_price_chain() {
         completion,
         "<function_calls>\n<invoke>\n<tool_name>get_current_stock_price</tool_name>\n<parameters>\n<symbol>GM</symbol>\n</parameters>\n</invoke>\n</function_calls>"
     );
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
     let (back, _) = decode(&completion, Kind::Response);
     assert_eq!(back.messages[0].stop_reason, Some(StopReason::ToolUse));
 }
@@ -537,8 +506,13 @@ fn anthropic_xml_every_tool_choice_and_options_are_dropped() {
             ..Options::default()
         };
         let (doc, losses, back) = round_trip(&x);
-        assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));
-        assert!(has_loss(&losses, LossKind::Dropped, "/parallel_tool_calls"));
+        assert_losses(
+            &losses,
+            &[
+                (LossKind::Dropped, "/tool_choice"),
+                (LossKind::Dropped, "/parallel_tool_calls"),
+            ],
+        );
         for f in ["model", "max_tokens", "temperature", "top_p", "stop"] {
             assert!(has_loss(
                 &losses,
@@ -563,12 +537,13 @@ fn anthropic_xml_empty_text_next_to_calls_and_adjacent_texts() {
         assistant(vec![Part::text("It is"), Part::text("cold.")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts/0"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/3/parts/1"
-    ));
+        &[
+            (LossKind::Dropped, "/messages/1/parts/0"),
+            (LossKind::Rewritten, "/messages/3/parts/1"),
+        ],
+    );
     assert!(doc.contains("\n\nAssistant: <function_calls>"));
     assert_eq!(back.messages[1].parts.len(), 1);
     assert_eq!(back.messages[3].parts, [Part::text("It is\n\ncold.")]);
@@ -794,9 +769,14 @@ fn anthropic_xml_other_formats_details_are_dropped() {
     );
     x.tools[0].annotations = Some(json!({"readOnlyHint": true}));
     let (_, losses, _) = round_trip(&x);
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts/0"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/extra/gemini"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/annotations"));
+    assert_losses(
+        &losses,
+        &[
+            (LossKind::Dropped, "/messages/1/parts/0"),
+            (LossKind::Dropped, "/extra/gemini"),
+            (LossKind::Dropped, "/tools/0/annotations"),
+        ],
+    );
 }
 
 #[test]

@@ -10,6 +10,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 const B: Format = Format::Bedrock;
@@ -141,10 +143,7 @@ fn bedrock_consecutive_tool_messages_merge_with_a_report() {
         Message::new(Role::Tool, vec![result(Some("a2"), "warm")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(
-        has_loss(&losses, LossKind::Rewritten, "/messages"),
-        "{losses:#?}"
-    );
+    assert_loss(&losses, LossKind::Rewritten, "/messages");
     let msgs = doc["messages"].as_array().unwrap();
     assert_eq!(msgs.len(), 3);
     assert_eq!(msgs[2]["content"].as_array().unwrap().len(), 2);
@@ -237,17 +236,14 @@ fn bedrock_missing_ids_are_assigned_and_paired_by_name() {
         doc["messages"][1]["content"][0]["toolUse"]["toolUseId"],
         "call_1"
     );
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
+        &[
+            (LossKind::Added, "/messages/1/parts/0/id"),
+            (LossKind::Added, "/messages/2/parts/0/call_id"),
+            (LossKind::Dropped, "/messages/2/parts/0/name"),
+        ],
+    );
     let first = back.messages[2].tool_results().next().unwrap();
     assert_eq!(first.call_id.as_deref(), Some("call_2"));
 }
@@ -391,21 +387,14 @@ fn bedrock_error_results_json_and_blocks() {
     );
     assert_eq!(c[4]["toolResult"]["content"], json!([{"text": "only"}]));
     assert_eq!(c[5]["toolResult"]["content"], json!([]));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/2/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/3/content/blocks/2"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/4/content"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/2/parts/2/content"),
+            (LossKind::Dropped, "/messages/2/parts/3/content/blocks/2"),
+            (LossKind::Rewritten, "/messages/2/parts/4/content"),
+        ],
+    );
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/2/parts/0")
@@ -481,8 +470,13 @@ fn bedrock_every_tool_choice() {
     });
     let (c, l) = choice_doc(&x);
     assert_eq!(c["toolChoice"], json!({"auto": {}}));
-    assert!(has_loss(&l, LossKind::Rewritten, "/tool_choice/mode"));
-    assert!(has_loss(&l, LossKind::Dropped, "/tool_choice/tools"));
+    assert_losses(
+        &l,
+        &[
+            (LossKind::Rewritten, "/tool_choice/mode"),
+            (LossKind::Dropped, "/tool_choice/tools"),
+        ],
+    );
 
     // No parallel switch at all.
     x.tool_choice = None;
@@ -591,14 +585,15 @@ fn bedrock_non_empty_strings_and_ranges() {
         doc["inferenceConfig"],
         json!({"maxTokens": 1024, "temperature": 1.0, "topP": 0.9, "stopSequences": ["END"]})
     );
-    assert!(has_loss(&losses, LossKind::Dropped, "/system"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/description"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/options/temperature"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/stop"));
+        &[
+            (LossKind::Dropped, "/system"),
+            (LossKind::Dropped, "/tools/0/description"),
+            (LossKind::Rewritten, "/options/temperature"),
+            (LossKind::Dropped, "/options/stop"),
+        ],
+    );
     assert_eq!(back.options.stop, ["END"]);
 }
 
@@ -1005,17 +1000,14 @@ fn bedrock_other_formats_details_are_dropped() {
     ));
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/extra/openai-responses"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/tools/0/extra/anthropic"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
+        &[
+            (LossKind::Dropped, "/extra/openai-responses"),
+            (LossKind::Dropped, "/tools/0/extra/anthropic"),
+            (LossKind::Dropped, "/messages/1/parts"),
+        ],
+    );
     assert_eq!(doc["messages"][1]["content"], json!([{"text": "hello"}]));
 }
 
@@ -1028,11 +1020,7 @@ fn bedrock_system_blocks_are_kept_while_the_text_matches() {
     x.system = Some("Be brief.".into());
     let (doc, losses) = encode(&x);
     assert_eq!(doc["system"], json!([{"text": "Be brief."}]));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/extra/bedrock/system"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/extra/bedrock/system");
 }
 
 #[test]
@@ -1113,11 +1101,11 @@ fn bedrock_empty_text_blocks_in_results_are_dropped() {
         doc["messages"][2]["content"][0]["toolResult"]["content"],
         json!([{"text": "a"}, {"text": "b"}])
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/2/parts/0/content/blocks"
-    ));
+        "/messages/2/parts/0/content/blocks",
+    );
 }
 
 /// The pasted documents, without the fields made up to test unknown-field handling, are what

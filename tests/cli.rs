@@ -4,16 +4,7 @@
 
 mod common;
 
-use toolscope::cli::run_with;
-
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = String::new();
-    let mut err = String::new();
-    let input = stdin.to_string();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 #[test]
 fn cli_formats_lists_every_format() {

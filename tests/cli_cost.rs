@@ -6,19 +6,11 @@
 mod common;
 
 use serde_json::Value;
-use toolscope::cli::run_with;
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = String::new();
-    let mut err = String::new();
-    let input = stdin.to_string();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 fn fixture(name: &str) -> String {
-    std::fs::read_to_string(common::fixtures().join("cost").join(name)).expect("fixture")
+    common::fixture_text("cost", name)
 }
 
 fn path(name: &str) -> String {

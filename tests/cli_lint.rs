@@ -5,21 +5,13 @@
 mod common;
 
 use serde_json::{json, Value};
-use toolscope::cli::run_with;
 use toolscope::formats::{Format, Kind};
 use toolscope::model::Exchange;
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = String::new();
-    let mut err = String::new();
-    let input = stdin.to_string();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 fn fixture(name: &str) -> String {
-    std::fs::read_to_string(common::fixtures().join("schema").join(name)).expect("fixture")
+    common::fixture_text("schema", name)
 }
 
 /// A realistic OpenAI Chat request whose strict tool breaks strict mode and whose name has a

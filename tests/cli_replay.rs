@@ -5,16 +5,8 @@
 mod common;
 
 use serde_json::Value;
-use toolscope::cli::run_with;
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let input = stdin.to_string();
-    let mut out = String::new();
-    let mut err = String::new();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 fn stream(name: &str) -> String {
     common::fixtures()

@@ -11,6 +11,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 format_kit!(Format::Cohere, "command-a-03-2025");
@@ -91,12 +93,13 @@ fn cohere_missing_ids_are_assigned_and_results_paired() {
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
     assert_eq!(doc["messages"][2]["tool_call_id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
+        &[
+            (LossKind::Added, "/messages/1/parts/0/id"),
+            (LossKind::Added, "/messages/2/parts/0/call_id"),
+        ],
+    );
 }
 
 #[test]
@@ -121,11 +124,11 @@ fn cohere_invalid_and_empty_arguments() {
         x.messages[1].tool_calls().next().unwrap().arguments,
         json!({})
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
 }
 
 #[test]
@@ -156,11 +159,7 @@ fn cohere_error_and_json_results() {
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
     assert_eq!(m[2]["content"], "Error: timeout");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
     // A JSON object is a document, Cohere's own way: nothing lost.
     assert_eq!(
         m[3]["content"],
@@ -171,11 +170,7 @@ fn cohere_error_and_json_results() {
         .any(|l| l.pointer.starts_with("/messages/2/parts/1")));
     // Other JSON is text.
     assert_eq!(m[4]["content"], "[1,2]");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/2/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/2/content");
 }
 
 #[test]
@@ -419,11 +414,7 @@ fn cohere_response_shape_and_finish_reasons() {
     m.stop_reason = Some(StopReason::ContentFilter);
     let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
     assert_eq!(doc["finish_reason"], "COMPLETE");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 }
 
 #[test]

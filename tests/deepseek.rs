@@ -12,6 +12,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 format_kit!(Format::DeepSeek, "deepseek-chat");
@@ -64,17 +66,14 @@ fn deepseek_missing_ids_are_assigned_and_results_paired() {
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
     assert_eq!(doc["messages"][2]["tool_call_id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
+        &[
+            (LossKind::Added, "/messages/1/parts/0/id"),
+            (LossKind::Added, "/messages/2/parts/0/call_id"),
+            (LossKind::Dropped, "/messages/2/parts/0/name"),
+        ],
+    );
 }
 
 #[test]
@@ -98,11 +97,11 @@ fn deepseek_invalid_and_empty_arguments() {
     let (x, losses) = decode(&doc, Kind::Request);
     let c = x.messages[1].tool_calls().next().unwrap();
     assert_eq!(c.arguments, json!({}));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
 }
 
 #[test]
@@ -116,11 +115,7 @@ fn deepseek_error_results_fold_into_text() {
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: no city");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
 }
 
 #[test]
@@ -296,11 +291,7 @@ fn deepseek_response_has_no_refusal_and_derives_finish_reason() {
     assert!(c["message"].get("refusal").is_none());
     assert_eq!(c["logprobs"], Value::Null);
     assert_eq!(c["finish_reason"], "stop");
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
     let mut msg = Message::new(Role::Assistant, vec![Part::text("busy")]);
     msg.stop_reason = Some(StopReason::Other("insufficient_system_resource".into()));
     let (doc, losses) = encode(&exchange(vec![msg]), Kind::Response);

@@ -8,6 +8,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, user};
 
 const G: Format = Format::Gemini;
@@ -115,16 +117,13 @@ fn gemini_ids_kept_never_invented_and_names_added_from_calls() {
     assert_eq!(fr[0]["functionResponse"]["name"], "search");
     assert_eq!(fr[1]["functionResponse"]["name"], "lookup");
     assert_eq!(doc["contents"][1]["parts"][0]["functionCall"]["id"], "fc_1");
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/name"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/1/name"
-    ));
+        &[
+            (LossKind::Added, "/messages/2/parts/0/name"),
+            (LossKind::Added, "/messages/2/parts/1/name"),
+        ],
+    );
     assert_eq!(back.messages[1], x.messages[1], "ids unchanged");
 
     // Without ids nothing is invented: names come from the calls by order.
@@ -165,13 +164,12 @@ fn gemini_pairing_mismatch_is_reported() {
         user("never mind"),
     ]);
     let (_, _, losses) = trip(&x, Kind::Request);
-    assert!(
-        has_loss(&losses, LossKind::Dropped, "/messages/2"),
-        "{losses:#?}"
-    );
-    assert!(
-        has_loss(&losses, LossKind::Dropped, "/messages/3"),
-        "{losses:#?}"
+    assert_losses(
+        &losses,
+        &[
+            (LossKind::Dropped, "/messages/2"),
+            (LossKind::Dropped, "/messages/3"),
+        ],
     );
     // A conversation ending on the model's calls is fine (the results come next).
     let x = exchange(vec![
@@ -198,21 +196,14 @@ fn gemini_invalid_and_respelled_arguments() {
     let parts = &doc["contents"][1]["parts"];
     assert_eq!(parts[0]["functionCall"]["args"], json!({}));
     assert_eq!(parts[1]["functionCall"]["args"], json!({"a": 1}));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/arguments_raw"
-    ));
+        &[
+            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
+            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
+            (LossKind::Rewritten, "/messages/1/parts/1/arguments_raw"),
+        ],
+    );
     let calls: Vec<_> = back.messages[1].tool_calls().collect();
     assert_eq!(calls[1].arguments, json!({"a": 1}));
     assert_eq!(calls[1].arguments_raw, None);
@@ -252,11 +243,11 @@ fn gemini_empty_and_missing_arguments_read_as_empty_object() {
         Message::new(Role::Assistant, vec![call(None, "f", json!([1, 2]))]),
     ]);
     let (_, _, losses) = trip(&x, Kind::Request);
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
+        "/messages/1/parts/0/arguments",
+    );
 }
 
 #[test]
@@ -351,16 +342,13 @@ fn gemini_lossy_results_are_reported() {
         ),
     ]);
     let (doc, back, losses) = trip(&x, Kind::Request);
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1/content"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/2/parts/0/content"),
+            (LossKind::Rewritten, "/messages/2/parts/1/content"),
+        ],
+    );
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/2/parts/2")));
@@ -563,10 +551,7 @@ fn gemini_pasted_schema_spelling_round_trips_until_edited() {
     let (doc, _, losses) = trip(&x, Kind::Request);
     let d = &doc["tools"][0]["functionDeclarations"][0];
     assert_eq!(d["parameters"]["properties"]["rgb"]["type"], "STRING");
-    assert!(
-        has_loss(&losses, LossKind::Rewritten, "/tools/0/extra"),
-        "{losses:#?}"
-    );
+    assert_loss(&losses, LossKind::Rewritten, "/tools/0/extra");
 }
 
 #[test]
@@ -865,11 +850,7 @@ fn gemini_stop_reasons() {
         Kind::Response,
     );
     assert_eq!(doc["candidates"][0]["finishReason"], "STOP");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 
     let (doc, _, losses) = trip(
         &msg(
@@ -879,20 +860,12 @@ fn gemini_stop_reasons() {
         Kind::Response,
     );
     assert_eq!(doc["candidates"][0]["finishReason"], "OTHER");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 
     let (doc, back, losses) = trip(&msg(vec![call(None, "f", json!({}))], None), Kind::Response);
     assert_eq!(doc["candidates"][0]["finishReason"], "STOP");
     assert_eq!(back.messages[0].stop_reason, Some(StopReason::ToolUse));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
 
     // No model turn at all: an empty candidate, reported.
     let (doc, _, losses) = trip(&exchange(vec![user("q")]), Kind::Response);
@@ -970,13 +943,14 @@ fn gemini_other_formats_details_are_reported() {
     let (doc, back, losses) = trip(&x, Kind::Request);
     let parts = doc["contents"][1]["parts"].as_array().unwrap();
     assert_eq!(parts.len(), 1, "the Anthropic thinking block is not sent");
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/1/extra"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/extra"));
+        &[
+            (LossKind::Dropped, "/messages/1/parts"),
+            (LossKind::Dropped, "/messages/1/parts/1/extra"),
+            (LossKind::Dropped, "/extra"),
+        ],
+    );
     assert!(back.extra.is_empty());
 }
 

@@ -10,6 +10,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 const M: Format = Format::Mcp;
@@ -205,11 +207,7 @@ fn mcp_missing_ids_are_assigned_and_paired_by_name() {
         assert!(has_loss(&losses, LossKind::Added, p), "{p}: {losses:#?}");
     }
     // Results do not repeat the tool name.
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/name"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/1/parts/0/name");
     // The stray result follows a Tool message: the two merge, and that is reported.
     assert!(has_loss(&losses, LossKind::Rewritten, "/messages"));
     assert_eq!(back.messages.len(), 2);
@@ -233,31 +231,24 @@ fn mcp_invalid_and_non_object_arguments_become_empty_objects() {
     assert_eq!(doc[2]["params"]["arguments"], json!({}));
     assert_eq!(doc[3]["params"]["arguments"], json!({"location": "Oslo"}));
     assert_eq!(doc[4]["params"]["arguments"], json!({}));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/messages/0/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/0/parts/1/arguments_raw"
-    ));
+        &[
+            (LossKind::Dropped, "/messages/0/parts/0/arguments_raw"),
+            (LossKind::Rewritten, "/messages/0/parts/0/arguments"),
+            (LossKind::Dropped, "/messages/0/parts/1/arguments_raw"),
+        ],
+    );
     assert!(!has_loss(
         &losses,
         LossKind::Rewritten,
         "/messages/0/parts/1/arguments"
     ));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/0/parts/2/arguments"
-    ));
+        "/messages/0/parts/2/arguments",
+    );
     let calls: Vec<_> = back.messages[0].tool_calls().collect();
     assert_eq!(calls[0].arguments, json!({}));
     assert_eq!(calls[1].arguments, json!({"location": "Oslo"}));
@@ -356,21 +347,14 @@ fn mcp_error_json_and_block_results() {
     );
     // `structuredContent: null` is a value, not an absence.
     assert_eq!(r(5)["structuredContent"], Value::Null);
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/3/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/4/content/blocks/1"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/4/content"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/1/parts/3/content"),
+            (LossKind::Dropped, "/messages/1/parts/4/content/blocks/1"),
+            (LossKind::Rewritten, "/messages/1/parts/4/content"),
+        ],
+    );
     let back_results: Vec<_> = back.messages[1].tool_results().collect();
     assert!(back_results[0].is_error);
     assert_eq!(
@@ -393,11 +377,7 @@ fn mcp_jsonrpc_errors_read_as_error_results_and_go_back_as_errors() {
     assert_eq!(r.call_id.as_deref(), Some("c1"));
     assert_eq!(r.content, ResultContent::Text("Unknown tool: nope".into()));
     assert_eq!(r.extra["mcp"]["error"]["code"], -32602);
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/1/parts/0");
     // Into another format it is an error result like any other.
     let a = Format::Anthropic.encode(&x, Kind::Request);
     let doc: Value = serde_json::from_str(&a.text).unwrap();
@@ -423,8 +403,13 @@ fn mcp_every_tool_choice_and_the_parallel_flag_are_reported() {
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
         let (doc, losses, back) = round_trip(&x);
-        assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));
-        assert!(has_loss(&losses, LossKind::Dropped, "/parallel_tool_calls"));
+        assert_losses(
+            &losses,
+            &[
+                (LossKind::Dropped, "/tool_choice"),
+                (LossKind::Dropped, "/parallel_tool_calls"),
+            ],
+        );
         assert_eq!(back.tool_choice, None);
         assert!(!doc.to_string().contains("tool_choice"));
     }
@@ -439,8 +424,13 @@ fn mcp_empty_text_next_to_tool_calls_is_dropped_and_the_call_kept() {
     ])]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc.as_array().unwrap().len(), 3);
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts/0"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts/2"));
+    assert_losses(
+        &losses,
+        &[
+            (LossKind::Dropped, "/messages/0/parts/0"),
+            (LossKind::Dropped, "/messages/0/parts/2"),
+        ],
+    );
     assert_eq!(back.messages[0].parts.len(), 1);
 }
 
@@ -527,16 +517,13 @@ fn mcp_input_schema_gets_its_required_object_type() {
     let tools = &doc[1]["result"]["tools"];
     assert_eq!(tools[0]["inputSchema"]["type"], "object");
     assert_eq!(tools[1]["inputSchema"], empty_object_schema());
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/tools/0/input_schema"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/tools/1/input_schema"
-    ));
+        &[
+            (LossKind::Rewritten, "/tools/0/input_schema"),
+            (LossKind::Rewritten, "/tools/1/input_schema"),
+        ],
+    );
 }
 
 #[test]
@@ -705,10 +692,8 @@ fn mcp_spec_example_parts_decode_without_loss_inside_messages() {
     for (name, error) in examples("InvalidParamsError") {
         let doc = json!({"jsonrpc": "2.0", "id": 4, "error": error});
         let (x, losses) = survives(&doc, Kind::Request);
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, "/messages/0/parts/0"),
-            "{name}"
-        );
+        let rewritten = has_loss(&losses, LossKind::Rewritten, "/messages/0/parts/0");
+        assert!(rewritten, "{name}");
         assert!(x.messages[0].tool_results().next().unwrap().is_error);
     }
 }

@@ -12,6 +12,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 format_kit!(Format::Mistral, "mistral-large-latest");
@@ -71,11 +73,7 @@ fn mistral_tool_messages_carry_the_tool_name() {
     let m = &doc["messages"];
     assert_eq!(m[2]["name"], "get_time");
     assert_eq!(m[3]["name"], "get_weather");
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/name"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/2/parts/0/name");
     // A name the model has is sent as it is, with nothing to report.
     let (x, _) = decode(&doc, Kind::Request);
     let (_, losses) = encode(&x, Kind::Request);
@@ -97,12 +95,13 @@ fn mistral_missing_ids_are_assigned_then_made_valid() {
     let id = &doc["messages"][1]["tool_calls"][0]["id"];
     assert!(is_mistral_id(id));
     assert_eq!(doc["messages"][2]["tool_call_id"], *id);
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
+        &[
+            (LossKind::Added, "/messages/1/parts/0/id"),
+            (LossKind::Added, "/messages/2/parts/0/call_id"),
+        ],
+    );
 }
 
 #[test]
@@ -128,11 +127,11 @@ fn mistral_invalid_and_empty_arguments() {
         x.messages[1].tool_calls().next().unwrap().arguments,
         json!({})
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
 }
 
 #[test]
@@ -169,11 +168,11 @@ fn mistral_object_arguments_in_responses_are_read_and_kept() {
         doc["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"],
         "{oops"
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/0/parts/1/arguments"
-    ));
+        "/messages/0/parts/1/arguments",
+    );
 }
 
 #[test]
@@ -194,11 +193,7 @@ fn mistral_error_results_fold_into_text() {
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: denied");
     assert_eq!(doc["messages"][2]["name"], "f");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
 }
 
 #[test]
@@ -335,11 +330,7 @@ fn mistral_finish_reasons() {
     msg.stop_reason = Some(StopReason::ContentFilter);
     let (doc, losses) = encode(&exchange(vec![msg]), Kind::Response);
     assert_eq!(doc["choices"][0]["finish_reason"], "stop");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
     // The response has no refusal/logprobs and always usage.
     assert!(doc["choices"][0]["message"].get("refusal").is_none());
     assert!(doc["choices"][0].get("logprobs").is_none());

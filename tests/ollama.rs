@@ -12,6 +12,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 format_kit!(Format::Ollama, "llama3.2");
@@ -60,11 +62,7 @@ fn ollama_parallel_calls_pair_by_order_and_tool_name() {
     ] {
         assert!(has_loss(&losses, LossKind::Dropped, p), "{p}");
     }
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/1/name"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/2/parts/1/name");
     let (back, _) = decode(&doc, Kind::Request);
     let r: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(r[1].name.as_deref(), Some("get_time"));
@@ -105,28 +103,25 @@ fn ollama_arguments_are_objects() {
     let (doc, losses) = encode(&x, Kind::Request);
     let calls = &doc["messages"][1]["tool_calls"];
     assert_eq!(calls[0]["function"]["arguments"], json!({}));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
+        &[
+            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
+            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
+        ],
+    );
     assert_eq!(calls[1]["function"]["arguments"], json!({}));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
     assert_eq!(calls[2]["function"]["arguments"], json!({"a": 1}));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/1/parts/2/arguments_raw"
-    ));
+        "/messages/1/parts/2/arguments_raw",
+    );
     // Empty arguments: {} (text arguments from a non-native paste read too).
     let doc = json!({"model": "qwen3", "messages": [
         {"role": "user", "content": "time?"},
@@ -176,23 +171,11 @@ fn ollama_error_json_and_image_results_are_text() {
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
     assert_eq!(m[2]["content"], "Error: boom");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
     assert_eq!(m[3]["content"], "{\"t\":1}");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/1/content");
     assert_eq!(m[4]["content"], "see");
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/2/content"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/2/parts/2/content");
 }
 
 #[test]
@@ -210,8 +193,13 @@ fn ollama_has_no_tool_choice_nor_parallel_setting() {
         let (doc, losses) = encode(&x, Kind::Request);
         assert!(doc.get("tool_choice").is_none());
         assert!(doc.get("parallel_tool_calls").is_none());
-        assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));
-        assert!(has_loss(&losses, LossKind::Dropped, "/parallel_tool_calls"));
+        assert_losses(
+            &losses,
+            &[
+                (LossKind::Dropped, "/tool_choice"),
+                (LossKind::Dropped, "/parallel_tool_calls"),
+            ],
+        );
     }
     // A pasted tool_choice is kept for Ollama only, reported.
     let doc = json!({"model": "llama3.2", "messages": [{"role": "user", "content": "x"}], "tool_choice": "auto"});
@@ -344,20 +332,12 @@ fn ollama_response_shape_and_reasons() {
     assert_eq!(doc["eval_count"], 4);
     assert_eq!(doc["message"]["content"], "");
     // End of turn with calls reads back as tool use: reported.
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
     let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
     m.stop_reason = Some(StopReason::StopSequence);
     let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
     assert_eq!(doc["done_reason"], "stop");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 }
 
 #[test]

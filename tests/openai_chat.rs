@@ -12,6 +12,8 @@ use toolscope::model::*;
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::{call, has_loss, result, user};
 
 format_kit!(Format::OpenAiChat, "gpt-4.1");
@@ -123,18 +125,15 @@ fn openai_chat_missing_ids_are_assigned_and_results_paired() {
     // Paired by name, not by position.
     assert_eq!(m[2]["tool_call_id"], "call_2");
     assert_eq!(m[3]["tool_call_id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
+        &[
+            (LossKind::Added, "/messages/1/parts/0/id"),
+            (LossKind::Added, "/messages/2/parts/0/call_id"),
+        ],
+    );
     // Tool messages have no name field.
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/2/parts/0/name");
     assert!(m[2].get("name").is_none());
 }
 
@@ -147,11 +146,7 @@ fn openai_chat_result_without_any_call_gets_empty_id_with_a_loss() {
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][3]["tool_call_id"], "");
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/1/call_id"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/2/parts/1/call_id");
 }
 
 #[test]
@@ -193,11 +188,11 @@ fn openai_chat_empty_arguments_read_as_empty_object() {
         let c = x.messages[1].tool_calls().next().unwrap();
         assert_eq!(c.arguments, json!({}));
         assert_eq!(c.arguments_raw, None);
-        assert!(has_loss(
+        assert_loss(
             &losses,
             LossKind::Rewritten,
-            "/messages/1/parts/0/arguments"
-        ));
+            "/messages/1/parts/0/arguments",
+        );
         let (again, _) = encode(&x, Kind::Request);
         assert_eq!(
             again["messages"][1]["tool_calls"][0]["function"]["arguments"],
@@ -240,16 +235,13 @@ fn openai_chat_error_results_fold_into_text() {
         doc["messages"][3]["content"],
         json!([{"type": "text", "text": "Error: timeout"}])
     );
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/2/parts/0"),
+            (LossKind::Rewritten, "/messages/2/parts/1"),
+        ],
+    );
 }
 
 #[test]
@@ -287,16 +279,13 @@ fn openai_chat_json_and_image_results_become_text() {
         doc["messages"][3]["content"],
         json!([{"type": "text", "text": "chart:"}])
     );
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/1/content"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/2/parts/0/content"),
+            (LossKind::Dropped, "/messages/2/parts/1/content"),
+        ],
+    );
 }
 
 #[test]
@@ -508,8 +497,13 @@ fn openai_chat_foreign_blocks_are_dropped_own_ones_kept() {
         json!([{"type": "text", "text": "look"}, image])
     );
     assert_eq!(doc["messages"][1]["content"], "a cat");
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts/2"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts/0"));
+    assert_losses(
+        &losses,
+        &[
+            (LossKind::Dropped, "/messages/0/parts/2"),
+            (LossKind::Dropped, "/messages/1/parts/0"),
+        ],
+    );
 }
 
 #[test]
@@ -776,11 +770,7 @@ fn openai_chat_deprecated_function_call_response() {
     });
     let (x, losses) = decode(&doc, Kind::Response);
     assert_eq!(x.messages[0].stop_reason, Some(StopReason::ToolUse));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
     let (out, losses) = encode(&x, Kind::Response);
     let choice = &out["choices"][0];
     assert_eq!(choice["finish_reason"], "tool_calls");
@@ -814,13 +804,14 @@ fn openai_chat_response_defaults_and_placeholders() {
     assert_eq!(doc["choices"][0]["message"]["content"], "Hello, world");
     assert_eq!(doc["choices"][0]["finish_reason"], "tool_calls");
     assert_eq!(doc["model"], "gpt-4.1");
-    assert!(has_loss(&losses, LossKind::Rewritten, "/messages/0/parts"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
-    assert!(has_loss(&losses, LossKind::Added, "/options"));
+        &[
+            (LossKind::Rewritten, "/messages/0/parts"),
+            (LossKind::Added, "/messages/0/stop_reason"),
+            (LossKind::Added, "/options"),
+        ],
+    );
 }
 
 #[test]
@@ -934,13 +925,14 @@ fn openai_chat_foreign_extras_and_fields_of_other_formats_are_reported() {
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(doc.get("top_k").is_none());
     assert_eq!(doc["seed"], 7);
-    assert!(has_loss(&losses, LossKind::Dropped, "/extra/anthropic"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/tools/0/output_schema"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/annotations"));
+        &[
+            (LossKind::Dropped, "/extra/anthropic"),
+            (LossKind::Dropped, "/tools/0/output_schema"),
+            (LossKind::Dropped, "/tools/0/annotations"),
+        ],
+    );
 }
 
 #[test]

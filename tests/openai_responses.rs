@@ -13,6 +13,8 @@ use toolscope::model::{
 
 mod common;
 
+use common::{assert_loss, assert_losses};
+
 use common::has_loss;
 
 const F: Format = Format::OpenAiResponses;
@@ -131,16 +133,13 @@ fn openai_responses_long_call_ids_are_rewritten_in_pairs() {
     let call = doc["input"][1]["call_id"].as_str().expect("call_id");
     assert_eq!(call.chars().count(), 64);
     assert_eq!(doc["input"][2]["call_id"], call);
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0/call_id"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/1/parts/0/id"),
+            (LossKind::Rewritten, "/messages/2/parts/0/call_id"),
+        ],
+    );
     // Ids the rule accepts (any characters, up to 64) are left alone.
     let odd = exchange(json!({"messages": [
         {"role": "assistant", "parts": [{"type": "tool_call", "id": "functions.get_weather:0", "name": "f", "arguments": {}}]}
@@ -168,11 +167,7 @@ fn openai_responses_item_ids_are_not_call_ids() {
     assert_eq!(items[0]["status"], "completed");
     // The API rejects item ids that do not begin with "fc".
     assert!(items[1].get("id").is_none());
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/0/parts/1/extra"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/0/parts/1/extra");
     assert_round_trip(&x, Kind::Request);
 }
 
@@ -233,16 +228,13 @@ fn openai_responses_empty_arguments_read_as_empty_object() {
     assert_eq!(calls[0].arguments, json!({}));
     assert_eq!(calls[1].arguments, json!({}));
     assert!(calls[0].arguments_raw.is_none());
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/1/arguments"
-    ));
+        &[
+            (LossKind::Rewritten, "/messages/0/parts/0/arguments"),
+            (LossKind::Rewritten, "/messages/0/parts/1/arguments"),
+        ],
+    );
     let (again, _) = encode(&x, Kind::Request);
     assert_eq!(again["input"][0]["arguments"], "{}");
     // Same in a response.
@@ -250,11 +242,11 @@ fn openai_responses_empty_arguments_read_as_empty_object() {
         {"type": "function_call", "call_id": "call_1", "name": "now", "arguments": ""}
     ]});
     let (x, losses) = decode(&resp, Kind::Response);
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/0/parts/0/arguments"
-    ));
+        "/messages/0/parts/0/arguments",
+    );
     assert_eq!(x.messages[0].stop_reason, Some(StopReason::ToolUse));
 }
 
@@ -292,11 +284,7 @@ fn openai_responses_error_results_fold_into_the_output() {
             &format!("/messages/1/parts/{j}")
         ));
     }
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/1/parts/1/content");
     assert_round_trip(&x, Kind::Request);
 }
 
@@ -318,11 +306,7 @@ fn openai_responses_result_blocks_become_content_parts() {
             {"type": "input_image", "image_url": "data:image/jpeg;base64,/9j/4AAQ"}
         ])
     );
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/content"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/1/parts/0/content");
     let (back, _) = decode(&doc, Kind::Request);
     let r = back.messages[1].tool_results().next().expect("result");
     assert_eq!(
@@ -651,15 +635,16 @@ fn openai_responses_unsupported_parts_and_options_are_reported() {
         ]
     }));
     let (_, losses) = encode(&x, Kind::Request);
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/stop"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/annotations"));
-    assert!(has_loss(
+    assert_losses(
         &losses,
-        LossKind::Dropped,
-        "/tools/0/extra/gemini"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
+        &[
+            (LossKind::Dropped, "/options/stop"),
+            (LossKind::Dropped, "/tools/0/annotations"),
+            (LossKind::Dropped, "/tools/0/extra/gemini"),
+            (LossKind::Dropped, "/messages/0/parts"),
+            (LossKind::Dropped, "/messages/1/parts"),
+        ],
+    );
     // A past turn's stop reason is response data, outside the request view: not a loss.
     assert!(!losses
         .iter()
@@ -873,11 +858,7 @@ fn openai_responses_stop_reasons() {
         json!({"messages": [{"role": "assistant", "parts": [{"type": "tool_call", "id": "c", "name": "f", "arguments": {}}]}]}),
     );
     let losses = assert_round_trip(&x, Kind::Response);
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
     // No assistant turn: an empty response and a loss.
     let x = exchange(
         json!({"messages": [{"role": "user", "parts": [{"type": "text", "text": "hi"}]}]}),

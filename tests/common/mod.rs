@@ -235,3 +235,76 @@ macro_rules! format_kit {
         }
     };
 }
+
+/// Assert that a loss of this kind is reported at exactly this pointer.
+#[track_caller]
+pub fn assert_loss(losses: &[Loss], kind: LossKind, pointer: &str) {
+    assert!(
+        has_loss(losses, kind, pointer),
+        "no {kind:?} loss at {pointer}: {losses:#?}"
+    );
+}
+
+/// Assert that each of these losses (kind, pointer) is reported.
+#[track_caller]
+pub fn assert_losses(losses: &[Loss], expected: &[(LossKind, &str)]) {
+    for (kind, pointer) in expected {
+        assert_loss(losses, *kind, pointer);
+    }
+}
+
+/// An assistant message of these parts.
+pub fn assistant(parts: Vec<Part>) -> Message {
+    Message::new(Role::Assistant, parts)
+}
+
+/// A tool message of these parts.
+pub fn tool_msg(parts: Vec<Part>) -> Message {
+    Message::new(Role::Tool, parts)
+}
+
+/// A text tool result flagged as an error.
+pub fn error_result(id: Option<&str>, text: &str) -> ToolResult {
+    let mut r = ToolResult::new(id.map(Into::into), ResultContent::Text(text.into()));
+    r.is_error = true;
+    r
+}
+
+/// 1-based line and column of the first occurrence of `snippet` in `text`.
+pub fn position(text: &str, snippet: &str) -> (usize, usize) {
+    let offset = text.find(snippet).expect("snippet in text");
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
+/// The strings at JSON pointer `field` of each element of the array `list`.
+pub fn strs<'a>(list: &'a Value, field: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|v| {
+            v.pointer(field)
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| panic!("no string at {field} in {v}"))
+        })
+        .collect()
+}
+
+/// Run the CLI in-process with these arguments and this standard input: (exit code, stdout,
+/// stderr).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let mut out = String::new();
+    let mut err = String::new();
+    let input = stdin.to_string();
+    let code = toolscope::cli::run_with(&args, move || Ok(input), &mut out, &mut err);
+    (code, out, err)
+}
+
+/// The text of `tests/fixtures/<dir>/<name>`.
+pub fn fixture_text(dir: &str, name: &str) -> String {
+    std::fs::read_to_string(fixtures().join(dir).join(name)).expect("fixture")
+}
