@@ -676,16 +676,7 @@ fn schema_diff_schema_paths_match_the_reference() {
 /// from a random seed. About one generated schema in ten has an empty `$ref` cycle and is
 /// skipped (see `has_empty_ref_cycle`).
 fn config() -> ProptestConfig {
-    let base = match std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        Some(cases) => ProptestConfig::with_cases(cases),
-        None => ProptestConfig {
-            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5c4e_3a01),
-            ..ProptestConfig::with_cases(256)
-        },
-    };
+    let base = common::gen::config_seeded(256, 0x5c4e_3a01);
     ProptestConfig {
         max_global_rejects: base.cases.max(1024),
         ..base

@@ -366,13 +366,19 @@ pub fn response() -> impl Strategy<Value = Exchange> {
 /// random seed.
 #[allow(dead_code)]
 pub fn config(cases: u32) -> ProptestConfig {
+    config_seeded(cases, 0x7001_5c0e)
+}
+
+/// [`config`] with another fixed seed.
+#[allow(dead_code)]
+pub fn config_seeded(cases: u32, seed: u64) -> ProptestConfig {
     match std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
     {
         Some(n) => ProptestConfig::with_cases(n),
         None => ProptestConfig {
-            rng_seed: proptest::test_runner::RngSeed::Fixed(0x7001_5c0e),
+            rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
             ..ProptestConfig::with_cases(cases)
         },
     }

@@ -82,16 +82,25 @@ use toolscope::model::{Loss, LossKind, Message, Part, ResultContent, Role, ToolC
 /// document, the exchange read back, the encoder's losses and all losses (encoder's and
 /// decoder's).
 pub fn checked_trip(format: Format, x: &toolscope::model::Exchange, kind: Kind) -> Trip {
+    try_trip(format, x, kind).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`checked_trip`] that says what broke the contract instead of panicking (for properties).
+pub fn try_trip(
+    format: Format,
+    x: &toolscope::model::Exchange,
+    kind: Kind,
+) -> Result<Trip, String> {
     let enc = format.encode(x, kind);
+    let dec = format
+        .decode(&enc.text, kind)
+        .map_err(|e| format!("own output does not decode: {e}\n{}", enc.text))?;
     // Text formats (legacy XML) come back as a JSON string.
     let doc: Value = if format.is_text() {
         Value::String(enc.text.clone())
     } else {
-        serde_json::from_str(&enc.text).expect("own output is JSON")
+        serde_json::from_str(&enc.text).map_err(|e| format!("own output is not JSON: {e}"))?
     };
-    let dec = format
-        .decode(&enc.text, kind)
-        .unwrap_or_else(|e| panic!("own output does not decode: {e}\n{}", enc.text));
     let mut all = enc.losses.clone();
     all.extend(dec.losses);
     let expected = match kind {
@@ -99,17 +108,19 @@ pub fn checked_trip(format: Format, x: &toolscope::model::Exchange, kind: Kind) 
         Kind::Response => x.response_view(),
     };
     let left = unexplained(&expected, &dec.exchange, &all);
-    assert!(
-        left.is_empty(),
-        "unreported differences {left:?}\n{}\nlosses: {all:#?}",
-        enc.text
-    );
-    Trip {
+    if !left.is_empty() {
+        return Err(format!(
+            "unreported differences {left:?}\nlosses: {all:#?}\ndocument:\n{}\nback: {}",
+            enc.text,
+            serde_json::to_string_pretty(&dec.exchange).unwrap_or_default()
+        ));
+    }
+    Ok(Trip {
         doc,
         back: dec.exchange,
         encoder: enc.losses,
         all,
-    }
+    })
 }
 
 /// What [`checked_trip`] returns.
@@ -307,4 +318,45 @@ pub fn run_cli(args: &[&str], stdin: &str) -> (i32, String, String) {
 /// The text of `tests/fixtures/<dir>/<name>`.
 pub fn fixture_text(dir: &str, name: &str) -> String {
     std::fs::read_to_string(fixtures().join(dir).join(name)).expect("fixture")
+}
+
+/// Cut `text` at `cuts` (each taken modulo the length + 1), frame the pieces as SSE (or as JSON
+/// lines) and assemble the events as protocol `p` would.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn feed_in_pieces(
+    text: &str,
+    cuts: &[usize],
+    p: toolscope::stream::Protocol,
+    sse_framing: bool,
+) -> toolscope::stream::Assembled {
+    use toolscope::stream::{ndjson, sse, Assembler as _};
+    let bytes = text.as_bytes();
+    let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+    points.sort_unstable();
+    let pieces = points
+        .iter()
+        .scan(0, |last, &c| {
+            let piece = &bytes[*last..c];
+            *last = c;
+            Some(piece)
+        })
+        .chain(std::iter::once(
+            &bytes[points.last().copied().unwrap_or(0)..],
+        ));
+    let events = if sse_framing {
+        let mut f = sse::SseFramer::new();
+        let mut events: Vec<_> = pieces.flat_map(|b| f.push(b)).collect();
+        events.extend(f.finish());
+        events
+    } else {
+        let mut f = ndjson::NdjsonFramer::new();
+        let mut events: Vec<_> = pieces.flat_map(|b| f.push(b)).collect();
+        events.extend(f.finish());
+        events
+    };
+    let mut a = toolscope::replay::AnyAssembler::new(p);
+    for e in &events {
+        a.push(e);
+    }
+    a.finish()
 }
