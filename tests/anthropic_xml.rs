@@ -149,15 +149,7 @@ fn anthropic_xml_results_are_named_after_their_calls_by_id_then_order() {
         "the model continues: {doc}"
     );
     // Missing ids: paired by order.
-    for m in &mut x.messages {
-        for p in &mut m.parts {
-            match p {
-                Part::ToolCall(c) => c.id = None,
-                Part::ToolResult(r) => r.call_id = None,
-                _ => {}
-            }
-        }
-    }
+    common::strip_ids(&mut x);
     let (_, _, back) = round_trip(&x);
     let names: Vec<_> = back.messages[2]
         .tool_results()

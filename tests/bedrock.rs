@@ -1122,20 +1122,10 @@ fn bedrock_pasted_documents_are_valid_for_botocore() {
     for (kind, doc) in [("request", req), ("response", resp)] {
         let path = dir.join(format!("bedrock.{kind}.pasted.json"));
         std::fs::write(&path, doc.to_string()).expect("write");
-        let out = std::process::Command::new("python3")
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/sdk/validate.py"
-            ))
-            .args(["bedrock", kind])
-            .arg(&path)
-            .output()
-            .expect("python3 is needed for the botocore check");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
+        let mut cmd = std::process::Command::new("python3");
+        cmd.arg(script).args(["bedrock", kind]).arg(&path);
+        common::run_ok(&mut cmd, "python3 with botocore");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

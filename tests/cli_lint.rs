@@ -208,12 +208,8 @@ fn cli_lint_usage_and_input_errors() {
     assert_eq!(run(&["lint", "--target"], "").0, 2);
     assert_eq!(run(&["lint", "--bogus"], "").0, 2);
     assert_eq!(run(&["lint", "a", "b"], "").0, 2);
-    let (code, _, err) = run(&["lint", "-"], "{\"tools\": [");
-    assert_eq!(code, 1);
-    assert!(err.contains("line 1"), "{err}");
-    let (code, _, err) = run(&["lint", "/nonexistent/x.json"], "");
-    assert_eq!(code, 1);
-    assert!(err.contains("cannot read"), "{err}");
+    common::assert_cli_fails(&["lint", "-"], "{\"tools\": [", 1, "line 1");
+    common::assert_cli_fails(&["lint", "/nonexistent/x.json"], "", 1, "cannot read");
 }
 
 #[test]

@@ -311,15 +311,7 @@ pub fn exchange() -> impl Strategy<Value = Exchange> {
                 };
                 if !ids {
                     // The Gemini shape: no ids anywhere, results named after their calls.
-                    for m in &mut x.messages {
-                        for p in &mut m.parts {
-                            match p {
-                                Part::ToolCall(c) => c.id = None,
-                                Part::ToolResult(r) => r.call_id = None,
-                                _ => {}
-                            }
-                        }
-                    }
+                    super::strip_ids(&mut x);
                 }
                 x
             },
@@ -382,4 +374,21 @@ pub fn config_seeded(cases: u32, seed: u64) -> ProptestConfig {
             ..ProptestConfig::with_cases(cases)
         },
     }
+}
+
+/// A test runner with a fixed seed: the same values every run, none of them written by hand.
+#[allow(dead_code)]
+pub fn seeded_runner(seed: u8) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+    )
+}
+
+/// One value of `strategy`, drawn with `runner`.
+#[allow(dead_code)]
+pub fn draw<S: Strategy>(strategy: S, runner: &mut proptest::test_runner::TestRunner) -> S::Value {
+    use proptest::strategy::ValueTree as _;
+    strategy.new_tree(runner).expect("gen").current()
 }

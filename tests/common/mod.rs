@@ -360,3 +360,54 @@ pub fn feed_in_pieces(
     }
     a.finish()
 }
+
+/// Run `cmd` (`what` names it in messages), assert that it succeeds and return its stdout.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn run_ok(cmd: &mut std::process::Command, what: &str) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what} is needed for this check: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Run the CLI ([`run_cli`]) and assert that it exits with `code` and says `needle` on stderr.
+#[cfg(not(target_arch = "wasm32"))]
+#[track_caller]
+pub fn assert_cli_fails(args: &[&str], stdin: &str, code: i32, needle: &str) {
+    let (got, _, err) = run_cli(args, stdin);
+    assert_eq!(got, code, "{err}");
+    assert!(err.contains(needle), "{err}");
+}
+
+/// harmony's published fixtures in `tests/fixtures/cost/harmony/` (`<name>.request.json` and
+/// `<name>.txt`).
+pub const HARMONY_FIXTURES: [&str; 2] = [
+    "render_functions_with_parameters",
+    "browser_and_function_tool",
+];
+
+/// Assert that `have` holds each of `want`.
+#[track_caller]
+pub fn assert_holds_all(have: &[&str], want: &[&str]) {
+    for w in want {
+        assert!(have.contains(w), "{w} missing: {have:?}");
+    }
+}
+
+/// Take every call id and every result's call id away (the Gemini shape: results are named
+/// after their calls, or paired by order).
+pub fn strip_ids(x: &mut toolscope::model::Exchange) {
+    for p in x.messages.iter_mut().flat_map(|m| m.parts.iter_mut()) {
+        match p {
+            Part::ToolCall(c) => c.id = None,
+            Part::ToolResult(r) => r.call_id = None,
+            _ => {}
+        }
+    }
+}
