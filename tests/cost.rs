@@ -634,13 +634,8 @@ fn checks_fire_with_reasons() {
         checks::Limits::default(),
     );
     let rules: Vec<&str> = f.iter().map(|f| f.rule).collect();
-    let want = [
-        "cost.tools-share",
-        "cost.many-tools",
-        "cost.long-description",
-        "cost.untyped-parameter",
-    ];
-    common::assert_holds_all(&rules, &want);
+    let want = "cost.tools-share cost.many-tools cost.long-description cost.untyped-parameter";
+    common::assert_holds_all(&rules, want);
     assert_eq!(
         rules
             .iter()

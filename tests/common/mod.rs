@@ -392,11 +392,11 @@ pub const HARMONY_FIXTURES: [&str; 2] = [
     "browser_and_function_tool",
 ];
 
-/// Assert that `have` holds each of `want`.
+/// Assert that `have` holds each of `want` (separated by white space).
 #[track_caller]
-pub fn assert_holds_all(have: &[&str], want: &[&str]) {
-    for w in want {
-        assert!(have.contains(w), "{w} missing: {have:?}");
+pub fn assert_holds_all(have: &[&str], want: &str) {
+    for w in want.split_whitespace() {
+        assert!(have.contains(&w), "{w} missing: {have:?}");
     }
 }
 
