@@ -9,7 +9,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -169,17 +169,8 @@ fn anthropic_ids_are_rewritten_consistently_between_call_and_result() {
     assert_eq!(uses[2], "toolu_ok-1");
     assert_eq!(results, [uses[1], uses[0], uses[2]]);
     assert!(uses.iter().all(|id| IdRule::ANTHROPIC.accepts(id)));
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/1/parts/1/id");
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/call_id", Rewritten "/messages/2/parts/1/call_id");
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/1/parts/2")));
@@ -210,14 +201,8 @@ fn anthropic_missing_ids_are_assigned_and_paired_by_name() {
     assert_eq!(content[0]["tool_use_id"], "call_2");
     assert_eq!(content[1]["tool_use_id"], "call_1");
     assert_eq!(doc["messages"][1]["content"][0]["id"], "call_1");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Added, "/messages/1/parts/0/id"),
-            (LossKind::Added, "/messages/2/parts/0/call_id"),
-            (LossKind::Dropped, "/messages/2/parts/0/name"),
-        ],
-    );
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
+    assert_losses!(&losses; Dropped "/messages/2/parts/0/name");
     assert_eq!(
         back.messages[2]
             .tool_results()
@@ -254,14 +239,9 @@ fn anthropic_invalid_and_non_object_arguments_become_empty_objects() {
     assert_eq!(content[0]["input"], json!({}));
     assert_eq!(content[1]["input"], json!({"location": "Rome"}));
     assert_eq!(content[2]["input"], json!({}));
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
-            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
-            (LossKind::Dropped, "/messages/1/parts/1/arguments_raw"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/arguments");
+    assert_losses!(&losses; Dropped "/messages/1/parts/1/arguments_raw");
     assert!(!has_loss(
         &losses,
         LossKind::Rewritten,
@@ -690,14 +670,8 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     assert_eq!(doc["stop_reason"], "tool_use");
     assert_eq!(doc["usage"], json!({"input_tokens": 0, "output_tokens": 0}));
     assert_eq!(doc["model"], "claude-sonnet-4-5");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Added, "/messages/0/stop_reason"),
-            (LossKind::Added, "/messages/0/usage"),
-            (LossKind::Added, "/messages/0/parts/0/id"),
-        ],
-    );
+    assert_losses!(&losses; Added "/messages/0/stop_reason", Added "/messages/0/usage");
+    assert_losses!(&losses; Added "/messages/0/parts/0/id");
     let (back, _) = decode(&doc, Kind::Response);
     assert!(back.messages[0].usage.is_none());
     assert!(back.messages[0].extra.is_empty());
@@ -856,13 +830,7 @@ fn anthropic_sampling_parameters_are_dropped_and_legacy_ones_read() {
     x.options.top_p = Some(0.9);
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("temperature").is_none() && doc.get("top_p").is_none());
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/options/temperature"),
-            (LossKind::Dropped, "/options/top_p"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/options/temperature", Dropped "/options/top_p");
 
     let legacy = json!({
         "model": "claude-3-5-sonnet-20241022", "max_tokens": 1024, "temperature": 0.2, "top_k": 40,
@@ -948,12 +916,6 @@ fn anthropic_other_formats_details_are_dropped() {
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
     assert_eq!(doc["metadata"], json!({"user_id": "u1"}));
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/extra/openai-chat"),
-            (LossKind::Dropped, "/messages/1/parts"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/extra/openai-chat", Dropped "/messages/1/parts");
     assert_eq!(doc["messages"][1]["content"], "ok");
 }

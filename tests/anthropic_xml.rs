@@ -13,7 +13,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -109,14 +109,8 @@ fn anthropic_xml_parallel_invokes_and_results_in_order() {
     assert_eq!(doc.matches("\n\nAssistant:").count(), 1);
     assert!(doc.ends_with("</function_results>\nTokyo is warmer."));
     // Ids are gone, reported; names are added to results.
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts/1/id"),
-            (LossKind::Dropped, "/messages/2/parts/1/call_id"),
-            (LossKind::Added, "/messages/2/parts/0/name"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts/1/id", Dropped "/messages/2/parts/1/call_id");
+    assert_losses!(&losses; Added "/messages/2/parts/0/name");
     assert_eq!(back.messages.len(), 4);
     let results: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(results.len(), 2);
@@ -219,13 +213,7 @@ fn anthropic_xml_json_and_block_results_become_text() {
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert!(doc.contains("<stdout>\n{\"temp\":21,\"sky\":\"clear\"}\n</stdout>"));
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/2/parts/0/content"),
-            (LossKind::Rewritten, "/messages/2/parts/1/content"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/content", Rewritten "/messages/2/parts/1/content");
     let rs: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(rs[1].content, ResultContent::Text("map:".into()));
 }
@@ -246,15 +234,10 @@ fn anthropic_xml_invalid_non_object_and_empty_arguments() {
         ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
-            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
-            (LossKind::Dropped, "/messages/1/parts/1/arguments_raw"),
-            (LossKind::Rewritten, "/messages/1/parts/2/arguments"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/arguments");
+    assert_losses!(&losses; Dropped "/messages/1/parts/1/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/2/arguments");
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/1/parts/3")));
@@ -498,13 +481,7 @@ fn anthropic_xml_every_tool_choice_and_options_are_dropped() {
             ..Options::default()
         };
         let (doc, losses, back) = round_trip(&x);
-        assert_losses(
-            &losses,
-            &[
-                (LossKind::Dropped, "/tool_choice"),
-                (LossKind::Dropped, "/parallel_tool_calls"),
-            ],
-        );
+        assert_losses!(&losses; Dropped "/tool_choice", Dropped "/parallel_tool_calls");
         for f in ["model", "max_tokens", "temperature", "top_p", "stop"] {
             assert!(has_loss(
                 &losses,
@@ -529,13 +506,7 @@ fn anthropic_xml_empty_text_next_to_calls_and_adjacent_texts() {
         assistant(vec![Part::text("It is"), Part::text("cold.")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts/0"),
-            (LossKind::Rewritten, "/messages/3/parts/1"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts/0", Rewritten "/messages/3/parts/1");
     assert!(doc.contains("\n\nAssistant: <function_calls>"));
     assert_eq!(back.messages[1].parts.len(), 1);
     assert_eq!(back.messages[3].parts, [Part::text("It is\n\ncold.")]);
@@ -561,14 +532,10 @@ fn anthropic_xml_nested_schemas_required_enum_strict_are_reported() {
         ..Exchange::default()
     };
     let (doc, losses, back) = round_trip(&x);
-    for p in [
-        "/tools/0/input_schema/properties/opts/properties",
-        "/tools/0/input_schema/required",
-        "/tools/0/input_schema/additionalProperties",
-        "/tools/0/strict",
-    ] {
-        assert!(has_loss(&losses, LossKind::Dropped, p), "{p}: {losses:#?}");
-    }
+    assert_losses!(&losses; Dropped "/tools/0/input_schema/properties/opts/properties");
+    assert_losses!(&losses; Dropped "/tools/0/input_schema/required");
+    assert_losses!(&losses; Dropped "/tools/0/input_schema/additionalProperties");
+    assert_losses!(&losses; Dropped "/tools/0/strict");
     // Nullable types and enums are said in the `<type>` text and read back.
     assert!(doc.contains("<name>maybe</name>\n<type>string or null</type>"));
     assert!(doc.contains("<type>string, one of \"Paris\" | \"Rome\"</type>"));
@@ -761,14 +728,8 @@ fn anthropic_xml_other_formats_details_are_dropped() {
     );
     x.tools[0].annotations = Some(json!({"readOnlyHint": true}));
     let (_, losses, _) = round_trip(&x);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts/0"),
-            (LossKind::Dropped, "/extra/gemini"),
-            (LossKind::Dropped, "/tools/0/annotations"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts/0", Dropped "/extra/gemini");
+    assert_losses!(&losses; Dropped "/tools/0/annotations");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -192,17 +192,8 @@ fn bedrock_ids_are_rewritten_consistently_between_call_and_result() {
     assert_eq!(uses[2], "tooluse_ok-1");
     assert_eq!(results, [uses[1], uses[0], uses[2]]);
     assert!(uses.iter().all(|id| IdRule::BEDROCK.accepts(id)));
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/1/parts/1/id");
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/call_id", Rewritten "/messages/2/parts/1/call_id");
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/1/parts/2")));
@@ -236,14 +227,8 @@ fn bedrock_missing_ids_are_assigned_and_paired_by_name() {
         doc["messages"][1]["content"][0]["toolUse"]["toolUseId"],
         "call_1"
     );
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Added, "/messages/1/parts/0/id"),
-            (LossKind::Added, "/messages/2/parts/0/call_id"),
-            (LossKind::Dropped, "/messages/2/parts/0/name"),
-        ],
-    );
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
+    assert_losses!(&losses; Dropped "/messages/2/parts/0/name");
     let first = back.messages[2].tool_results().next().unwrap();
     assert_eq!(first.call_id.as_deref(), Some("call_2"));
 }
@@ -387,14 +372,9 @@ fn bedrock_error_results_json_and_blocks() {
     );
     assert_eq!(c[4]["toolResult"]["content"], json!([{"text": "only"}]));
     assert_eq!(c[5]["toolResult"]["content"], json!([]));
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/2/parts/2/content"),
-            (LossKind::Dropped, "/messages/2/parts/3/content/blocks/2"),
-            (LossKind::Rewritten, "/messages/2/parts/4/content"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/2/parts/2/content");
+    assert_losses!(&losses; Dropped "/messages/2/parts/3/content/blocks/2");
+    assert_losses!(&losses; Rewritten "/messages/2/parts/4/content");
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/2/parts/0")
@@ -470,13 +450,7 @@ fn bedrock_every_tool_choice() {
     });
     let (c, l) = choice_doc(&x);
     assert_eq!(c["toolChoice"], json!({"auto": {}}));
-    assert_losses(
-        &l,
-        &[
-            (LossKind::Rewritten, "/tool_choice/mode"),
-            (LossKind::Dropped, "/tool_choice/tools"),
-        ],
-    );
+    assert_losses!(&l; Rewritten "/tool_choice/mode", Dropped "/tool_choice/tools");
 
     // No parallel switch at all.
     x.tool_choice = None;
@@ -585,15 +559,8 @@ fn bedrock_non_empty_strings_and_ranges() {
         doc["inferenceConfig"],
         json!({"maxTokens": 1024, "temperature": 1.0, "topP": 0.9, "stopSequences": ["END"]})
     );
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/system"),
-            (LossKind::Dropped, "/tools/0/description"),
-            (LossKind::Rewritten, "/options/temperature"),
-            (LossKind::Dropped, "/options/stop"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/system", Dropped "/tools/0/description");
+    assert_losses!(&losses; Rewritten "/options/temperature", Dropped "/options/stop");
     assert_eq!(back.options.stop, ["END"]);
 }
 
@@ -1000,14 +967,8 @@ fn bedrock_other_formats_details_are_dropped() {
     ));
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/extra/openai-responses"),
-            (LossKind::Dropped, "/tools/0/extra/anthropic"),
-            (LossKind::Dropped, "/messages/1/parts"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/extra/openai-responses", Dropped "/tools/0/extra/anthropic");
+    assert_losses!(&losses; Dropped "/messages/1/parts");
     assert_eq!(doc["messages"][1]["content"], json!([{"text": "hello"}]));
 }
 
@@ -1060,16 +1021,8 @@ fn bedrock_tool_names_are_rewritten_consistently() {
         doc["toolConfig"]["toolChoice"],
         json!({"tool": {"name": "weather_get_2"}})
     );
-    for p in [
-        "/tools/1/name",
-        "/messages/1/parts/0/name",
-        "/tool_choice/tools/0",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
+    assert_losses!(&losses; Rewritten "/tools/1/name", Rewritten "/messages/1/parts/0/name");
+    assert_losses!(&losses; Rewritten "/tool_choice/tools/0");
     assert!(!has_loss(&losses, LossKind::Rewritten, "/tools/2/name"));
     assert_eq!(back.tools[1].name, "weather_get_2");
     assert!(toolscope::formats::bedrock::tool_name_ok("weather_get_2"));

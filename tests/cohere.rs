@@ -11,7 +11,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -93,13 +93,7 @@ fn cohere_missing_ids_are_assigned_and_results_paired() {
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
     assert_eq!(doc["messages"][2]["tool_call_id"], "call_1");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Added, "/messages/1/parts/0/id"),
-            (LossKind::Added, "/messages/2/parts/0/call_id"),
-        ],
-    );
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, user};
 
@@ -117,13 +117,7 @@ fn gemini_ids_kept_never_invented_and_names_added_from_calls() {
     assert_eq!(fr[0]["functionResponse"]["name"], "search");
     assert_eq!(fr[1]["functionResponse"]["name"], "lookup");
     assert_eq!(doc["contents"][1]["parts"][0]["functionCall"]["id"], "fc_1");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Added, "/messages/2/parts/0/name"),
-            (LossKind::Added, "/messages/2/parts/1/name"),
-        ],
-    );
+    assert_losses!(&losses; Added "/messages/2/parts/0/name", Added "/messages/2/parts/1/name");
     assert_eq!(back.messages[1], x.messages[1], "ids unchanged");
 
     // Without ids nothing is invented: names come from the calls by order.
@@ -164,13 +158,7 @@ fn gemini_pairing_mismatch_is_reported() {
         user("never mind"),
     ]);
     let (_, _, losses) = trip(&x, Kind::Request);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/2"),
-            (LossKind::Dropped, "/messages/3"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/2", Dropped "/messages/3");
     // A conversation ending on the model's calls is fine (the results come next).
     let x = exchange(vec![
         user("hi"),
@@ -196,14 +184,9 @@ fn gemini_invalid_and_respelled_arguments() {
     let parts = &doc["contents"][1]["parts"];
     assert_eq!(parts[0]["functionCall"]["args"], json!({}));
     assert_eq!(parts[1]["functionCall"]["args"], json!({"a": 1}));
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
-            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
-            (LossKind::Rewritten, "/messages/1/parts/1/arguments_raw"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/arguments");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/1/arguments_raw");
     let calls: Vec<_> = back.messages[1].tool_calls().collect();
     assert_eq!(calls[1].arguments, json!({"a": 1}));
     assert_eq!(calls[1].arguments_raw, None);
@@ -342,13 +325,7 @@ fn gemini_lossy_results_are_reported() {
         ),
     ]);
     let (doc, back, losses) = trip(&x, Kind::Request);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/2/parts/0/content"),
-            (LossKind::Rewritten, "/messages/2/parts/1/content"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/content", Rewritten "/messages/2/parts/1/content");
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/2/parts/2")));
@@ -462,14 +439,8 @@ fn gemini_parallel_switch_strict_and_model_are_reported() {
     let (doc, _, losses) = trip(&x, Kind::Request);
     assert!(doc.get("model").is_none());
     assert_eq!(doc["generationConfig"], json!({"temperature": 0.7}));
-    for p in [
-        "/parallel_tool_calls",
-        "/options/model",
-        "/tools/0/strict",
-        "/tools/0/annotations",
-    ] {
-        assert!(has_loss(&losses, LossKind::Dropped, p), "{p}: {losses:#?}");
-    }
+    assert_losses!(&losses; Dropped "/parallel_tool_calls", Dropped "/options/model");
+    assert_losses!(&losses; Dropped "/tools/0/strict", Dropped "/tools/0/annotations");
 }
 
 #[test]
@@ -943,14 +914,8 @@ fn gemini_other_formats_details_are_reported() {
     let (doc, back, losses) = trip(&x, Kind::Request);
     let parts = doc["contents"][1]["parts"].as_array().unwrap();
     assert_eq!(parts.len(), 1, "the Anthropic thinking block is not sent");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts"),
-            (LossKind::Dropped, "/messages/1/parts/1/extra"),
-            (LossKind::Dropped, "/extra"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts", Dropped "/messages/1/parts/1/extra");
+    assert_losses!(&losses; Dropped "/extra");
     assert!(back.extra.is_empty());
 }
 

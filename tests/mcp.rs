@@ -10,7 +10,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -197,15 +197,9 @@ fn mcp_missing_ids_are_assigned_and_paired_by_name() {
             json!("unpaired-1")
         ]
     );
-    for p in [
-        "/messages/0/parts/0/id",
-        "/messages/0/parts/1/id",
-        "/messages/1/parts/0/call_id",
-        "/messages/1/parts/1/call_id",
-        "/messages/2/parts/0/call_id",
-    ] {
-        assert!(has_loss(&losses, LossKind::Added, p), "{p}: {losses:#?}");
-    }
+    assert_losses!(&losses; Added "/messages/0/parts/0/id", Added "/messages/0/parts/1/id");
+    assert_losses!(&losses; Added "/messages/1/parts/0/call_id", Added "/messages/1/parts/1/call_id");
+    assert_losses!(&losses; Added "/messages/2/parts/0/call_id");
     // Results do not repeat the tool name.
     assert_loss(&losses, LossKind::Dropped, "/messages/1/parts/0/name");
     // The stray result follows a Tool message: the two merge, and that is reported.
@@ -231,14 +225,9 @@ fn mcp_invalid_and_non_object_arguments_become_empty_objects() {
     assert_eq!(doc[2]["params"]["arguments"], json!({}));
     assert_eq!(doc[3]["params"]["arguments"], json!({"location": "Oslo"}));
     assert_eq!(doc[4]["params"]["arguments"], json!({}));
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/0/parts/0/arguments_raw"),
-            (LossKind::Rewritten, "/messages/0/parts/0/arguments"),
-            (LossKind::Dropped, "/messages/0/parts/1/arguments_raw"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/0/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/0/parts/0/arguments");
+    assert_losses!(&losses; Dropped "/messages/0/parts/1/arguments_raw");
     assert!(!has_loss(
         &losses,
         LossKind::Rewritten,
@@ -347,14 +336,9 @@ fn mcp_error_json_and_block_results() {
     );
     // `structuredContent: null` is a value, not an absence.
     assert_eq!(r(5)["structuredContent"], Value::Null);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/1/parts/3/content"),
-            (LossKind::Dropped, "/messages/1/parts/4/content/blocks/1"),
-            (LossKind::Rewritten, "/messages/1/parts/4/content"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/1/parts/3/content");
+    assert_losses!(&losses; Dropped "/messages/1/parts/4/content/blocks/1");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/4/content");
     let back_results: Vec<_> = back.messages[1].tool_results().collect();
     assert!(back_results[0].is_error);
     assert_eq!(
@@ -403,13 +387,7 @@ fn mcp_every_tool_choice_and_the_parallel_flag_are_reported() {
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
         let (doc, losses, back) = round_trip(&x);
-        assert_losses(
-            &losses,
-            &[
-                (LossKind::Dropped, "/tool_choice"),
-                (LossKind::Dropped, "/parallel_tool_calls"),
-            ],
-        );
+        assert_losses!(&losses; Dropped "/tool_choice", Dropped "/parallel_tool_calls");
         assert_eq!(back.tool_choice, None);
         assert!(!doc.to_string().contains("tool_choice"));
     }
@@ -424,13 +402,7 @@ fn mcp_empty_text_next_to_tool_calls_is_dropped_and_the_call_kept() {
     ])]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc.as_array().unwrap().len(), 3);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/0/parts/0"),
-            (LossKind::Dropped, "/messages/0/parts/2"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/0/parts/0", Dropped "/messages/0/parts/2");
     assert_eq!(back.messages[0].parts.len(), 1);
 }
 
@@ -517,13 +489,7 @@ fn mcp_input_schema_gets_its_required_object_type() {
     let tools = &doc[1]["result"]["tools"];
     assert_eq!(tools[0]["inputSchema"]["type"], "object");
     assert_eq!(tools[1]["inputSchema"], empty_object_schema());
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/tools/0/input_schema"),
-            (LossKind::Rewritten, "/tools/1/input_schema"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/tools/0/input_schema", Rewritten "/tools/1/input_schema");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -50,14 +50,8 @@ fn mistral_ids_are_rewritten_consistently_in_call_and_result() {
     // Results in the model's order, each paired with its rewritten call.
     assert_eq!(m[2]["tool_call_id"], *b);
     assert_eq!(m[3]["tool_call_id"], *a);
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(has_loss(&losses, LossKind::Rewritten, p), "{p}");
-    }
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/1/parts/1/id");
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/call_id", Rewritten "/messages/2/parts/1/call_id");
     // Valid ids are left alone, and nothing is reported.
     let (doc, losses) = encode(&weather_round("D681PevKs", "a1b2c3d4e"), Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "D681PevKs");
@@ -95,13 +89,7 @@ fn mistral_missing_ids_are_assigned_then_made_valid() {
     let id = &doc["messages"][1]["tool_calls"][0]["id"];
     assert!(is_mistral_id(id));
     assert_eq!(doc["messages"][2]["tool_call_id"], *id);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Added, "/messages/1/parts/0/id"),
-            (LossKind::Added, "/messages/2/parts/0/call_id"),
-        ],
-    );
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -54,14 +54,8 @@ fn ollama_parallel_calls_pair_by_order_and_tool_name() {
         json!({"role": "tool", "content": "09:00", "tool_name": "get_time"})
     );
     // Ids dropped, names taken from the calls: all reported.
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(has_loss(&losses, LossKind::Dropped, p), "{p}");
-    }
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/id", Dropped "/messages/1/parts/1/id");
+    assert_losses!(&losses; Dropped "/messages/2/parts/0/call_id", Dropped "/messages/2/parts/1/call_id");
     assert_loss(&losses, LossKind::Added, "/messages/2/parts/1/name");
     let (back, _) = decode(&doc, Kind::Request);
     let r: Vec<_> = back.messages[2].tool_results().collect();
@@ -103,13 +97,8 @@ fn ollama_arguments_are_objects() {
     let (doc, losses) = encode(&x, Kind::Request);
     let calls = &doc["messages"][1]["tool_calls"];
     assert_eq!(calls[0]["function"]["arguments"], json!({}));
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
-            (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/arguments");
     assert_eq!(calls[1]["function"]["arguments"], json!({}));
     assert_loss(
         &losses,
@@ -193,13 +182,7 @@ fn ollama_has_no_tool_choice_nor_parallel_setting() {
         let (doc, losses) = encode(&x, Kind::Request);
         assert!(doc.get("tool_choice").is_none());
         assert!(doc.get("parallel_tool_calls").is_none());
-        assert_losses(
-            &losses,
-            &[
-                (LossKind::Dropped, "/tool_choice"),
-                (LossKind::Dropped, "/parallel_tool_calls"),
-            ],
-        );
+        assert_losses!(&losses; Dropped "/tool_choice", Dropped "/parallel_tool_calls");
     }
     // A pasted tool_choice is kept for Ollama only, reported.
     let doc = json!({"model": "llama3.2", "messages": [{"role": "user", "content": "x"}], "tool_choice": "auto"});

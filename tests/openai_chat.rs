@@ -12,7 +12,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::{call, has_loss, result, user};
 
@@ -125,13 +125,7 @@ fn openai_chat_missing_ids_are_assigned_and_results_paired() {
     // Paired by name, not by position.
     assert_eq!(m[2]["tool_call_id"], "call_2");
     assert_eq!(m[3]["tool_call_id"], "call_1");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Added, "/messages/1/parts/0/id"),
-            (LossKind::Added, "/messages/2/parts/0/call_id"),
-        ],
-    );
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
     // Tool messages have no name field.
     assert_loss(&losses, LossKind::Dropped, "/messages/2/parts/0/name");
     assert!(m[2].get("name").is_none());
@@ -235,13 +229,7 @@ fn openai_chat_error_results_fold_into_text() {
         doc["messages"][3]["content"],
         json!([{"type": "text", "text": "Error: timeout"}])
     );
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/2/parts/0"),
-            (LossKind::Rewritten, "/messages/2/parts/1"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0", Rewritten "/messages/2/parts/1");
 }
 
 #[test]
@@ -279,13 +267,7 @@ fn openai_chat_json_and_image_results_become_text() {
         doc["messages"][3]["content"],
         json!([{"type": "text", "text": "chart:"}])
     );
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/2/parts/0/content"),
-            (LossKind::Dropped, "/messages/2/parts/1/content"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/content", Dropped "/messages/2/parts/1/content");
 }
 
 #[test]
@@ -497,13 +479,7 @@ fn openai_chat_foreign_blocks_are_dropped_own_ones_kept() {
         json!([{"type": "text", "text": "look"}, image])
     );
     assert_eq!(doc["messages"][1]["content"], "a cat");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/messages/0/parts/2"),
-            (LossKind::Dropped, "/messages/1/parts/0"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/messages/0/parts/2", Dropped "/messages/1/parts/0");
 }
 
 #[test]
@@ -581,17 +557,8 @@ fn openai_chat_deprecated_functions_are_imported() {
         (r.call_id.as_deref(), r.name.as_deref()),
         (None, Some("get_current_weather"))
     );
-    for p in [
-        "/tools/0",
-        "/tool_choice",
-        "/messages/1/parts/0",
-        "/messages/2/parts/0",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
+    assert_losses!(&losses; Rewritten "/tools/0", Rewritten "/tool_choice");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0", Rewritten "/messages/2/parts/0");
     // Written back in the current shape, paired by a new id.
     let (out, _) = encode(&x, Kind::Request);
     assert!(out.get("functions").is_none() && out.get("function_call").is_none());
@@ -804,14 +771,7 @@ fn openai_chat_response_defaults_and_placeholders() {
     assert_eq!(doc["choices"][0]["message"]["content"], "Hello, world");
     assert_eq!(doc["choices"][0]["finish_reason"], "tool_calls");
     assert_eq!(doc["model"], "gpt-4.1");
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/0/parts"),
-            (LossKind::Added, "/messages/0/stop_reason"),
-            (LossKind::Added, "/options"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/0/parts", Added "/messages/0/stop_reason", Added "/options");
 }
 
 #[test]
@@ -925,14 +885,8 @@ fn openai_chat_foreign_extras_and_fields_of_other_formats_are_reported() {
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(doc.get("top_k").is_none());
     assert_eq!(doc["seed"], 7);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/extra/anthropic"),
-            (LossKind::Dropped, "/tools/0/output_schema"),
-            (LossKind::Dropped, "/tools/0/annotations"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/extra/anthropic", Dropped "/tools/0/output_schema");
+    assert_losses!(&losses; Dropped "/tools/0/annotations");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use toolscope::model::{
 
 mod common;
 
-use common::{assert_loss, assert_losses};
+use common::assert_loss;
 
 use common::has_loss;
 
@@ -133,13 +133,7 @@ fn openai_responses_long_call_ids_are_rewritten_in_pairs() {
     let call = doc["input"][1]["call_id"].as_str().expect("call_id");
     assert_eq!(call.chars().count(), 64);
     assert_eq!(doc["input"][2]["call_id"], call);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/1/parts/0/id"),
-            (LossKind::Rewritten, "/messages/2/parts/0/call_id"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/2/parts/0/call_id");
     // Ids the rule accepts (any characters, up to 64) are left alone.
     let odd = exchange(json!({"messages": [
         {"role": "assistant", "parts": [{"type": "tool_call", "id": "functions.get_weather:0", "name": "f", "arguments": {}}]}
@@ -228,13 +222,8 @@ fn openai_responses_empty_arguments_read_as_empty_object() {
     assert_eq!(calls[0].arguments, json!({}));
     assert_eq!(calls[1].arguments, json!({}));
     assert!(calls[0].arguments_raw.is_none());
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Rewritten, "/messages/0/parts/0/arguments"),
-            (LossKind::Rewritten, "/messages/0/parts/1/arguments"),
-        ],
-    );
+    assert_losses!(&losses; Rewritten "/messages/0/parts/0/arguments");
+    assert_losses!(&losses; Rewritten "/messages/0/parts/1/arguments");
     let (again, _) = encode(&x, Kind::Request);
     assert_eq!(again["input"][0]["arguments"], "{}");
     // Same in a response.
@@ -635,16 +624,9 @@ fn openai_responses_unsupported_parts_and_options_are_reported() {
         ]
     }));
     let (_, losses) = encode(&x, Kind::Request);
-    assert_losses(
-        &losses,
-        &[
-            (LossKind::Dropped, "/options/stop"),
-            (LossKind::Dropped, "/tools/0/annotations"),
-            (LossKind::Dropped, "/tools/0/extra/gemini"),
-            (LossKind::Dropped, "/messages/0/parts"),
-            (LossKind::Dropped, "/messages/1/parts"),
-        ],
-    );
+    assert_losses!(&losses; Dropped "/options/stop", Dropped "/tools/0/annotations");
+    assert_losses!(&losses; Dropped "/tools/0/extra/gemini", Dropped "/messages/0/parts");
+    assert_losses!(&losses; Dropped "/messages/1/parts");
     // A past turn's stop reason is response data, outside the request view: not a loss.
     assert!(!losses
         .iter()

@@ -411,3 +411,15 @@ pub fn strip_ids(x: &mut toolscope::model::Exchange) {
         }
     }
 }
+
+/// Assert that each of these losses is reported, as one line:
+/// `assert_losses!(&losses; Added "/messages/1/parts/0/id", Dropped "/extra")`.
+#[macro_export]
+macro_rules! assert_losses {
+    ($losses:expr; $($kind:ident $pointer:literal),+ $(,)?) => {
+        $crate::common::assert_losses(
+            $losses,
+            &[$((toolscope::model::LossKind::$kind, $pointer)),+],
+        )
+    };
+}
