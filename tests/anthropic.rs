@@ -11,7 +11,7 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 const A: Format = Format::Anthropic;
 
@@ -70,22 +70,16 @@ fn base(messages: Vec<Message>) -> Exchange {
 fn anthropic_parallel_results_come_first_in_one_user_message() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text("Checking both."),
-                call(Some("toolu_A"), "get_weather", json!({"location": "Tokyo"})),
-                call(Some("toolu_B"), "get_weather", json!({"location": "Oslo"})),
-            ],
-        ),
+        assistant(vec![
+            Part::text("Checking both."),
+            call(Some("toolu_A"), "get_weather", json!({"location": "Tokyo"})),
+            call(Some("toolu_B"), "get_weather", json!({"location": "Oslo"})),
+        ]),
         // Results in the opposite order of the calls, then the user's next words.
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("toolu_B"), "-3 °C"),
-                result(Some("toolu_A"), "24 °C"),
-            ],
-        ),
+        tool_msg(vec![
+            result(Some("toolu_B"), "-3 °C"),
+            result(Some("toolu_A"), "24 °C"),
+        ]),
         user("And tomorrow?"),
     ]);
     let (doc, losses, back) = round_trip(&x);
@@ -109,15 +103,12 @@ fn anthropic_parallel_results_come_first_in_one_user_message() {
 fn anthropic_consecutive_tool_messages_merge_with_a_report() {
     let x = base(vec![
         user("Both?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a1"), "get_weather", json!({"location": "Oslo"})),
-                call(Some("a2"), "get_weather", json!({"location": "Rome"})),
-            ],
-        ),
-        Message::new(Role::Tool, vec![result(Some("a1"), "cold")]),
-        Message::new(Role::Tool, vec![result(Some("a2"), "warm")]),
+        assistant(vec![
+            call(Some("a1"), "get_weather", json!({"location": "Oslo"})),
+            call(Some("a2"), "get_weather", json!({"location": "Rome"})),
+        ]),
+        tool_msg(vec![result(Some("a1"), "cold")]),
+        tool_msg(vec![result(Some("a2"), "warm")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert_loss(&losses, LossKind::Rewritten, "/messages");
@@ -134,22 +125,16 @@ fn anthropic_ids_are_rewritten_consistently_between_call_and_result() {
     let long = "x".repeat(80);
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("functions.get_weather:0"), "get_weather", json!({})),
-                call(Some(&long), "get_weather", json!({})),
-                call(Some("toolu_ok-1"), "get_weather", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some(&long), "b"),
-                result(Some("functions.get_weather:0"), "a"),
-                result(Some("toolu_ok-1"), "c"),
-            ],
-        ),
+        assistant(vec![
+            call(Some("functions.get_weather:0"), "get_weather", json!({})),
+            call(Some(&long), "get_weather", json!({})),
+            call(Some("toolu_ok-1"), "get_weather", json!({})),
+        ]),
+        tool_msg(vec![
+            result(Some(&long), "b"),
+            result(Some("functions.get_weather:0"), "a"),
+            result(Some("toolu_ok-1"), "c"),
+        ]),
     ]);
     let (doc, losses, _) = round_trip(&x);
     let uses: Vec<&str> = doc["messages"][1]["content"]
@@ -184,17 +169,11 @@ fn anthropic_missing_ids_are_assigned_and_paired_by_name() {
     r_weather.name = Some("get_weather".into());
     let x = base(vec![
         user("time and weather"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "get_weather", json!({"location": "Paris"})),
-                call(None, "get_time", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(r_time), Part::ToolResult(r_weather)],
-        ),
+        assistant(vec![
+            call(None, "get_weather", json!({"location": "Paris"})),
+            call(None, "get_time", json!({})),
+        ]),
+        tool_msg(vec![Part::ToolResult(r_time), Part::ToolResult(r_weather)]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     let content = &doc["messages"][2]["content"];
@@ -225,14 +204,11 @@ fn anthropic_invalid_and_non_object_arguments_become_empty_objects() {
     let array = ToolCall::new(Some("t3".into()), "get_weather", json!([1, 2]));
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::ToolCall(invalid),
-                Part::ToolCall(spelled),
-                Part::ToolCall(array),
-            ],
-        ),
+        assistant(vec![
+            Part::ToolCall(invalid),
+            Part::ToolCall(spelled),
+            Part::ToolCall(array),
+        ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     let content = &doc["messages"][1]["content"];
@@ -260,10 +236,7 @@ fn anthropic_invalid_and_non_object_arguments_become_empty_objects() {
 #[test]
 fn anthropic_empty_arguments_are_an_empty_object() {
     let empty = ToolCall::from_text(Some("t1".into()), "get_time", "  ");
-    let x = base(vec![
-        user("time?"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(empty)]),
-    ]);
+    let x = base(vec![user("time?"), assistant(vec![Part::ToolCall(empty)])]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc["messages"][1]["content"][0]["input"], json!({}));
     assert!(!losses.iter().any(|l| l.pointer.contains("arguments")));
@@ -272,11 +245,7 @@ fn anthropic_empty_arguments_are_an_empty_object() {
 
 #[test]
 fn anthropic_error_results_json_and_blocks() {
-    let mut err = ToolResult::new(
-        Some("t1".into()),
-        ResultContent::Text("Unknown ticker".into()),
-    );
-    err.is_error = true;
+    let err = error_result(Some("t1"), "Unknown ticker");
     let json_result = ToolResult::new(
         Some("t2".into()),
         ResultContent::Json(json!({"price": 231.45})),
@@ -296,22 +265,16 @@ fn anthropic_error_results_json_and_blocks() {
     );
     let x = base(vec![
         user("prices"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("t1"), "get_weather", json!({})),
-                call(Some("t2"), "get_weather", json!({})),
-                call(Some("t3"), "get_weather", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                Part::ToolResult(err),
-                Part::ToolResult(json_result),
-                Part::ToolResult(blocks),
-            ],
-        ),
+        assistant(vec![
+            call(Some("t1"), "get_weather", json!({})),
+            call(Some("t2"), "get_weather", json!({})),
+            call(Some("t3"), "get_weather", json!({})),
+        ]),
+        tool_msg(vec![
+            Part::ToolResult(err),
+            Part::ToolResult(json_result),
+            Part::ToolResult(blocks),
+        ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     let content = &doc["messages"][2]["content"];
@@ -454,13 +417,10 @@ fn anthropic_every_tool_choice() {
 fn anthropic_empty_text_is_dropped_next_to_tool_calls() {
     let x = base(vec![
         Message::new(Role::User, vec![Part::text("")]),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text(""),
-                call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
-            ],
-        ),
+        assistant(vec![
+            Part::text(""),
+            call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
+        ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc["messages"][0]["content"], json!([]));
@@ -662,7 +622,7 @@ fn anthropic_pasted_response_survives_unchanged() {
 fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     let mut x = base(vec![
         user("hi"),
-        Message::new(Role::Assistant, vec![call(None, "get_weather", json!({}))]),
+        assistant(vec![call(None, "get_weather", json!({}))]),
     ]);
     x.options.model = None;
     let (doc, losses) = encode_response(&x);
@@ -682,7 +642,7 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     assert!(has_loss(&losses, LossKind::Added, "/messages"));
 
     // A stop reason Anthropic lacks.
-    let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+    let mut m = assistant(vec![Part::text("x")]);
     m.stop_reason = Some(StopReason::Other("RECITATION".into()));
     m.usage = Some(Usage::default());
     let (doc, losses) = encode_response(&base(vec![user("hi"), m]));
@@ -893,16 +853,13 @@ fn anthropic_system_blocks_are_kept_while_the_text_matches() {
 fn anthropic_other_formats_details_are_dropped() {
     let mut x = base(vec![
         user("hi"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::Raw {
-                    format: "gemini".into(),
-                    value: json!({"executableCode": {}}),
-                },
-                Part::text("ok"),
-            ],
-        ),
+        assistant(vec![
+            Part::Raw {
+                format: "gemini".into(),
+                value: json!({"executableCode": {}}),
+            },
+            Part::text("ok"),
+        ]),
     ]);
     x.extra.insert(
         "openai-chat".into(),

@@ -15,7 +15,7 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 const X: Format = Format::AnthropicXml;
 
@@ -62,14 +62,6 @@ fn base(messages: Vec<Message>) -> Exchange {
         messages,
         ..Exchange::default()
     }
-}
-
-fn assistant(parts: Vec<Part>) -> Message {
-    Message::new(Role::Assistant, parts)
-}
-
-fn tool_msg(parts: Vec<Part>) -> Message {
-    Message::new(Role::Tool, parts)
 }
 
 /// 1-based line and column of the first occurrence of `snippet`.
@@ -154,8 +146,7 @@ fn anthropic_xml_results_are_named_after_their_calls_by_id_then_order() {
 
 #[test]
 fn anthropic_xml_error_results_use_the_error_element() {
-    let mut err = ToolResult::new(None, ResultContent::Text("city not found".into()));
-    err.is_error = true;
+    let mut err = error_result(None, "city not found");
     err.name = Some("get_weather".into());
     let x = base(vec![
         user("Weather in Atlantis?"),

@@ -12,7 +12,7 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 const B: Format = Format::Bedrock;
 
@@ -75,30 +75,24 @@ fn base(messages: Vec<Message>) -> Exchange {
 fn bedrock_parallel_results_come_first_in_one_user_message() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text("Checking both."),
-                call(
-                    Some("tooluse_A"),
-                    "get_weather",
-                    json!({"location": "Tokyo"}),
-                ),
-                call(
-                    Some("tooluse_B"),
-                    "get_weather",
-                    json!({"location": "Oslo"}),
-                ),
-            ],
-        ),
+        assistant(vec![
+            Part::text("Checking both."),
+            call(
+                Some("tooluse_A"),
+                "get_weather",
+                json!({"location": "Tokyo"}),
+            ),
+            call(
+                Some("tooluse_B"),
+                "get_weather",
+                json!({"location": "Oslo"}),
+            ),
+        ]),
         // Results in the opposite order of the calls, then the user's next words.
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("tooluse_B"), "-3 °C"),
-                result(Some("tooluse_A"), "24 °C"),
-            ],
-        ),
+        tool_msg(vec![
+            result(Some("tooluse_B"), "-3 °C"),
+            result(Some("tooluse_A"), "24 °C"),
+        ]),
         user("And tomorrow?"),
     ]);
     let (doc, losses, back) = round_trip(&x);
@@ -132,15 +126,12 @@ fn bedrock_parallel_results_come_first_in_one_user_message() {
 fn bedrock_consecutive_tool_messages_merge_with_a_report() {
     let x = base(vec![
         user("Both?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a1"), "get_weather", json!({"location": "Oslo"})),
-                call(Some("a2"), "get_weather", json!({"location": "Rome"})),
-            ],
-        ),
-        Message::new(Role::Tool, vec![result(Some("a1"), "cold")]),
-        Message::new(Role::Tool, vec![result(Some("a2"), "warm")]),
+        assistant(vec![
+            call(Some("a1"), "get_weather", json!({"location": "Oslo"})),
+            call(Some("a2"), "get_weather", json!({"location": "Rome"})),
+        ]),
+        tool_msg(vec![result(Some("a1"), "cold")]),
+        tool_msg(vec![result(Some("a2"), "warm")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert_loss(&losses, LossKind::Rewritten, "/messages");
@@ -157,22 +148,16 @@ fn bedrock_ids_are_rewritten_consistently_between_call_and_result() {
     let long = "x".repeat(80);
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("functions.get_weather:0"), "get_weather", json!({})),
-                call(Some(&long), "get_weather", json!({})),
-                call(Some("tooluse_ok-1"), "get_weather", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some(&long), "b"),
-                result(Some("functions.get_weather:0"), "a"),
-                result(Some("tooluse_ok-1"), "c"),
-            ],
-        ),
+        assistant(vec![
+            call(Some("functions.get_weather:0"), "get_weather", json!({})),
+            call(Some(&long), "get_weather", json!({})),
+            call(Some("tooluse_ok-1"), "get_weather", json!({})),
+        ]),
+        tool_msg(vec![
+            result(Some(&long), "b"),
+            result(Some("functions.get_weather:0"), "a"),
+            result(Some("tooluse_ok-1"), "c"),
+        ]),
     ]);
     let (doc, losses, _) = round_trip(&x);
     let uses: Vec<&str> = doc["messages"][1]["content"]
@@ -207,17 +192,11 @@ fn bedrock_missing_ids_are_assigned_and_paired_by_name() {
     r_weather.name = Some("get_weather".into());
     let x = base(vec![
         user("time and weather"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "get_weather", json!({"location": "Paris"})),
-                call(None, "get_time", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(r_time), Part::ToolResult(r_weather)],
-        ),
+        assistant(vec![
+            call(None, "get_weather", json!({"location": "Paris"})),
+            call(None, "get_time", json!({})),
+        ]),
+        tool_msg(vec![Part::ToolResult(r_time), Part::ToolResult(r_weather)]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     let content = &doc["messages"][2]["content"];
@@ -244,14 +223,11 @@ fn bedrock_invalid_and_non_object_arguments_become_empty_objects() {
     let array = ToolCall::new(Some("t3".into()), "get_weather", json!([1, 2]));
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::ToolCall(invalid),
-                Part::ToolCall(spelled),
-                Part::ToolCall(array),
-            ],
-        ),
+        assistant(vec![
+            Part::ToolCall(invalid),
+            Part::ToolCall(spelled),
+            Part::ToolCall(array),
+        ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     let content = &doc["messages"][1]["content"];
@@ -289,7 +265,7 @@ fn bedrock_empty_arguments_are_an_empty_object() {
     let empty = ToolCall::from_text(Some("t1".into()), "get_weather", "  ");
     let x = base(vec![
         user("weather?"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(empty)]),
+        assistant(vec![Part::ToolCall(empty)]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(
@@ -302,11 +278,7 @@ fn bedrock_empty_arguments_are_an_empty_object() {
 
 #[test]
 fn bedrock_error_results_json_and_blocks() {
-    let mut err = ToolResult::new(
-        Some("t1".into()),
-        ResultContent::Text("Unknown ticker".into()),
-    );
-    err.is_error = true;
+    let err = error_result(Some("t1"), "Unknown ticker");
     let json_result = ToolResult::new(
         Some("t2".into()),
         ResultContent::Json(json!({"price": 231.45, "currency": "USD"})),
@@ -338,14 +310,12 @@ fn bedrock_error_results_json_and_blocks() {
     let ids = ["t1", "t2", "t3", "t4", "t5", "t6"];
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
+        assistant(
             ids.iter()
                 .map(|id| call(Some(id), "get_weather", json!({})))
                 .collect(),
         ),
-        Message::new(
-            Role::Tool,
+        tool_msg(
             [err, json_result, scalar, blocks, one_block, empty]
                 .into_iter()
                 .map(Part::ToolResult)
@@ -472,22 +442,16 @@ fn bedrock_every_tool_choice() {
 fn bedrock_calls_without_tools_get_tool_specs() {
     let mut x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a"), "lookup", json!({"q": 1})),
-                call(Some("b"), "lookup", json!({"q": 2})),
-                call(Some("c"), "fetch", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("a"), "1"),
-                result(Some("b"), "2"),
-                result(Some("c"), "3"),
-            ],
-        ),
+        assistant(vec![
+            call(Some("a"), "lookup", json!({"q": 1})),
+            call(Some("b"), "lookup", json!({"q": 2})),
+            call(Some("c"), "fetch", json!({})),
+        ]),
+        tool_msg(vec![
+            result(Some("a"), "1"),
+            result(Some("b"), "2"),
+            result(Some("c"), "3"),
+        ]),
     ]);
     x.tools.clear();
     let (doc, losses, back) = round_trip(&x);
@@ -506,13 +470,10 @@ fn bedrock_calls_without_tools_get_tool_specs() {
 fn bedrock_empty_text_is_dropped_next_to_tool_calls() {
     let x = base(vec![
         user("weather?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text(""),
-                call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
-            ],
-        ),
+        assistant(vec![
+            Part::text(""),
+            call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
+        ]),
     ]);
     let (doc, losses, _) = round_trip(&x);
     assert_eq!(
@@ -745,10 +706,7 @@ fn bedrock_response_placeholders_are_reported_and_not_read_back() {
             model: Some("gpt-4o".into()),
             ..Options::default()
         },
-        messages: vec![Message::new(
-            Role::Assistant,
-            vec![call(Some("c1"), "get_weather", json!({}))],
-        )],
+        messages: vec![assistant(vec![call(Some("c1"), "get_weather", json!({}))])],
         ..Exchange::default()
     };
     let t = common::checked_trip(B, &x, Kind::Response);
@@ -774,7 +732,7 @@ fn bedrock_response_placeholders_are_reported_and_not_read_back() {
     assert!(has_loss(&t.encoder, LossKind::Added, "/messages"));
 
     // A stop reason Bedrock lacks.
-    let mut msg = Message::new(Role::Assistant, vec![Part::text("hm")]);
+    let mut msg = assistant(vec![Part::text("hm")]);
     msg.stop_reason = Some(StopReason::Other("pause_turn".into()));
     let x = Exchange {
         messages: vec![msg],
@@ -955,16 +913,13 @@ fn bedrock_other_formats_details_are_dropped() {
     fields.insert("store".into(), json!(true));
     x.extra.insert("openai-responses".into(), fields.clone());
     x.tools[0].extra.insert("anthropic".into(), fields.clone());
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![
-            Part::Raw {
-                format: "anthropic".into(),
-                value: json!({"type": "thinking", "thinking": "hmm"}),
-            },
-            Part::text("hello"),
-        ],
-    ));
+    x.messages.push(assistant(vec![
+        Part::Raw {
+            format: "anthropic".into(),
+            value: json!({"type": "thinking", "thinking": "hmm"}),
+        },
+        Part::text("hello"),
+    ]));
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
     assert_losses!(&losses; Dropped "/extra/openai-responses", Dropped "/tools/0/extra/anthropic");
@@ -988,13 +943,10 @@ fn bedrock_system_blocks_are_kept_while_the_text_matches() {
 fn bedrock_tool_names_are_rewritten_consistently() {
     let mut x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a"), "weather.get", json!({})),
-                call(Some("b"), "get_weather", json!({})),
-            ],
-        ),
+        assistant(vec![
+            call(Some("a"), "weather.get", json!({})),
+            call(Some("b"), "get_weather", json!({})),
+        ]),
     ]);
     x.tools.push(Tool {
         name: "weather.get".into(),
@@ -1043,11 +995,8 @@ fn bedrock_empty_text_blocks_in_results_are_dropped() {
     );
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![call(Some("t1"), "get_weather", json!({}))],
-        ),
-        Message::new(Role::Tool, vec![Part::ToolResult(r)]),
+        assistant(vec![call(Some("t1"), "get_weather", json!({}))]),
+        tool_msg(vec![Part::ToolResult(r)]),
     ]);
     let (doc, losses, _) = round_trip(&x);
     assert_eq!(

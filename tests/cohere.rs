@@ -13,7 +13,7 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Cohere, "command-a-03-2025");
 
@@ -32,29 +32,23 @@ fn tool(name: &str, strict: Option<bool>) -> Tool {
 fn weather_round() -> Exchange {
     let mut x = exchange(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text("I will look up both cities."),
-                call(
-                    Some("get_weather_a1"),
-                    "get_weather",
-                    json!({"city": "Tokyo"}),
-                ),
-                call(
-                    Some("get_weather_b2"),
-                    "get_weather",
-                    json!({"city": "Oslo"}),
-                ),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("get_weather_b2"), "-3 °C"),
-                result(Some("get_weather_a1"), "24 °C"),
-            ],
-        ),
+        assistant(vec![
+            Part::text("I will look up both cities."),
+            call(
+                Some("get_weather_a1"),
+                "get_weather",
+                json!({"city": "Tokyo"}),
+            ),
+            call(
+                Some("get_weather_b2"),
+                "get_weather",
+                json!({"city": "Oslo"}),
+            ),
+        ]),
+        tool_msg(vec![
+            result(Some("get_weather_b2"), "-3 °C"),
+            result(Some("get_weather_a1"), "24 °C"),
+        ]),
     ]);
     x.tools = vec![tool("get_weather", None)];
     x
@@ -87,8 +81,8 @@ fn cohere_parallel_results_and_tool_plan() {
 fn cohere_missing_ids_are_assigned_and_results_paired() {
     let x = exchange(vec![
         user("time?"),
-        Message::new(Role::Assistant, vec![call(None, "now", json!({}))]),
-        Message::new(Role::Tool, vec![result(None, "12:00")]),
+        assistant(vec![call(None, "now", json!({}))]),
+        tool_msg(vec![result(None, "12:00")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
@@ -100,10 +94,7 @@ fn cohere_missing_ids_are_assigned_and_results_paired() {
 fn cohere_invalid_and_empty_arguments() {
     let mut broken = ToolCall::new(Some("c1".into()), "f", Value::Null);
     broken.arguments_raw = Some("{\"q\": tru".into());
-    let x = exchange(vec![
-        user("go"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(broken)]),
-    ]);
+    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(
         doc["messages"][1]["tool_calls"][0]["function"]["arguments"],
@@ -127,28 +118,21 @@ fn cohere_invalid_and_empty_arguments() {
 
 #[test]
 fn cohere_error_and_json_results() {
-    let mut failed = ToolResult::new(Some("c1".into()), ResultContent::Text("timeout".into()));
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "timeout");
     let object = ToolResult::new(Some("c2".into()), ResultContent::Json(json!({"temp": 18})));
     let list = ToolResult::new(Some("c3".into()), ResultContent::Json(json!([1, 2])));
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-                call(Some("c3"), "h", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                Part::ToolResult(failed),
-                Part::ToolResult(object),
-                Part::ToolResult(list),
-            ],
-        ),
+        assistant(vec![
+            call(Some("c1"), "f", json!({})),
+            call(Some("c2"), "g", json!({})),
+            call(Some("c3"), "h", json!({})),
+        ]),
+        tool_msg(vec![
+            Part::ToolResult(failed),
+            Part::ToolResult(object),
+            Part::ToolResult(list),
+        ]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
@@ -244,10 +228,7 @@ fn cohere_sampling_options_use_cohere_names() {
 fn cohere_empty_text_next_to_tool_calls() {
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
+        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
     ]);
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_plan"], "");
@@ -363,13 +344,10 @@ fn cohere_pasted_response_survives() {
 
 #[test]
 fn cohere_response_shape_and_finish_reasons() {
-    let mut msg = Message::new(
-        Role::Assistant,
-        vec![
-            Part::text("Checking."),
-            call(Some("c1"), "f", json!({"a": 1})),
-        ],
-    );
+    let mut msg = assistant(vec![
+        Part::text("Checking."),
+        call(Some("c1"), "f", json!({"a": 1})),
+    ]);
     msg.usage = Some(Usage {
         input_tokens: 5,
         output_tokens: 6,
@@ -390,7 +368,7 @@ fn cohere_response_shape_and_finish_reasons() {
         (StopReason::StopSequence, "STOP_SEQUENCE"),
         (StopReason::Other("ERROR".into()), "ERROR"),
     ] {
-        let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+        let mut m = assistant(vec![Part::text("x")]);
         m.stop_reason = Some(reason);
         let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
         assert_eq!(doc["finish_reason"], word);
@@ -404,7 +382,7 @@ fn cohere_response_shape_and_finish_reasons() {
             "/messages/0/stop_reason"
         ));
     }
-    let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+    let mut m = assistant(vec![Part::text("x")]);
     m.stop_reason = Some(StopReason::ContentFilter);
     let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
     assert_eq!(doc["finish_reason"], "COMPLETE");

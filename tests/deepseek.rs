@@ -14,27 +14,21 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::DeepSeek, "deepseek-chat");
 
 fn weather_round() -> Exchange {
     exchange(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("call_0_a"), "get_weather", json!({"city": "Tokyo"})),
-                call(Some("call_1_b"), "get_weather", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("call_1_b"), "-3 °C"),
-                result(Some("call_0_a"), "24 °C"),
-            ],
-        ),
+        assistant(vec![
+            call(Some("call_0_a"), "get_weather", json!({"city": "Tokyo"})),
+            call(Some("call_1_b"), "get_weather", json!({"city": "Oslo"})),
+        ]),
+        tool_msg(vec![
+            result(Some("call_1_b"), "-3 °C"),
+            result(Some("call_0_a"), "24 °C"),
+        ]),
     ])
 }
 
@@ -60,8 +54,8 @@ fn deepseek_missing_ids_are_assigned_and_results_paired() {
     r.name = Some("weather".into());
     let x = exchange(vec![
         user("weather?"),
-        Message::new(Role::Assistant, vec![call(None, "weather", json!({}))]),
-        Message::new(Role::Tool, vec![Part::ToolResult(r)]),
+        assistant(vec![call(None, "weather", json!({}))]),
+        tool_msg(vec![Part::ToolResult(r)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
@@ -74,10 +68,7 @@ fn deepseek_missing_ids_are_assigned_and_results_paired() {
 fn deepseek_invalid_and_empty_arguments() {
     let mut broken = ToolCall::new(Some("c1".into()), "f", Value::Null);
     broken.arguments_raw = Some("{\"city\": \"Par".into());
-    let x = exchange(vec![
-        user("go"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(broken)]),
-    ]);
+    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "{losses:#?}");
     assert_eq!(
@@ -100,12 +91,11 @@ fn deepseek_invalid_and_empty_arguments() {
 
 #[test]
 fn deepseek_error_results_fold_into_text() {
-    let mut failed = ToolResult::new(Some("c1".into()), ResultContent::Text("no city".into()));
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "no city");
     let x = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(Some("c1"), "f", json!({}))]),
-        Message::new(Role::Tool, vec![Part::ToolResult(failed)]),
+        assistant(vec![call(Some("c1"), "f", json!({}))]),
+        tool_msg(vec![Part::ToolResult(failed)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: no city");
@@ -195,10 +185,7 @@ fn deepseek_parallel_tool_calls_and_strict_are_reported() {
 fn deepseek_empty_text_next_to_tool_calls() {
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
+        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
     ]);
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "");
@@ -276,17 +263,14 @@ fn deepseek_pasted_response_survives() {
 
 #[test]
 fn deepseek_response_has_no_refusal_and_derives_finish_reason() {
-    let x = exchange(vec![
-        user("hi"),
-        Message::new(Role::Assistant, vec![Part::text("hello")]),
-    ]);
+    let x = exchange(vec![user("hi"), assistant(vec![Part::text("hello")])]);
     let (doc, losses) = encode(&x, Kind::Response);
     let c = &doc["choices"][0];
     assert!(c["message"].get("refusal").is_none());
     assert_eq!(c["logprobs"], Value::Null);
     assert_eq!(c["finish_reason"], "stop");
     assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
-    let mut msg = Message::new(Role::Assistant, vec![Part::text("busy")]);
+    let mut msg = assistant(vec![Part::text("busy")]);
     msg.stop_reason = Some(StopReason::Other("insufficient_system_resource".into()));
     let (doc, losses) = encode(&exchange(vec![msg]), Kind::Response);
     assert_eq!(

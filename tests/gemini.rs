@@ -10,7 +10,7 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, user};
+use common::{assistant, call, has_loss, tool_msg, user};
 
 const G: Format = Format::Gemini;
 
@@ -52,20 +52,14 @@ fn paste_round_trip(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
 fn gemini_parallel_calls_results_grouped_in_one_user_content() {
     let x = exchange(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "get_weather", json!({"city": "Tokyo"})),
-                call(None, "get_weather", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(None, Some("get_weather"), text_result("24 °C")),
-                result(None, Some("get_weather"), text_result("-3 °C")),
-            ],
-        ),
+        assistant(vec![
+            call(None, "get_weather", json!({"city": "Tokyo"})),
+            call(None, "get_weather", json!({"city": "Oslo"})),
+        ]),
+        tool_msg(vec![
+            result(None, Some("get_weather"), text_result("24 °C")),
+            result(None, Some("get_weather"), text_result("-3 °C")),
+        ]),
         user("And tomorrow?"),
     ]);
     let (doc, back, losses) = trip(&x, Kind::Request);
@@ -95,21 +89,15 @@ fn gemini_parallel_calls_results_grouped_in_one_user_content() {
 fn gemini_ids_kept_never_invented_and_names_added_from_calls() {
     let x = exchange(vec![
         user("hi"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("fc_1"), "lookup", json!({})),
-                call(Some("fc_2"), "search", json!({"q": "x"})),
-            ],
-        ),
+        assistant(vec![
+            call(Some("fc_1"), "lookup", json!({})),
+            call(Some("fc_2"), "search", json!({"q": "x"})),
+        ]),
         // Results in the other order, without names: paired by id.
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("fc_2"), None, text_result("found")),
-                result(Some("fc_1"), None, text_result("looked up")),
-            ],
-        ),
+        tool_msg(vec![
+            result(Some("fc_2"), None, text_result("found")),
+            result(Some("fc_1"), None, text_result("looked up")),
+        ]),
     ]);
     let (doc, back, losses) = trip(&x, Kind::Request);
     let fr = &doc["contents"][2]["parts"];
@@ -123,17 +111,11 @@ fn gemini_ids_kept_never_invented_and_names_added_from_calls() {
     // Without ids nothing is invented: names come from the calls by order.
     let x = exchange(vec![
         user("hi"),
-        Message::new(
-            Role::Assistant,
-            vec![call(None, "a", json!({})), call(None, "b", json!({}))],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(None, None, text_result("1")),
-                result(None, None, text_result("2")),
-            ],
-        ),
+        assistant(vec![call(None, "a", json!({})), call(None, "b", json!({}))]),
+        tool_msg(vec![
+            result(None, None, text_result("1")),
+            result(None, None, text_result("2")),
+        ]),
     ]);
     let (doc, back, _) = trip(&x, Kind::Request);
     let text = doc.to_string();
@@ -149,12 +131,9 @@ fn gemini_ids_kept_never_invented_and_names_added_from_calls() {
 fn gemini_pairing_mismatch_is_reported() {
     let x = exchange(vec![
         user("hi"),
-        Message::new(
-            Role::Assistant,
-            vec![call(None, "a", json!({})), call(None, "b", json!({}))],
-        ),
-        Message::new(Role::Tool, vec![result(None, Some("a"), text_result("1"))]),
-        Message::new(Role::Assistant, vec![call(None, "c", json!({}))]),
+        assistant(vec![call(None, "a", json!({})), call(None, "b", json!({}))]),
+        tool_msg(vec![result(None, Some("a"), text_result("1"))]),
+        assistant(vec![call(None, "c", json!({}))]),
         user("never mind"),
     ]);
     let (_, _, losses) = trip(&x, Kind::Request);
@@ -162,7 +141,7 @@ fn gemini_pairing_mismatch_is_reported() {
     // A conversation ending on the model's calls is fine (the results come next).
     let x = exchange(vec![
         user("hi"),
-        Message::new(Role::Assistant, vec![call(None, "a", json!({}))]),
+        assistant(vec![call(None, "a", json!({}))]),
     ]);
     let (_, _, losses) = trip(&x, Kind::Request);
     assert!(losses.is_empty(), "{losses:#?}");
@@ -175,10 +154,7 @@ fn gemini_invalid_and_respelled_arguments() {
     let spaced = ToolCall::from_text(Some("c2".into()), "f", "{ \"a\" : 1 }");
     let x = exchange(vec![
         user("hi"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::ToolCall(bad), Part::ToolCall(spaced)],
-        ),
+        assistant(vec![Part::ToolCall(bad), Part::ToolCall(spaced)]),
     ]);
     let (doc, back, losses) = trip(&x, Kind::Request);
     let parts = &doc["contents"][1]["parts"];
@@ -196,10 +172,7 @@ fn gemini_invalid_and_respelled_arguments() {
 fn gemini_empty_and_missing_arguments_read_as_empty_object() {
     // Empty argument text is `{}` in the model and `args: {}` on the wire.
     let empty = ToolCall::from_text(None, "now", "");
-    let x = exchange(vec![
-        user("time?"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(empty)]),
-    ]);
+    let x = exchange(vec![user("time?"), assistant(vec![Part::ToolCall(empty)])]);
     let (doc, _, losses) = trip(&x, Kind::Request);
     assert_eq!(
         doc["contents"][1]["parts"][0]["functionCall"]["args"],
@@ -223,7 +196,7 @@ fn gemini_empty_and_missing_arguments_read_as_empty_object() {
     // Non-object arguments become {} with a loss.
     let x = exchange(vec![
         user("x"),
-        Message::new(Role::Assistant, vec![call(None, "f", json!([1, 2]))]),
+        assistant(vec![call(None, "f", json!([1, 2]))]),
     ]);
     let (_, _, losses) = trip(&x, Kind::Request);
     assert_loss(
@@ -265,11 +238,7 @@ fn gemini_error_and_json_results() {
     let calls = (0..results.len())
         .map(|_| call(None, "price", json!({})))
         .collect();
-    let x = exchange(vec![
-        user("price?"),
-        Message::new(Role::Assistant, calls),
-        Message::new(Role::Tool, results),
-    ]);
+    let x = exchange(vec![user("price?"), assistant(calls), tool_msg(results)]);
     let (doc, back, losses) = trip(&x, Kind::Request);
     let r = |i: usize| doc["contents"][2]["parts"][i]["functionResponse"]["response"].clone();
     assert_eq!(r(0), json!({"error": "Unknown ticker"}));
@@ -290,39 +259,33 @@ fn gemini_lossy_results_are_reported() {
     };
     let x = exchange(vec![
         user("x"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "f", json!({})),
-                call(None, "f", json!({})),
-                call(None, "f", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(None, Some("f"), ResultContent::Json(json!("just a string"))),
-                result(
-                    None,
-                    Some("f"),
-                    ResultContent::Blocks(vec![
-                        Block::Text { text: "a".into() },
-                        Block::Text { text: "b".into() },
-                    ]),
-                ),
-                // One text then images: exact, the images as inline parts.
-                result(
-                    None,
-                    Some("f"),
-                    ResultContent::Blocks(vec![
-                        Block::Text {
-                            text: "chart".into(),
-                        },
-                        img,
-                    ]),
-                ),
-            ],
-        ),
+        assistant(vec![
+            call(None, "f", json!({})),
+            call(None, "f", json!({})),
+            call(None, "f", json!({})),
+        ]),
+        tool_msg(vec![
+            result(None, Some("f"), ResultContent::Json(json!("just a string"))),
+            result(
+                None,
+                Some("f"),
+                ResultContent::Blocks(vec![
+                    Block::Text { text: "a".into() },
+                    Block::Text { text: "b".into() },
+                ]),
+            ),
+            // One text then images: exact, the images as inline parts.
+            result(
+                None,
+                Some("f"),
+                ResultContent::Blocks(vec![
+                    Block::Text {
+                        text: "chart".into(),
+                    },
+                    img,
+                ]),
+            ),
+        ]),
     ]);
     let (doc, back, losses) = trip(&x, Kind::Request);
     assert_losses!(&losses; Rewritten "/messages/2/parts/0/content", Rewritten "/messages/2/parts/1/content");
@@ -447,10 +410,7 @@ fn gemini_parallel_switch_strict_and_model_are_reported() {
 fn gemini_empty_text_next_to_calls_is_left_out() {
     let x = exchange(vec![
         Message::new(Role::User, vec![Part::text("")]),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(None, "f", json!({"a": 1}))],
-        ),
+        assistant(vec![Part::text(""), call(None, "f", json!({"a": 1}))]),
     ]);
     let (doc, back, losses) = trip(&x, Kind::Request);
     assert_eq!(
@@ -637,10 +597,8 @@ fn gemini_pasted_response_survives_unchanged() {
     // fields do not belong in a request content and are reported.
     let mut next = x.clone();
     next.messages.insert(0, user("Weather in Paris?"));
-    next.messages.push(Message::new(
-        Role::Tool,
-        vec![result(None, None, text_result("18 °C"))],
-    ));
+    next.messages
+        .push(tool_msg(vec![result(None, None, text_result("18 °C"))]));
     let (req, _, losses) = trip(&next, Kind::Request);
     let part = &req["contents"][1]["parts"][1];
     assert_eq!(part["thoughtSignature"], "EpYECpMEAcu98PDx");
@@ -776,10 +734,7 @@ fn gemini_decode_errors_point_at_the_spot() {
 
 #[test]
 fn gemini_detect_requests_and_responses() {
-    let x = exchange(vec![
-        user("hi"),
-        Message::new(Role::Assistant, vec![Part::text("hello")]),
-    ]);
+    let x = exchange(vec![user("hi"), assistant(vec![Part::text("hello")])]);
     for kind in [Kind::Request, Kind::Response] {
         let enc = G.encode(&x, kind);
         assert_eq!(Format::detect(&enc.text).unwrap(), (G, kind));
@@ -798,7 +753,7 @@ fn gemini_detect_requests_and_responses() {
 #[test]
 fn gemini_stop_reasons() {
     let msg = |parts: Vec<Part>, stop: Option<StopReason>| {
-        let mut m = Message::new(Role::Assistant, parts);
+        let mut m = assistant(parts);
         m.stop_reason = stop;
         exchange(vec![user("q"), m])
     };
@@ -872,7 +827,7 @@ fn gemini_non_function_tools_survive_an_edit() {
 
 #[test]
 fn gemini_usage_total_includes_thoughts() {
-    let mut m = Message::new(Role::Assistant, vec![Part::text("hi")]);
+    let mut m = assistant(vec![Part::text("hi")]);
     m.stop_reason = Some(StopReason::EndTurn);
     m.usage = Some(Usage {
         input_tokens: 10,
@@ -899,16 +854,13 @@ fn gemini_other_formats_details_are_reported() {
     c.extra = foreign.clone();
     let mut x = exchange(vec![
         user("hi"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::Raw {
-                    format: "anthropic".into(),
-                    value: json!({"type": "thinking", "thinking": "hmm", "signature": "abc"}),
-                },
-                Part::ToolCall(c),
-            ],
-        ),
+        assistant(vec![
+            Part::Raw {
+                format: "anthropic".into(),
+                value: json!({"type": "thinking", "thinking": "hmm", "signature": "abc"}),
+            },
+            Part::ToolCall(c),
+        ]),
     ]);
     x.extra = foreign;
     let (doc, back, losses) = trip(&x, Kind::Request);

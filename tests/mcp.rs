@@ -12,7 +12,7 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 const M: Format = Format::Mcp;
 
@@ -53,14 +53,6 @@ fn base(messages: Vec<Message>) -> Exchange {
         messages,
         ..Exchange::default()
     }
-}
-
-fn assistant(parts: Vec<Part>) -> Message {
-    Message::new(Role::Assistant, parts)
-}
-
-fn tool_msg(parts: Vec<Part>) -> Message {
-    Message::new(Role::Tool, parts)
 }
 
 /// The default request `_meta` of protocol 2026-07-28.
@@ -265,8 +257,7 @@ fn mcp_empty_and_absent_arguments_are_an_empty_object() {
 
 #[test]
 fn mcp_error_json_and_block_results() {
-    let mut err = ToolResult::new(Some("a".into()), ResultContent::Text("no such city".into()));
-    err.is_error = true;
+    let err = error_result(Some("a"), "no such city");
     let json_result = ToolResult::new(
         Some("b".into()),
         ResultContent::Json(json!({"temp": 21.5, "unit": "C"})),

@@ -14,7 +14,7 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Mistral, "mistral-large-latest");
 
@@ -26,17 +26,11 @@ fn is_mistral_id(v: &Value) -> bool {
 fn weather_round(a: &str, b: &str) -> Exchange {
     exchange(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some(a), "get_weather", json!({"city": "Tokyo"})),
-                call(Some(b), "get_time", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![result(Some(b), "09:00"), result(Some(a), "24 °C")],
-        ),
+        assistant(vec![
+            call(Some(a), "get_weather", json!({"city": "Tokyo"})),
+            call(Some(b), "get_time", json!({"city": "Oslo"})),
+        ]),
+        tool_msg(vec![result(Some(b), "09:00"), result(Some(a), "24 °C")]),
     ])
 }
 
@@ -82,8 +76,8 @@ fn mistral_tool_messages_carry_the_tool_name() {
 fn mistral_missing_ids_are_assigned_then_made_valid() {
     let x = exchange(vec![
         user("time?"),
-        Message::new(Role::Assistant, vec![call(None, "now", json!({}))]),
-        Message::new(Role::Tool, vec![result(None, "12:00")]),
+        assistant(vec![call(None, "now", json!({}))]),
+        tool_msg(vec![result(None, "12:00")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let id = &doc["messages"][1]["tool_calls"][0]["id"];
@@ -96,10 +90,7 @@ fn mistral_missing_ids_are_assigned_then_made_valid() {
 fn mistral_invalid_and_empty_arguments() {
     let mut broken = ToolCall::new(Some("abcdefghi".into()), "f", Value::Null);
     broken.arguments_raw = Some("{\"a\": ".into());
-    let x = exchange(vec![
-        user("go"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(broken)]),
-    ]);
+    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "{losses:#?}");
     assert_eq!(
@@ -165,18 +156,11 @@ fn mistral_object_arguments_in_responses_are_read_and_kept() {
 
 #[test]
 fn mistral_error_results_fold_into_text() {
-    let mut failed = ToolResult::new(
-        Some("abcdefghi".into()),
-        ResultContent::Text("denied".into()),
-    );
-    failed.is_error = true;
+    let failed = error_result(Some("abcdefghi"), "denied");
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![call(Some("abcdefghi"), "f", json!({}))],
-        ),
-        Message::new(Role::Tool, vec![Part::ToolResult(failed)]),
+        assistant(vec![call(Some("abcdefghi"), "f", json!({}))]),
+        tool_msg(vec![Part::ToolResult(failed)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: denied");
@@ -254,10 +238,10 @@ fn mistral_parallel_tool_calls_is_carried() {
 fn mistral_empty_text_next_to_tool_calls() {
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("abcdefghi"), "f", json!({}))],
-        ),
+        assistant(vec![
+            Part::text(""),
+            call(Some("abcdefghi"), "f", json!({})),
+        ]),
     ]);
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "");
@@ -314,7 +298,7 @@ fn mistral_finish_reasons() {
         assert_eq!(x.messages[0].stop_reason, Some(reason));
     }
     // A content filter has no Mistral finish_reason.
-    let mut msg = Message::new(Role::Assistant, vec![Part::text("no")]);
+    let mut msg = assistant(vec![Part::text("no")]);
     msg.stop_reason = Some(StopReason::ContentFilter);
     let (doc, losses) = encode(&exchange(vec![msg]), Kind::Response);
     assert_eq!(doc["choices"][0]["finish_reason"], "stop");

@@ -14,24 +14,21 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Ollama, "llama3.2");
 
 fn weather_round() -> Exchange {
     exchange(vec![
         user("Weather in Tokyo, time in Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "get_weather", json!({"city": "Tokyo"})),
-                call(Some("c2"), "get_time", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![result(Some("c1"), "24 °C"), result(Some("c2"), "09:00")],
-        ),
+        assistant(vec![
+            call(Some("c1"), "get_weather", json!({"city": "Tokyo"})),
+            call(Some("c2"), "get_time", json!({"city": "Oslo"})),
+        ]),
+        tool_msg(vec![
+            result(Some("c1"), "24 °C"),
+            result(Some("c2"), "09:00"),
+        ]),
     ])
 }
 
@@ -69,8 +66,8 @@ fn ollama_results_without_ids_keep_their_names() {
     r.name = Some("f".into());
     let x = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(None, "f", json!({}))]),
-        Message::new(Role::Tool, vec![Part::ToolResult(r)]),
+        assistant(vec![call(None, "f", json!({}))]),
+        tool_msg(vec![Part::ToolResult(r)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "nothing to invent or drop: {losses:#?}");
@@ -85,14 +82,11 @@ fn ollama_arguments_are_objects() {
     let spaced = ToolCall::from_text(None, "h", "{ \"a\" : 1 }");
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::ToolCall(broken),
-                Part::ToolCall(list),
-                Part::ToolCall(spaced),
-            ],
-        ),
+        assistant(vec![
+            Part::ToolCall(broken),
+            Part::ToolCall(list),
+            Part::ToolCall(spaced),
+        ]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let calls = &doc["messages"][1]["tool_calls"];
@@ -125,8 +119,7 @@ fn ollama_arguments_are_objects() {
 
 #[test]
 fn ollama_error_json_and_image_results_are_text() {
-    let mut failed = ToolResult::new(Some("c1".into()), ResultContent::Text("boom".into()));
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "boom");
     let json_result = ToolResult::new(Some("c2".into()), ResultContent::Json(json!({"t": 1})));
     let blocks = ToolResult::new(
         Some("c3".into()),
@@ -140,22 +133,16 @@ fn ollama_error_json_and_image_results_are_text() {
     );
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-                call(Some("c3"), "h", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                Part::ToolResult(failed),
-                Part::ToolResult(json_result),
-                Part::ToolResult(blocks),
-            ],
-        ),
+        assistant(vec![
+            call(Some("c1"), "f", json!({})),
+            call(Some("c2"), "g", json!({})),
+            call(Some("c3"), "h", json!({})),
+        ]),
+        tool_msg(vec![
+            Part::ToolResult(failed),
+            Part::ToolResult(json_result),
+            Part::ToolResult(blocks),
+        ]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
@@ -195,10 +182,7 @@ fn ollama_has_no_tool_choice_nor_parallel_setting() {
 fn ollama_content_is_one_string() {
     let x = exchange(vec![
         Message::new(Role::User, vec![Part::text("a"), Part::text("b")]),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
+        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][0]["content"], "a\nb");
@@ -298,10 +282,7 @@ fn ollama_pasted_response_survives() {
 
 #[test]
 fn ollama_response_shape_and_reasons() {
-    let mut msg = Message::new(
-        Role::Assistant,
-        vec![call(Some("c1"), "f", json!({"a": 1}))],
-    );
+    let mut msg = assistant(vec![call(Some("c1"), "f", json!({"a": 1}))]);
     msg.stop_reason = Some(StopReason::EndTurn);
     msg.usage = Some(Usage {
         input_tokens: 3,
@@ -316,7 +297,7 @@ fn ollama_response_shape_and_reasons() {
     assert_eq!(doc["message"]["content"], "");
     // End of turn with calls reads back as tool use: reported.
     assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
-    let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+    let mut m = assistant(vec![Part::text("x")]);
     m.stop_reason = Some(StopReason::StopSequence);
     let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
     assert_eq!(doc["done_reason"], "stop");
@@ -372,10 +353,7 @@ fn ollama_kept_field_that_would_not_read_back_is_dropped() {
         "ollama".into(),
         serde_json::Map::from_iter([("id".to_string(), json!(false))]),
     );
-    let x = exchange(vec![
-        user("hi"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(c)]),
-    ]);
+    let x = exchange(vec![user("hi"), assistant(vec![Part::ToolCall(c)])]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(
         doc["messages"][1]["tool_calls"][0].get("id").is_none(),

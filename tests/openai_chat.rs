@@ -14,27 +14,21 @@ mod common;
 
 use common::assert_loss;
 
-use common::{call, has_loss, result, user};
+use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::OpenAiChat, "gpt-4.1");
 
 fn weather_round() -> Exchange {
     exchange(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("call_a"), "get_weather", json!({"city": "Tokyo"})),
-                call(Some("call_b"), "get_weather", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("call_b"), "-3 °C"),
-                result(Some("call_a"), "24 °C"),
-            ],
-        ),
+        assistant(vec![
+            call(Some("call_a"), "get_weather", json!({"city": "Tokyo"})),
+            call(Some("call_b"), "get_weather", json!({"city": "Oslo"})),
+        ]),
+        tool_msg(vec![
+            result(Some("call_b"), "-3 °C"),
+            result(Some("call_a"), "24 °C"),
+        ]),
     ])
 }
 
@@ -65,7 +59,7 @@ fn openai_chat_parallel_results_are_one_tool_message_each_in_order() {
 #[test]
 fn openai_chat_consecutive_tool_messages_merge_with_a_loss() {
     let mut x = weather_round();
-    let second = Message::new(Role::Tool, vec![x.messages[2].parts.remove(1)]);
+    let second = tool_msg(vec![x.messages[2].parts.remove(1)]);
     x.messages.push(second);
     let (_, losses) = encode(&x, Kind::Request);
     assert!(has_loss(&losses, LossKind::Rewritten, "/messages"));
@@ -76,16 +70,12 @@ fn openai_chat_ids_are_any_string_and_stay_paired() {
     let odd = ["functions.get_weather:0", "ид-📞", &"x".repeat(80)];
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
+        assistant(
             odd.iter()
                 .map(|id| call(Some(id), "f", json!({})))
                 .collect(),
         ),
-        Message::new(
-            Role::Tool,
-            odd.iter().map(|id| result(Some(id), "ok")).collect(),
-        ),
+        tool_msg(odd.iter().map(|id| result(Some(id), "ok")).collect()),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(
@@ -106,17 +96,11 @@ fn openai_chat_missing_ids_are_assigned_and_results_paired() {
     weather.name = Some("weather".into());
     let x = exchange(vec![
         user("weather and time?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "weather", json!({})),
-                call(None, "time", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(time), Part::ToolResult(weather)],
-        ),
+        assistant(vec![
+            call(None, "weather", json!({})),
+            call(None, "time", json!({})),
+        ]),
+        tool_msg(vec![Part::ToolResult(time), Part::ToolResult(weather)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
@@ -135,8 +119,8 @@ fn openai_chat_missing_ids_are_assigned_and_results_paired() {
 fn openai_chat_result_without_any_call_gets_empty_id_with_a_loss() {
     let x = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(Some("c1"), "f", json!({}))]),
-        Message::new(Role::Tool, vec![result(Some("c1"), "a"), result(None, "b")]),
+        assistant(vec![call(Some("c1"), "f", json!({}))]),
+        tool_msg(vec![result(Some("c1"), "a"), result(None, "b")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][3]["tool_call_id"], "");
@@ -150,10 +134,7 @@ fn openai_chat_arguments_are_text_kept_verbatim() {
     let spaced = ToolCall::from_text(Some("c2".into()), "f", "{ \"a\" : 1 }");
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::ToolCall(broken), Part::ToolCall(spaced)],
-        ),
+        assistant(vec![Part::ToolCall(broken), Part::ToolCall(spaced)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "{losses:#?}");
@@ -197,11 +178,7 @@ fn openai_chat_empty_arguments_read_as_empty_object() {
 
 #[test]
 fn openai_chat_error_results_fold_into_text() {
-    let mut failed = ToolResult::new(
-        Some("c1".into()),
-        ResultContent::Text("no such city".into()),
-    );
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "no such city");
     let mut blocks = ToolResult::new(
         Some("c2".into()),
         ResultContent::Blocks(vec![Block::Text {
@@ -211,17 +188,11 @@ fn openai_chat_error_results_fold_into_text() {
     blocks.is_error = true;
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(failed), Part::ToolResult(blocks)],
-        ),
+        assistant(vec![
+            call(Some("c1"), "f", json!({})),
+            call(Some("c2"), "g", json!({})),
+        ]),
+        tool_msg(vec![Part::ToolResult(failed), Part::ToolResult(blocks)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: no such city");
@@ -249,17 +220,11 @@ fn openai_chat_json_and_image_results_become_text() {
     );
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(json_result), Part::ToolResult(image)],
-        ),
+        assistant(vec![
+            call(Some("c1"), "f", json!({})),
+            call(Some("c2"), "g", json!({})),
+        ]),
+        tool_msg(vec![Part::ToolResult(json_result), Part::ToolResult(image)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "{\"t\":18}");
@@ -397,17 +362,14 @@ fn openai_chat_empty_text_next_to_tool_calls() {
     // "" is an empty text part; null is no text.
     let with_empty = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
+        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
     ]);
     let (doc, losses) = encode(&with_empty, Kind::Request);
     assert!(losses.is_empty());
     assert_eq!(doc["messages"][1]["content"], "");
     let without = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(Some("c1"), "f", json!({}))]),
+        assistant(vec![call(Some("c1"), "f", json!({}))]),
     ]);
     let (doc, _) = encode(&without, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], Value::Null);
@@ -434,10 +396,7 @@ fn openai_chat_empty_text_next_to_tool_calls() {
 fn openai_chat_text_after_a_call_moves_up_with_a_loss() {
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![call(Some("c1"), "f", json!({})), Part::text("done")],
-        ),
+        assistant(vec![call(Some("c1"), "f", json!({})), Part::text("done")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "done");
@@ -462,16 +421,13 @@ fn openai_chat_foreign_blocks_are_dropped_own_ones_kept() {
                 },
             ],
         ),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::Raw {
-                    format: "anthropic".into(),
-                    value: json!({"type": "thinking", "thinking": "hm"}),
-                },
-                Part::text("a cat"),
-            ],
-        ),
+        assistant(vec![
+            Part::Raw {
+                format: "anthropic".into(),
+                value: json!({"type": "thinking", "thinking": "hm"}),
+            },
+            Part::text("a cat"),
+        ]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(
@@ -520,7 +476,7 @@ fn openai_chat_system_prompt_and_later_system_messages() {
 fn openai_chat_tool_results_without_a_call_are_sent_as_user_text() {
     let x = exchange(vec![
         user("here is what the tool said"),
-        Message::new(Role::Tool, vec![result(Some("c9"), "42")]),
+        tool_msg(vec![result(Some("c9"), "42")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1], json!({"role": "user", "content": "42"}));
@@ -759,14 +715,11 @@ fn openai_chat_response_defaults_and_placeholders() {
     assert!(x.messages[0].extra.is_empty(), "{:?}", x.messages[0].extra);
     // Several texts are joined; a missing stop reason is derived; no model gets a placeholder.
     let mut x = Exchange::default();
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![
-            Part::text("Hello, "),
-            Part::text("world"),
-            call(Some("c1"), "f", json!({})),
-        ],
-    ));
+    x.messages.push(assistant(vec![
+        Part::text("Hello, "),
+        Part::text("world"),
+        call(Some("c1"), "f", json!({})),
+    ]));
     let (doc, losses) = encode(&x, Kind::Response);
     assert_eq!(doc["choices"][0]["message"]["content"], "Hello, world");
     assert_eq!(doc["choices"][0]["finish_reason"], "tool_calls");
@@ -783,7 +736,7 @@ fn openai_chat_stop_reasons() {
         (StopReason::StopSequence, "stop", true),
         (StopReason::Other("RECITATION".into()), "stop", true),
     ] {
-        let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+        let mut m = assistant(vec![Part::text("x")]);
         m.stop_reason = Some(reason.clone());
         let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
         assert_eq!(doc["choices"][0]["finish_reason"], finish, "{reason:?}");
@@ -975,10 +928,8 @@ fn openai_chat_response_message_reused_in_a_request() {
     let (answer, _) = decode(&response, Kind::Response);
     let mut x = exchange(vec![user("time?")]);
     x.messages.extend(answer.messages);
-    x.messages.push(Message::new(
-        Role::Tool,
-        vec![result(Some("call_9"), "noon")],
-    ));
+    x.messages
+        .push(tool_msg(vec![result(Some("call_9"), "noon")]));
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(
         doc["messages"][1],

@@ -13,7 +13,7 @@ use toolscope::model::{
 
 mod common;
 
-use common::assert_loss;
+use common::{assert_loss, assistant};
 
 use common::has_loss;
 
@@ -196,7 +196,7 @@ fn openai_responses_invalid_arguments_are_sent_verbatim() {
     assert!(call.arguments_invalid());
     call.extra.clear();
     let x = Exchange {
-        messages: vec![Message::new(Role::Assistant, vec![Part::ToolCall(call)])],
+        messages: vec![assistant(vec![Part::ToolCall(call)])],
         ..Exchange::default()
     };
     let (doc, losses) = encode(&x, Kind::Request);
@@ -558,8 +558,7 @@ fn openai_responses_string_input_round_trips() {
     assert_eq!(doc["input"], json!([{"role": "user", "content": "hi"}]));
     // Adding a turn to a string input turns it into items, with a loss for the form.
     let mut more = x.clone();
-    more.messages
-        .push(Message::new(Role::Assistant, vec![Part::text("Once…")]));
+    more.messages.push(assistant(vec![Part::text("Once…")]));
     let (doc, losses) = encode(&more, Kind::Request);
     assert!(doc["input"].is_array());
     assert!(has_loss(&losses, LossKind::Rewritten, "/extra"));
@@ -817,7 +816,7 @@ fn openai_responses_stop_reasons() {
         ),
     ];
     for (stop, status, details, loss) in cases {
-        let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+        let mut m = assistant(vec![Part::text("x")]);
         m.stop_reason = Some(stop.clone());
         let x = Exchange {
             messages: vec![m],
