@@ -16,27 +16,15 @@ use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 const A: Format = Format::Anthropic;
 
 fn encode(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = A.encode(x, Kind::Request);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(A, x, Kind::Request)
 }
 
 fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = A.encode(x, Kind::Response);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(A, x, Kind::Response)
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("json");
-    let d = A
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode failed: {e}"));
-    (d.exchange, d.losses)
+    common::decode_doc(A, doc, kind)
 }
 
 /// Encode, decode, and check that every difference is under a reported loss.
@@ -593,13 +581,7 @@ fn anthropic_pasted_response_survives_unchanged() {
     let (x, _) = decode(&doc, Kind::Response);
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 6039,
-            output_tokens: 931
-        })
-    );
+    assert_eq!(m.usage, common::usage(6039, 931));
     assert_eq!(m.tool_calls().count(), 1);
     assert_eq!(
         x.options.model.as_deref(),

@@ -453,13 +453,7 @@ fn anthropic_xml_stock_price_chain() {
 
 #[test]
 fn anthropic_xml_every_tool_choice_and_options_are_dropped() {
-    for choice in [
-        ToolChoice::mode(ChoiceMode::Auto),
-        ToolChoice::mode(ChoiceMode::None),
-        ToolChoice::mode(ChoiceMode::Required),
-        ToolChoice::mode(ChoiceMode::Validated),
-        ToolChoice::force("get_weather"),
-    ] {
+    for choice in common::every_choice("get_weather") {
         let mut x = base(vec![user("hi")]);
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
@@ -673,10 +667,7 @@ fn anthropic_xml_completion_without_the_stop_sequence() {
 fn anthropic_xml_response_losses() {
     let mut m = assistant(vec![Part::text("Hello")]);
     m.stop_reason = Some(StopReason::MaxTokens);
-    m.usage = Some(Usage {
-        input_tokens: 10,
-        output_tokens: 5,
-    });
+    m.usage = common::usage(10, 5);
     let x = Exchange {
         options: Options {
             model: Some("claude-2.1".into()),

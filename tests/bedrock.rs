@@ -17,27 +17,15 @@ use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 const B: Format = Format::Bedrock;
 
 fn encode(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = B.encode(x, Kind::Request);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(B, x, Kind::Request)
 }
 
 fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = B.encode(x, Kind::Response);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(B, x, Kind::Response)
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("json");
-    let d = B
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode failed: {e}"));
-    (d.exchange, d.losses)
+    common::decode_doc(B, doc, kind)
 }
 
 /// Encode, decode, and check that every difference is under a reported loss.
@@ -486,10 +474,7 @@ fn bedrock_empty_text_is_dropped_next_to_tool_calls() {
     // A response keeps it: that is what the model said.
     let mut msg = x.messages[1].clone();
     msg.stop_reason = Some(StopReason::ToolUse);
-    msg.usage = Some(Usage {
-        input_tokens: 3,
-        output_tokens: 4,
-    });
+    msg.usage = common::usage(3, 4);
     let resp = Exchange {
         messages: vec![msg],
         ..Exchange::default()
@@ -668,13 +653,7 @@ fn bedrock_pasted_response_survives_unchanged() {
     assert!(losses.is_empty());
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 375,
-            output_tokens: 84
-        })
-    );
+    assert_eq!(m.usage, common::usage(375, 84));
     assert_eq!(
         m.tool_calls().next().unwrap().arguments,
         json!({"sign": "WZPZ"})

@@ -226,10 +226,7 @@ fn cohere_sampling_options_use_cohere_names() {
 
 #[test]
 fn cohere_empty_text_next_to_tool_calls() {
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
-    ]);
+    let x = exchange(common::empty_text_then_call("c1"));
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_plan"], "");
     let (back, _) = decode(&doc, Kind::Request);
@@ -320,13 +317,7 @@ fn cohere_pasted_response_survives() {
     );
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 913,
-            output_tokens: 83
-        })
-    );
+    assert_eq!(m.usage, common::usage(913, 83));
     assert_eq!(m.parts.len(), 2);
     let (x, _) = survives(
         json!({
@@ -348,10 +339,7 @@ fn cohere_response_shape_and_finish_reasons() {
         Part::text("Checking."),
         call(Some("c1"), "f", json!({"a": 1})),
     ]);
-    msg.usage = Some(Usage {
-        input_tokens: 5,
-        output_tokens: 6,
-    });
+    msg.usage = common::usage(5, 6);
     let (doc, losses) = encode(&exchange(vec![user("go"), msg]), Kind::Response);
     assert_eq!(doc["finish_reason"], "TOOL_CALL");
     assert_eq!(doc["message"]["tool_plan"], "Checking.");

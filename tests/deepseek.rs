@@ -106,18 +106,7 @@ fn deepseek_error_results_fold_into_text() {
 fn deepseek_every_tool_choice() {
     let base = || {
         let mut x = exchange(vec![user("go")]);
-        x.tools = vec![
-            Tool {
-                name: "a".into(),
-                description: None,
-                input_schema: empty_object_schema(),
-                strict: None,
-                output_schema: None,
-                annotations: None,
-                extra: Extra::new(),
-            };
-            2
-        ];
+        x.tools = vec![common::bare_tool("a"); 2];
         x.tools[1].name = "b".into();
         x
     };
@@ -183,10 +172,7 @@ fn deepseek_parallel_tool_calls_and_strict_are_reported() {
 
 #[test]
 fn deepseek_empty_text_next_to_tool_calls() {
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
-    ]);
+    let x = exchange(common::empty_text_then_call("c1"));
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "");
     let (back, _) = decode(&doc, Kind::Request);

@@ -305,15 +305,7 @@ fn gemini_lossy_results_are_reported() {
 
 #[test]
 fn gemini_every_tool_choice() {
-    let tools = vec![Tool {
-        name: "f".into(),
-        description: None,
-        input_schema: empty_object_schema(),
-        strict: None,
-        output_schema: None,
-        annotations: None,
-        extra: Extra::new(),
-    }];
+    let tools = vec![common::bare_tool("f")];
     let cases = [
         (
             ToolChoice::mode(ChoiceMode::Auto),
@@ -581,13 +573,7 @@ fn gemini_pasted_response_survives_unchanged() {
         Some(StopReason::ToolUse),
         "STOP with calls is tool use"
     );
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 85,
-            output_tokens: 17
-        })
-    );
+    assert_eq!(m.usage, common::usage(85, 17));
     assert_eq!(x.options.model.as_deref(), Some("gemini-2.5-flash"));
     assert_eq!(
         m.extra["gemini"]["response"]["responseId"],
@@ -807,15 +793,7 @@ fn gemini_non_function_tools_survive_an_edit() {
     });
     let (mut x, _) = paste_round_trip(&doc, Kind::Request);
     assert!(x.tools.is_empty());
-    x.tools.push(Tool {
-        name: "f".into(),
-        description: None,
-        input_schema: empty_object_schema(),
-        strict: None,
-        output_schema: None,
-        annotations: None,
-        extra: Extra::new(),
-    });
+    x.tools.push(common::bare_tool("f"));
     let (doc, back, losses) = trip(&x, Kind::Request);
     assert_eq!(
         doc["tools"],
@@ -829,10 +807,7 @@ fn gemini_non_function_tools_survive_an_edit() {
 fn gemini_usage_total_includes_thoughts() {
     let mut m = assistant(vec![Part::text("hi")]);
     m.stop_reason = Some(StopReason::EndTurn);
-    m.usage = Some(Usage {
-        input_tokens: 10,
-        output_tokens: 0,
-    });
+    m.usage = common::usage(10, 0);
     let (doc, back, losses) = trip(&exchange(vec![user("q"), m]), Kind::Response);
     assert_eq!(
         doc["usageMetadata"],

@@ -17,11 +17,7 @@ use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 const M: Format = Format::Mcp;
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("json");
-    let d = M
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode failed: {e}"));
-    (d.exchange, d.losses)
+    common::decode_doc(M, doc, kind)
 }
 
 /// Decode a pasted document, encode it again: the same JSON value comes back.
@@ -367,13 +363,7 @@ fn mcp_jsonrpc_errors_read_as_error_results_and_go_back_as_errors() {
 
 #[test]
 fn mcp_every_tool_choice_and_the_parallel_flag_are_reported() {
-    for choice in [
-        ToolChoice::mode(ChoiceMode::Auto),
-        ToolChoice::mode(ChoiceMode::None),
-        ToolChoice::mode(ChoiceMode::Required),
-        ToolChoice::mode(ChoiceMode::Validated),
-        ToolChoice::force("get_weather"),
-    ] {
+    for choice in common::every_choice("get_weather") {
         let mut x = base(vec![user("hi")]);
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
@@ -491,10 +481,7 @@ fn mcp_response_is_the_models_tools_call_requests() {
         call(None, "get_weather", json!({"location": "Quito"})),
     ]);
     m.stop_reason = Some(StopReason::ToolUse);
-    m.usage = Some(Usage {
-        input_tokens: 10,
-        output_tokens: 5,
-    });
+    m.usage = common::usage(10, 5);
     let mut x = base(vec![user("hi"), m]);
     x.options.model = Some("claude-x".into());
     let t = common::checked_trip(M, &x, Kind::Response);

@@ -173,15 +173,7 @@ fn mistral_every_tool_choice() {
     let base = || {
         let mut x = exchange(vec![user("go")]);
         for name in ["a", "b"] {
-            x.tools.push(Tool {
-                name: name.into(),
-                description: None,
-                input_schema: empty_object_schema(),
-                strict: None,
-                output_schema: None,
-                annotations: None,
-                extra: Extra::new(),
-            });
+            x.tools.push(common::bare_tool(name));
         }
         x
     };
@@ -236,13 +228,7 @@ fn mistral_parallel_tool_calls_is_carried() {
 
 #[test]
 fn mistral_empty_text_next_to_tool_calls() {
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![
-            Part::text(""),
-            call(Some("abcdefghi"), "f", json!({})),
-        ]),
-    ]);
+    let x = exchange(common::empty_text_then_call("abcdefghi"));
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "");
     let (back, _) = decode(&doc, Kind::Request);

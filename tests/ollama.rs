@@ -156,13 +156,7 @@ fn ollama_error_json_and_image_results_are_text() {
 
 #[test]
 fn ollama_has_no_tool_choice_nor_parallel_setting() {
-    for choice in [
-        ToolChoice::mode(ChoiceMode::Auto),
-        ToolChoice::mode(ChoiceMode::None),
-        ToolChoice::mode(ChoiceMode::Required),
-        ToolChoice::mode(ChoiceMode::Validated),
-        ToolChoice::force("f"),
-    ] {
+    for choice in common::every_choice("f") {
         let mut x = weather_round();
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
@@ -264,13 +258,7 @@ fn ollama_pasted_response_survives() {
     let m = &x.messages[0];
     // "stop" after tool calls is tool use.
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 156,
-            output_tokens: 83
-        })
-    );
+    assert_eq!(m.usage, common::usage(156, 83));
     assert_eq!(m.parts.len(), 1);
     let (x, _) = survives(
         json!({"model": "llama3.2", "created_at": "2025-05-27T22:55:00Z",
@@ -284,10 +272,7 @@ fn ollama_pasted_response_survives() {
 fn ollama_response_shape_and_reasons() {
     let mut msg = assistant(vec![call(Some("c1"), "f", json!({"a": 1}))]);
     msg.stop_reason = Some(StopReason::EndTurn);
-    msg.usage = Some(Usage {
-        input_tokens: 3,
-        output_tokens: 4,
-    });
+    msg.usage = common::usage(3, 4);
     let (doc, losses) = encode(&exchange(vec![user("go"), msg]), Kind::Response);
     assert_eq!(doc["done"], true);
     assert_eq!(doc["done_reason"], "stop");

@@ -309,18 +309,7 @@ fn openai_chat_every_tool_choice() {
     ];
     for (choice, wire, loss) in cases {
         let mut x = exchange(vec![user("hi")]);
-        x.tools = ["a", "b"]
-            .iter()
-            .map(|n| Tool {
-                name: n.to_string(),
-                description: None,
-                input_schema: empty_object_schema(),
-                strict: None,
-                output_schema: None,
-                annotations: None,
-                extra: Extra::new(),
-            })
-            .collect();
+        x.tools = ["a", "b"].iter().map(|n| common::bare_tool(n)).collect();
         x.tool_choice = choice.clone();
         let (doc, losses) = encode(&x, Kind::Request);
         assert_eq!(doc.get("tool_choice"), wire.as_ref(), "{choice:?}");
@@ -360,10 +349,7 @@ fn openai_chat_tool_choice_spellings_survive() {
 #[test]
 fn openai_chat_empty_text_next_to_tool_calls() {
     // "" is an empty text part; null is no text.
-    let with_empty = exchange(vec![
-        user("go"),
-        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
-    ]);
+    let with_empty = exchange(common::empty_text_then_call("c1"));
     let (doc, losses) = encode(&with_empty, Kind::Request);
     assert!(losses.is_empty());
     assert_eq!(doc["messages"][1]["content"], "");
@@ -654,13 +640,7 @@ fn openai_chat_pasted_response_survives() {
     assert_eq!(x.options.model.as_deref(), Some("gpt-4o-2024-08-06"));
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 82,
-            output_tokens: 17
-        })
-    );
+    assert_eq!(m.usage, common::usage(82, 17));
     assert_eq!(m.tool_calls().count(), 1);
 }
 

@@ -24,16 +24,11 @@ fn exchange(v: Value) -> Exchange {
 }
 
 fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
-    let enc = F.encode(x, kind);
-    (serde_json::from_str(&enc.text).expect("json"), enc.losses)
+    common::encode_doc(F, x, kind)
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("text");
-    let dec = F
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode: {e}"));
-    (dec.exchange, dec.losses)
+    common::decode_doc(F, doc, kind)
 }
 
 /// decode(encode(x)) differs from x only under the reported losses.

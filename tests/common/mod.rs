@@ -423,3 +423,53 @@ macro_rules! assert_losses {
         )
     };
 }
+
+/// A tool named `name`, without a description, that takes an empty object.
+pub fn bare_tool(name: &str) -> toolscope::model::Tool {
+    toolscope::model::Tool {
+        name: name.into(),
+        description: None,
+        input_schema: toolscope::model::empty_object_schema(),
+        strict: None,
+        output_schema: None,
+        annotations: None,
+        extra: toolscope::model::Extra::new(),
+    }
+}
+
+/// Every tool choice: the four modes, then forcing the tool `name`.
+pub fn every_choice(name: &str) -> [toolscope::model::ToolChoice; 5] {
+    use toolscope::model::{ChoiceMode, ToolChoice};
+    [
+        ToolChoice::mode(ChoiceMode::Auto),
+        ToolChoice::mode(ChoiceMode::None),
+        ToolChoice::mode(ChoiceMode::Required),
+        ToolChoice::mode(ChoiceMode::Validated),
+        ToolChoice::force(name),
+    ]
+}
+
+/// Encode `x` in `format` as `kind`: the document (it must be JSON) and the losses.
+pub fn encode_doc(
+    format: Format,
+    x: &toolscope::model::Exchange,
+    kind: Kind,
+) -> (Value, Vec<Loss>) {
+    let e = format.encode(x, kind);
+    let doc = serde_json::from_str(&e.text).expect("own output is JSON");
+    (doc, e.losses)
+}
+
+/// Token usage: `input` prompt tokens, `output` completion tokens.
+pub fn usage(input: u64, output: u64) -> Option<toolscope::model::Usage> {
+    Some(toolscope::model::Usage {
+        input_tokens: input,
+        output_tokens: output,
+    })
+}
+
+/// "go", then an assistant turn of an empty text and a call of `f` with id `id`.
+pub fn empty_text_then_call(id: &str) -> Vec<Message> {
+    let turn = vec![Part::text(""), call(Some(id), "f", serde_json::json!({}))];
+    vec![user("go"), Message::new(Role::Assistant, turn)]
+}
