@@ -30,26 +30,9 @@ fn tool(name: &str, strict: Option<bool>) -> Tool {
 }
 
 fn weather_round() -> Exchange {
-    let mut x = exchange(vec![
-        user("Weather in Tokyo and Oslo?"),
-        assistant(vec![
-            Part::text("I will look up both cities."),
-            call(
-                Some("get_weather_a1"),
-                "get_weather",
-                json!({"city": "Tokyo"}),
-            ),
-            call(
-                Some("get_weather_b2"),
-                "get_weather",
-                json!({"city": "Oslo"}),
-            ),
-        ]),
-        tool_msg(vec![
-            result(Some("get_weather_b2"), "-3 °C"),
-            result(Some("get_weather_a1"), "24 °C"),
-        ]),
-    ]);
+    let mut x = exchange(common::weather_round("get_weather_a1", "get_weather_b2"));
+    let plan = Part::text("I will look up both cities.");
+    x.messages[1].parts.insert(0, plan);
     x.tools = vec![tool("get_weather", None)];
     x
 }

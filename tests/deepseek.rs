@@ -14,22 +14,12 @@ mod common;
 
 use common::assert_loss;
 
-use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{assistant, call, error_result, has_loss, tool_msg, user};
 
 format_kit!(Format::DeepSeek, "deepseek-chat");
 
 fn weather_round() -> Exchange {
-    exchange(vec![
-        user("Weather in Tokyo and Oslo?"),
-        assistant(vec![
-            call(Some("call_0_a"), "get_weather", json!({"city": "Tokyo"})),
-            call(Some("call_1_b"), "get_weather", json!({"city": "Oslo"})),
-        ]),
-        tool_msg(vec![
-            result(Some("call_1_b"), "-3 °C"),
-            result(Some("call_0_a"), "24 °C"),
-        ]),
-    ])
+    exchange(common::weather_round("call_0_a", "call_1_b"))
 }
 
 #[test]

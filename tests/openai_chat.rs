@@ -19,17 +19,7 @@ use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
 format_kit!(Format::OpenAiChat, "gpt-4.1");
 
 fn weather_round() -> Exchange {
-    exchange(vec![
-        user("Weather in Tokyo and Oslo?"),
-        assistant(vec![
-            call(Some("call_a"), "get_weather", json!({"city": "Tokyo"})),
-            call(Some("call_b"), "get_weather", json!({"city": "Oslo"})),
-        ]),
-        tool_msg(vec![
-            result(Some("call_b"), "-3 °C"),
-            result(Some("call_a"), "24 °C"),
-        ]),
-    ])
+    exchange(common::weather_round("call_a", "call_b"))
 }
 
 #[test]

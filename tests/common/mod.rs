@@ -473,3 +473,23 @@ pub fn empty_text_then_call(id: &str) -> Vec<Message> {
     let turn = vec![Part::text(""), call(Some(id), "f", serde_json::json!({}))];
     vec![user("go"), Message::new(Role::Assistant, turn)]
 }
+
+/// "Weather in Tokyo and Oslo?": `get_weather` for Tokyo (call id `a`) and for Oslo (`b`) in
+/// one turn, answered Oslo first ("-3 °C", then "24 °C").
+pub fn weather_round(a: &str, b: &str) -> Vec<Message> {
+    use serde_json::json;
+    vec![
+        user("Weather in Tokyo and Oslo?"),
+        Message::new(
+            Role::Assistant,
+            vec![
+                call(Some(a), "get_weather", json!({"city": "Tokyo"})),
+                call(Some(b), "get_weather", json!({"city": "Oslo"})),
+            ],
+        ),
+        Message::new(
+            Role::Tool,
+            vec![result(Some(b), "-3 °C"), result(Some(a), "24 °C")],
+        ),
+    ]
+}
