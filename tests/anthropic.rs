@@ -9,9 +9,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::assert_loss;
-
-use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 const A: Format = Format::Anthropic;
 

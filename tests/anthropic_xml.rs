@@ -13,9 +13,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::assert_loss;
-
-use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 const X: Format = Format::AnthropicXml;
 

@@ -11,9 +11,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::assert_loss;
-
-use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Cohere, "command-a-03-2025");
 

@@ -12,9 +12,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::assert_loss;
-
-use common::{assistant, call, error_result, has_loss, tool_msg, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, tool_msg, user};
 
 format_kit!(Format::DeepSeek, "deepseek-chat");
 

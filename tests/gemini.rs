@@ -8,9 +8,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::assert_loss;
-
-use common::{assistant, call, has_loss, tool_msg, user};
+use common::{assert_loss, assistant, call, has_loss, tool_msg, user};
 
 const G: Format = Format::Gemini;
 

@@ -10,9 +10,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::assert_loss;
-
-use common::{assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 const M: Format = Format::Mcp;
 
