@@ -369,13 +369,9 @@ fn cohere_decode_errors_point_at_the_spot() {
     assert_eq!(e.format, Some("cohere"));
     assert_eq!(e.pointer.as_deref(), Some(""));
     let text = "{\"id\": \"x\", \"finish_reason\": \"COMPLETE\",\n \"message\": {\n  \"role\": \"robot\"}}";
-    let e = F.decode(text, Kind::Response).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/message/role"));
-    assert_eq!(e.line, Some(3));
+    common::assert_error_at(F, text, Kind::Response, "/message/role", 3);
     let text = "{\"model\": \"command-a-03-2025\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"42\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/messages/1"));
-    assert_eq!(e.line, Some(4));
+    common::assert_error_at(F, text, Kind::Request, "/messages/1", 4);
 }
 
 #[test]

@@ -257,15 +257,10 @@ fn deepseek_response_has_no_refusal_and_derives_finish_reason() {
 #[test]
 fn deepseek_decode_errors_point_at_the_spot() {
     let text = "{\"model\": \"deepseek-chat\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"42\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.format, Some("deepseek"));
-    assert_eq!(e.pointer.as_deref(), Some("/messages/1"));
-    assert_eq!(e.line, Some(4));
+    common::assert_error_at(F, text, Kind::Request, "/messages/1", 4);
     let text =
         "{\"model\": \"deepseek-chat\",\n \"messages\": [{\"role\": \"bot\", \"content\": \"x\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/messages/0/role"));
-    assert_eq!(e.line, Some(2));
+    common::assert_error_at(F, text, Kind::Request, "/messages/0/role", 2);
 }
 
 #[test]

@@ -297,10 +297,7 @@ fn mistral_finish_reasons() {
 #[test]
 fn mistral_decode_errors_point_at_the_spot() {
     let text = "{\"model\": \"mistral-small-latest\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"abcdefghi\", \"function\": {\"arguments\": \"{}\"}}]}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.format, Some("mistral"));
-    assert_eq!(e.pointer.as_deref(), Some("/messages/1/tool_calls/0"));
-    assert_eq!(e.line, Some(4));
+    let e = common::assert_error_at(F, text, Kind::Request, "/messages/1/tool_calls/0", 4);
     assert!(e.column.is_some());
 }
 

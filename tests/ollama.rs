@@ -290,18 +290,13 @@ fn ollama_response_shape_and_reasons() {
 #[test]
 fn ollama_decode_errors_point_at_the_spot() {
     let text = "{\"model\": \"llama3.2\",\n \"done\": true,\n \"message\": {\"role\": \"assistant\",\n  \"content\": 5}}";
-    let e = F.decode(text, Kind::Response).unwrap_err();
-    assert_eq!(e.format, Some("ollama"));
-    assert_eq!(e.pointer.as_deref(), Some("/message/content"));
-    assert_eq!(e.line, Some(4));
+    common::assert_error_at(F, text, Kind::Response, "/message/content", 4);
     let e = F
         .decode("{\"model\": \"llama3.2\", \"done\": true}", Kind::Response)
         .unwrap_err();
     assert_eq!(e.pointer.as_deref(), Some(""));
     let text = "{\"model\": \"llama3.2\",\n \"messages\": [\n  {\"role\": \"tool\", \"content\": \"x\", \"tool_name\": \"f\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/messages/0"));
-    assert_eq!(e.line, Some(3));
+    common::assert_error_at(F, text, Kind::Request, "/messages/0", 3);
 }
 
 #[test]

@@ -493,3 +493,20 @@ pub fn weather_round(a: &str, b: &str) -> Vec<Message> {
         ),
     ]
 }
+
+/// Assert that `text` does not decode in `format` as `kind`, and that the error names the
+/// format and points at `pointer` on line `line`.
+#[track_caller]
+pub fn assert_error_at(
+    format: Format,
+    text: &str,
+    kind: Kind,
+    pointer: &str,
+    line: usize,
+) -> toolscope::formats::DecodeError {
+    let e = format.decode(text, kind).expect_err("an error");
+    assert_eq!(e.format, Some(format.id()), "{e}");
+    assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
+    assert_eq!(e.line, Some(line), "{e}");
+    e
+}
