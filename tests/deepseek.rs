@@ -22,18 +22,7 @@ fn weather_round() -> Exchange {
 
 #[test]
 fn deepseek_parallel_results_are_one_tool_message_each_in_order() {
-    let (doc, losses) = encode(&weather_round(), Kind::Request);
-    assert!(losses.is_empty(), "{losses:#?}");
-    let m = doc["messages"].as_array().unwrap();
-    assert_eq!(m.len(), 4);
-    assert_eq!(m[1]["tool_calls"][1]["id"], "call_1_b");
-    assert_eq!(
-        m[2],
-        json!({"role": "tool", "tool_call_id": "call_1_b", "content": "-3 °C"})
-    );
-    assert_eq!(m[3]["tool_call_id"], "call_0_a");
-    let (x, _) = decode(&doc, Kind::Request);
-    assert_eq!(x, weather_round());
+    common::assert_chat_results_in_order(F, &weather_round(), "call_0_a", "call_1_b");
 }
 
 #[test]

@@ -22,26 +22,7 @@ fn weather_round() -> Exchange {
 
 #[test]
 fn openai_chat_parallel_results_are_one_tool_message_each_in_order() {
-    let (doc, losses) = encode(&weather_round(), Kind::Request);
-    assert!(losses.is_empty(), "{losses:#?}");
-    let msgs = doc["messages"].as_array().unwrap();
-    assert_eq!(msgs.len(), 4);
-    assert_eq!(msgs[1]["tool_calls"][0]["id"], "call_a");
-    assert_eq!(msgs[1]["tool_calls"][1]["id"], "call_b");
-    // Results right after the calls, one message each, in the model's order.
-    assert_eq!(
-        msgs[2],
-        json!({"role": "tool", "tool_call_id": "call_b", "content": "-3 °C"})
-    );
-    assert_eq!(
-        msgs[3],
-        json!({"role": "tool", "tool_call_id": "call_a", "content": "24 °C"})
-    );
-    // Read back: consecutive tool messages form one Tool message.
-    let (x, _) = decode(&doc, Kind::Request);
-    assert_eq!(x.messages.len(), 3);
-    assert_eq!(x.messages[2].tool_results().count(), 2);
-    assert_eq!(x, weather_round());
+    common::assert_chat_results_in_order(F, &weather_round(), "call_a", "call_b");
 }
 
 #[test]

@@ -510,3 +510,29 @@ pub fn assert_error_at(
     assert_eq!(e.line, Some(line), "{e}");
     e
 }
+
+/// The OpenAI Chat family: `x`, a [`weather_round`] with call ids `a` and `b`, encodes without
+/// a loss to one tool message per result, right after the calls and in the model's order, and
+/// reads back the same (the two tool messages as one).
+#[track_caller]
+pub fn assert_chat_results_in_order(
+    format: Format,
+    x: &toolscope::model::Exchange,
+    a: &str,
+    b: &str,
+) {
+    use serde_json::json;
+    let t = checked_trip(format, x, Kind::Request);
+    assert!(t.encoder.is_empty(), "{:#?}", t.encoder);
+    let msgs = t.doc["messages"].as_array().expect("messages");
+    assert_eq!(msgs.len(), 4);
+    assert_eq!(msgs[1]["tool_calls"][0]["id"], a);
+    assert_eq!(msgs[1]["tool_calls"][1]["id"], b);
+    let tool = |id: &str, text: &str| json!({"role": "tool", "tool_call_id": id, "content": text});
+    assert_eq!(msgs[2], tool(b, "-3 °C"));
+    assert_eq!(msgs[3], tool(a, "24 °C"));
+    let (back, _) = decode_doc(format, &t.doc, Kind::Request);
+    assert_eq!(back.messages.len(), 3);
+    assert_eq!(back.messages[2].tool_results().count(), 2);
+    assert_eq!(&back, x);
+}
