@@ -249,19 +249,15 @@ fn anthropic_error_results_json_and_blocks() {
             Block::Text { text: "".into() },
         ]),
     );
-    let x = base(vec![
-        user("prices"),
-        assistant(vec![
-            call(Some("t1"), "get_weather", json!({})),
-            call(Some("t2"), "get_weather", json!({})),
-            call(Some("t3"), "get_weather", json!({})),
-        ]),
-        tool_msg(vec![
-            Part::ToolResult(err),
-            Part::ToolResult(json_result),
-            Part::ToolResult(blocks),
-        ]),
-    ]);
+    let x = base(common::calls_answered(
+        "prices",
+        &[
+            ("t1", "get_weather"),
+            ("t2", "get_weather"),
+            ("t3", "get_weather"),
+        ],
+        vec![err, json_result, blocks],
+    ));
     let (doc, losses, back) = round_trip(&x);
     let content = &doc["messages"][2]["content"];
     assert_eq!(

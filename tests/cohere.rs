@@ -102,19 +102,11 @@ fn cohere_error_and_json_results() {
     let failed = error_result(Some("c1"), "timeout");
     let object = ToolResult::new(Some("c2".into()), ResultContent::Json(json!({"temp": 18})));
     let list = ToolResult::new(Some("c3".into()), ResultContent::Json(json!([1, 2])));
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![
-            call(Some("c1"), "f", json!({})),
-            call(Some("c2"), "g", json!({})),
-            call(Some("c3"), "h", json!({})),
-        ]),
-        tool_msg(vec![
-            Part::ToolResult(failed),
-            Part::ToolResult(object),
-            Part::ToolResult(list),
-        ]),
-    ]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g"), ("c3", "h")],
+        vec![failed, object, list],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
     assert_eq!(m[2]["content"], "Error: timeout");

@@ -129,19 +129,11 @@ fn ollama_error_json_and_image_results_are_text() {
             },
         ]),
     );
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![
-            call(Some("c1"), "f", json!({})),
-            call(Some("c2"), "g", json!({})),
-            call(Some("c3"), "h", json!({})),
-        ]),
-        tool_msg(vec![
-            Part::ToolResult(failed),
-            Part::ToolResult(json_result),
-            Part::ToolResult(blocks),
-        ]),
-    ]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g"), ("c3", "h")],
+        vec![failed, json_result, blocks],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
     assert_eq!(m[2]["content"], "Error: boom");

@@ -155,14 +155,11 @@ fn openai_chat_error_results_fold_into_text() {
         }]),
     );
     blocks.is_error = true;
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![
-            call(Some("c1"), "f", json!({})),
-            call(Some("c2"), "g", json!({})),
-        ]),
-        tool_msg(vec![Part::ToolResult(failed), Part::ToolResult(blocks)]),
-    ]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g")],
+        vec![failed, blocks],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: no such city");
     assert_eq!(
@@ -187,14 +184,11 @@ fn openai_chat_json_and_image_results_become_text() {
             },
         ]),
     );
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![
-            call(Some("c1"), "f", json!({})),
-            call(Some("c2"), "g", json!({})),
-        ]),
-        tool_msg(vec![Part::ToolResult(json_result), Part::ToolResult(image)]),
-    ]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g")],
+        vec![json_result, image],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "{\"t\":18}");
     assert_eq!(

@@ -536,3 +536,22 @@ pub fn assert_chat_results_in_order(
     assert_eq!(back.messages[2].tool_results().count(), 2);
     assert_eq!(&back, x);
 }
+
+/// `question`, then one assistant turn calling each `(id, name)` without arguments, then one
+/// tool message of `results`.
+pub fn calls_answered(
+    question: &str,
+    calls: &[(&str, &str)],
+    results: Vec<ToolResult>,
+) -> Vec<Message> {
+    let calls = calls
+        .iter()
+        .map(|(id, name)| call(Some(id), name, serde_json::json!({})))
+        .collect();
+    let results = results.into_iter().map(Part::ToolResult).collect();
+    vec![
+        user(question),
+        Message::new(Role::Assistant, calls),
+        Message::new(Role::Tool, results),
+    ]
+}
