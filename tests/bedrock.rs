@@ -131,43 +131,13 @@ fn bedrock_consecutive_tool_messages_merge_with_a_report() {
 
 #[test]
 fn bedrock_ids_are_rewritten_consistently_between_call_and_result() {
-    let long = "x".repeat(80);
-    let x = base(vec![
-        user("go"),
-        assistant(vec![
-            call(Some("functions.get_weather:0"), "get_weather", json!({})),
-            call(Some(&long), "get_weather", json!({})),
-            call(Some("tooluse_ok-1"), "get_weather", json!({})),
-        ]),
-        tool_msg(vec![
-            result(Some(&long), "b"),
-            result(Some("functions.get_weather:0"), "a"),
-            result(Some("tooluse_ok-1"), "c"),
-        ]),
-    ]);
-    let (doc, losses, _) = round_trip(&x);
-    let uses: Vec<&str> = doc["messages"][1]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["toolUse"]["toolUseId"].as_str().unwrap())
-        .collect();
-    let results: Vec<&str> = doc["messages"][2]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["toolResult"]["toolUseId"].as_str().unwrap())
-        .collect();
-    assert_eq!(uses[0], "functions_get_weather_0");
-    assert_eq!(uses[1].len(), 64);
-    assert_eq!(uses[2], "tooluse_ok-1");
-    assert_eq!(results, [uses[1], uses[0], uses[2]]);
-    assert!(uses.iter().all(|id| IdRule::BEDROCK.accepts(id)));
-    assert_losses!(&losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/1/parts/1/id");
-    assert_losses!(&losses; Rewritten "/messages/2/parts/0/call_id", Rewritten "/messages/2/parts/1/call_id");
-    assert!(!losses
-        .iter()
-        .any(|l| l.pointer.starts_with("/messages/1/parts/2")));
+    common::assert_block_ids_rewritten_in_pairs(
+        B,
+        base,
+        "tooluse_ok-1",
+        ("/toolUse/toolUseId", "/toolResult/toolUseId"),
+        IdRule::BEDROCK,
+    );
 }
 
 #[test]
