@@ -110,28 +110,12 @@ fn bedrock_parallel_results_come_first_in_one_user_message() {
 
 #[test]
 fn bedrock_consecutive_tool_messages_merge_with_a_report() {
-    let x = base(vec![
-        user("Both?"),
-        assistant(vec![
-            call(Some("a1"), "get_weather", json!({"location": "Oslo"})),
-            call(Some("a2"), "get_weather", json!({"location": "Rome"})),
-        ]),
-        tool_msg(vec![result(Some("a1"), "cold")]),
-        tool_msg(vec![result(Some("a2"), "warm")]),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    assert_loss(&losses, LossKind::Rewritten, "/messages");
-    let msgs = doc["messages"].as_array().unwrap();
-    assert_eq!(msgs.len(), 3);
-    assert_eq!(msgs[2]["content"].as_array().unwrap().len(), 2);
-    assert_eq!(back.messages.len(), 3);
-    assert_eq!(back.messages[2].role, Role::Tool);
-    assert_eq!(back.messages[2].tool_results().count(), 2);
+    common::blocks::tool_messages_merge(B, base);
 }
 
 #[test]
 fn bedrock_ids_are_rewritten_consistently_between_call_and_result() {
-    common::assert_block_ids_rewritten_in_pairs(
+    common::blocks::ids_rewritten_in_pairs(
         B,
         base,
         "tooluse_ok-1",
@@ -142,30 +126,11 @@ fn bedrock_ids_are_rewritten_consistently_between_call_and_result() {
 
 #[test]
 fn bedrock_missing_ids_are_assigned_and_paired_by_name() {
-    let mut r_time = ToolResult::new(None, ResultContent::Text("12:00".into()));
-    r_time.name = Some("get_time".into());
-    let mut r_weather = ToolResult::new(None, ResultContent::Text("sunny".into()));
-    r_weather.name = Some("get_weather".into());
-    let x = base(vec![
-        user("time and weather"),
-        assistant(vec![
-            call(None, "get_weather", json!({"location": "Paris"})),
-            call(None, "get_time", json!({})),
-        ]),
-        tool_msg(vec![Part::ToolResult(r_time), Part::ToolResult(r_weather)]),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    let content = &doc["messages"][2]["content"];
-    assert_eq!(content[0]["toolResult"]["toolUseId"], "call_2");
-    assert_eq!(content[1]["toolResult"]["toolUseId"], "call_1");
-    assert_eq!(
-        doc["messages"][1]["content"][0]["toolUse"]["toolUseId"],
-        "call_1"
+    common::blocks::missing_ids_paired_by_name(
+        B,
+        base,
+        ("/toolUse/toolUseId", "/toolResult/toolUseId"),
     );
-    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
-    assert_losses!(&losses; Dropped "/messages/2/parts/0/name");
-    let first = back.messages[2].tool_results().next().unwrap();
-    assert_eq!(first.call_id.as_deref(), Some("call_2"));
 }
 
 #[test]

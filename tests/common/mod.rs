@@ -1,6 +1,7 @@
 //! Shared test helpers: the canonical cases and the generator of arbitrary exchanges.
 #![allow(dead_code)]
 
+pub mod blocks;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gen;
 pub mod real;
@@ -554,43 +555,4 @@ pub fn calls_answered(
         Message::new(Role::Assistant, calls),
         Message::new(Role::Tool, results),
     ]
-}
-
-/// Content-block formats (Anthropic Messages, Bedrock Converse): call ids that `rule` refuses (a
-/// dotted one, one of 80 characters) are rewritten to accepted ones, the same in the call and in
-/// its result, each with a loss; the accepted id `ok` stays as it is, unreported. `exchange`
-/// wraps the messages (tools, model); `use_id` and `result_id` point at the id inside a call
-/// block and inside a result block.
-#[track_caller]
-pub fn assert_block_ids_rewritten_in_pairs(
-    format: Format,
-    exchange: impl Fn(Vec<Message>) -> toolscope::model::Exchange,
-    ok: &str,
-    (use_id, result_id): (&str, &str),
-    rule: toolscope::model::IdRule,
-) {
-    use serde_json::json;
-    let long = "x".repeat(80);
-    let dotted = "functions.get_weather:0";
-    let calls = [dotted, &long, ok].map(|id| call(Some(id), "get_weather", json!({})));
-    let results = [(&*long, "b"), (dotted, "a"), (ok, "c")].map(|(id, t)| result(Some(id), t));
-    let x = exchange(vec![
-        user("go"),
-        Message::new(Role::Assistant, calls.to_vec()),
-        Message::new(Role::Tool, results.to_vec()),
-    ]);
-    let t = checked_trip(format, &x, Kind::Request);
-    let uses = strs(&t.doc["messages"][1]["content"], use_id);
-    let results = strs(&t.doc["messages"][2]["content"], result_id);
-    assert_eq!(uses[0], "functions_get_weather_0");
-    assert_eq!(uses[1].len(), 64);
-    assert_eq!(uses[2], ok);
-    assert_eq!(results, [uses[1], uses[0], uses[2]]);
-    assert!(uses.iter().all(|id| rule.accepts(id)));
-    let losses = &t.all;
-    crate::assert_losses!(losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/1/parts/1/id");
-    crate::assert_losses!(losses; Rewritten "/messages/2/parts/0/call_id", Rewritten "/messages/2/parts/1/call_id");
-    assert!(!losses
-        .iter()
-        .any(|l| l.pointer.starts_with("/messages/1/parts/2")));
 }
