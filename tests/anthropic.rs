@@ -108,42 +108,7 @@ fn anthropic_missing_ids_are_assigned_and_paired_by_name() {
 
 #[test]
 fn anthropic_invalid_and_non_object_arguments_become_empty_objects() {
-    let invalid = ToolCall::from_text(Some("t1".into()), "get_weather", "{\"location\": \"Par");
-    let spelled = ToolCall::from_text(
-        Some("t2".into()),
-        "get_weather",
-        "{ \"location\" : \"Rome\" }",
-    );
-    let array = ToolCall::new(Some("t3".into()), "get_weather", json!([1, 2]));
-    let x = base(vec![
-        user("go"),
-        assistant(vec![
-            Part::ToolCall(invalid),
-            Part::ToolCall(spelled),
-            Part::ToolCall(array),
-        ]),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    let content = &doc["messages"][1]["content"];
-    assert_eq!(content[0]["input"], json!({}));
-    assert_eq!(content[1]["input"], json!({"location": "Rome"}));
-    assert_eq!(content[2]["input"], json!({}));
-    assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw");
-    assert_losses!(&losses; Rewritten "/messages/1/parts/0/arguments");
-    assert_losses!(&losses; Dropped "/messages/1/parts/1/arguments_raw");
-    assert!(!has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
-    assert_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/2/arguments",
-    );
-    let calls: Vec<_> = back.messages[1].tool_calls().collect();
-    assert_eq!(calls[1].arguments, json!({"location": "Rome"}));
-    assert!(calls.iter().all(|c| c.arguments_raw.is_none()));
+    common::blocks::bad_arguments_become_empty_objects(A, base, "/input");
 }
 
 #[test]

@@ -116,3 +116,43 @@ pub fn missing_ids_paired_by_name(
     let first = t.back.messages[2].tool_results().next().unwrap();
     assert_eq!(first.call_id.as_deref(), Some("call_2"));
 }
+
+/// Arguments that are not a JSON object (invalid JSON, an array) are sent as `{}`, reported;
+/// arguments spelled with odd spacing are sent as the object, their text reported as dropped.
+/// `input` points at the arguments inside a call block. Returns all losses.
+#[track_caller]
+pub fn bad_arguments_become_empty_objects(
+    format: Format,
+    exchange: impl Fn(Vec<Message>) -> Exchange,
+    input: &str,
+) -> Vec<toolscope::model::Loss> {
+    use toolscope::model::ToolCall;
+    let invalid = ToolCall::from_text(Some("t1".into()), "get_weather", "{\"location\": \"Par");
+    let spelled = ToolCall::from_text(
+        Some("t2".into()),
+        "get_weather",
+        "{ \"location\" : \"Rome\" }",
+    );
+    let array = ToolCall::new(Some("t3".into()), "get_weather", json!([1, 2]));
+    let calls = [invalid, spelled, array].map(Part::ToolCall).to_vec();
+    let x = exchange(vec![user("go"), Message::new(Role::Assistant, calls)]);
+    let t = checked_trip(format, &x, Kind::Request);
+    let content = t.doc["messages"][1]["content"].as_array().unwrap();
+    let inputs: Vec<_> = content.iter().map(|b| b.pointer(input).unwrap()).collect();
+    assert_eq!(
+        inputs,
+        [&json!({}), &json!({"location": "Rome"}), &json!({})]
+    );
+    let losses = t.all;
+    crate::assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw", Rewritten "/messages/1/parts/0/arguments");
+    crate::assert_losses!(&losses; Dropped "/messages/1/parts/1/arguments_raw", Rewritten "/messages/1/parts/2/arguments");
+    assert!(!has_loss(
+        &losses,
+        LossKind::Rewritten,
+        "/messages/1/parts/1/arguments"
+    ));
+    let calls: Vec<_> = t.back.messages[1].tool_calls().collect();
+    assert_eq!(calls[1].arguments, json!({"location": "Rome"}));
+    assert!(calls.iter().all(|c| c.arguments_raw.is_none()));
+    losses
+}
