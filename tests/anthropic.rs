@@ -9,7 +9,9 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const A: Format = Format::Anthropic;
 
@@ -518,18 +520,6 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 }
 
-/// 1-based line and column of the first occurrence of `snippet` in `text`.
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let offset = text.find(snippet).expect("snippet in text");
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, column)
-}
-
 #[test]
 fn anthropic_decode_errors_point_at_the_spot() {
     // (document, pointer, where the error points in the text)
@@ -550,13 +540,7 @@ fn anthropic_decode_errors_point_at_the_spot() {
             "{\"type\": \"tool_use\"",
         ),
     ];
-    for (text, pointer, snippet) in cases {
-        let e = A.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.format, Some("anthropic"));
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        let (line, column) = position(text, snippet);
-        assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
-    }
+    common::assert_errors_at_snippets(A, Kind::Request, &cases);
     // Shape errors found while parsing: the pointer, and the line where the offending element
     // starts (not where serde noticed, which for a malformed block is its end).
     let shapes = [
@@ -585,12 +569,7 @@ fn anthropic_decode_errors_point_at_the_spot() {
             "unknown variant",
         ),
     ];
-    for (text, pointer, line, message) in shapes {
-        let e = A.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        assert_eq!(e.line, Some(line), "{e}");
-        assert!(e.message.contains(message), "{e}");
-    }
+    common::assert_shape_errors(A, &shapes);
     // Syntax errors: line and column, no pointer.
     let e = A
         .decode(

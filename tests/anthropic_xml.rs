@@ -13,7 +13,9 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const X: Format = Format::AnthropicXml;
 
@@ -60,15 +62,6 @@ fn base(messages: Vec<Message>) -> Exchange {
         messages,
         ..Exchange::default()
     }
-}
-
-/// 1-based line and column of the first occurrence of `snippet`.
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let at = text.find(snippet).expect("snippet in text");
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    (line, col)
 }
 
 #[test]

@@ -10,7 +10,9 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const B: Format = Format::Bedrock;
 
@@ -655,17 +657,6 @@ fn bedrock_response_message_into_a_request_drops_response_fields() {
     }
 }
 
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let offset = text.find(snippet).expect("snippet in text");
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, column)
-}
-
 #[test]
 fn bedrock_decode_errors_point_at_the_spot() {
     // Semantic errors: (document, pointer, where the error points in the text).
@@ -686,13 +677,7 @@ fn bedrock_decode_errors_point_at_the_spot() {
             "{\"toolUse\"",
         ),
     ];
-    for (text, pointer, snippet) in cases {
-        let e = B.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.format, Some("bedrock"));
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        let (line, column) = position(text, snippet);
-        assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
-    }
+    common::assert_errors_at_snippets(B, Kind::Request, &cases);
     // Shape errors found while parsing: the pointer and the line of the offending element.
     let shapes = [
         (
@@ -720,12 +705,7 @@ fn bedrock_decode_errors_point_at_the_spot() {
             "inputSchema",
         ),
     ];
-    for (text, pointer, line, message) in shapes {
-        let e = B.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        assert_eq!(e.line, Some(line), "{e}");
-        assert!(e.message.contains(message), "{e}");
-    }
+    common::assert_shape_errors(B, &shapes);
     // Syntax errors: line and column, no pointer.
     let e = B
         .decode(

@@ -10,7 +10,9 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const M: Format = Format::Mcp;
 
@@ -716,17 +718,6 @@ fn mcp_single_messages_stay_single_and_transcripts_stay_arrays() {
     survives(&one, Kind::Request);
     survives(&json!([one.clone()]), Kind::Request);
     survives(&json!([one]), Kind::Response);
-}
-
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let offset = text.find(snippet).expect("snippet in text");
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, column)
 }
 
 #[test]

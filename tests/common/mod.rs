@@ -556,3 +556,28 @@ pub fn calls_answered(
         Message::new(Role::Tool, results),
     ]
 }
+
+/// Each `(text, pointer, snippet)` fails to decode in `format` as `kind`, the error naming the
+/// format and pointing at `pointer` and at the line and column where `snippet` starts.
+#[track_caller]
+pub fn assert_errors_at_snippets(format: Format, kind: Kind, cases: &[(&str, &str, &str)]) {
+    for (text, pointer, snippet) in cases {
+        let e = format.decode(text, kind).expect_err(pointer);
+        assert_eq!(e.format, Some(format.id()));
+        assert_eq!(e.pointer.as_deref(), Some(*pointer), "{e}");
+        let (line, column) = position(text, snippet);
+        assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
+    }
+}
+
+/// Each `(text, pointer, line, message)` fails to decode in `format` as a request, the error
+/// pointing at `pointer` on line `line` and saying `message`.
+#[track_caller]
+pub fn assert_shape_errors(format: Format, cases: &[(&str, &str, usize, &str)]) {
+    for (text, pointer, line, message) in cases {
+        let e = format.decode(text, Kind::Request).expect_err(pointer);
+        assert_eq!(e.pointer.as_deref(), Some(*pointer), "{e}");
+        assert_eq!(e.line, Some(*line), "{e}");
+        assert!(e.message.contains(message), "{e}");
+    }
+}
