@@ -197,18 +197,8 @@ fn mcp_missing_ids_are_assigned_and_paired_by_name() {
 
 #[test]
 fn mcp_invalid_and_non_object_arguments_become_empty_objects() {
-    let bad = ToolCall::from_text(Some("a".into()), "get_weather", "{\"location\": \"Par");
-    let spelled = ToolCall::from_text(
-        Some("b".into()),
-        "get_weather",
-        "{ \"location\" : \"Oslo\" }",
-    );
-    let list = ToolCall::new(Some("c".into()), "get_weather", json!([1, 2]));
-    let x = base(vec![assistant(vec![
-        Part::ToolCall(bad),
-        Part::ToolCall(spelled),
-        Part::ToolCall(list),
-    ])]);
+    let calls = common::odd_arguments(["a", "b", "c"], "Oslo");
+    let x = base(vec![assistant(calls)]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc[2]["params"]["arguments"], json!({}));
     assert_eq!(doc[3]["params"]["arguments"], json!({"location": "Oslo"}));

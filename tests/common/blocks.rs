@@ -126,15 +126,7 @@ pub fn bad_arguments_become_empty_objects(
     exchange: impl Fn(Vec<Message>) -> Exchange,
     input: &str,
 ) -> Vec<toolscope::model::Loss> {
-    use toolscope::model::ToolCall;
-    let invalid = ToolCall::from_text(Some("t1".into()), "get_weather", "{\"location\": \"Par");
-    let spelled = ToolCall::from_text(
-        Some("t2".into()),
-        "get_weather",
-        "{ \"location\" : \"Rome\" }",
-    );
-    let array = ToolCall::new(Some("t3".into()), "get_weather", json!([1, 2]));
-    let calls = [invalid, spelled, array].map(Part::ToolCall).to_vec();
+    let calls = super::odd_arguments(["t1", "t2", "t3"], "Rome");
     let x = exchange(vec![user("go"), Message::new(Role::Assistant, calls)]);
     let t = checked_trip(format, &x, Kind::Request);
     let content = t.doc["messages"][1]["content"].as_array().unwrap();

@@ -581,3 +581,19 @@ pub fn assert_shape_errors(format: Format, cases: &[(&str, &str, usize, &str)]) 
         assert!(e.message.contains(message), "{e}");
     }
 }
+
+/// Three calls of `get_weather` with the ids `ids` whose arguments are no plain object: invalid
+/// JSON, the object `{"location": city}` spelled with odd spacing, and an array.
+pub fn odd_arguments(ids: [&str; 3], city: &str) -> Vec<Part> {
+    let [a, b, c] = ids.map(|id| Some(id.to_string()));
+    let spelled = format!("{{ \"location\" : \"{city}\" }}");
+    vec![
+        Part::ToolCall(ToolCall::from_text(
+            a,
+            "get_weather",
+            "{\"location\": \"Par",
+        )),
+        Part::ToolCall(ToolCall::from_text(b, "get_weather", &spelled)),
+        Part::ToolCall(ToolCall::new(c, "get_weather", serde_json::json!([1, 2]))),
+    ]
+}
