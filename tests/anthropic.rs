@@ -130,19 +130,7 @@ fn anthropic_error_results_json_and_blocks() {
         Some("t2".into()),
         ResultContent::Json(json!({"price": 231.45})),
     );
-    let blocks = ToolResult::new(
-        Some("t3".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-            Block::Text { text: "".into() },
-        ]),
-    );
+    let blocks = common::chart_result("t3", vec![Block::Text { text: "".into() }]);
     let x = base(common::calls_answered(
         "prices",
         &[

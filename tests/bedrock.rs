@@ -172,21 +172,12 @@ fn bedrock_error_results_json_and_blocks() {
         ResultContent::Json(json!({"price": 231.45, "currency": "USD"})),
     );
     let scalar = ToolResult::new(Some("t3".into()), ResultContent::Json(json!([1, 2])));
-    let blocks = ToolResult::new(
-        Some("t4".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-            Block::Image {
-                media_type: "image/bmp".into(),
-                data: "Qk0=".into(),
-            },
-        ]),
+    let blocks = common::chart_result(
+        "t4",
+        vec![Block::Image {
+            media_type: "image/bmp".into(),
+            data: "Qk0=".into(),
+        }],
     );
     let one_block = ToolResult::new(
         Some("t5".into()),

@@ -248,18 +248,7 @@ fn mcp_error_json_and_block_results() {
         Some("b".into()),
         ResultContent::Json(json!({"temp": 21.5, "unit": "C"})),
     );
-    let blocks = ToolResult::new(
-        Some("c".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-        ]),
-    );
+    let blocks = common::chart_result("c", vec![]);
     let one_block = ToolResult::new(
         Some("d".into()),
         ResultContent::Blocks(vec![Block::Text {

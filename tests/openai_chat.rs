@@ -172,18 +172,7 @@ fn openai_chat_error_results_fold_into_text() {
 #[test]
 fn openai_chat_json_and_image_results_become_text() {
     let json_result = ToolResult::new(Some("c1".into()), ResultContent::Json(json!({"t": 18})));
-    let image = ToolResult::new(
-        Some("c2".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-        ]),
-    );
+    let image = common::chart_result("c2", vec![]);
     let x = exchange(common::calls_answered(
         "go",
         &[("c1", "f"), ("c2", "g")],

@@ -597,3 +597,19 @@ pub fn odd_arguments(ids: [&str; 3], city: &str) -> Vec<Part> {
         Part::ToolCall(ToolCall::new(c, "get_weather", serde_json::json!([1, 2]))),
     ]
 }
+
+/// A block result for the call `id`: the text "chart:", then a PNG image (then `more`).
+pub fn chart_result(id: &str, more: Vec<toolscope::model::Block>) -> ToolResult {
+    use toolscope::model::Block;
+    let mut blocks = vec![
+        Block::Text {
+            text: "chart:".into(),
+        },
+        Block::Image {
+            media_type: "image/png".into(),
+            data: "iVBORw0KGgo=".into(),
+        },
+    ];
+    blocks.extend(more);
+    ToolResult::new(Some(id.into()), ResultContent::Blocks(blocks))
+}
