@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolscope::formats::Kind;
 use toolscope::model::StopReason;
-use toolscope::replay::{LoadOptions, Replay};
+use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{Assembled, Protocol};
 
 /// Every recording, as (folder/name, text), sorted.
@@ -333,7 +333,7 @@ proptest! {
         let (name, text) = jsonl[file % jsonl.len()];
         let whole = replay(text);
         let p = whole.protocol;
-        let cut = common::feed_in_pieces(text, &cuts, p, false);
+        let cut = common::feed_in_pieces(text, &cuts, false, AnyAssembler::new(p));
         prop_assert_eq!(cut.message(), whole.assembled.message(), "{}", name);
         prop_assert_eq!(&cut.anomalies, &whole.assembled.anomalies);
         let nl = if crlf { "\r\n" } else { "\n" };
@@ -342,7 +342,7 @@ proptest! {
             .filter(|l| !l.trim().is_empty())
             .map(|l| format!("data: {l}{nl}{nl}"))
             .collect();
-        let cut = common::feed_in_pieces(&as_sse, &cuts, p, true);
+        let cut = common::feed_in_pieces(&as_sse, &cuts, true, AnyAssembler::new(p));
         prop_assert_eq!(cut.message(), whole.assembled.message(), "{} as SSE", name);
     }
 }

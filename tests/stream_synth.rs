@@ -9,7 +9,7 @@ mod common;
 use proptest::prelude::*;
 use toolscope::formats::Kind;
 use toolscope::model::{Exchange, Message, Role};
-use toolscope::replay::{LoadOptions, Replay};
+use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::Protocol;
 use toolscope::synth::{synthesize, synthesize_with};
 
@@ -115,7 +115,7 @@ fn synth_chat_fragments_arguments_by_index() {
 }
 
 fn feed(text: &str, cuts: &[usize], p: Protocol) -> toolscope::stream::Assembled {
-    common::feed_in_pieces(text, cuts, p, p.is_sse())
+    common::feed_in_pieces(text, cuts, p.is_sse(), AnyAssembler::new(p))
 }
 
 proptest! {

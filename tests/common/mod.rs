@@ -322,15 +322,15 @@ pub fn fixture_text(dir: &str, name: &str) -> String {
 }
 
 /// Cut `text` at `cuts` (each taken modulo the length + 1), frame the pieces as SSE (or as JSON
-/// lines) and assemble the events as protocol `p` would.
+/// lines) and feed the events to the assembler `a`.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn feed_in_pieces(
+pub fn feed_in_pieces<A: toolscope::stream::Assembler>(
     text: &str,
     cuts: &[usize],
-    p: toolscope::stream::Protocol,
     sse_framing: bool,
+    mut a: A,
 ) -> toolscope::stream::Assembled {
-    use toolscope::stream::{ndjson, sse, Assembler as _};
+    use toolscope::stream::{ndjson, sse};
     let bytes = text.as_bytes();
     let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
     points.sort_unstable();
@@ -355,7 +355,6 @@ pub fn feed_in_pieces(
         events.extend(f.finish());
         events
     };
-    let mut a = toolscope::replay::AnyAssembler::new(p);
     for e in &events {
         a.push(e);
     }
