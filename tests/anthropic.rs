@@ -58,11 +58,7 @@ fn base(messages: Vec<Message>) -> Exchange {
 fn anthropic_parallel_results_come_first_in_one_user_message() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        assistant(vec![
-            Part::text("Checking both."),
-            call(Some("toolu_A"), "get_weather", json!({"location": "Tokyo"})),
-            call(Some("toolu_B"), "get_weather", json!({"location": "Oslo"})),
-        ]),
+        common::checking_both("toolu_A", "toolu_B"),
         // Results in the opposite order of the calls, then the user's next words.
         tool_msg(vec![
             result(Some("toolu_B"), "-3 °C"),

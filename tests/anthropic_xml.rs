@@ -68,11 +68,7 @@ fn base(messages: Vec<Message>) -> Exchange {
 fn anthropic_xml_parallel_invokes_and_results_in_order() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        assistant(vec![
-            Part::text("Checking both."),
-            call(Some("toolu_A"), "get_weather", json!({"location": "Tokyo"})),
-            call(Some("toolu_B"), "get_weather", json!({"location": "Oslo"})),
-        ]),
+        common::checking_both("toolu_A", "toolu_B"),
         tool_msg(vec![
             result(Some("toolu_A"), "24 °C"),
             result(Some("toolu_B"), "-3 °C"),

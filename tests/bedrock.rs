@@ -63,19 +63,7 @@ fn base(messages: Vec<Message>) -> Exchange {
 fn bedrock_parallel_results_come_first_in_one_user_message() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        assistant(vec![
-            Part::text("Checking both."),
-            call(
-                Some("tooluse_A"),
-                "get_weather",
-                json!({"location": "Tokyo"}),
-            ),
-            call(
-                Some("tooluse_B"),
-                "get_weather",
-                json!({"location": "Oslo"}),
-            ),
-        ]),
+        common::checking_both("tooluse_A", "tooluse_B"),
         // Results in the opposite order of the calls, then the user's next words.
         tool_msg(vec![
             result(Some("tooluse_B"), "-3 °C"),

@@ -612,3 +612,14 @@ pub fn chart_result(id: &str, more: Vec<toolscope::model::Block>) -> ToolResult 
     blocks.extend(more);
     ToolResult::new(Some(id.into()), ResultContent::Blocks(blocks))
 }
+
+/// The assistant's "Checking both.", then `get_weather` for Tokyo (call id `a`) and for Oslo
+/// (`b`), with a `location` argument.
+pub fn checking_both(a: &str, b: &str) -> Message {
+    use serde_json::json;
+    let calls = [(a, "Tokyo"), (b, "Oslo")]
+        .map(|(id, city)| call(Some(id), "get_weather", json!({"location": city})));
+    let mut parts = vec![Part::text("Checking both.")];
+    parts.extend(calls);
+    Message::new(Role::Assistant, parts)
+}
