@@ -318,8 +318,8 @@ fn replay_command(
     err: &mut String,
     usage: impl Fn(&mut String, &str) -> i32,
 ) -> i32 {
+    use crate::formats::Protocol;
     use crate::replay::{LoadOptions, Replay};
-    use crate::stream::Protocol;
     let mut opts = LoadOptions::default();
     let mut to = None;
     let mut steps = false;

@@ -10,6 +10,7 @@ use super::wire::{
 };
 use crate::formats::json::escape;
 use crate::formats::shared::{self, drop_pointer};
+use crate::formats::turns;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
@@ -88,6 +89,21 @@ fn kept(role: WireRole, response: bool, part: &Part) -> bool {
         Part::ToolCall(_) => role == WireRole::Assistant,
         Part::ToolResult(_) => role == WireRole::User && !response,
         Part::Raw { format, .. } => format == ID,
+    }
+}
+
+/// Bedrock's turns for the shared grouping.
+struct Messages;
+
+impl turns::Turns for Messages {
+    type Role = WireRole;
+    const PROVIDER: &'static str = "Bedrock";
+    const USER: WireRole = WireRole::User;
+    fn wire_role(m: &Message) -> WireRole {
+        wire_role(m)
+    }
+    fn kept(role: WireRole, response: bool, part: &Part) -> bool {
+        kept(role, response, part)
     }
 }
 
@@ -868,40 +884,7 @@ fn tool_names(messages: &[wire::Message]) -> Vec<String> {
 /// The canonical messages as Bedrock turns: a Tool message (and any Tool messages right after
 /// it) and the User message after them become one user message, results first.
 fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> {
-    // Which source messages make up each wire message.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut i = 0;
-    while i < msgs.len() {
-        let mut group = vec![i];
-        let mut j = i + 1;
-        let is_tool = |k: usize| msgs.get(k).is_some_and(|m| m.role == Role::Tool);
-        if is_tool(i) {
-            while is_tool(j) {
-                group.push(j);
-                j += 1;
-            }
-            if group.len() > 1 {
-                losses.rewritten(
-                    "/messages",
-                    format!("tool messages {i}–{} sent as one user message", j - 1),
-                    "Bedrock expects all tool results of a turn together in the one user \
-                     message after it; they read back as one tool message",
-                );
-            }
-            if let Some(next) = msgs.get(j) {
-                let merges = next.role == Role::User
-                    && next.parts.iter().any(|p| kept(WireRole::User, false, p))
-                    && !next.parts.iter().any(|p| matches!(p, Part::ToolResult(_)));
-                if merges {
-                    group.push(j);
-                    j += 1;
-                }
-            }
-        }
-        groups.push(group);
-        i = j;
-    }
-
+    let groups = turns::group::<Messages>(msgs, losses);
     let mut out = Vec::new();
     for (wi, group) in groups.iter().enumerate() {
         let role = group
@@ -951,26 +934,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
         });
     }
 
-    // Anything else that reads back grouped differently (results inside a user message, text
-    // inside a tool message, an empty tool message, …) is reported once, for the whole list.
-    let expected: Vec<(Role, usize)> = msgs
-        .iter()
-        .map(|m| {
-            let role = wire_role(m);
-            (
-                m.role,
-                m.parts.iter().filter(|p| kept(role, false, p)).count(),
-            )
-        })
-        .collect();
-    if read_back_shape(&out) != expected && !losses.0.iter().any(|l| l.pointer == "/messages") {
-        losses.rewritten(
-            "/messages",
-            "messages regrouped",
-            "Bedrock carries tool results inside user messages: these messages read back split \
-             or joined differently",
-        );
-    }
+    turns::report_regrouped::<Messages>(msgs, read_back_shape(&out), losses);
     out
 }
 
@@ -985,17 +949,7 @@ fn read_back_shape(msgs: &[wire::Message]) -> Vec<(Role, usize)> {
             .collect();
         match m.role {
             WireRole::Assistant => shape.push((Role::Assistant, results.len())),
-            WireRole::User if results.is_empty() => shape.push((Role::User, 0)),
-            WireRole::User => {
-                for run in results.chunk_by(|a, b| a == b) {
-                    let role = if run.first() == Some(&true) {
-                        Role::Tool
-                    } else {
-                        Role::User
-                    };
-                    shape.push((role, run.len()));
-                }
-            }
+            WireRole::User => turns::user_shape(&results, &mut shape),
         }
     }
     shape

@@ -7,7 +7,7 @@
 //! *object*, `tool_name` on tool messages; `tools` as OpenAI function tools; sampling settings
 //! inside `options` (`temperature`, `top_p`, `num_predict`, `stop`, …); `format`,
 //! `keep_alive`, `think`, `stream`. It is read with the Chat Completions wire types and
-//! [`Dialect::Ollama`]; `options` is lifted into the model here. The response
+//! [`Profile`] of [`Ollama`]; `options` is lifted into the model here. The response
 //! (`{model, created_at, message, done, done_reason, …counts and durations}`) is translated
 //! to and from a Chat Completions response here.
 //!
@@ -26,11 +26,16 @@
 //!   the document carries the whole schema, and keywords outside that subset may be ignored
 //!   (not reported).
 
-use super::convert::{self, Dialect};
-use super::dialects::{from_value, messages};
+use super::convert;
+use super::dialects::messages;
+use super::profile::{openai_finish, ObjectArguments, Profile, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
+use crate::formats::notes::Note;
+use crate::formats::spec::{Http, ModelIn, Python, Send};
 use crate::formats::{DecodeError, Kind};
-use crate::model::{Exchange, Loss, Losses};
+use crate::model::ModelFamily;
+use crate::model::{ChoiceMode, Exchange, Loss, Losses, StopReason};
+use crate::schema::Family;
 use serde_json::{json, Value};
 
 const ID: &str = "ollama";
@@ -48,24 +53,24 @@ impl crate::formats::Codec for Ollama {
     fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         let mut losses = Losses::new();
         let y = into_options(x, &mut losses);
-        let (req, more) = convert::encode_request(&y, Dialect::Ollama);
+        let (req, more) = convert::encode_request(&y, &Ollama);
         losses.extend(more);
         (req, losses.into_vec())
     }
 
     fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        let (mut x, losses) = convert::decode_request(doc, Dialect::Ollama)?;
+        let (mut x, losses) = convert::decode_request(doc, &Ollama)?;
         lift(&mut x);
         Ok((x, losses))
     }
 
     fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-        let (r, losses) = convert::encode_response(x, Dialect::Ollama);
+        let (r, losses) = convert::encode_response(x, &Ollama);
         (to_ollama(r), losses)
     }
 
     fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(from_ollama(doc)?, Dialect::Ollama)
+        convert::decode_response(from_ollama(doc)?, &Ollama)
     }
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
@@ -246,7 +251,7 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
     let Some(message) = top.remove("message") else {
         return Err(DecodeError::at(ID, "", "a response needs a message"));
     };
-    let message: wire::Message = from_value(ID, message, "/message")?;
+    let message: wire::Message = DecodeError::typed(ID, message, "/message")?;
     let counts = (
         top.get("prompt_eval_count").and_then(Value::as_u64),
         top.get("eval_count").and_then(Value::as_u64),
@@ -279,4 +284,117 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
         usage,
         extra: top,
     })
+}
+
+impl crate::formats::spec::Spec for Ollama {
+    const NAME: &'static str = "Ollama";
+    const NOTE: Note = Note {
+        arguments: "A JSON object (`function.arguments`).",
+        results: "`tool` messages with text content and `tool_name`; an error is folded into the text.",
+        ids: "None: results pair with calls by order and `tool_name`.",
+        choice: "None: there is no tool_choice and no parallel switch.",
+        other: "The native `/api/chat`: sampling settings live in `options` (`num_predict` is the token limit), and tools keep OpenAI's function shape.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::Ollama);
+    const LINTS: Family = Family::OpenAi;
+    const SEND: Send = Send::Http(Http {
+        title: "Ollama /api/chat (local, no key)",
+        url: "http://localhost:11434/api/chat",
+        model: ModelIn::Body,
+        headers: &[],
+        python: Python::Client {
+            install: "ollama",
+            import: "import ollama",
+            constructor: "ollama.Client()",
+            call: "chat",
+            print: "print(response)",
+        },
+        aws: false,
+    });
+    const KEY_ENV: Option<&'static str> = None;
+}
+
+/// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are
+/// done above, around the converter).
+impl Profile for Ollama {
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn provider(&self) -> &'static str {
+        "Ollama"
+    }
+    fn family(&self) -> ModelFamily {
+        ModelFamily::Ollama
+    }
+    fn has_ids(&self) -> bool {
+        false
+    }
+    fn max_tokens_field(&self) -> &'static str {
+        MAX_TOKENS
+    }
+    fn has_tool_choice(&self) -> bool {
+        false
+    }
+    fn mode_from_wire(&self, _word: &str) -> Option<ChoiceMode> {
+        None
+    }
+    fn mode_to_wire(&self, _mode: ChoiceMode) -> Option<&'static str> {
+        None
+    }
+    fn tool_type_optional(&self) -> bool {
+        true
+    }
+    fn typed_calls(&self) -> bool {
+        false
+    }
+    fn has_allowed_tools(&self) -> bool {
+        false
+    }
+    fn has_named_choice(&self) -> bool {
+        false
+    }
+    fn has_parallel_tool_calls(&self) -> bool {
+        false
+    }
+    fn strict(&self) -> Strict {
+        Strict::No
+    }
+    fn object_arguments(&self) -> ObjectArguments {
+        ObjectArguments::Always
+    }
+    fn result_name_field(&self) -> Option<&'static str> {
+        Some("tool_name")
+    }
+    fn string_content(&self) -> bool {
+        true
+    }
+    fn emits_default(&self, _field: &str) -> bool {
+        false
+    }
+    /// Ollama says `stop` after tool calls too.
+    fn finish_from_wire(&self, word: &str, has_calls: bool) -> StopReason {
+        match word {
+            "stop" if has_calls => StopReason::ToolUse,
+            _ => openai_finish(word, false),
+        }
+    }
+    fn finish_to_wire(&self, reason: &StopReason, has_calls: bool) -> Option<String> {
+        let word = match reason {
+            StopReason::EndTurn if !has_calls => "stop",
+            StopReason::ToolUse if has_calls => "stop",
+            StopReason::MaxTokens => "length",
+            StopReason::Other(s) if matches!(s.as_str(), "load" | "unload") => s,
+            _ => return None,
+        };
+        Some(word.to_string())
+    }
+    fn content_filter(&self) -> bool {
+        false
+    }
+    fn own_finish(&self, _word: &str) -> bool {
+        false
+    }
+    fn derived_finish(&self, _has_calls: bool) -> &'static str {
+        "stop"
+    }
 }
