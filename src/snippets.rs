@@ -25,7 +25,7 @@
 //!   The prompt is sent as one user message to the Messages API, with `</function_calls>` as
 //!   stop sequence as the convention has it, so the reply can be read back in the XML pane.
 
-use crate::formats::spec::{Http, ModelIn, Python, Send};
+use crate::formats::spec::{Http, ModelIn, Print, Python, Send};
 use crate::formats::Format;
 use serde_json::Value;
 use std::fmt;
@@ -173,6 +173,17 @@ fn literal(name: &'static str, text: impl Into<String>) -> Header {
         name,
         text: text.into(),
         env: None,
+    }
+}
+
+impl Api {
+    /// `; export VAR=…` for the key's variable, if a header reads one.
+    fn env_note(&self) -> String {
+        self.headers
+            .iter()
+            .find_map(|h| h.env)
+            .map(|e| format!("; export {e}=…"))
+            .unwrap_or_default()
     }
 }
 
@@ -375,28 +386,29 @@ fn python(api: &Api, body: &str) -> String {
     let client = match api.python {
         Python::OpenAi { call, .. } => Some((
             "openai",
-            "from openai import OpenAI",
+            "from openai import OpenAI".to_string(),
             api.python_constructor.as_str(),
             call,
-            "print(response.model_dump_json(indent=2))",
+            Print::Model,
         )),
-        Python::Client {
-            install,
-            import,
-            constructor,
-            call,
-            print,
-        } => Some((install, import, constructor, call, print)),
+        Python::Sdk(sdk) => Some((
+            sdk.install,
+            sdk.import
+                .map_or_else(|| format!("import {}", sdk.install), str::to_string),
+            sdk.constructor,
+            sdk.call,
+            sdk.print,
+        )),
         Python::Httpx => None,
     };
     match client {
         Some((install, import, constructor, call, print)) => {
-            let env_note = api
-                .headers
-                .iter()
-                .find_map(|h| h.env)
-                .map(|e| format!("; export {e}=…"))
-                .unwrap_or_default();
+            let print = match print {
+                Print::Model => "print(response.model_dump_json(indent=2))",
+                Print::Repr => "print(response)",
+                Print::Dict => "print(json.dumps(response, indent=2, default=str))",
+            };
+            let env_note = api.env_note();
             let json_import = if print.contains("json.") {
                 "import json\n"
             } else {
@@ -426,12 +438,7 @@ fn python(api: &Api, body: &str) -> String {
                     format!("{}: {value}", py_string(h.name))
                 })
                 .collect();
-            let env_note = api
-                .headers
-                .iter()
-                .find_map(|h| h.env)
-                .map(|e| format!("; export {e}=…"))
-                .unwrap_or_default();
+            let env_note = api.env_note();
             format!(
                 "# {title}: pip install httpx{env_note}\n\
                  import os\n\n\
@@ -464,6 +471,19 @@ fn json_to_python(json: &str) -> String {
 /// A Python string literal: double quotes, escapes for control, invisible and layout
 /// characters, everything else as it is.
 fn py_string(s: &str) -> String {
+    quoted(s, |c| {
+        if c <= 0xffff {
+            format!("\\u{c:04x}")
+        } else {
+            format!("\\U{c:08x}")
+        }
+    })
+}
+
+/// A string literal in double quotes with the escapes Python and JavaScript share (quote,
+/// backslash, `\n`, `\r`, `\t`, `\x..` for other controls); `invisible_escape` spells the
+/// escape of an [`invisible`] character (by code point) in the language at hand.
+fn quoted(s: &str, invisible_escape: impl Fn(u32) -> String) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -476,10 +496,7 @@ fn py_string(s: &str) -> String {
             c if (c as u32) < 0x20 || c == '\u{7f}' => {
                 out.push_str(&format!("\\x{:02x}", c as u32))
             }
-            c if invisible(c) && (c as u32) <= 0xffff => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c if invisible(c) => out.push_str(&format!("\\U{:08x}", c as u32)),
+            c if invisible(c) => out.push_str(&invisible_escape(c as u32)),
             c => out.push(c),
         }
     }
@@ -513,12 +530,7 @@ fn typescript(api: &Api, body: &str) -> String {
             title = api.title,
         );
     }
-    let env_note = api
-        .headers
-        .iter()
-        .find_map(|h| h.env)
-        .map(|e| format!("; export {e}=…"))
-        .unwrap_or_default();
+    let env_note = api.env_note();
     let mut headers = String::new();
     for h in &api.headers {
         let value = match h.env {
@@ -553,24 +565,7 @@ fn json_to_js(json: &str) -> String {
 
 /// A JavaScript string literal in double quotes.
 fn js_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if invisible(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    quoted(s, |c| format!("\\u{{{c:x}}}"))
 }
 
 /// Text inside a template literal: `` ` ``, `\` and `${` escaped.

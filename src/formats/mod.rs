@@ -38,22 +38,16 @@ macro_rules! by_convert {
         type Request = $request;
         type Response = $response;
 
-        fn encode_request(x: &$crate::model::Exchange) -> ($request, Vec<$crate::model::Loss>) {
+        fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<$request> {
             convert::encode_request(x)
         }
-        fn decode_request(
-            doc: $request,
-        ) -> Result<($crate::model::Exchange, Vec<$crate::model::Loss>), $crate::formats::DecodeError>
-        {
+        fn decode_request(doc: $request) -> $crate::formats::Decoding {
             convert::decode_request(doc)
         }
-        fn encode_response(x: &$crate::model::Exchange) -> ($response, Vec<$crate::model::Loss>) {
+        fn encode_response(x: &$crate::model::Exchange) -> $crate::formats::Encoding<$response> {
             convert::encode_response(x)
         }
-        fn decode_response(
-            doc: $response,
-        ) -> Result<($crate::model::Exchange, Vec<$crate::model::Loss>), $crate::formats::DecodeError>
-        {
+        fn decode_response(doc: $response) -> $crate::formats::Decoding {
             convert::decode_response(doc)
         }
     };
@@ -78,6 +72,13 @@ impl Kind {
         }
     }
 }
+
+/// What a codec's decoder returns: the exchange and what decoding normalised, or where the
+/// document does not fit.
+pub type Decoding = Result<(Exchange, Vec<Loss>), DecodeError>;
+
+/// What a codec's encoder returns: the body and what it could not carry.
+pub type Encoding<T> = (T, Vec<Loss>);
 
 /// A document produced by an encoder, with everything it could not carry.
 #[derive(Debug, Clone, PartialEq)]

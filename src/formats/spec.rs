@@ -41,13 +41,15 @@ pub trait Spec: Codec {
 /// A format that streams: how its events are recognised, assembled and synthesised.
 pub trait Streams: Spec {
     /// The assembler (sans-IO state machine) of its stream.
-    type Assembler: Assembler + Debug + PartialEq;
+    type Assembler: Assembler + Debug + PartialEq + Default;
     /// True when events are framed as SSE `data:` lines; false for JSON lines.
     const SSE: bool;
     /// True when each SSE event repeats its `type` as the `event:` name.
     const NAMED_EVENTS: bool = false;
     /// A fresh assembler.
-    fn assembler() -> Self::Assembler;
+    fn assembler() -> Self::Assembler {
+        Self::Assembler::default()
+    }
     /// True when an event (its SSE name and JSON object, when it is one) is of this protocol.
     fn claims(name: Option<&str>, event: Option<&Map<String, Value>>) -> bool;
     /// For a protocol several dialects speak: which one these events are, when they say.
@@ -155,21 +157,108 @@ pub enum Python {
         /// A compatible server's base URL.
         base_url: Option<&'static str>,
     },
-    /// The provider's SDK: `client = <constructor>`, `response = client.<call>(**body)`.
-    Client {
-        /// The pip package.
-        install: &'static str,
-        /// The import line.
-        import: &'static str,
-        /// The client constructor.
-        constructor: &'static str,
-        /// The method taking the body as keyword arguments.
-        call: &'static str,
-        /// How the response is printed.
-        print: &'static str,
-    },
+    /// The provider's own SDK.
+    Sdk(Sdk),
     /// `httpx.post(url, headers=…, json=body)`.
     Httpx,
+}
+
+/// A provider's Python SDK: `client = <constructor>`, `response = client.<call>(**body)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sdk {
+    /// The pip package.
+    pub install: &'static str,
+    /// The import line, when it is not `import <install>`.
+    pub import: Option<&'static str>,
+    /// The client constructor.
+    pub constructor: &'static str,
+    /// The method taking the body as keyword arguments.
+    pub call: &'static str,
+    /// How the response is printed.
+    pub print: Print,
+}
+
+/// How a snippet prints an SDK's response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Print {
+    /// A pydantic model: `response.model_dump_json(indent=2)`.
+    Model,
+    /// Its own `repr`.
+    Repr,
+    /// A plain dict: `json.dumps(…, default=str)`.
+    Dict,
+}
+
+impl Sdk {
+    /// `import <install>`, `client = <constructor>`, `client.<call>(**body)`, a pydantic
+    /// response.
+    pub const fn new(install: &'static str, constructor: &'static str, call: &'static str) -> Sdk {
+        Sdk {
+            install,
+            import: None,
+            constructor,
+            call,
+            print: Print::Model,
+        }
+    }
+
+    /// With another import line.
+    pub const fn import(self, import: &'static str) -> Sdk {
+        Sdk {
+            import: Some(import),
+            ..self
+        }
+    }
+
+    /// With another way to print the response.
+    pub const fn print(self, print: Print) -> Sdk {
+        Sdk { print, ..self }
+    }
+}
+
+impl Http {
+    /// A JSON `POST` to `url` with the model in the body, no headers and `httpx` for Python.
+    pub const fn post(title: &'static str, url: &'static str) -> Http {
+        Http {
+            title,
+            url,
+            model: ModelIn::Body,
+            headers: &[],
+            python: Python::Httpx,
+            aws: false,
+        }
+    }
+
+    /// With these headers.
+    pub const fn headers(self, headers: &'static [Header]) -> Http {
+        Http { headers, ..self }
+    }
+
+    /// With the model named elsewhere.
+    pub const fn model(self, model: ModelIn) -> Http {
+        Http { model, ..self }
+    }
+
+    /// Sent from Python with the `openai` SDK's `call`, at a base URL if not OpenAI's.
+    pub const fn openai(self, call: &'static str, base_url: Option<&'static str>) -> Http {
+        Http {
+            python: Python::OpenAi { call, base_url },
+            ..self
+        }
+    }
+
+    /// Sent from Python with the provider's SDK.
+    pub const fn sdk(self, sdk: Sdk) -> Http {
+        Http {
+            python: Python::Sdk(sdk),
+            ..self
+        }
+    }
+
+    /// Signed with AWS SigV4.
+    pub const fn aws(self) -> Http {
+        Http { aws: true, ..self }
+    }
 }
 
 /// One format's facts as the registry stores them.
@@ -248,15 +337,11 @@ macro_rules! registry {
             /// Every format, in display order.
             pub const ALL: [Format; [$(stringify!($v)),*].len()] = [$(Format::$v),*];
 
-            /// The format's facts.
+            /// The format's facts (variants are numbered in registry order).
             fn entry(self) -> &'static $crate::formats::spec::Entry {
-                match self {
-                    $( Format::$v => {
-                        const E: $crate::formats::spec::Entry =
-                            $crate::formats::spec::Entry::of::<$c>();
-                        &E
-                    } )*
-                }
+                const ENTRIES: &[$crate::formats::spec::Entry] =
+                    &[$($crate::formats::spec::Entry::of::<$c>()),*];
+                &ENTRIES[self as usize]
             }
 
             /// Encode the exchange as this format's request or response body.
@@ -322,14 +407,11 @@ macro_rules! registry {
                 Protocol::ALL.into_iter().find(|p| p.format() == f)
             }
 
+            /// The protocol's facts (variants are numbered in registry order).
             fn stream_entry(self) -> &'static $crate::formats::spec::StreamEntry {
-                match self {
-                    $( Protocol::$v => {
-                        const E: $crate::formats::spec::StreamEntry =
-                            $crate::formats::spec::StreamEntry::of::<$c>();
-                        &E
-                    } )*
-                }
+                const ENTRIES: &[$crate::formats::spec::StreamEntry] =
+                    &[$($crate::formats::spec::StreamEntry::of::<$c>()),*];
+                &ENTRIES[self as usize]
             }
         }
 

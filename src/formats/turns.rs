@@ -10,15 +10,27 @@ use crate::model::{Losses, Message, Part, Role};
 pub(crate) trait Turns {
     /// The wire role type.
     type Role: Copy + PartialEq;
+    /// Format id (raw parts of this format are written back).
+    const ID: &'static str;
     /// Provider name, for the reports.
     const PROVIDER: &'static str;
     /// The user role on the wire.
     const USER: Self::Role;
+    /// The assistant role on the wire.
+    const ASSISTANT: Self::Role;
     /// The wire role a canonical message is written with.
     fn wire_role(m: &Message) -> Self::Role;
     /// Whether a part is written in a message of this role (the encoder's rules, without the
-    /// reports).
-    fn kept(role: Self::Role, response: bool, part: &Part) -> bool;
+    /// reports): calls in assistant messages, results in user messages of a request, text
+    /// unless empty in a request, raw parts of this format.
+    fn kept(role: Self::Role, response: bool, part: &Part) -> bool {
+        match part {
+            Part::Text { text, .. } => response || !text.is_empty(),
+            Part::ToolCall(_) => role == Self::ASSISTANT,
+            Part::ToolResult(_) => role == Self::USER && !response,
+            Part::Raw { format, .. } => format == Self::ID,
+        }
+    }
     /// Whether a User message may join the tool results before it (besides having something
     /// to write and no results of its own).
     fn joins(_next: &Message) -> bool {

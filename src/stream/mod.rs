@@ -757,6 +757,14 @@ pub fn accumulate(acc: &mut Value, delta: &Value, depth: usize) {
     }
 }
 
+/// True when an event object's `type` is one of `types`.
+pub fn type_in(event: Option<&serde_json::Map<String, Value>>, types: &[&str]) -> bool {
+    event
+        .and_then(|o| o.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(|t| types.contains(&t))
+}
+
 /// `u64` field of an object.
 pub fn get_u64(v: &Value, key: &str) -> Option<u64> {
     v.get(key).and_then(Value::as_u64)

@@ -400,10 +400,6 @@ impl crate::formats::spec::Streams for super::Codec {
     type Assembler = AiSdkAssembler;
     const SSE: bool = true;
 
-    fn assembler() -> AiSdkAssembler {
-        AiSdkAssembler::new()
-    }
-
     fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         const TYPES: [&str; 9] = [
             "start-step",

@@ -11,12 +11,12 @@ use super::wire::{
 };
 use crate::formats::json::escape;
 use crate::formats::shared::{self, drop_pointer, option_pointer};
-use crate::formats::turns;
+use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool,
-    ToolCall, ToolChoice, ToolResult, Usage,
+    Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
+    ToolChoice, ToolResult, Usage,
 };
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -93,28 +93,17 @@ fn wire_role(m: &Message) -> WireRole {
     }
 }
 
-/// Whether a part is written (the rules of [`encode_part`], without the reports).
-fn kept(role: WireRole, response: bool, part: &Part) -> bool {
-    match part {
-        Part::Text { text, .. } => response || !text.is_empty(),
-        Part::ToolCall(_) => role == WireRole::Assistant,
-        Part::ToolResult(_) => role == WireRole::User && !response,
-        Part::Raw { format, .. } => format == ID,
-    }
-}
-
 /// Anthropic's turns for the shared grouping.
 struct Messages;
 
-impl turns::Turns for Messages {
+impl Turns for Messages {
     type Role = WireRole;
+    const ID: &'static str = ID;
     const PROVIDER: &'static str = "Anthropic";
     const USER: WireRole = WireRole::User;
+    const ASSISTANT: WireRole = WireRole::Assistant;
     fn wire_role(m: &Message) -> WireRole {
         wire_role(m)
-    }
-    fn kept(role: WireRole, response: bool, part: &Part) -> bool {
-        kept(role, response, part)
     }
     /// A user message marked as a system message stays on its own.
     fn joins(next: &Message) -> bool {
@@ -150,7 +139,7 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                     .at(&ctx.target);
                 return None;
             }
-            let mut fields = own_fields(extra, &["type", "text"], p, losses);
+            let mut fields = shared::own_fields(ID, extra, &["type", "text"], p, losses);
             if ctx.response {
                 response_only_fields(&mut fields, &["citations"], p, losses);
             }
@@ -171,7 +160,8 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                 return None;
             }
             let input = encode_arguments(call, p, &ctx.target, losses);
-            let mut fields = own_fields(&call.extra, &["type", "id", "name", "input"], p, losses);
+            let mut fields =
+                shared::own_fields(ID, &call.extra, &["type", "id", "name", "input"], p, losses);
             if ctx.response {
                 response_only_fields(&mut fields, &["caller", "toolset_name"], p, losses);
             }
@@ -257,7 +247,8 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
             "Anthropic tool_result blocks name only the tool_use_id",
         );
     }
-    let mut fields = own_fields(&r.extra, &["type", "tool_use_id", "content"], p, losses);
+    let mut fields =
+        shared::own_fields(ID, &r.extra, &["type", "tool_use_id", "content"], p, losses);
     // An explicit `"is_error": false` of a pasted document, kept so it is written back.
     let explicit_false = fields.remove("is_error") == Some(Value::Bool(false));
     let is_error = if r.is_error {
@@ -487,7 +478,8 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
             "Anthropic tools have no annotations",
         );
     }
-    let extra = own_fields(
+    let extra = shared::own_fields(
+        ID,
         &t.extra,
         &["name", "description", "input_schema", "strict"],
         &p,
@@ -681,7 +673,11 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
             let list = format!("{mp}/parts");
             for (pi, part) in m.parts.iter().enumerate() {
                 let pointer = format!("{list}/{pi}");
-                let later = m.parts.iter().skip(pi + 1).any(|p| kept(role, false, p));
+                let later = m
+                    .parts
+                    .iter()
+                    .skip(pi + 1)
+                    .any(|p| Messages::kept(role, false, p));
                 let ctx = PartCtx {
                     role,
                     pointer: &pointer,
@@ -711,7 +707,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
                     }
                 }
             }
-            extra.extend(own_fields(&own, &["content"], &mp, losses));
+            extra.extend(shared::own_fields(ID, &own, &["content"], &mp, losses));
         }
         let content = match blocks.as_slice() {
             [Block::Text(t)] if plain_text_only && t.extra.is_empty() => {
@@ -793,7 +789,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                         strict: t.strict,
                         output_schema: None,
                         annotations: None,
-                        extra: wrap(t.extra),
+                        extra: shared::wrap(ID, t.extra),
                     });
                 }
                 ToolDef::Server(v) => {
@@ -850,7 +846,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
     for (wi, m) in doc.messages.into_iter().enumerate() {
         decode_message(wi, m, &mut call_ids, &mut x.messages, &mut losses)?;
     }
-    x.extra = wrap(extra);
+    x.extra = shared::wrap(ID, extra);
     Ok((x, losses.into_vec()))
 }
 
@@ -868,7 +864,7 @@ fn content_blocks(content: Content) -> Vec<Block> {
 /// A text part; `marker` (a lone text block in an array) gives it an empty `extra.anthropic`
 /// so the encoder writes it back as an array rather than the string shorthand.
 fn decode_text(t: TextBlock, marker: bool) -> Part {
-    let mut extra = wrap(t.extra);
+    let mut extra = shared::wrap(ID, t.extra);
     if marker && extra.is_empty() {
         extra.insert(ID.to_string(), Map::new());
     }
@@ -884,7 +880,7 @@ fn decode_call(b: ToolUseBlock) -> Part {
         name: b.name,
         arguments: b.input,
         arguments_raw: None,
-        extra: wrap(b.extra),
+        extra: shared::wrap(ID, b.extra),
     })
 }
 
@@ -923,7 +919,7 @@ fn decode_message(
                 });
             }
             let mut msg = Message::new(Role::Assistant, parts);
-            msg.extra = wrap(extra);
+            msg.extra = shared::wrap(ID, extra);
             out.push(msg);
         }
         WireRole::User | WireRole::System => {
@@ -990,7 +986,7 @@ fn decode_message(
             let mut extra = Some(extra);
             for (role, parts) in runs {
                 let mut msg = Message::new(role, parts);
-                msg.extra = wrap(extra.take().unwrap_or_default());
+                msg.extra = shared::wrap(ID, extra.take().unwrap_or_default());
                 out.push(msg);
             }
         }
@@ -1016,7 +1012,7 @@ fn decode_result(r: ToolResultBlock) -> Part {
         name: None,
         content,
         is_error: r.is_error == Some(true),
-        extra: wrap(extra),
+        extra: shared::wrap(ID, extra),
     })
 }
 
@@ -1114,7 +1110,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             .parts
             .iter()
             .skip(pi + 1)
-            .any(|p| kept(WireRole::Assistant, true, p));
+            .any(|p| Messages::kept(WireRole::Assistant, true, p));
         let ctx = PartCtx {
             role: WireRole::Assistant,
             pointer: &pointer,
@@ -1202,7 +1198,8 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
     };
     let mut own = msg.extra.clone();
     own.insert(ID.to_string(), fields);
-    let extra = own_fields(
+    let extra = shared::own_fields(
+        ID,
         &own,
         &["type", "role", "model", "content", "stop_reason"],
         "/messages/0",
@@ -1269,7 +1266,7 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
     let mut msg = Message::new(Role::Assistant, parts);
     msg.stop_reason = doc.stop_reason.map(stop_from_wire);
     msg.usage = usage;
-    msg.extra = wrap(extra);
+    msg.extra = shared::wrap(ID, extra);
     let mut x = Exchange::default();
     x.options.model = doc.model;
     x.messages.push(msg);
@@ -1329,19 +1326,6 @@ fn has_marker(o: &Map<String, Value>) -> bool {
 }
 
 // Format-bound forms of the shared helpers.
-
-fn wrap(m: Map<String, Value>) -> Extra {
-    shared::wrap(ID, m)
-}
-
-fn own_fields(
-    extra: &Extra,
-    reserved: &[&str],
-    pointer: &str,
-    losses: &mut Losses,
-) -> Map<String, Value> {
-    shared::own_fields(ID, extra, reserved, pointer, losses)
-}
 
 fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
     shared::object_arguments(

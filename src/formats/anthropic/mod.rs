@@ -40,7 +40,7 @@ pub mod wire;
 pub use convert::{PLACEHOLDER_ID, PLACEHOLDER_MAX_TOKENS, PLACEHOLDER_MODEL};
 
 use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, ModelIn, Python, Send};
+use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
 use crate::schema::Family;
@@ -69,22 +69,20 @@ impl crate::formats::spec::Spec for Codec {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
     const LINTS: Family = Family::Anthropic;
-    const SEND: Send = Send::Http(Http {
-        title: "Anthropic Messages",
-        url: "https://api.anthropic.com/v1/messages",
-        model: ModelIn::Body,
-        headers: &[
+    const SEND: Send = Send::Http(
+        Http::post(
+            "Anthropic Messages",
+            "https://api.anthropic.com/v1/messages",
+        )
+        .headers(&[
             Header::env("x-api-key", "ANTHROPIC_API_KEY"),
             Header::literal("anthropic-version", "2023-06-01"),
-        ],
-        python: Python::Client {
-            install: "anthropic",
-            import: "import anthropic",
-            constructor: "anthropic.Anthropic(api_key=os.environ[\"ANTHROPIC_API_KEY\"])",
-            call: "messages.create",
-            print: "print(response.model_dump_json(indent=2))",
-        },
-        aws: false,
-    });
+        ])
+        .sdk(Sdk::new(
+            "anthropic",
+            "anthropic.Anthropic(api_key=os.environ[\"ANTHROPIC_API_KEY\"])",
+            "messages.create",
+        )),
+    );
     const KEY_ENV: Option<&'static str> = Some("ANTHROPIC_API_KEY");
 }

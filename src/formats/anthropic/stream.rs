@@ -317,10 +317,6 @@ impl crate::formats::spec::Streams for super::Codec {
     const SSE: bool = true;
     const NAMED_EVENTS: bool = true;
 
-    fn assembler() -> AnthropicAssembler {
-        AnthropicAssembler::new()
-    }
-
     fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         const TYPES: [&str; 6] = [
             "message_start",
@@ -330,9 +326,7 @@ impl crate::formats::spec::Streams for super::Codec {
             "message_delta",
             "message_stop",
         ];
-        o.and_then(|o| o.get("type"))
-            .and_then(Value::as_str)
-            .is_some_and(|t| TYPES.contains(&t))
+        crate::stream::type_in(o, &TYPES)
     }
 
     fn whole_response(o: &Map<String, Value>) -> bool {

@@ -10,12 +10,12 @@ use super::wire::{
 };
 use crate::formats::json::escape;
 use crate::formats::shared::{self, drop_pointer};
-use crate::formats::turns;
+use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool,
-    ToolCall, ToolChoice, ToolResult, Usage, FORM_KEY,
+    Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
+    ToolChoice, ToolResult, Usage, FORM_KEY,
 };
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
@@ -82,28 +82,17 @@ fn wire_role(m: &Message) -> WireRole {
     }
 }
 
-/// Whether a part is written (the rules of [`encode_part`], without the reports).
-fn kept(role: WireRole, response: bool, part: &Part) -> bool {
-    match part {
-        Part::Text { text, .. } => response || !text.is_empty(),
-        Part::ToolCall(_) => role == WireRole::Assistant,
-        Part::ToolResult(_) => role == WireRole::User && !response,
-        Part::Raw { format, .. } => format == ID,
-    }
-}
-
 /// Bedrock's turns for the shared grouping.
 struct Messages;
 
-impl turns::Turns for Messages {
+impl Turns for Messages {
     type Role = WireRole;
+    const ID: &'static str = ID;
     const PROVIDER: &'static str = "Bedrock";
     const USER: WireRole = WireRole::User;
+    const ASSISTANT: WireRole = WireRole::Assistant;
     fn wire_role(m: &Message) -> WireRole {
         wire_role(m)
-    }
-    fn kept(role: WireRole, response: bool, part: &Part) -> bool {
-        kept(role, response, part)
     }
 }
 
@@ -237,7 +226,7 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                     .at(&ctx.target);
                 return None;
             }
-            for k in own_fields(extra, &[], p, losses).keys() {
+            for k in shared::own_fields(ID, extra, &[], p, losses).keys() {
                 losses.dropped(
                     format!("{p}/extra/{ID}/{}", escape(k)),
                     format!("text block field {k}"),
@@ -259,7 +248,8 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             }
             let target = format!("{}/toolUse", ctx.target);
             let input = encode_arguments(call, p, &target, losses);
-            let fields = own_fields(&call.extra, &["toolUseId", "name", "input"], p, losses);
+            let fields =
+                shared::own_fields(ID, &call.extra, &["toolUseId", "name", "input"], p, losses);
             Some(Block::ToolUse(ToolUse {
                 tool_use_id: call.id.clone().unwrap_or_default(),
                 name: call.name.clone(),
@@ -325,7 +315,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
             "Bedrock toolResult blocks name only the toolUseId",
         );
     }
-    let mut fields = own_fields(&r.extra, &["toolUseId", "content"], p, losses);
+    let mut fields = shared::own_fields(ID, &r.extra, &["toolUseId", "content"], p, losses);
     // A pasted `"status": "success"` (or any non-error status) is written back as it was.
     let stored_status = match fields.remove("status") {
         Some(Value::String(s)) if s != "error" => Some(s),
@@ -450,7 +440,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         .and_then(|f| f.get(MODEL_IN_URL))
         .and_then(Value::as_bool)
         == Some(true);
-    let mut extra = own_fields(&x.extra, &[], "", &mut losses);
+    let mut extra = shared::own_fields(ID, &x.extra, &[], "", &mut losses);
     let stored_system = extra.remove("system");
     let stored_config = extra.remove("toolConfig");
     let stored_inference = extra.remove("inferenceConfig");
@@ -645,7 +635,8 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
             "Bedrock tool specs have no annotations",
         );
     }
-    let extra = own_fields(
+    let extra = shared::own_fields(
+        ID,
         &t.extra,
         &["name", "description", "inputSchema", "strict"],
         &p,
@@ -899,7 +890,11 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
             let list = format!("{mp}/parts");
             for (pi, part) in m.parts.iter().enumerate() {
                 let pointer = format!("{list}/{pi}");
-                let later = m.parts.iter().skip(pi + 1).any(|p| kept(role, false, p));
+                let later = m
+                    .parts
+                    .iter()
+                    .skip(pi + 1)
+                    .any(|p| Messages::kept(role, false, p));
                 let ctx = PartCtx {
                     role,
                     pointer: &pointer,
@@ -925,7 +920,13 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
                     }
                 }
             }
-            extra.extend(own_fields(&own, &["role", "content"], &mp, losses));
+            extra.extend(shared::own_fields(
+                ID,
+                &own,
+                &["role", "content"],
+                &mp,
+                losses,
+            ));
         }
         out.push(wire::Message {
             role,
@@ -1005,7 +1006,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                         strict: t.strict,
                         output_schema: None,
                         annotations: None,
-                        extra: wrap(t.extra),
+                        extra: shared::wrap(ID, t.extra),
                     });
                 }
                 ToolEntry::Raw(v) => {
@@ -1036,7 +1037,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
     for (wi, m) in doc.messages.unwrap_or_default().into_iter().enumerate() {
         decode_message(wi, m, &mut call_ids, &mut x.messages)?;
     }
-    x.extra = wrap(extra);
+    x.extra = shared::wrap(ID, extra);
     Ok((x, losses.into_vec()))
 }
 
@@ -1055,7 +1056,7 @@ fn decode_call(u: ToolUse) -> Part {
         name: u.name,
         arguments: u.input,
         arguments_raw: None,
-        extra: wrap(u.extra),
+        extra: shared::wrap(ID, u.extra),
     })
 }
 
@@ -1090,7 +1091,7 @@ fn decode_message(
                 });
             }
             let mut msg = Message::new(Role::Assistant, parts);
-            msg.extra = wrap(m.extra);
+            msg.extra = shared::wrap(ID, m.extra);
             out.push(msg);
         }
         WireRole::User => {
@@ -1140,7 +1141,7 @@ fn decode_message(
             let mut extra = Some(m.extra);
             for (role, parts) in runs {
                 let mut msg = Message::new(role, parts);
-                msg.extra = wrap(extra.take().unwrap_or_default());
+                msg.extra = shared::wrap(ID, extra.take().unwrap_or_default());
                 out.push(msg);
             }
         }
@@ -1186,7 +1187,7 @@ fn decode_result(r: ToolResultBlock) -> Part {
         name: None,
         content: decode_result_content(r.content),
         is_error,
-        extra: wrap(extra),
+        extra: shared::wrap(ID, extra),
     })
 }
 
@@ -1270,7 +1271,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             .parts
             .iter()
             .skip(pi + 1)
-            .any(|p| kept(WireRole::Assistant, true, p));
+            .any(|p| Messages::kept(WireRole::Assistant, true, p));
         let ctx = PartCtx {
             role: WireRole::Assistant,
             pointer: &pointer,
@@ -1314,7 +1315,8 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
         },
     };
 
-    let mut fields = own_fields(
+    let mut fields = shared::own_fields(
+        ID,
         &msg.extra,
         &["output", "stopReason", "role", "content"],
         "/messages/0",
@@ -1443,7 +1445,7 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
     let mut msg = Message::new(Role::Assistant, parts);
     msg.stop_reason = Some(stop_from_wire(doc.stop_reason));
     msg.usage = usage;
-    msg.extra = wrap(extra);
+    msg.extra = shared::wrap(ID, extra);
     let mut x = Exchange::default();
     x.messages.push(msg);
     Ok((x, Vec::new()))
@@ -1493,19 +1495,6 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
 }
 
 // Format-bound forms of the shared helpers.
-
-fn wrap(m: Map<String, Value>) -> Extra {
-    shared::wrap(ID, m)
-}
-
-fn own_fields(
-    extra: &Extra,
-    reserved: &[&str],
-    pointer: &str,
-    losses: &mut Losses,
-) -> Map<String, Value> {
-    shared::own_fields(ID, extra, reserved, pointer, losses)
-}
 
 fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
     shared::object_arguments(

@@ -52,11 +52,15 @@ pub mod wire;
 pub use convert::{tool_name_ok, PLACEHOLDER_MODEL, PLACEHOLDER_TOOL, UNPAIRED_ID};
 
 use crate::formats::notes::Note;
-use crate::formats::spec::{Http, ModelIn, Python, Send};
+use crate::formats::spec::{Http, ModelIn, Print, Sdk, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
 use crate::schema::Family;
 use serde_json::Value;
+
+/// The boto3 client a Python snippet makes (region from the environment).
+const BOTO3_CLIENT: &str =
+    "boto3.client(\"bedrock-runtime\", region_name=os.environ.get(\"AWS_REGION\", \"us-east-1\"))";
 
 /// The Bedrock Converse codec.
 pub struct Codec;
@@ -81,19 +85,14 @@ impl crate::formats::spec::Spec for Codec {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Bedrock);
     const LINTS: Family = Family::Bedrock;
-    const SEND: Send = Send::Http(Http {
-        title: "Amazon Bedrock Converse",
-        url: "https://bedrock-runtime.$REGION.amazonaws.com/model/{model}/converse",
-        model: ModelIn::BodyAndUrl("modelId"),
-        headers: &[],
-        python: Python::Client {
-            install: "boto3",
-            import: "import boto3",
-            constructor: "boto3.client(\"bedrock-runtime\", region_name=os.environ.get(\"AWS_REGION\", \"us-east-1\"))",
-            call: "converse",
-            print: "print(json.dumps(response, indent=2, default=str))",
-        },
-        aws: true,
-    });
+    const SEND: Send = Send::Http(
+        Http::post(
+            "Amazon Bedrock Converse",
+            "https://bedrock-runtime.$REGION.amazonaws.com/model/{model}/converse",
+        )
+        .model(ModelIn::BodyAndUrl("modelId"))
+        .sdk(Sdk::new("boto3", BOTO3_CLIENT, "converse").print(Print::Dict))
+        .aws(),
+    );
     const KEY_ENV: Option<&'static str> = None;
 }

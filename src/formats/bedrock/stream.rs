@@ -300,10 +300,6 @@ impl crate::formats::spec::Streams for super::Codec {
     type Assembler = BedrockAssembler;
     const SSE: bool = false;
 
-    fn assembler() -> BedrockAssembler {
-        BedrockAssembler::new()
-    }
-
     fn claims(name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         name.is_some_and(|n| EVENTS.contains(&n))
             || o.is_some_and(|o| o.len() == 1 && o.keys().any(|k| EVENTS.contains(&k.as_str())))

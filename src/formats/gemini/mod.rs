@@ -38,7 +38,7 @@ pub mod wire;
 pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};
 
 use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, ModelIn, Python, Send};
+use crate::formats::spec::{Header, Http, ModelIn, Send};
 use crate::formats::{json, DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::schema::Family;
@@ -104,13 +104,13 @@ impl crate::formats::spec::Spec for Codec {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Gemini);
     const LINTS: Family = Family::Gemini;
-    const SEND: Send = Send::Http(Http {
-        title: "Google Gemini generateContent ({model})",
-        url: "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-        model: ModelIn::Url,
-        headers: &[Header::env("x-goog-api-key", "GEMINI_API_KEY")],
-        python: Python::Httpx,
-        aws: false,
-    });
+    const SEND: Send = Send::Http(
+        Http::post(
+            "Google Gemini generateContent ({model})",
+            "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+        )
+        .headers(&[Header::env("x-goog-api-key", "GEMINI_API_KEY")])
+        .model(ModelIn::Url),
+    );
     const KEY_ENV: Option<&'static str> = Some("GEMINI_API_KEY");
 }

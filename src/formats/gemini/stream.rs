@@ -414,10 +414,6 @@ impl crate::formats::spec::Streams for super::Codec {
     type Assembler = GeminiAssembler;
     const SSE: bool = true;
 
-    fn assembler() -> GeminiAssembler {
-        GeminiAssembler::new()
-    }
-
     fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         o.is_some_and(|o| o.contains_key("candidates") || o.contains_key("usageMetadata"))
     }

@@ -13,7 +13,7 @@ use crate::formats::json::escape;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, Block, Exchange, Extra, Loss, Losses, Message, Part, ResultContent, Role,
-    StopReason, Tool, ToolCall, ToolResult, FORM_KEY,
+    Tool, ToolCall, ToolResult, FORM_KEY,
 };
 use serde_json::{json, Map, Value};
 
@@ -665,15 +665,6 @@ pub fn encode_request(x: &Exchange) -> (Document, Vec<Loss>) {
     )
 }
 
-/// The stop reason a response decodes with: tool use when the turn calls tools.
-fn derived_stop(m: &Message) -> StopReason {
-    if m.tool_calls().next().is_some() {
-        StopReason::ToolUse
-    } else {
-        StopReason::EndTurn
-    }
-}
-
 /// The model's last turn → its `tools/call` requests (an empty array when it made none).
 pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
     let mut losses = Losses::new();
@@ -722,7 +713,7 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
         }
     }
     losses.extend(part_losses.into_vec());
-    let derived = derived_stop(m);
+    let derived = crate::formats::shared::derived_stop(m);
     match &m.stop_reason {
         Some(s) if *s == derived => {}
         None => {
@@ -1101,7 +1092,7 @@ pub fn decode_response(doc: Document) -> Result<(Exchange, Vec<Loss>), DecodeErr
     for m in d.x.messages {
         msg.parts.extend(m.parts);
     }
-    msg.stop_reason = Some(derived_stop(&msg));
+    msg.stop_reason = Some(crate::formats::shared::derived_stop(&msg));
     if single {
         set_form(&mut msg.extra, "single", Value::Bool(true));
     }

@@ -22,15 +22,14 @@
 //! - Finish reasons `COMPLETE`, `TOOL_CALL`, `MAX_TOKENS`, `STOP_SEQUENCE`, `ERROR`,
 //!   `TIMEOUT`; a content filter has none (sent as the derived one, reported).
 
-use super::convert;
 use super::dialects::messages;
-use super::profile::{Profile, MAX_TOKENS};
+use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
 use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, ModelIn, Python, Send};
+use crate::formats::spec::{Header, Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
-use crate::model::{ChoiceMode, Exchange, Loss, Losses, StopReason, FORM_KEY};
+use crate::model::{ChoiceMode, Exchange, Losses, FORM_KEY};
 use crate::schema::Family;
 use serde_json::{json, Value};
 
@@ -43,31 +42,7 @@ pub struct Cohere;
 
 impl crate::formats::Codec for Cohere {
     const ID: &'static str = ID;
-    type Request = wire::Request;
-    type Response = Value;
-
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        let mut losses = Losses::new();
-        let y = renamed(x, &mut losses);
-        let (req, more) = convert::encode_request(&y, &Cohere);
-        losses.extend(more);
-        (req, losses.into_vec())
-    }
-
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        let (mut x, losses) = convert::decode_request(doc, &Cohere)?;
-        lift(&mut x);
-        Ok((x, losses))
-    }
-
-    fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-        let (r, losses) = convert::encode_response(x, &Cohere);
-        (to_cohere(r), losses)
-    }
-
-    fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(from_cohere(doc)?, &Cohere)
-    }
+    super::adapted_codec!(Cohere, renamed, lift, to_cohere, from_cohere);
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
@@ -347,20 +322,18 @@ impl crate::formats::spec::Spec for Cohere {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Cohere);
     const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(Http {
-        title: "Cohere Chat v2",
-        url: "https://api.cohere.com/v2/chat",
-        model: ModelIn::Body,
-        headers: &[Header::bearer("CO_API_KEY")],
-        python: Python::Client {
-            install: "cohere",
-            import: "import cohere",
-            constructor: "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])",
-            call: "chat",
-            print: "print(response)",
-        },
-        aws: false,
-    });
+    const SEND: Send = Send::Http(
+        Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
+            .headers(&[Header::bearer("CO_API_KEY")])
+            .sdk(
+                Sdk::new(
+                    "cohere",
+                    "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])",
+                    "chat",
+                )
+                .print(Print::Repr),
+            ),
+    );
     // The cohere SDK's own variable.
     const KEY_ENV: Option<&'static str> = Some("CO_API_KEY");
 }
@@ -368,14 +341,21 @@ impl crate::formats::spec::Spec for Cohere {
 /// Cohere Chat v2 as a Chat Completions dialect (the renames and the response shape are done
 /// above, around the converter).
 impl Profile for Cohere {
-    fn id(&self) -> &'static str {
-        ID
-    }
     fn provider(&self) -> &'static str {
         "Cohere"
     }
-    fn family(&self) -> ModelFamily {
-        ModelFamily::Cohere
+    fn quirks(&self) -> Quirks {
+        Quirks {
+            tool_type_optional: true,
+            document_results: true,
+            omits_empty_content: true,
+            tool_plan: true,
+            response_has_model: false,
+            ..Quirks::OPENAI
+        }
+    }
+    fn choices(&self) -> Choices {
+        Choices::MODES
     }
     fn max_tokens_field(&self) -> &'static str {
         MAX_TOKENS
@@ -395,61 +375,17 @@ impl Profile for Cohere {
             ChoiceMode::Auto | ChoiceMode::Validated => None,
         }
     }
-    fn tool_type_optional(&self) -> bool {
-        true
-    }
-    fn has_allowed_tools(&self) -> bool {
-        false
-    }
-    fn has_named_choice(&self) -> bool {
-        false
-    }
-    fn has_parallel_tool_calls(&self) -> bool {
-        false
-    }
-    fn document_results(&self) -> bool {
-        true
-    }
-    fn omits_empty_content(&self) -> bool {
-        true
-    }
-    fn tool_plan(&self) -> bool {
-        true
-    }
     fn emits_default(&self, field: &str) -> bool {
         field == "id"
     }
-    fn response_has_model(&self) -> bool {
-        false
-    }
-    fn finish_from_wire(&self, word: &str, _has_calls: bool) -> StopReason {
-        match word {
-            "COMPLETE" => StopReason::EndTurn,
-            "TOOL_CALL" => StopReason::ToolUse,
-            "MAX_TOKENS" => StopReason::MaxTokens,
-            "STOP_SEQUENCE" => StopReason::StopSequence,
-            _ => StopReason::Other(word.to_string()),
-        }
-    }
-    fn finish_to_wire(&self, reason: &StopReason, _has_calls: bool) -> Option<String> {
-        let word = match reason {
-            StopReason::EndTurn => "COMPLETE",
-            StopReason::ToolUse => "TOOL_CALL",
-            StopReason::MaxTokens => "MAX_TOKENS",
-            StopReason::StopSequence => "STOP_SEQUENCE",
-            StopReason::Other(s) if matches!(s.as_str(), "ERROR" | "TIMEOUT") => s,
-            _ => return None,
-        };
-        Some(word.to_string())
-    }
-    fn own_finish(&self, _word: &str) -> bool {
-        false
-    }
-    fn derived_finish(&self, has_calls: bool) -> &'static str {
-        if has_calls {
-            "TOOL_CALL"
-        } else {
-            "COMPLETE"
+    fn finish(&self) -> Finish {
+        Finish {
+            end_turn: "COMPLETE",
+            tool_use: "TOOL_CALL",
+            max_tokens: "MAX_TOKENS",
+            stop_sequence: Some("STOP_SEQUENCE"),
+            content_filter: None,
+            others: &["ERROR", "TIMEOUT"],
         }
     }
 }

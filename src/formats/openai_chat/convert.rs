@@ -260,7 +260,7 @@ impl Enc {
 
     /// Ids for calls that have none, then the dialect's id rule (or no ids at all).
     fn prepare_ids(&mut self, x: &Exchange) -> Exchange {
-        if !self.d.has_ids() {
+        if !self.d.quirks().has_ids {
             self.note_result_names(x);
             return self.drop_ids(x);
         }
@@ -544,7 +544,7 @@ impl Enc {
             [ContentPart::Text(t)] if t.extra.is_empty() => Content::Text(t.text.clone()),
             _ => Content::Parts(parts),
         };
-        let content = if self.d.string_content() {
+        let content = if self.d.quirks().string_content {
             Content::Text(self.one_string(content, &format!("{p}/parts")))
         } else {
             content
@@ -641,7 +641,7 @@ impl Enc {
                     [ContentPart::Text(t)] => t.extra.is_empty(),
                     _ => false,
                 };
-                let omits = self.d.omits_empty_content();
+                let omits = self.d.quirks().omits_empty_content;
                 match (form, parts.as_slice()) {
                     (Some("omitted"), []) if !omits => {
                         used.push(M_CONTENT);
@@ -657,7 +657,7 @@ impl Enc {
                         }
                         Field::Value(Content::Parts(parts))
                     }
-                    (_, []) if self.d.string_content() => {
+                    (_, []) if self.d.quirks().string_content => {
                         Field::Value(Content::Text(String::new()))
                     }
                     // Cohere leaves out the content of a message without text.
@@ -666,7 +666,7 @@ impl Enc {
                     (_, [ContentPart::Text(t)]) if t.extra.is_empty() => {
                         Field::Value(Content::Text(t.text.clone()))
                     }
-                    _ if self.d.string_content() => Field::Value(Content::Text(
+                    _ if self.d.quirks().string_content => Field::Value(Content::Text(
                         self.one_string(Content::Parts(parts), &format!("{p}/parts")),
                     )),
                     _ => Field::Value(Content::Parts(parts)),
@@ -680,7 +680,7 @@ impl Enc {
                 content
             }
         };
-        if self.d.string_content() {
+        if self.d.quirks().string_content {
             self.empty_text_dropped(m, &content, &p);
         }
         let has_calls = !calls.is_empty();
@@ -699,7 +699,7 @@ impl Enc {
     /// Cohere: which text part is sent as `tool_plan` (the one marked so, else the first text
     /// of a message with calls, unless the pasted message had none).
     fn plan_index(&self, m: &Message) -> Option<usize> {
-        if !self.d.tool_plan() {
+        if !self.d.quirks().tool_plan {
             return None;
         }
         let texts = || {
@@ -780,7 +780,9 @@ impl Enc {
         }
         match (joined, form) {
             (None, Some("omitted")) => Field::Absent,
-            (None, _) if self.d.string_content() => Field::Value(Content::Text(String::new())),
+            (None, _) if self.d.quirks().string_content => {
+                Field::Value(Content::Text(String::new()))
+            }
             (None, _) => Field::Null,
             (Some(s), _) => Field::Value(Content::Text(s)),
         }
@@ -835,7 +837,11 @@ impl Enc {
         let mut call = wire::FunctionToolCall {
             id: c.id.clone(),
             // Ollama's calls are `{function}` alone.
-            kind: self.d.typed_calls().then_some(wire::FunctionTag::Function),
+            kind: self
+                .d
+                .quirks()
+                .typed_calls
+                .then_some(wire::FunctionTag::Function),
             function,
             extra: Fields::new(),
         };
@@ -891,12 +897,12 @@ impl Enc {
             order.push(j);
             self.losses.foreign_extra(&r.extra, id, &pp);
             let mut content = self.result_content(r, &pp);
-            if self.d.string_content() {
+            if self.d.quirks().string_content {
                 content = Content::Text(self.one_string(content, &format!("{pp}/content")));
             }
             let mut msg = wire::Message::new(wire::Role::Tool, Field::Value(content));
             msg.tool_call_id = match &r.call_id {
-                _ if !self.d.has_ids() => None,
+                _ if !self.d.quirks().has_ids => None,
                 Some(call_id) => Some(call_id.clone()),
                 None => {
                     self.losses.added(
@@ -968,7 +974,7 @@ impl Enc {
         let id = self.id;
         let mut content = match &r.content {
             ResultContent::Text(s) => Content::Text(s.clone()),
-            ResultContent::Json(v @ Value::Object(_)) if self.d.document_results() => {
+            ResultContent::Json(v @ Value::Object(_)) if self.d.quirks().document_results => {
                 // Cohere's own way: a document whose data is the object.
                 let document = serde_json::json!({"type": "document", "document": {"data": v}});
                 Content::Parts(vec![ContentPart::Other(document)])
@@ -1092,7 +1098,7 @@ impl Enc {
                 );
             }
             let mut used = vec![M_FUNCTION];
-            let no_type = self.d.tool_type_optional() && meta_flag(&t.extra, id, M_NO_TYPE);
+            let no_type = self.d.quirks().tool_type_optional && meta_flag(&t.extra, id, M_NO_TYPE);
             let no_parameters =
                 meta_flag(&t.extra, id, M_NO_PARAMETERS) && t.input_schema == empty_object_schema();
             if no_parameters {
@@ -1172,7 +1178,7 @@ impl Enc {
             return (Field::Absent, false);
         };
         let provider = self.d.provider();
-        if !self.d.has_tool_choice() {
+        if !self.d.quirks().has_tool_choice {
             self.losses.dropped(
                 "/tool_choice",
                 "tool_choice",
@@ -1181,7 +1187,7 @@ impl Enc {
             return (Field::Absent, false);
         }
         let allowed_form =
-            self.d.has_allowed_tools() && meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
+            self.d.choices().allowed_tools && meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
         let mut mode = tc.mode;
         if mode == ChoiceMode::Validated {
             self.losses
@@ -1205,7 +1211,7 @@ impl Enc {
             return (Field::Absent, false);
         };
         let mut word = word.to_string();
-        if self.d.required_alias()
+        if self.d.quirks().required_alias
             && mode == ChoiceMode::Required
             && form_flag(&x.extra, self.id, F_REQUIRED)
         {
@@ -1228,10 +1234,10 @@ impl Enc {
                 wire::ToolChoice::Mode(word)
             }
             (_, []) if !allowed_form => wire::ToolChoice::Mode(word),
-            (ChoiceMode::Required, [name]) if !allowed_form && self.d.has_named_choice() => {
+            (ChoiceMode::Required, [name]) if !allowed_form && self.d.choices().named => {
                 wire::ToolChoice::Named(NamedToolChoice::new(name.clone()))
             }
-            (_, names) if self.d.has_allowed_tools() => {
+            (_, names) if self.d.choices().allowed_tools => {
                 wire::ToolChoice::Allowed(wire::AllowedToolChoice {
                     kind: wire::AllowedToolsTag::AllowedTools,
                     allowed_tools: wire::AllowedTools {
@@ -1241,7 +1247,7 @@ impl Enc {
                 })
             }
             (_, names) => {
-                let why = if self.d.has_named_choice() {
+                let why = if self.d.choices().named {
                     format!("{provider} can force one named tool but not restrict to several; sent as {word}")
                 } else {
                     format!("{provider} cannot name tools in tool_choice; sent as {word}")
@@ -1263,7 +1269,7 @@ impl Enc {
 impl Enc {
     fn parallel_tool_calls(&mut self, x: &Exchange) -> Field<bool> {
         match x.parallel_tool_calls {
-            Some(_) if !self.d.has_parallel_tool_calls() => {
+            Some(_) if !self.d.choices().parallel => {
                 self.losses.dropped(
                     "/parallel_tool_calls",
                     "parallel_tool_calls",
@@ -1343,7 +1349,7 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
             .push(Message::new(Role::Assistant, Vec::new()));
     }
     let view = e.prepare_ids(&view);
-    let model = if d.response_has_model() {
+    let model = if d.quirks().response_has_model {
         Some(e.model(&view))
     } else {
         if let Some(m) = &view.options.model {
@@ -1466,7 +1472,7 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
         model,
         choices,
         usage: match &m.usage {
-            None if d.requires_usage() => {
+            None if d.quirks().requires_usage => {
                 e.losses.added(
                     format!("{p}/usage"),
                     "usage of 0 tokens",
@@ -1603,15 +1609,17 @@ impl Dec {
         match &tc {
             wire::ToolChoice::Mode(word) => match self.d.mode_from_wire(word) {
                 Some(mode) => {
-                    if self.d.required_alias() && word == "required" {
+                    if self.d.quirks().required_alias && word == "required" {
                         set_form(meta, F_REQUIRED);
                     }
                     x.tool_choice = Some(ToolChoice::mode(mode))
                 }
                 None => keep(self, extra, &tc),
             },
-            wire::ToolChoice::Named(_) if !self.d.has_named_choice() => keep(self, extra, &tc),
-            wire::ToolChoice::Allowed(_) if !self.d.has_allowed_tools() => keep(self, extra, &tc),
+            wire::ToolChoice::Named(_) if !self.d.choices().named => keep(self, extra, &tc),
+            wire::ToolChoice::Allowed(_) if !self.d.choices().allowed_tools => {
+                keep(self, extra, &tc)
+            }
             wire::ToolChoice::Named(n) => {
                 x.tool_choice = Some(ToolChoice::force(n.function.name.clone()))
             }
@@ -1775,7 +1783,7 @@ impl Dec {
         }
         let mut parts = Vec::new();
         let has_plan = match fields.remove("tool_plan") {
-            Some(Value::String(plan)) if self.d.tool_plan() => {
+            Some(Value::String(plan)) if self.d.quirks().tool_plan => {
                 let mut own = Fields::new();
                 set_form(&mut own, F_TOOL_PLAN);
                 parts.push(Part::Text {
@@ -1790,7 +1798,7 @@ impl Dec {
             }
             None => false,
         };
-        let omits = self.d.omits_empty_content();
+        let omits = self.d.quirks().omits_empty_content;
         match m.content {
             Field::Absent if omits => {}
             Field::Absent => {
@@ -1801,7 +1809,7 @@ impl Dec {
             }
             Field::Null => {}
             // String-content dialects say "" for no text.
-            Field::Value(Content::Text(s)) if s.is_empty() && self.d.string_content() => {}
+            Field::Value(Content::Text(s)) if s.is_empty() && self.d.quirks().string_content => {}
             Field::Value(c) => {
                 let (ps, array) = self.parts(c);
                 if array {
@@ -1824,7 +1832,7 @@ impl Dec {
                     let pp = format!("/messages/{i}/parts/{}", parts.len());
                     let part = match call {
                         wire::ToolCall::Function(fc) => {
-                            if fc.kind.is_none() && self.d.typed_calls() {
+                            if fc.kind.is_none() && self.d.quirks().typed_calls {
                                 self.losses.rewritten(
                                     pp.clone(),
                                     "tool call without type",
@@ -1865,7 +1873,7 @@ impl Dec {
                 has_calls = true;
             }
         }
-        if self.d.tool_plan() && has_calls && !has_plan {
+        if self.d.quirks().tool_plan && has_calls && !has_plan {
             set_form(&mut fields, F_NO_PLAN);
         }
         let mut msg = Message::new(Role::Assistant, parts);
@@ -1971,7 +1979,7 @@ impl Dec {
         let content = match m.content {
             Field::Value(Content::Text(s)) => ResultContent::Text(s),
             Field::Value(Content::Parts(items))
-                if self.d.document_results() && document_data(&items).is_some() =>
+                if self.d.quirks().document_results && document_data(&items).is_some() =>
             {
                 ResultContent::Json(document_data(&items).cloned().unwrap_or(Value::Null))
             }
@@ -2050,7 +2058,7 @@ pub fn decode_request(
                     let n = x.tools.len();
                     let mut outer = ft.extra;
                     if ft.kind.is_none() {
-                        if d.tool_type_optional() {
+                        if d.quirks().tool_type_optional {
                             outer.insert(M_NO_TYPE.into(), Value::Bool(true));
                         } else {
                             dec.losses.rewritten(
@@ -2232,7 +2240,7 @@ pub fn decode_response(
     if let Field::Value(reason) = first.finish_reason {
         msg.stop_reason = Some(match reason.as_str() {
             // The deprecated reason, where the API has it.
-            "function_call" if d.own_finish("function_call") => {
+            "function_call" if d.finish().others.contains(&"function_call") => {
                 dec.losses.rewritten(
                     "/messages/0/stop_reason",
                     "finish_reason function_call",

@@ -6,9 +6,9 @@
 //! reported).
 
 use super::dialects::{choice_messages, messages};
-use super::profile::{Profile, Strict, MAX_TOKENS};
+use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
 use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, ModelIn, Python, Send};
+use crate::formats::spec::{Header, Http, Send};
 use crate::formats::{Format, Kind};
 use crate::model::ModelFamily;
 use crate::schema::Family;
@@ -36,23 +36,18 @@ impl crate::formats::Codec for DeepSeek {
 }
 
 impl Profile for DeepSeek {
-    fn id(&self) -> &'static str {
-        <Self as crate::formats::Codec>::ID
-    }
     fn provider(&self) -> &'static str {
         "DeepSeek"
     }
-    fn family(&self) -> ModelFamily {
-        ModelFamily::DeepSeek
+    fn choices(&self) -> Choices {
+        Choices {
+            allowed_tools: false,
+            named: true,
+            parallel: false,
+        }
     }
     fn max_tokens_field(&self) -> &'static str {
         MAX_TOKENS
-    }
-    fn has_allowed_tools(&self) -> bool {
-        false
-    }
-    fn has_parallel_tool_calls(&self) -> bool {
-        false
     }
     fn strict(&self) -> Strict {
         Strict::BetaOnly
@@ -60,8 +55,11 @@ impl Profile for DeepSeek {
     fn emits_default(&self, field: &str) -> bool {
         field != "refusal"
     }
-    fn own_finish(&self, word: &str) -> bool {
-        word == "insufficient_system_resource"
+    fn finish(&self) -> Finish {
+        Finish {
+            others: &["insufficient_system_resource"],
+            ..Finish::OPENAI
+        }
     }
 }
 
@@ -76,17 +74,14 @@ impl crate::formats::spec::Spec for DeepSeek {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::DeepSeek);
     const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(Http {
-        title: "DeepSeek (OpenAI-compatible Chat Completions)",
-        url: "https://api.deepseek.com/chat/completions",
-        model: ModelIn::Body,
-        headers: &[Header::bearer("DEEPSEEK_API_KEY")],
-        python: Python::OpenAi {
-            call: "chat.completions.create",
-            base_url: Some("https://api.deepseek.com"),
-        },
-        aws: false,
-    });
+    const SEND: Send = Send::Http(
+        Http::post(
+            "DeepSeek (OpenAI-compatible Chat Completions)",
+            "https://api.deepseek.com/chat/completions",
+        )
+        .headers(&[Header::bearer("DEEPSEEK_API_KEY")])
+        .openai("chat.completions.create", Some("https://api.deepseek.com")),
+    );
     const KEY_ENV: Option<&'static str> = Some("DEEPSEEK_API_KEY");
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("deepseek");

@@ -7,9 +7,9 @@
 //! back so).
 
 use super::dialects::untyped_tools;
-use super::profile::{openai_mode, ObjectArguments, Profile, MAX_TOKENS};
+use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Quirks, MAX_TOKENS};
 use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, ModelIn, Python, Send};
+use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::{Format, Kind};
 use crate::model::{ChoiceMode, IdRule, ModelFamily};
 use crate::schema::Family;
@@ -52,14 +52,23 @@ impl crate::formats::Codec for Mistral {
 }
 
 impl Profile for Mistral {
-    fn id(&self) -> &'static str {
-        <Self as crate::formats::Codec>::ID
-    }
     fn provider(&self) -> &'static str {
         "Mistral"
     }
-    fn family(&self) -> ModelFamily {
-        ModelFamily::Mistral
+    fn quirks(&self) -> Quirks {
+        Quirks {
+            required_alias: true,
+            tool_type_optional: true,
+            requires_usage: true,
+            ..Quirks::OPENAI
+        }
+    }
+    fn choices(&self) -> Choices {
+        Choices {
+            allowed_tools: false,
+            named: true,
+            parallel: true,
+        }
     }
     fn id_rule(&self) -> Option<IdRule> {
         Some(IdRule::MISTRAL)
@@ -80,15 +89,6 @@ impl Profile for Mistral {
             ChoiceMode::Auto | ChoiceMode::Validated => "auto",
         })
     }
-    fn required_alias(&self) -> bool {
-        true
-    }
-    fn tool_type_optional(&self) -> bool {
-        true
-    }
-    fn has_allowed_tools(&self) -> bool {
-        false
-    }
     fn object_arguments(&self) -> ObjectArguments {
         ObjectArguments::Kept
     }
@@ -98,14 +98,12 @@ impl Profile for Mistral {
     fn emits_default(&self, field: &str) -> bool {
         matches!(field, "id" | "object" | "created" | "index")
     }
-    fn requires_usage(&self) -> bool {
-        true
-    }
-    fn content_filter(&self) -> bool {
-        false
-    }
-    fn own_finish(&self, word: &str) -> bool {
-        matches!(word, "model_length" | "error")
+    fn finish(&self) -> Finish {
+        Finish {
+            content_filter: None,
+            others: &["model_length", "error"],
+            ..Finish::OPENAI
+        }
     }
 }
 
@@ -120,20 +118,21 @@ impl crate::formats::spec::Spec for Mistral {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Mistral);
     const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(Http {
-        title: "Mistral Chat Completions",
-        url: "https://api.mistral.ai/v1/chat/completions",
-        model: ModelIn::Body,
-        headers: &[Header::bearer("MISTRAL_API_KEY")],
-        python: Python::Client {
-            install: "mistralai",
-            import: "from mistralai.client import Mistral",
-            constructor: "Mistral(api_key=os.environ[\"MISTRAL_API_KEY\"])",
-            call: "chat.complete",
-            print: "print(response.model_dump_json(indent=2))",
-        },
-        aws: false,
-    });
+    const SEND: Send = Send::Http(
+        Http::post(
+            "Mistral Chat Completions",
+            "https://api.mistral.ai/v1/chat/completions",
+        )
+        .headers(&[Header::bearer("MISTRAL_API_KEY")])
+        .sdk(
+            Sdk::new(
+                "mistralai",
+                "Mistral(api_key=os.environ[\"MISTRAL_API_KEY\"])",
+                "chat.complete",
+            )
+            .import("from mistralai.client import Mistral"),
+        ),
+    );
     const KEY_ENV: Option<&'static str> = Some("MISTRAL_API_KEY");
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("mistral");

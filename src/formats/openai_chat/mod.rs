@@ -53,37 +53,67 @@ macro_rules! chat_codec {
         type Request = $crate::formats::openai_chat::wire::Request;
         type Response = $crate::formats::openai_chat::wire::Response;
 
-        fn encode_request(
-            x: &$crate::model::Exchange,
-        ) -> (Self::Request, Vec<$crate::model::Loss>) {
+        fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<Self::Request> {
             $crate::formats::openai_chat::convert::encode_request(x, &$profile)
         }
 
-        fn decode_request(
-            doc: Self::Request,
-        ) -> Result<($crate::model::Exchange, Vec<$crate::model::Loss>), $crate::formats::DecodeError>
-        {
+        fn decode_request(doc: Self::Request) -> $crate::formats::Decoding {
             $crate::formats::openai_chat::convert::decode_request(doc, &$profile)
         }
 
         fn encode_response(
             x: &$crate::model::Exchange,
-        ) -> (Self::Response, Vec<$crate::model::Loss>) {
+        ) -> $crate::formats::Encoding<Self::Response> {
             $crate::formats::openai_chat::convert::encode_response(x, &$profile)
         }
 
-        fn decode_response(
-            doc: Self::Response,
-        ) -> Result<($crate::model::Exchange, Vec<$crate::model::Loss>), $crate::formats::DecodeError>
-        {
+        fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
             $crate::formats::openai_chat::convert::decode_response(doc, &$profile)
         }
     };
 }
 pub(crate) use chat_codec;
 
+/// The codec methods of a dialect with shapes of its own around the converter (Cohere,
+/// Ollama): `$before` adapts the model before encoding a request (reporting its losses),
+/// `$lift` after decoding one; `$to` and `$from` convert the response to and from Chat
+/// Completions' shape.
+macro_rules! adapted_codec {
+    ($profile:expr, $before:path, $lift:path, $to:path, $from:path) => {
+        type Request = $crate::formats::openai_chat::wire::Request;
+        type Response = serde_json::Value;
+
+        fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<Self::Request> {
+            let mut losses = $crate::model::Losses::new();
+            let y = $before(x, &mut losses);
+            let (req, more) = $crate::formats::openai_chat::convert::encode_request(&y, &$profile);
+            losses.extend(more);
+            (req, losses.into_vec())
+        }
+
+        fn decode_request(doc: Self::Request) -> $crate::formats::Decoding {
+            let (mut x, losses) =
+                $crate::formats::openai_chat::convert::decode_request(doc, &$profile)?;
+            $lift(&mut x);
+            Ok((x, losses))
+        }
+
+        fn encode_response(
+            x: &$crate::model::Exchange,
+        ) -> $crate::formats::Encoding<Self::Response> {
+            let (r, losses) = $crate::formats::openai_chat::convert::encode_response(x, &$profile);
+            ($to(r), losses)
+        }
+
+        fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
+            $crate::formats::openai_chat::convert::decode_response($from(doc)?, &$profile)
+        }
+    };
+}
+pub(crate) use adapted_codec;
+
 use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, ModelIn, Python, Send};
+use crate::formats::spec::{Header, Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
 use crate::schema::Family;
@@ -93,7 +123,7 @@ use serde_json::Value;
 pub struct Codec;
 
 impl crate::formats::Codec for Codec {
-    chat_codec!(profile::OpenAi, "openai-chat");
+    chat_codec!(Codec, "openai-chat");
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         convert::sniff(v)
@@ -111,16 +141,13 @@ impl crate::formats::spec::Spec for Codec {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
     const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(Http {
-        title: "OpenAI Chat Completions",
-        url: "https://api.openai.com/v1/chat/completions",
-        model: ModelIn::Body,
-        headers: &[Header::bearer("OPENAI_API_KEY")],
-        python: Python::OpenAi {
-            call: "chat.completions.create",
-            base_url: None,
-        },
-        aws: false,
-    });
+    const SEND: Send = Send::Http(
+        Http::post(
+            "OpenAI Chat Completions",
+            "https://api.openai.com/v1/chat/completions",
+        )
+        .headers(&[Header::bearer("OPENAI_API_KEY")])
+        .openai("chat.completions.create", None),
+    );
     const KEY_ENV: Option<&'static str> = Some("OPENAI_API_KEY");
 }

@@ -26,15 +26,14 @@
 //!   the document carries the whole schema, and keywords outside that subset may be ignored
 //!   (not reported).
 
-use super::convert;
 use super::dialects::messages;
-use super::profile::{openai_finish, ObjectArguments, Profile, Strict, MAX_TOKENS};
+use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
 use crate::formats::notes::Note;
-use crate::formats::spec::{Http, ModelIn, Python, Send};
+use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
-use crate::model::{ChoiceMode, Exchange, Loss, Losses, StopReason};
+use crate::model::{ChoiceMode, Exchange, Losses, StopReason};
 use crate::schema::Family;
 use serde_json::{json, Value};
 
@@ -47,31 +46,7 @@ pub struct Ollama;
 
 impl crate::formats::Codec for Ollama {
     const ID: &'static str = ID;
-    type Request = wire::Request;
-    type Response = Value;
-
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        let mut losses = Losses::new();
-        let y = into_options(x, &mut losses);
-        let (req, more) = convert::encode_request(&y, &Ollama);
-        losses.extend(more);
-        (req, losses.into_vec())
-    }
-
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        let (mut x, losses) = convert::decode_request(doc, &Ollama)?;
-        lift(&mut x);
-        Ok((x, losses))
-    }
-
-    fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-        let (r, losses) = convert::encode_response(x, &Ollama);
-        (to_ollama(r), losses)
-    }
-
-    fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(from_ollama(doc)?, &Ollama)
-    }
+    super::adapted_codec!(Ollama, into_options, lift, to_ollama, from_ollama);
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
@@ -297,64 +272,43 @@ impl crate::formats::spec::Spec for Ollama {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Ollama);
     const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(Http {
-        title: "Ollama /api/chat (local, no key)",
-        url: "http://localhost:11434/api/chat",
-        model: ModelIn::Body,
-        headers: &[],
-        python: Python::Client {
-            install: "ollama",
-            import: "import ollama",
-            constructor: "ollama.Client()",
-            call: "chat",
-            print: "print(response)",
-        },
-        aws: false,
-    });
+    const SEND: Send = Send::Http(
+        Http::post(
+            "Ollama /api/chat (local, no key)",
+            "http://localhost:11434/api/chat",
+        )
+        .sdk(Sdk::new("ollama", "ollama.Client()", "chat").print(Print::Repr)),
+    );
     const KEY_ENV: Option<&'static str> = None;
 }
 
 /// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are
 /// done above, around the converter).
 impl Profile for Ollama {
-    fn id(&self) -> &'static str {
-        ID
-    }
     fn provider(&self) -> &'static str {
         "Ollama"
     }
-    fn family(&self) -> ModelFamily {
-        ModelFamily::Ollama
+    fn quirks(&self) -> Quirks {
+        Quirks {
+            has_ids: false,
+            has_tool_choice: false,
+            tool_type_optional: true,
+            typed_calls: false,
+            string_content: true,
+            ..Quirks::OPENAI
+        }
     }
-    fn has_ids(&self) -> bool {
-        false
+    fn choices(&self) -> Choices {
+        Choices::MODES
     }
     fn max_tokens_field(&self) -> &'static str {
         MAX_TOKENS
-    }
-    fn has_tool_choice(&self) -> bool {
-        false
     }
     fn mode_from_wire(&self, _word: &str) -> Option<ChoiceMode> {
         None
     }
     fn mode_to_wire(&self, _mode: ChoiceMode) -> Option<&'static str> {
         None
-    }
-    fn tool_type_optional(&self) -> bool {
-        true
-    }
-    fn typed_calls(&self) -> bool {
-        false
-    }
-    fn has_allowed_tools(&self) -> bool {
-        false
-    }
-    fn has_named_choice(&self) -> bool {
-        false
-    }
-    fn has_parallel_tool_calls(&self) -> bool {
-        false
     }
     fn strict(&self) -> Strict {
         Strict::No
@@ -365,9 +319,6 @@ impl Profile for Ollama {
     fn result_name_field(&self) -> Option<&'static str> {
         Some("tool_name")
     }
-    fn string_content(&self) -> bool {
-        true
-    }
     fn emits_default(&self, _field: &str) -> bool {
         false
     }
@@ -375,7 +326,7 @@ impl Profile for Ollama {
     fn finish_from_wire(&self, word: &str, has_calls: bool) -> StopReason {
         match word {
             "stop" if has_calls => StopReason::ToolUse,
-            _ => openai_finish(word, false),
+            _ => self.finish().read(word),
         }
     }
     fn finish_to_wire(&self, reason: &StopReason, has_calls: bool) -> Option<String> {
@@ -388,11 +339,12 @@ impl Profile for Ollama {
         };
         Some(word.to_string())
     }
-    fn content_filter(&self) -> bool {
-        false
-    }
-    fn own_finish(&self, _word: &str) -> bool {
-        false
+    fn finish(&self) -> Finish {
+        Finish {
+            content_filter: None,
+            others: &["load", "unload"],
+            ..Finish::OPENAI
+        }
     }
     fn derived_finish(&self, _has_calls: bool) -> &'static str {
         "stop"

@@ -4,12 +4,87 @@
 //! what its API does otherwise; the converter (`convert.rs`) asks the profile and never names a
 //! dialect.
 
+use crate::formats::spec::Spec;
 use crate::model::{ChoiceMode, IdRule, ModelFamily, StopReason};
 
 /// `max_tokens`: the token limit of the compatible APIs (and OpenAI's deprecated one).
 pub const MAX_TOKENS: &str = "max_tokens";
 /// `max_completion_tokens`: OpenAI's token limit.
 pub const MAX_COMPLETION_TOKENS: &str = "max_completion_tokens";
+
+/// The switches in which compatible APIs differ from OpenAI's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quirks {
+    /// True when calls and results carry ids at all (Ollama pairs by order and `tool_name`).
+    pub has_ids: bool,
+    /// True when the request has `tool_choice` at all.
+    pub has_tool_choice: bool,
+    /// True when `required` is a second word for the required mode, kept as a form marker when
+    /// a paste used it (Mistral sends `any`).
+    pub required_alias: bool,
+    /// True when a function tool may leave out `"type": "function"` (the Mistral, Cohere and
+    /// Ollama APIs and SDKs take `{"function": {…}}`; OpenAI and DeepSeek require the type).
+    pub tool_type_optional: bool,
+    /// True when tool calls carry `"type": "function"` (Ollama's are `{function}` alone).
+    pub typed_calls: bool,
+    /// True when a JSON object result travels as a document (`{"type": "document", …}`:
+    /// Cohere) rather than as text.
+    pub document_results: bool,
+    /// True when message content is one string only (no content parts).
+    pub string_content: bool,
+    /// True when an assistant message without text leaves `content` out (Cohere) rather than
+    /// sending `null`.
+    pub omits_empty_content: bool,
+    /// True when the text before calls travels as `tool_plan` (Cohere).
+    pub tool_plan: bool,
+    /// True when a response must carry `usage` (the SDK's type requires it).
+    pub requires_usage: bool,
+    /// True when the response names the model.
+    pub response_has_model: bool,
+}
+
+impl Quirks {
+    /// OpenAI's answers.
+    pub const OPENAI: Quirks = Quirks {
+        has_ids: true,
+        has_tool_choice: true,
+        required_alias: false,
+        tool_type_optional: false,
+        typed_calls: true,
+        document_results: false,
+        string_content: false,
+        omits_empty_content: false,
+        tool_plan: false,
+        requires_usage: false,
+        response_has_model: true,
+    };
+}
+
+/// What a request can say about tool choice beyond the modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choices {
+    /// tool_choice can restrict the model to several tools (`allowed_tools`).
+    pub allowed_tools: bool,
+    /// tool_choice can name one function.
+    pub named: bool,
+    /// The request has `parallel_tool_calls`.
+    pub parallel: bool,
+}
+
+impl Choices {
+    /// OpenAI: all of it.
+    pub const ALL: Choices = Choices {
+        allowed_tools: true,
+        named: true,
+        parallel: true,
+    };
+    /// Modes only.
+    pub const MODES: Choices = Choices {
+        allowed_tools: false,
+        named: false,
+        parallel: false,
+    };
+}
 
 /// How strict mode on a tool is taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,31 +108,40 @@ pub enum ObjectArguments {
     Always,
 }
 
-/// One API speaking Chat Completions: every method has OpenAI's answer as its default.
-pub trait Profile: Sync {
+/// What a profile takes from its format's [`Spec`]: its id and model family.
+pub trait FromSpec {
     /// Format id: the key of this dialect's fields in `extra` maps.
     fn id(&self) -> &'static str;
-    /// Provider name, for loss messages.
-    fn provider(&self) -> &'static str;
     /// The provider family whose model names this API takes.
     fn family(&self) -> ModelFamily;
+}
+
+impl<T: Spec> FromSpec for T {
+    fn id(&self) -> &'static str {
+        T::ID
+    }
+    fn family(&self) -> ModelFamily {
+        T::MODELS.unwrap_or(ModelFamily::OpenAi)
+    }
+}
+
+/// One API speaking Chat Completions: every method has OpenAI's answer as its default.
+pub trait Profile: FromSpec + Sync {
+    /// Provider name, for loss messages.
+    fn provider(&self) -> &'static str;
+    /// What the API does otherwise than OpenAI, switch by switch.
+    fn quirks(&self) -> Quirks {
+        Quirks::OPENAI
+    }
 
     /// What call ids must look like, if anything (OpenAI takes any string).
     fn id_rule(&self) -> Option<IdRule> {
         None
     }
-    /// Whether calls and results carry ids at all (Ollama pairs by order and `tool_name`).
-    fn has_ids(&self) -> bool {
-        true
-    }
     /// The request field the output token limit goes to unless a pasted document used the
     /// other one.
     fn max_tokens_field(&self) -> &'static str {
         MAX_COMPLETION_TOKENS
-    }
-    /// Whether the request has `tool_choice` at all.
-    fn has_tool_choice(&self) -> bool {
-        true
     }
     /// A `tool_choice` word → mode.
     fn mode_from_wire(&self, word: &str) -> Option<ChoiceMode> {
@@ -72,31 +156,9 @@ pub trait Profile: Sync {
             ChoiceMode::Auto | ChoiceMode::Validated => "auto",
         })
     }
-    /// Whether `required` is a second word for the required mode, kept as a form marker when
-    /// a paste used it (Mistral sends `any`).
-    fn required_alias(&self) -> bool {
-        false
-    }
-    /// Whether a function tool may leave out `"type": "function"` (the Mistral, Cohere and
-    /// Ollama APIs and SDKs take `{"function": {…}}`; OpenAI and DeepSeek require the type).
-    fn tool_type_optional(&self) -> bool {
-        false
-    }
-    /// Whether tool calls carry `"type": "function"` (Ollama's are `{function}` alone).
-    fn typed_calls(&self) -> bool {
-        true
-    }
-    /// Whether tool_choice can restrict the model to several tools (`allowed_tools`).
-    fn has_allowed_tools(&self) -> bool {
-        true
-    }
-    /// Whether tool_choice can name one function.
-    fn has_named_choice(&self) -> bool {
-        true
-    }
-    /// Whether the request has `parallel_tool_calls`.
-    fn has_parallel_tool_calls(&self) -> bool {
-        true
+    /// What tool_choice and the parallel switch can say beyond the modes.
+    fn choices(&self) -> Choices {
+        Choices::ALL
     }
     /// How a tool's `strict` flag is taken.
     fn strict(&self) -> Strict {
@@ -110,68 +172,84 @@ pub trait Profile: Sync {
     fn result_name_field(&self) -> Option<&'static str> {
         None
     }
-    /// Whether a JSON object result travels as a document (`{"type": "document", …}`:
-    /// Cohere) rather than as text.
-    fn document_results(&self) -> bool {
-        false
-    }
-    /// Whether message content is one string only (no content parts).
-    fn string_content(&self) -> bool {
-        false
-    }
-    /// Whether an assistant message without text leaves `content` out (Cohere) rather than
-    /// sending `null`.
-    fn omits_empty_content(&self) -> bool {
-        false
-    }
-    /// Whether the text before calls travels as `tool_plan` (Cohere).
-    fn tool_plan(&self) -> bool {
-        false
-    }
     /// Response fields emitted with their default value unless a pasted document left them
     /// out (remembered as omitted).
     fn emits_default(&self, _field: &str) -> bool {
         true
     }
-    /// Whether a response must carry `usage` (the SDK's type requires it).
-    fn requires_usage(&self) -> bool {
-        false
-    }
-    /// Whether the response names the model.
-    fn response_has_model(&self) -> bool {
-        true
+    /// The API's finish reasons.
+    fn finish(&self) -> Finish {
+        Finish::OPENAI
     }
     /// finish_reason → stop reason.
     fn finish_from_wire(&self, word: &str, _has_calls: bool) -> StopReason {
-        openai_finish(word, self.content_filter())
+        self.finish().read(word)
     }
     /// Stop reason → finish_reason, or `None` when the dialect has no word for it.
     fn finish_to_wire(&self, reason: &StopReason, _has_calls: bool) -> Option<String> {
-        let word = match reason {
-            StopReason::EndTurn => "stop",
-            StopReason::ToolUse => "tool_calls",
-            StopReason::MaxTokens => "length",
-            StopReason::ContentFilter if self.content_filter() => "content_filter",
-            StopReason::Other(s) if self.own_finish(s) => s,
-            _ => return None,
-        };
-        Some(word.to_string())
-    }
-    /// Whether `content_filter` is a finish reason of this API.
-    fn content_filter(&self) -> bool {
-        true
-    }
-    /// Finish reasons of this API beyond stop, tool calls, length and content filter (OpenAI:
-    /// the deprecated `function_call`, read as tool use).
-    fn own_finish(&self, word: &str) -> bool {
-        word == "function_call"
+        self.finish().write(reason).map(str::to_string)
     }
     /// The finish_reason derived from the message when it has no stop reason.
     fn derived_finish(&self, has_calls: bool) -> &'static str {
+        let f = self.finish();
         if has_calls {
-            "tool_calls"
+            f.tool_use
         } else {
-            "stop"
+            f.end_turn
+        }
+    }
+}
+
+/// An API's finish reasons: its word for each stop reason it has, and the other words it
+/// sends (read and written back as they are).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finish {
+    /// The model finished its turn.
+    pub end_turn: &'static str,
+    /// The model called tools.
+    pub tool_use: &'static str,
+    /// The token limit was reached.
+    pub max_tokens: &'static str,
+    /// A stop sequence was reached, if the API says so.
+    pub stop_sequence: Option<&'static str>,
+    /// Content was filtered, if the API says so.
+    pub content_filter: Option<&'static str>,
+    /// Other words of the API.
+    pub others: &'static [&'static str],
+}
+
+impl Finish {
+    /// OpenAI's finish reasons (`function_call` is deprecated, read as tool use).
+    pub const OPENAI: Finish = Finish {
+        end_turn: "stop",
+        tool_use: "tool_calls",
+        max_tokens: "length",
+        stop_sequence: None,
+        content_filter: Some("content_filter"),
+        others: &["function_call"],
+    };
+
+    /// A finish_reason word → stop reason.
+    pub fn read(&self, word: &str) -> StopReason {
+        match word {
+            w if w == self.end_turn => StopReason::EndTurn,
+            w if w == self.tool_use => StopReason::ToolUse,
+            w if w == self.max_tokens => StopReason::MaxTokens,
+            w if Some(w) == self.stop_sequence => StopReason::StopSequence,
+            w if Some(w) == self.content_filter => StopReason::ContentFilter,
+            w => StopReason::Other(w.to_string()),
+        }
+    }
+
+    /// Stop reason → its word, or `None` when the API has none.
+    pub fn write<'a>(&self, reason: &'a StopReason) -> Option<&'a str> {
+        match reason {
+            StopReason::EndTurn => Some(self.end_turn),
+            StopReason::ToolUse => Some(self.tool_use),
+            StopReason::MaxTokens => Some(self.max_tokens),
+            StopReason::StopSequence => self.stop_sequence,
+            StopReason::ContentFilter => self.content_filter,
+            StopReason::Other(s) => self.others.contains(&s.as_str()).then_some(s.as_str()),
         }
     }
 }
@@ -186,28 +264,9 @@ pub fn openai_mode(word: &str) -> Option<ChoiceMode> {
     }
 }
 
-/// OpenAI's finish reasons (`content_filter` where the API has it).
-pub fn openai_finish(word: &str, content_filter: bool) -> StopReason {
-    match word {
-        "stop" => StopReason::EndTurn,
-        "tool_calls" => StopReason::ToolUse,
-        "length" => StopReason::MaxTokens,
-        "content_filter" if content_filter => StopReason::ContentFilter,
-        _ => StopReason::Other(word.to_string()),
-    }
-}
-
 /// OpenAI itself: every default.
-pub struct OpenAi;
-
-impl Profile for OpenAi {
-    fn id(&self) -> &'static str {
-        <super::Codec as crate::formats::Codec>::ID
-    }
+impl Profile for super::Codec {
     fn provider(&self) -> &'static str {
         "OpenAI"
-    }
-    fn family(&self) -> ModelFamily {
-        ModelFamily::OpenAi
     }
 }

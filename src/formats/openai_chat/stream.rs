@@ -670,13 +670,15 @@ impl Assembler for OllamaAssembler {
     }
 }
 
+impl Default for ChatAssembler {
+    fn default() -> Self {
+        ChatAssembler::new(Protocol::OpenAiChat)
+    }
+}
+
 impl Streams for super::Codec {
     type Assembler = ChatAssembler;
     const SSE: bool = true;
-
-    fn assembler() -> ChatAssembler {
-        ChatAssembler::new(Protocol::OpenAiChat)
-    }
 
     fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         let Some(o) = o else { return false };
@@ -719,49 +721,32 @@ impl Streams for super::Codec {
     }
 }
 
-impl Streams for DeepSeek {
-    type Assembler = ChatAssembler;
-    const SSE: bool = true;
+/// A dialect that streams Chat chunks: claimed by OpenAI Chat's recognition, told apart by
+/// [`Streams::dialect`]; Mistral sends each call whole.
+macro_rules! chat_dialect_streams {
+    ($dialect:ty, $protocol:expr, $whole_calls:expr) => {
+        impl Streams for $dialect {
+            type Assembler = ChatAssembler;
+            const SSE: bool = true;
 
-    fn assembler() -> ChatAssembler {
-        ChatAssembler::new(Protocol::DeepSeek)
-    }
-
-    /// Chat chunks: claimed by OpenAI Chat, told apart by [`Streams::dialect`].
-    fn claims(_name: Option<&str>, _o: Option<&Map<String, Value>>) -> bool {
-        false
-    }
-
-    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
-        chat(doc, n, false)
-    }
+            fn assembler() -> ChatAssembler {
+                ChatAssembler::new($protocol)
+            }
+            fn claims(_name: Option<&str>, _o: Option<&Map<String, Value>>) -> bool {
+                false
+            }
+            fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+                chat(doc, n, $whole_calls)
+            }
+        }
+    };
 }
-
-impl Streams for Mistral {
-    type Assembler = ChatAssembler;
-    const SSE: bool = true;
-
-    fn assembler() -> ChatAssembler {
-        ChatAssembler::new(Protocol::Mistral)
-    }
-
-    /// Chat chunks: claimed by OpenAI Chat, told apart by [`Streams::dialect`].
-    fn claims(_name: Option<&str>, _o: Option<&Map<String, Value>>) -> bool {
-        false
-    }
-
-    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
-        chat(doc, n, true)
-    }
-}
+chat_dialect_streams!(DeepSeek, Protocol::DeepSeek, false);
+chat_dialect_streams!(Mistral, Protocol::Mistral, true);
 
 impl Streams for super::dialects::Cohere {
     type Assembler = CohereAssembler;
     const SSE: bool = true;
-
-    fn assembler() -> CohereAssembler {
-        CohereAssembler::new()
-    }
 
     fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         const TYPES: [&str; 10] = [
@@ -776,9 +761,7 @@ impl Streams for super::dialects::Cohere {
             "message-end",
             "citation-start",
         ];
-        o.and_then(|o| o.get("type"))
-            .and_then(Value::as_str)
-            .is_some_and(|t| TYPES.contains(&t))
+        crate::stream::type_in(o, &TYPES)
     }
 
     fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
@@ -790,10 +773,6 @@ impl Streams for super::dialects::Ollama {
     type Assembler = OllamaAssembler;
     const SSE: bool = false;
 
-    fn assembler() -> OllamaAssembler {
-        OllamaAssembler::new()
-    }
-
     fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         o.is_some_and(|o| {
             o.contains_key("done") && (o.contains_key("message") || o.contains_key("model"))
@@ -803,6 +782,19 @@ impl Streams for super::dialects::Ollama {
     fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
         ollama(doc, n)
     }
+}
+
+/// A chat call's `function.name` and its arguments as JSON text (an object argument, as
+/// Mistral and Ollama send, written as text).
+fn name_and_arguments(call: &Value) -> (Value, String) {
+    let f = call.get("function");
+    let name = f.and_then(|f| f.get("name")).cloned().unwrap_or(json!(""));
+    let args = match f.and_then(|f| f.get("arguments")) {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => serde_json::to_string(v).unwrap_or_default(),
+        None => String::new(),
+    };
+    (name, args)
 }
 
 /// Chat chunks for a response: the role first, content and argument fragments by `index`
@@ -858,13 +850,7 @@ fn chat(doc: &Value, n: usize, mistral: bool) -> Vec<Value> {
     }
     let calls = message.get("tool_calls").and_then(Value::as_array);
     for (i, call) in calls.into_iter().flatten().enumerate() {
-        let f = call.get("function");
-        let name = f.and_then(|f| f.get("name")).cloned().unwrap_or(json!(""));
-        let args = match f.and_then(|f| f.get("arguments")) {
-            Some(Value::String(s)) => s.clone(),
-            Some(v) => serde_json::to_string(v).unwrap_or_default(),
-            None => String::new(),
-        };
+        let (name, args) = name_and_arguments(call);
         if mistral {
             // Mistral sends each call whole, without index.
             let mut c = fields(call);
@@ -928,13 +914,7 @@ fn cohere(doc: &Value, n: usize) -> Vec<Value> {
         .and_then(|m| m.get("tool_calls"))
         .and_then(Value::as_array);
     for (i, call) in calls.into_iter().flatten().enumerate() {
-        let f = call.get("function");
-        let name = f.and_then(|f| f.get("name")).cloned().unwrap_or(json!(""));
-        let args = match f.and_then(|f| f.get("arguments")) {
-            Some(Value::String(s)) => s.clone(),
-            Some(v) => serde_json::to_string(v).unwrap_or_default(),
-            None => String::new(),
-        };
+        let (name, args) = name_and_arguments(call);
         out.push(
             json!({"type": "tool-call-start", "index": i, "delta": {"message": {
             "tool_calls": {"id": call.get("id"), "type": "function",

@@ -39,7 +39,7 @@ pub mod wire;
 pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
 
 use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, ModelIn, Python, Send};
+use crate::formats::spec::{Header, Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
 use crate::schema::Family;
@@ -79,16 +79,10 @@ impl crate::formats::spec::Spec for Codec {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
     const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(Http {
-        title: "OpenAI Responses",
-        url: "https://api.openai.com/v1/responses",
-        model: ModelIn::Body,
-        headers: &[Header::bearer("OPENAI_API_KEY")],
-        python: Python::OpenAi {
-            call: "responses.create",
-            base_url: None,
-        },
-        aws: false,
-    });
+    const SEND: Send = Send::Http(
+        Http::post("OpenAI Responses", "https://api.openai.com/v1/responses")
+            .headers(&[Header::bearer("OPENAI_API_KEY")])
+            .openai("responses.create", None),
+    );
     const KEY_ENV: Option<&'static str> = Some("OPENAI_API_KEY");
 }

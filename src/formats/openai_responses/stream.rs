@@ -469,10 +469,6 @@ impl crate::formats::spec::Streams for super::Codec {
     const SSE: bool = true;
     const NAMED_EVENTS: bool = true;
 
-    fn assembler() -> ResponsesAssembler {
-        ResponsesAssembler::new()
-    }
-
     fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
         o.and_then(|o| o.get("type"))
             .and_then(Value::as_str)
