@@ -133,7 +133,7 @@ pub fn snippet_with_model(
 ) -> Result<String, Unavailable> {
     let http = match format.send() {
         Send::Http(http) => http,
-        Send::Prompt => return Ok(anthropic_xml(lang, body, model)),
+        Send::Prompt(api) => return Ok(anthropic_xml(lang, body, model, &api)),
         Send::JsonRpc => return mcp(lang, body),
         Send::Nothing(why) => return Err(unavailable(why)),
     };
@@ -817,7 +817,7 @@ fn base64_standard(bytes: &[u8]) -> String {
 // ---------------------------------------------------------------------------------------------
 // The legacy XML prompt, sent as one user message to the Messages API
 
-fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>) -> String {
+fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>, messages: &Http) -> String {
     let model = model.filter(|m| !m.is_empty()).unwrap_or(ANTHROPIC_MODEL);
     let title = |c: &str| {
         format!(
@@ -835,12 +835,9 @@ fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>) -> String {
             });
             let api = Api {
                 title: title("#").trim_start_matches("# ").to_string(),
-                url: "https://api.anthropic.com/v1/messages".into(),
+                url: messages.url.into(),
                 // The Messages API's own headers.
-                headers: match Format::Anthropic.send() {
-                    Send::Http(http) => owned(http.headers),
-                    Send::Prompt | Send::JsonRpc | Send::Nothing(_) => Vec::new(),
-                },
+                headers: owned(messages.headers),
                 curl_setup: Vec::new(),
                 curl_options: Vec::new(),
                 curl_body: None,

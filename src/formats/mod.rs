@@ -280,7 +280,10 @@ impl Format {
 
     /// The environment variable snippets read the API key from, if any.
     pub fn key_env(self) -> Option<&'static str> {
-        self.entry().key_env
+        match self.send() {
+            spec::Send::Http(http) | spec::Send::Prompt(http) => http.key_env(),
+            spec::Send::JsonRpc | spec::Send::Nothing(_) => None,
+        }
     }
 
     /// The OpenAI-compatible dialect an API host names (`api.deepseek.com` → DeepSeek).

@@ -24,11 +24,9 @@ pub trait Spec: Codec {
     const MODELS: Option<ModelFamily>;
     /// Which lint rules its tools are checked against.
     const LINTS: Family;
-    /// How a request is sent, for the snippets.
+    /// How a request is sent (endpoint, key header and its environment variable, Python SDK),
+    /// for the snippets.
     const SEND: Send;
-    /// The environment variable snippets read the API key from; `None` when the provider
-    /// needs none or its SDK finds credentials itself.
-    const KEY_ENV: Option<&'static str>;
     /// The format whose bytes a document of this one is, when a plain document of it cannot
     /// be told apart (DeepSeek and Mistral speak OpenAI Chat); `None`: itself.
     const SPEAKS: Option<Format> = None;
@@ -71,8 +69,9 @@ pub trait Streams: Spec {
 pub enum Send {
     /// POSTed as JSON to an HTTP API.
     Http(Http),
-    /// A prompt convention, sent as one user message to the Messages API (the legacy XML).
-    Prompt,
+    /// A prompt convention, sent as one user message to this API (the legacy XML, to the
+    /// Messages API).
+    Prompt(Http),
     /// A JSON-RPC transcript whose requests are each POSTed to an MCP endpoint.
     JsonRpc,
     /// Not an HTTP body at all; the reason, for a person.
@@ -217,6 +216,11 @@ impl Sdk {
 }
 
 impl Http {
+    /// The environment variable the key is read from, if a header carries one.
+    pub fn key_env(&self) -> Option<&'static str> {
+        self.headers.iter().find_map(|h| h.env)
+    }
+
     /// A JSON `POST` to `url` with the model in the body, no headers and `httpx` for Python.
     pub const fn post(title: &'static str, url: &'static str) -> Http {
         Http {
@@ -270,7 +274,6 @@ pub struct Entry {
     pub(super) models: Option<ModelFamily>,
     pub(super) lints: Family,
     pub(super) send: Send,
-    pub(super) key_env: Option<&'static str>,
     pub(super) speaks: Option<Format>,
     pub(super) text: bool,
     pub(super) host: Option<&'static str>,
@@ -286,7 +289,6 @@ impl Entry {
             models: C::MODELS,
             lints: C::LINTS,
             send: C::SEND,
-            key_env: C::KEY_ENV,
             speaks: C::SPEAKS,
             text: C::TEXT,
             host: C::HOST,

@@ -78,5 +78,4 @@ impl crate::formats::spec::Spec for Codec {
     const SEND: Send = Send::Nothing(
         "AI SDK messages are passed to generateText in a TypeScript app, not sent over HTTP",
     );
-    const KEY_ENV: Option<&'static str> = None;
 }

@@ -46,6 +46,21 @@ use crate::model::ModelFamily;
 use crate::schema::Family;
 use serde_json::Value;
 
+/// The Messages API, as snippets call it (the legacy XML prompt is sent to it too).
+pub const API: Http = Http::post(
+    "Anthropic Messages",
+    "https://api.anthropic.com/v1/messages",
+)
+.headers(&[
+    Header::env("x-api-key", "ANTHROPIC_API_KEY"),
+    Header::literal("anthropic-version", "2023-06-01"),
+])
+.sdk(Sdk::new(
+    "anthropic",
+    "anthropic.Anthropic(api_key=os.environ[\"ANTHROPIC_API_KEY\"])",
+    "messages.create",
+));
+
 /// The Anthropic Messages codec.
 pub struct Codec;
 
@@ -69,20 +84,5 @@ impl crate::formats::spec::Spec for Codec {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
     const LINTS: Family = Family::Anthropic;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Anthropic Messages",
-            "https://api.anthropic.com/v1/messages",
-        )
-        .headers(&[
-            Header::env("x-api-key", "ANTHROPIC_API_KEY"),
-            Header::literal("anthropic-version", "2023-06-01"),
-        ])
-        .sdk(Sdk::new(
-            "anthropic",
-            "anthropic.Anthropic(api_key=os.environ[\"ANTHROPIC_API_KEY\"])",
-            "messages.create",
-        )),
-    );
-    const KEY_ENV: Option<&'static str> = Some("ANTHROPIC_API_KEY");
+    const SEND: Send = Send::Http(API);
 }

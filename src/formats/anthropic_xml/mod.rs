@@ -146,7 +146,6 @@ impl crate::formats::spec::Spec for Codec {
     };
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
     const LINTS: Family = Family::Anthropic;
-    const SEND: Send = Send::Prompt;
-    const KEY_ENV: Option<&'static str> = Some("ANTHROPIC_API_KEY");
+    const SEND: Send = Send::Prompt(crate::formats::anthropic::API);
     const TEXT: bool = true;
 }

@@ -94,5 +94,4 @@ impl crate::formats::spec::Spec for Codec {
         .sdk(Sdk::new("boto3", BOTO3_CLIENT, "converse").print(Print::Dict))
         .aws(),
     );
-    const KEY_ENV: Option<&'static str> = None;
 }

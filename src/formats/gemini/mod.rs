@@ -112,5 +112,4 @@ impl crate::formats::spec::Spec for Codec {
         .headers(&[Header::env("x-goog-api-key", "GEMINI_API_KEY")])
         .model(ModelIn::Url),
     );
-    const KEY_ENV: Option<&'static str> = Some("GEMINI_API_KEY");
 }

@@ -77,5 +77,4 @@ impl crate::formats::spec::Spec for Codec {
     const MODELS: Option<ModelFamily> = None;
     const LINTS: Family = Family::Mcp;
     const SEND: Send = Send::JsonRpc;
-    const KEY_ENV: Option<&'static str> = None;
 }

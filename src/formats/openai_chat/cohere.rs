@@ -324,6 +324,7 @@ impl crate::formats::spec::Spec for Cohere {
     const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Http(
         Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
+            // The cohere SDK's own variable.
             .headers(&[Header::bearer("CO_API_KEY")])
             .sdk(
                 Sdk::new(
@@ -334,8 +335,6 @@ impl crate::formats::spec::Spec for Cohere {
                 .print(Print::Repr),
             ),
     );
-    // The cohere SDK's own variable.
-    const KEY_ENV: Option<&'static str> = Some("CO_API_KEY");
 }
 
 /// Cohere Chat v2 as a Chat Completions dialect (the renames and the response shape are done

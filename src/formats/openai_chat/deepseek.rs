@@ -82,7 +82,6 @@ impl crate::formats::spec::Spec for DeepSeek {
         .headers(&[Header::bearer("DEEPSEEK_API_KEY")])
         .openai("chat.completions.create", Some("https://api.deepseek.com")),
     );
-    const KEY_ENV: Option<&'static str> = Some("DEEPSEEK_API_KEY");
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("deepseek");
 }

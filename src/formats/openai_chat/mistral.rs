@@ -133,7 +133,6 @@ impl crate::formats::spec::Spec for Mistral {
             .import("from mistralai.client import Mistral"),
         ),
     );
-    const KEY_ENV: Option<&'static str> = Some("MISTRAL_API_KEY");
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("mistral");
 }

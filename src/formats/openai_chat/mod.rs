@@ -149,5 +149,4 @@ impl crate::formats::spec::Spec for Codec {
         .headers(&[Header::bearer("OPENAI_API_KEY")])
         .openai("chat.completions.create", None),
     );
-    const KEY_ENV: Option<&'static str> = Some("OPENAI_API_KEY");
 }

@@ -279,7 +279,6 @@ impl crate::formats::spec::Spec for Ollama {
         )
         .sdk(Sdk::new("ollama", "ollama.Client()", "chat").print(Print::Repr)),
     );
-    const KEY_ENV: Option<&'static str> = None;
 }
 
 /// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are

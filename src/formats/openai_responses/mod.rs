@@ -84,5 +84,4 @@ impl crate::formats::spec::Spec for Codec {
             .headers(&[Header::bearer("OPENAI_API_KEY")])
             .openai("responses.create", None),
     );
-    const KEY_ENV: Option<&'static str> = Some("OPENAI_API_KEY");
 }
