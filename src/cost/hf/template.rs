@@ -31,7 +31,8 @@ pub struct RenderOptions {
     /// `add_generation_prompt`; `None`: true unless the assistant spoke last (a request that
     /// waits for the model's turn).
     pub add_generation_prompt: Option<bool>,
-    /// Leave the tools out (for the share of the prompt the tools take).
+    /// Leave the tools out (for the share of the prompt the tools take), rendering with the
+    /// template the exchange's tools select (`tool_use` where the config names one).
     pub without_tools: bool,
     /// The time `strftime_now` reads, in Unix seconds (`None`: the clock; tests fix it).
     pub now: Option<i64>,
@@ -162,7 +163,8 @@ impl Template {
     /// [`Template::render`] with options.
     pub fn render_with(&self, x: &Exchange, o: &RenderOptions) -> Result<String, TemplateError> {
         let with_tools = !x.tools.is_empty() && !o.without_tools;
-        let (name, src) = self.pick(with_tools)?;
+        // Without tools for the split, the template stays the one the tools chose.
+        let (name, src) = self.pick(!x.tools.is_empty())?;
         let src = prepare(src)?;
         let mut env = environment(Some(o.now.unwrap_or_else(now)));
         env.set_fuel(Some(fuel(x)));

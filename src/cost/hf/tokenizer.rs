@@ -434,7 +434,7 @@ impl Tokenizer {
             .and_then(Json::as_str)
             .and_then(|u| vocab.get(u).copied());
         // Longest first, so the leftmost match is also the longest.
-        added.sort_by(|a, b| b.content.len().cmp(&a.content.len()));
+        added.sort_by_key(|a| std::cmp::Reverse(a.content.len()));
         let mut added_first = [false; 256];
         for a in &added {
             added_first[a.content.as_bytes()[0] as usize] = true;
