@@ -269,6 +269,37 @@ fn hostile_templates_stop_with_an_error() {
     }
     let big = "x".repeat(hf::template::MAX_SOURCE + 1);
     assert!(Template::from_jinja(&big).is_err());
+    // Deep nesting is refused by the parser, not by the stack.
+    let deep = format!("{{{{ {}1{} }}}}", "(".repeat(50_000), ")".repeat(50_000));
+    assert!(Template::from_jinja(&deep).is_err());
+    let deep = format!(
+        "{}{}",
+        "{% if true %}".repeat(5_000),
+        "{% endif %}".repeat(5_000)
+    );
+    assert!(Template::from_jinja(&deep).is_err());
+}
+
+#[test]
+fn hostile_tokenizers_are_refused_or_bounded() {
+    let mut j = base("tiny-bpe");
+    j["model"]["vocab"]["far"] = 4_000_000u32.into();
+    assert!(Tokenizer::from_json(&j.to_string())
+        .unwrap_err()
+        .contains("4000000"));
+    // Every truncation of a real file is an error or a tokenizer, never a panic.
+    let text = read("tiny-sp/tokenizer.json");
+    for cut in (0..text.len()).step_by(997) {
+        if text.is_char_boundary(cut) {
+            let _ = Tokenizer::from_json(&text[..cut]);
+        }
+    }
+    // A long piece without a merge boundary, odd bytes, added tokens at the edges.
+    let tok = Tokenizer::from_json(&read("tiny-bpe/tokenizer.json")).expect("bpe");
+    let long = "ab".repeat(200_000);
+    assert!(tok.count(&long) > 0);
+    let odd = "\u{0}\u{7f}\u{feff}<|im_end|><|im_end|\u{10ffff}<|im_start|>";
+    assert_eq!(tok.decode(&tok.encode(odd)), odd);
 }
 
 // ---- tokenizers ---------------------------------------------------------------------------------

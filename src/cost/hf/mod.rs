@@ -91,19 +91,48 @@ pub fn count(
 }
 
 /// What each tool adds to the prompt, in the exchange's tool order: the tokens saved by
-/// rendering without that one tool (one render per tool).
+/// rendering without that one tool. The renders keep only the system prompt and the first user
+/// message (where templates put the tools: the system turn, the first or the last user turn),
+/// so a 50-tool, 1,000-message exchange costs 51 small renders, not 51 full ones.
 pub fn tool_counts(
     template: &Template,
     tokenizer: &Tokenizer,
     x: &Exchange,
     options: &RenderOptions,
 ) -> Result<Vec<(String, u64)>, TemplateError> {
-    let total = tokenizer.count(&template.render_with(x, options)?) as u64;
+    let mut small = Exchange {
+        system: x.system.clone(),
+        tools: x.tools.clone(),
+        messages: Vec::new(),
+        ..Exchange::default()
+    };
+    if let Some(m) = x
+        .messages
+        .iter()
+        .find(|m| m.role == crate::model::Role::User)
+    {
+        small.messages.push(m.clone());
+    }
+    let o = RenderOptions {
+        add_generation_prompt: Some(true),
+        without_tools: false,
+        ..options.clone()
+    };
+    let total = tokenizer.count(&template.render_with(&small, &o)?) as u64;
     let mut out = Vec::with_capacity(x.tools.len());
     for i in 0..x.tools.len() {
-        let mut y = x.clone();
+        let mut y = small.clone();
         let tool = y.tools.remove(i);
-        let n = tokenizer.count(&template.render_with(&y, options)?) as u64;
+        // The last tool out: the template's tools-less form, as in `count`.
+        let n = if y.tools.is_empty() {
+            let bare = RenderOptions {
+                without_tools: true,
+                ..o.clone()
+            };
+            tokenizer.count(&template.render_with(&small, &bare)?) as u64
+        } else {
+            tokenizer.count(&template.render_with(&y, &o)?) as u64
+        };
         out.push((tool.name, total.saturating_sub(n)));
     }
     Ok(out)

@@ -259,23 +259,46 @@ fn prepare(src: &str) -> Result<String, TemplateError> {
             MAX_SOURCE >> 10
         )));
     }
-    if !src.contains("generation") {
-        return Ok(src.to_string());
-    }
-    // Same length of lines: only the tag words change, so error lines stay right.
-    let re = regex_lite::Regex::new(r"\{%(-|\+)?\s*(end)?generation\s*(-|\+)?%\}")
-        .map_err(|e| plain(&e.to_string()))?;
-    Ok(re
-        .replace_all(src, |c: &regex_lite::Captures| {
-            let open = c.get(1).map_or("", |m| m.as_str());
-            let close = c.get(3).map_or("", |m| m.as_str());
-            if c.get(2).is_some() {
-                format!("{{%{open} endif {close}%}}")
-            } else {
-                format!("{{%{open} if true {close}%}}")
+    // Only the tag words change, never a line break, so error lines stay right. Scanned by
+    // hand: a regex engine here would add its weight to the wasm for one pattern.
+    let mut out = String::with_capacity(src.len() + 16);
+    let mut rest = src;
+    while let Some(at) = rest.find("{%") {
+        out.push_str(&rest[..at]);
+        let tag = &rest[at..];
+        match generation_tag(tag) {
+            Some((len, open, end, close)) => {
+                let word = if end { "endif" } else { "if true" };
+                out.push_str(&format!("{{%{open} {word} {close}%}}"));
+                rest = &tag[len..];
             }
-        })
-        .into_owned())
+            None => {
+                out.push_str("{%");
+                rest = &tag[2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// `{%-? (end)?generation -?%}` at the start of `s`: its length, the opening and closing
+/// whitespace markers, and whether it ends the block.
+fn generation_tag(s: &str) -> Option<(usize, &str, bool, &str)> {
+    let body = s.strip_prefix("{%")?;
+    let marker = |t: &str| -> usize { usize::from(t.starts_with('-') || t.starts_with('+')) };
+    let m1 = marker(body);
+    let open = &body[..m1];
+    let t = body[m1..].trim_start();
+    let (end, t) = match t.strip_prefix("end") {
+        Some(t) => (true, t),
+        None => (false, t),
+    };
+    let t = t.strip_prefix("generation")?.trim_start();
+    let m2 = marker(t);
+    let close = &t[..m2];
+    let t = t[m2..].strip_prefix("%}")?;
+    Some((s.len() - t.len(), open, end, close))
 }
 
 /// The environment transformers compiles chat templates in, with the clock `now` for
