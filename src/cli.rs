@@ -639,21 +639,10 @@ fn cost_command(
         out.push('\n');
         return 0;
     }
-    out.push_str(&format!(
-        "{:<24} {:>8} {:>9} {:>8}  {:<8} method\n",
-        "model", "tools", "messages", "total", "exact"
-    ));
+    out.push_str(&count_row(None));
     for m in &models {
         let c = cost::count_in(&x, m, &vocabs, source);
-        out.push_str(&format!(
-            "{:<24} {:>8} {:>9} {:>8}  {:<8} {}\n",
-            c.model,
-            c.tools,
-            c.messages,
-            c.total,
-            if c.exact { "exact" } else { "estimate" },
-            c.method
-        ));
+        out.push_str(&count_row(Some(&c)));
         if show_rounds {
             let (rs, _, _) = cost::rounds_in(&x, m, &vocabs, source);
             for r in rs {
@@ -681,6 +670,25 @@ fn cost_command(
         }
     }
     0
+}
+
+/// One line of the `tokens` table: a count, or the header for `None`.
+fn count_row(c: Option<&crate::cost::Count>) -> String {
+    let Some(c) = c else {
+        return format!(
+            "{:<24} {:>8} {:>9} {:>8}  {:<8} method\n",
+            "model", "tools", "messages", "total", "exact"
+        );
+    };
+    format!(
+        "{:<24} {:>8} {:>9} {:>8}  {:<8} {}\n",
+        c.model,
+        c.tools,
+        c.messages,
+        c.total,
+        if c.exact { "exact" } else { "estimate" },
+        c.method
+    )
 }
 
 /// The files of `render`/`tokens --template`.
@@ -800,19 +808,8 @@ fn hf_command(
         out.push('\n');
         return 0;
     }
-    out.push_str(&format!(
-        "{:<24} {:>8} {:>9} {:>8}  {:<8} method\n",
-        "model", "tools", "messages", "total", "exact"
-    ));
-    out.push_str(&format!(
-        "{:<24} {:>8} {:>9} {:>8}  {:<8} {}\n",
-        c.model,
-        c.tools,
-        c.messages,
-        c.total,
-        if c.exact { "exact" } else { "estimate" },
-        c.method
-    ));
+    out.push_str(&count_row(None));
+    out.push_str(&count_row(Some(&c)));
     for (name, n) in per_tool {
         out.push_str(&format!("  tool {name}: {n}\n"));
     }

@@ -28,14 +28,19 @@ fn read(name: &str) -> String {
     std::fs::read_to_string(path(name)).expect("fixture")
 }
 
-#[test]
-fn render_prints_the_prompt_of_a_jinja_template() {
-    let (code, out, err) = run(&[
+/// `render --template <fixture> exchange.json`.
+fn render(template: &str) -> (i32, String, String) {
+    run(&[
         "render",
         "--template",
-        &path("qwen.jinja"),
+        &path(template),
         &path("exchange.json"),
-    ]);
+    ])
+}
+
+#[test]
+fn render_prints_the_prompt_of_a_jinja_template() {
+    let (code, out, err) = render("qwen.jinja");
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, read("expected/qwen.txt"));
     assert!(err.contains("add_generation_prompt true"), "{err}");
@@ -43,12 +48,7 @@ fn render_prints_the_prompt_of_a_jinja_template() {
 
 #[test]
 fn render_takes_special_tokens_from_the_config_or_the_command_line() {
-    let (code, out, err) = run(&[
-        "render",
-        "--template",
-        &path("tokenizer_config.json"),
-        &path("exchange.json"),
-    ]);
+    let (code, out, err) = render("tokenizer_config.json");
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, read("expected/mistral.txt"));
     let (code, out, _) = run(&[

@@ -484,6 +484,12 @@ fn whitespace(s: &Chars, i: usize, end_first: bool) -> usize {
     {
         return i + k + 1;
     }
+    give_back_last(s, i, run)
+}
+
+/// `\s+(?!\S)|\s+` on the whitespace run `i..run`: to the end of the text the whole run, else
+/// all but its last char (left to the next word), or the lone char.
+fn give_back_last(s: &Chars, i: usize, run: usize) -> usize {
     if run == s.len() {
         return run;
     }
@@ -491,7 +497,7 @@ fn whitespace(s: &Chars, i: usize, end_first: bool) -> usize {
     if last > i {
         last
     } else {
-        s.next(i)
+        run
     }
 }
 
@@ -564,17 +570,7 @@ fn next_gpt2(s: &Chars, i: usize) -> usize {
             return s.run(i, class);
         }
     }
-    // `\s+(?!\S)` gives the run's last char to the next piece; `\s+` takes a lone one.
-    let run = s.run(i, is_space);
-    if run == s.len() {
-        return run;
-    }
-    let last = s.prev(run);
-    if last > i {
-        last
-    } else {
-        run
-    }
+    give_back_last(s, i, s.run(i, is_space))
 }
 
 /// One piece of o200k_base (the alternatives in order):

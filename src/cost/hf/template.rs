@@ -568,31 +568,20 @@ fn repr_into(v: &Value, s: &mut String, depth: usize) {
             }
             s.push(q);
         }
-        ValueKind::Seq | ValueKind::Iterable => {
-            s.push('[');
-            if let Ok(it) = v.try_iter() {
-                for (i, item) in it.enumerate() {
-                    if i > 0 {
-                        s.push_str(", ");
-                    }
-                    repr_into(&item, s, depth + 1);
+        ValueKind::Seq | ValueKind::Iterable | ValueKind::Map => {
+            let map = v.kind() == ValueKind::Map;
+            s.push(if map { '{' } else { '[' });
+            for (i, item) in v.try_iter().into_iter().flatten().enumerate() {
+                if i > 0 {
+                    s.push_str(", ");
                 }
-            }
-            s.push(']');
-        }
-        ValueKind::Map => {
-            s.push('{');
-            if let Ok(it) = v.try_iter() {
-                for (i, k) in it.enumerate() {
-                    if i > 0 {
-                        s.push_str(", ");
-                    }
-                    repr_into(&k, s, depth + 1);
+                repr_into(&item, s, depth + 1);
+                if map {
                     s.push_str(": ");
-                    repr_into(&v.get_item(&k).unwrap_or_default(), s, depth + 1);
+                    repr_into(&v.get_item(&item).unwrap_or_default(), s, depth + 1);
                 }
             }
-            s.push('}');
+            s.push(if map { '}' } else { ']' });
         }
         _ => s.push_str(&v.to_string()),
     }
@@ -713,50 +702,39 @@ impl JsonWriter {
                 .push_str(if v.is_true() { "true" } else { "false" }),
             ValueKind::Number => self.out.push_str(&py_number(v)),
             ValueKind::String => self.string(v.as_str().unwrap_or_default()),
-            ValueKind::Seq | ValueKind::Iterable => {
-                let items: Vec<Value> = v.try_iter()?.collect();
-                self.out.push('[');
+            ValueKind::Seq | ValueKind::Iterable | ValueKind::Map => {
+                let map = v.kind() == ValueKind::Map;
+                let mut items: Vec<Value> = v.try_iter()?.collect();
+                if map && self.sort_keys {
+                    items.sort();
+                }
+                self.out.push(if map { '{' } else { '[' });
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
                         let sep = self.item.clone();
                         self.out.push_str(&sep);
                     }
                     self.newline(depth + 1);
-                    self.value(item, depth + 1)?;
+                    if !map {
+                        self.value(item, depth + 1)?;
+                        continue;
+                    }
+                    // Python turns number, bool and None keys into strings.
+                    let key = match item.kind() {
+                        ValueKind::String => item.as_str().unwrap_or_default().to_string(),
+                        ValueKind::None => "null".into(),
+                        ValueKind::Bool => if item.is_true() { "true" } else { "false" }.into(),
+                        _ => py_number(item),
+                    };
+                    self.string(&key);
+                    let sep = self.key.clone();
+                    self.out.push_str(&sep);
+                    self.value(&v.get_item(item)?, depth + 1)?;
                 }
                 if !items.is_empty() {
                     self.newline(depth);
                 }
-                self.out.push(']');
-            }
-            ValueKind::Map => {
-                let mut keys: Vec<Value> = v.try_iter()?.collect();
-                if self.sort_keys {
-                    keys.sort();
-                }
-                self.out.push('{');
-                for (i, k) in keys.iter().enumerate() {
-                    if i > 0 {
-                        let sep = self.item.clone();
-                        self.out.push_str(&sep);
-                    }
-                    self.newline(depth + 1);
-                    // Python turns number, bool and None keys into strings.
-                    let ks = match k.kind() {
-                        ValueKind::String => k.as_str().unwrap_or_default().to_string(),
-                        ValueKind::None => "null".into(),
-                        ValueKind::Bool => if k.is_true() { "true" } else { "false" }.into(),
-                        _ => py_number(k),
-                    };
-                    self.string(&ks);
-                    let sep = self.key.clone();
-                    self.out.push_str(&sep);
-                    self.value(&v.get_item(k)?, depth + 1)?;
-                }
-                if !keys.is_empty() {
-                    self.newline(depth);
-                }
-                self.out.push('}');
+                self.out.push(if map { '}' } else { ']' });
             }
             k => {
                 return Err(Error::new(
@@ -820,25 +798,18 @@ const DAYS: [&str; 7] = [
     "Sunday",
 ];
 
-/// Python's `datetime.strftime` for the common directives, in UTC.
+/// Python's `datetime.strftime` for the common directives, in UTC (from 1970 on).
 pub fn strftime(fmt: &str, unix: i64) -> String {
-    let days = unix.div_euclid(86_400);
-    let secs = unix.rem_euclid(86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    // The calendar date from the HAR recorder's ISO 8601 form, `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+    let iso = crate::live::record::iso8601(unix.max(0) as f64 * 1000.0);
+    let field =
+        |r: std::ops::Range<usize>| -> i64 { iso.get(r).and_then(|f| f.parse().ok()).unwrap_or(0) };
+    let (y, m, d) = (field(0..4), field(5..7).clamp(1, 12), field(8..10));
+    let (h, mi, s) = (field(11..13), field(14..16), field(17..19));
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     const CUM: [i64; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
     let yday = CUM[(m - 1) as usize] + d + i64::from(leap && m > 2);
-    let wday = (days + 3).rem_euclid(7) as usize; // 1970-01-01 was a Thursday
-    let (h, mi, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let wday = (unix.max(0).div_euclid(86_400) + 3).rem_euclid(7) as usize; // 1970-01-01: a Thursday
     let month = MONTHS[(m - 1) as usize];
     let mut out = String::new();
     let mut it = fmt.chars();

@@ -162,14 +162,18 @@ fn type_of(v: &Json) -> &str {
     v.get("type").and_then(Json::as_str).unwrap_or("")
 }
 
+/// The steps of a `Sequence` (`normalizers`, `pretokenizers`).
+fn steps<'a>(v: &'a Json, key: &str) -> Result<&'a [Json], String> {
+    v.get(key)
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .ok_or_else(|| format!("a Sequence without {key}"))
+}
+
 fn normalizers(v: &Json, out: &mut Vec<Norm>, form: &mut Option<String>) -> Result<(), String> {
     match type_of(v) {
         "Sequence" => {
-            for n in v
-                .get("normalizers")
-                .and_then(Json::as_array)
-                .ok_or("normalizer Sequence without normalizers")?
-            {
+            for n in steps(v, "normalizers")? {
                 normalizers(n, out, form)?;
             }
         }
@@ -224,11 +228,7 @@ fn behavior(v: &Json) -> Result<Behavior, String> {
 fn pre_tokenizers(v: &Json, out: &mut Vec<Pre>) -> Result<(), String> {
     match type_of(v) {
         "Sequence" => {
-            for p in v
-                .get("pretokenizers")
-                .and_then(Json::as_array)
-                .ok_or("pre-tokenizer Sequence without pretokenizers")?
-            {
+            for p in steps(v, "pretokenizers")? {
                 pre_tokenizers(p, out)?;
             }
         }
