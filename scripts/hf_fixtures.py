@@ -74,6 +74,10 @@ def render_templates():
             )
             (out / f"{name}{suffix}").write_text(text)
             rendered.append(text)
+    # Python idioms, with tools only (the template maps over them); not in the training corpus.
+    tmpl = env.from_string((HERE / "idioms.jinja").read_text())
+    text = tmpl.render(messages=data["messages"], tools=data["tools"], documents=None, add_generation_prompt=True)
+    (out / "idioms.txt").write_text(text)
     # A tokenizer_config.json with named templates and an AddedToken-dict bos_token, as Mistral's
     # and Cohere's configs have them.
     config = {

@@ -79,6 +79,15 @@ fn templates_render_as_transformers_does() {
 }
 
 #[test]
+fn python_idioms_of_real_templates_render_as_jinja2_does() {
+    let t = Template::from_jinja(&read("idioms.jinja")).expect("idioms");
+    assert_eq!(
+        t.render(&exchange()).expect("render"),
+        read("expected/idioms.txt")
+    );
+}
+
+#[test]
 fn the_context_is_the_one_transformers_users_pass() {
     let x = exchange();
     let want: Value = serde_json::from_str(&read("messages.json")).expect("messages.json");
