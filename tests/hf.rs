@@ -116,6 +116,22 @@ fn tokenizer_config_picks_the_named_template_and_reads_added_token_dicts() {
 }
 
 #[test]
+fn hub_files_a_jinja_file_wins_and_the_config_brings_the_tokens() {
+    // A config without chat_template, as newer models ship it next to chat_template.jinja.
+    let config =
+        r#"{"bos_token": {"__type": "AddedToken", "content": "<s>"}, "eos_token": "</s>"}"#;
+    let t = Template::from_files(Some(config), Some(&read("mistral.jinja"))).expect("files");
+    assert_eq!(
+        t.render_with(&exchange(), &at_noon()).expect("render"),
+        read("expected/mistral.txt")
+    );
+    let t = Template::from_files(Some(&read("tokenizer_config.json")), None).expect("config");
+    assert_eq!(t.names().count(), 2);
+    assert!(Template::from_files(Some(config), None).is_err());
+    assert!(Template::from_files(None, None).is_err());
+}
+
+#[test]
 fn tokenizer_config_errors_say_what_is_missing() {
     let e = Template::from_tokenizer_config(r#"{"eos_token": "</s>"}"#).unwrap_err();
     assert!(e.message.contains("chat_template.jinja"), "{e}");

@@ -85,21 +85,39 @@ impl Template {
                 ))
             }
         };
-        let mut tokens = Vec::new();
-        for (k, v) in cfg {
-            if !k.ends_with("_token") {
-                continue;
-            }
-            // A plain string, or an AddedToken dict: {"__type": "AddedToken", "content": …}.
-            let s = v
-                .as_str()
-                .or_else(|| v.get("content").and_then(Json::as_str));
-            if let Some(s) = s {
-                tokens.push((k.clone(), s.to_string()));
+        let t = Template {
+            sources,
+            tokens: config_tokens(cfg),
+        };
+        t.check()?;
+        Ok(t)
+    }
+
+    /// From what a Hub repository has: a `chat_template.jinja` wins over the config's
+    /// `chat_template` (newer models ship only the file); the config still brings the special
+    /// tokens.
+    pub fn from_files(
+        config: Option<&str>,
+        jinja: Option<&str>,
+    ) -> Result<Template, TemplateError> {
+        let Some(src) = jinja else {
+            return match config {
+                Some(c) => Template::from_tokenizer_config(c),
+                None => Err(plain(
+                    "no chat template: give a tokenizer_config.json or a chat_template.jinja",
+                )),
+            };
+        };
+        let mut t = Template::from_jinja(src)?;
+        if let Some(c) = config {
+            let v: Json = serde_json::from_str(c).map_err(|e| TemplateError {
+                line: Some(e.line()),
+                message: format!("tokenizer_config.json is not JSON: {e}"),
+            })?;
+            if let Some(cfg) = v.as_object() {
+                t.tokens = config_tokens(cfg);
             }
         }
-        let t = Template { sources, tokens };
-        t.check()?;
         Ok(t)
     }
 
@@ -204,6 +222,20 @@ impl Template {
             })?;
         String::from_utf8(out.0).map_err(|_| plain("the rendered prompt is not UTF-8"))
     }
+}
+
+/// The special tokens a config names (`bos_token`, `eos_token`, …): plain strings, or
+/// AddedToken dicts `{"__type": "AddedToken", "content": …}`.
+fn config_tokens(cfg: &Map<String, Json>) -> Vec<(String, String)> {
+    cfg.iter()
+        .filter(|(k, _)| k.ends_with("_token"))
+        .filter_map(|(k, v)| {
+            let s = v
+                .as_str()
+                .or_else(|| v.get("content").and_then(Json::as_str))?;
+            Some((k.clone(), s.to_string()))
+        })
+        .collect()
 }
 
 fn plain(message: &str) -> TemplateError {
