@@ -212,7 +212,15 @@ def main():
         (HERE / name).mkdir(exist_ok=True)
         (HERE / name / "tokenizer.json").write_text(json.dumps(base, ensure_ascii=False, indent=1) + "\n")
         out = {}
-        for vname, patch in variants()[name].items():
+        vs = variants()[name]
+        if name == "tiny-bpe":
+            # Llama 3's model flag: a piece that is a token is taken whole, before any merge.
+            # A whole-word token no merge reaches (" Zürich", byte-level) shows the flag.
+            vocab = dict(base["model"]["vocab"])
+            vocab["\u0120Z\u00c3\u00bcrich"] = max(vocab.values()) + 100
+            model = dict(base["model"], ignore_merges=True, vocab=vocab)
+            vs["llama3-ignore-merges"] = dict(vs["llama3"], model=model)
+        for vname, patch in vs.items():
             j = copy.deepcopy(base)
             j.update(patch)
             tok = Tokenizer.from_str(json.dumps(j))
