@@ -26,6 +26,8 @@ const MAX_ENTRIES: usize = 2_000_000;
 #[derive(Debug, Clone)]
 pub struct Tokenizer {
     vocab: HashMap<String, u32>,
+    /// Single-character tokens, so a piece's first symbols need no string per character.
+    chars: HashMap<char, u32>,
     /// Id → token text, for [`Tokenizer::decode`].
     tokens: Vec<String>,
     /// `(left, right)` → `(rank, merged)`.
@@ -443,7 +445,18 @@ impl Tokenizer {
         for a in &added {
             added_first[a.content.as_bytes()[0] as usize] = true;
         }
+        let chars = vocab
+            .iter()
+            .filter_map(|(t, &id)| {
+                let mut it = t.chars();
+                match (it.next(), it.next()) {
+                    (Some(c), None) => Some((c, id)),
+                    _ => None,
+                }
+            })
+            .collect();
         Ok(Tokenizer {
+            chars,
             added_first,
             tokens,
             merges,
@@ -777,7 +790,13 @@ impl Tokenizer {
         let mut syms: Vec<u32> = Vec::with_capacity(piece.len());
         let n = piece.chars().count();
         let mut last_unk = false;
+        let plain = self.prefix.is_empty() && self.suffix.is_empty();
         for (k, c) in piece.chars().enumerate() {
+            if let Some(&id) = plain.then(|| self.chars.get(&c)).flatten() {
+                syms.push(id);
+                last_unk = false;
+                continue;
+            }
             let mut s = String::new();
             if k > 0 {
                 s.push_str(&self.prefix);
