@@ -21,10 +21,10 @@ const USAGE: &str = "usage:
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
   toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
-  toolscope render [--model <id>] [FILE|-]
   toolscope render --template <file> [--token <name>=<value>]… [FILE|-]
-  toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
   toolscope tokens --template <file> --tokenizer <file> [--token <name>=<value>]… [--json] [FILE|-]
+  toolscope render [--model <id>] [FILE|-]
+  toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
 convert prints the document on stdout and what the target cannot carry on stderr; the source
@@ -45,14 +45,14 @@ format (--to another, or canonical); the protocol is detected unless --format na
 Exit status 1 on unreadable input.
 render prints the tool definitions as the model reads them (default: the request's model, else
 gpt-4o); how much of the text is known and the tool choice go to stderr.
-tokens counts the prompt tokens of any request per model (--model, else the request's model and
-one model per provider family): tools, messages, total, exact or estimate and the method;
---rounds adds one line per round of the tool loop with running totals; --json prints a JSON
-array. Checks for the tool set follow the table (text output).
 With --template (a Hugging Face chat_template.jinja or tokenizer_config.json), render prints the
 whole prompt as that chat template renders it, and tokens counts it with --tokenizer (a
 tokenizer.json): tools, messages, total, exact, then what each tool adds. --token sets a special
-token the template reads (bos_token=<s>); a tokenizer_config.json brings its own.";
+token the template reads (bos_token=<s>); a tokenizer_config.json brings its own.
+tokens counts the prompt tokens of any request per model (--model, else the request's model and
+one model per provider family): tools, messages, total, exact or estimate and the method;
+--rounds adds one line per round of the tool loop with running totals; --json prints a JSON
+array. Checks for the tool set follow the table (text output).";
 
 /// The most bytes a command reads (file or stdin): the largest input any command accepts, a
 /// replayed stream ([`crate::replay::MAX_INPUT`]); each command then applies its own
