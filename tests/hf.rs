@@ -135,6 +135,8 @@ fn hub_files_a_jinja_file_wins_and_the_config_brings_the_tokens() {
 fn tokenizer_config_errors_say_what_is_missing() {
     let e = Template::from_tokenizer_config(r#"{"eos_token": "</s>"}"#).unwrap_err();
     assert!(e.message.contains("chat_template.jinja"), "{e}");
+    let e = Template::from_tokenizer_config(r#"{"chat_template": []}"#).unwrap_err();
+    assert!(e.message.contains("empty"), "{e}");
     let e = Template::from_tokenizer_config("{\n  \"chat_template\": [1,\n").unwrap_err();
     assert_eq!(e.line, Some(3), "{e}");
     let e =

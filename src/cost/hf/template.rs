@@ -75,6 +75,9 @@ impl Template {
                     };
                     out.push((name.to_string(), src.to_string()));
                 }
+                if out.is_empty() {
+                    return Err(plain("chat_template is an empty list"));
+                }
                 out
             }
             Some(_) => return Err(plain("chat_template is neither a string nor a list")),
