@@ -6,9 +6,9 @@
 //! toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 //! toolscope render [--model <id>] [FILE|-]
-//! toolscope render --template <file> [--token <name>=<value>]… [FILE|-]
+//! toolscope render --template <file> [--token <name>=<value>]… [--set <name>=<JSON>]… [FILE|-]
 //! toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
-//! toolscope tokens --template <file> --tokenizer <file> [--token <name>=<value>]… [--json] [FILE|-]
+//! toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
 
@@ -21,8 +21,8 @@ const USAGE: &str = "usage:
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
   toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
-  toolscope render --template <file> [--token <name>=<value>]… [FILE|-]
-  toolscope tokens --template <file> --tokenizer <file> [--token <name>=<value>]… [--json] [FILE|-]
+  toolscope render --template <file> [--token <name>=<value>]… [--set <name>=<JSON>]… [FILE|-]
+  toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
   toolscope render [--model <id>] [FILE|-]
   toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
 
@@ -48,7 +48,8 @@ gpt-4o); how much of the text is known and the tool choice go to stderr.
 With --template (a Hugging Face chat_template.jinja or tokenizer_config.json), render prints the
 whole prompt as that chat template renders it, and tokens counts it with --tokenizer (a
 tokenizer.json): tools, messages, total, exact, then what each tool adds. --token sets a special
-token the template reads (bos_token=<s>); a tokenizer_config.json brings its own.
+token the template reads (bos_token=<s>); a tokenizer_config.json brings its own. --set passes
+a variable as apply_chat_template's keyword arguments do (enable_thinking=false).
 tokens counts the prompt tokens of any request per model (--model, else the request's model and
 one model per provider family): tools, messages, total, exact or estimate and the method;
 --rounds adds one line per round of the tool loop with running totals; --json prints a JSON
@@ -542,6 +543,16 @@ fn cost_command(
                 };
                 hf.tokens.push((k.to_string(), v.to_string()));
             }
+            "--set" => {
+                let parsed = it
+                    .next()
+                    .and_then(|v| v.split_once('='))
+                    .and_then(|(k, v)| Some((k.to_string(), serde_json::from_str(v).ok()?)));
+                let Some((k, v)) = parsed else {
+                    return usage(err, "--set needs <name>=<JSON> (enable_thinking=false)");
+                };
+                hf.kwargs.insert(k, v);
+            }
             "--rounds" if !render => show_rounds = true,
             "--json" if !render => json = true,
             "-h" | "--help" => return usage(err, ""),
@@ -550,8 +561,10 @@ fn cost_command(
             s => return usage(err, &format!("unexpected argument {s:?}")),
         }
     }
-    if hf.template.is_none() && (hf.tokenizer.is_some() || !hf.tokens.is_empty()) {
-        return usage(err, "--tokenizer and --token go with --template");
+    if hf.template.is_none()
+        && (hf.tokenizer.is_some() || !hf.tokens.is_empty() || !hf.kwargs.is_empty())
+    {
+        return usage(err, "--tokenizer, --token and --set go with --template");
     }
     if hf.template.is_some() {
         if model.is_some() || show_rounds {
@@ -697,6 +710,7 @@ struct HfFiles {
     template: Option<String>,
     tokenizer: Option<String>,
     tokens: Vec<(String, String)>,
+    kwargs: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Largest tokenizer_config.json or chat template read (configs list their added tokens).
@@ -741,7 +755,10 @@ fn hf_command(
     for (k, v) in &files.tokens {
         template = template.with_token(k, v);
     }
-    let options = RenderOptions::default();
+    let options = RenderOptions {
+        kwargs: files.kwargs.clone(),
+        ..RenderOptions::default()
+    };
     if render {
         return match template.render_with(x, &options) {
             Ok(text) => {

@@ -64,6 +64,29 @@ fn render_takes_special_tokens_from_the_config_or_the_command_line() {
 }
 
 #[test]
+fn set_passes_keyword_arguments() {
+    let dir = std::env::temp_dir().join(format!("toolscope-cli-hf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let t = dir.join("kw.jinja");
+    std::fs::write(
+        &t,
+        "{{ enable_thinking }}|{{ tools_in_user_message is defined }}",
+    )
+    .expect("write");
+    let (code, out, err) = run(&[
+        "render",
+        "--template",
+        &t.to_string_lossy(),
+        "--set",
+        "enable_thinking=false",
+        &path("exchange.json"),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "False|False");
+}
+
+#[test]
 fn tokens_counts_with_the_models_tokenizer() {
     let (code, out, err) = run(&[
         "tokens",
@@ -142,6 +165,8 @@ fn usage_errors() {
         vec!["render", "--token", "bos_token"],
         vec!["render", "--template"],
         vec!["tokens", "--template", "x", "--tokenizer", "y", "--rounds"],
+        vec!["render", "--set", "a=1"],
+        vec!["render", "--template", "x", "--set", "a=not json"],
     ] {
         let (code, _, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {err}");

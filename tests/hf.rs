@@ -276,6 +276,25 @@ fn generation_prompt_follows_who_spoke_last() {
 }
 
 #[test]
+fn kwargs_reach_the_template_as_apply_chat_template_passes_them() {
+    let t = Template::from_jinja(
+        "{{ enable_thinking if enable_thinking is defined else 'unset' }} {{ bos_token }} {{ n.k if n is defined }}",
+    )
+    .expect("template")
+    .with_token("bos_token", "<s>");
+    assert_eq!(t.render(&exchange()).expect("render"), "unset <s> ");
+    let mut o = RenderOptions::default();
+    o.kwargs.insert("enable_thinking".into(), false.into());
+    o.kwargs.insert("bos_token".into(), "<|bos|>".into());
+    o.kwargs
+        .insert("n".into(), serde_json::json!({"k": [1, 2]}));
+    assert_eq!(
+        t.render_with(&exchange(), &o).expect("render"),
+        "False <|bos|> [1, 2]"
+    );
+}
+
+#[test]
 fn hostile_templates_stop_with_an_error() {
     let x = exchange();
     let cases = [

@@ -36,6 +36,9 @@ pub struct RenderOptions {
     pub without_tools: bool,
     /// The time `strftime_now` reads, in Unix seconds (`None`: the clock; tests fix it).
     pub now: Option<i64>,
+    /// More variables, as `apply_chat_template(**kwargs)` passes them (`enable_thinking`,
+    /// `tools_in_user_message`, `date_string`, …); they win over the special tokens.
+    pub kwargs: Map<String, Json>,
 }
 
 /// A model's chat template: one source, or named ones (`default`, `tool_use`) as a
@@ -209,7 +212,12 @@ impl Template {
             ("add_generation_prompt".into(), Value::from(add_gen)),
         ];
         for (k, v) in &self.tokens {
-            ctx.push((k.as_str().into(), Value::from(v.as_str())));
+            if !o.kwargs.contains_key(k) {
+                ctx.push((k.as_str().into(), Value::from(v.as_str())));
+            }
+        }
+        for (k, v) in &o.kwargs {
+            ctx.push((k.as_str().into(), to_value(v)));
         }
         let mut out = Capped(Vec::new());
         tmpl.render_captured_to(Value::from_object(Dict(ctx)), &mut out)
