@@ -23,6 +23,9 @@ const policy = [
   `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
+  // The web app manifest and the service worker (offline use, second visits from the cache).
+  "manifest-src 'self'",
+  "worker-src 'self'",
   // Live calls go to any https API and, over plain http, only to this machine (Ollama, vLLM,
   // LM Studio); src/live/mod.rs (Url::is_loopback) refuses the rest before sending.
   "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",

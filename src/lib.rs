@@ -14,6 +14,7 @@ pub mod formats;
 pub mod history;
 pub mod live;
 pub mod model;
+pub mod prerender;
 pub mod present;
 pub mod redact;
 pub mod replay;

@@ -3,6 +3,14 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
+    // The first paint written at build time (`toolscope prerender`) goes in the same task as
+    // the app mounts, so the page never shows both, nor neither.
+    if let Some(shell) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(toolscope::prerender::ROOT_ID))
+    {
+        shell.remove();
+    }
     leptos::mount::mount_to_body(toolscope::ui::App);
 }
 

@@ -1,0 +1,45 @@
+// The service worker (scripts/sw.mjs writes it into dist/sw.js with this build's VERSION and
+// ASSETS). First visit: every file of the build is cached. Later visits and offline: the page
+// comes from the cache. A new build is a new sw.js: it installs beside the old one and waits;
+// the page announces it (js/boot.js) and it takes over only when the reader chooses Reload,
+// so a page is never silently stale nor silently swapped. Only this site's own files are
+// answered: live calls to the providers (other origins, POST) never touch the cache.
+const VERSION = '__VERSION__';
+const ASSETS = __ASSETS__;
+const CACHE = `toolscope-${VERSION}`;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches.open(CACHE).then((c) => c.addAll(ASSETS.map((a) => new Request(a, { cache: 'no-cache' })))),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('toolscope-') && k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') self.skipWaiting();
+});
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  const scope = new URL(self.registration.scope);
+  const path = url.pathname.startsWith(scope.pathname) ? url.pathname.slice(scope.pathname.length) : null;
+  const key = req.mode === 'navigate' ? 'index.html' : path;
+  if (key === null || !ASSETS.includes(key)) return;
+  event.respondWith(
+    caches
+      .open(CACHE)
+      .then((c) => c.match(key))
+      .then((hit) => hit ?? fetch(req)),
+  );
+});
