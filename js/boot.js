@@ -1,11 +1,13 @@
-// The page's first script (external, so the CSP needs no hash for it): put the saved theme on
-// <html> before the first paint (the static shell of `toolscope prerender` paints before the
+// The page's first script (inline in dist/index.html, allowed by its hash): put the saved theme
+// on <html> before the first paint (the static shell of `toolscope prerender` paints before the
 // wasm), then, once the page has loaded, register the service worker (dist/sw.js, written by
 // scripts/sw.mjs) and announce a new version instead of swapping it in silently.
 (() => {
   try {
     const t = localStorage.getItem('toolscope.theme');
     if (t === 'light' || t === 'dark') document.documentElement.setAttribute('data-theme', t);
+    // The static first paint carries the first visit's hint; once dismissed, it stays hidden.
+    if (localStorage.getItem('toolscope.hint')) document.documentElement.classList.add('hint-dismissed');
   } catch {
     // Storage disabled: the system preference decides.
   }

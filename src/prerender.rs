@@ -48,6 +48,12 @@ pub fn into_index(html: &str, x: &Exchange) -> Result<String, String> {
 pub fn shell(x: &Exchange) -> String {
     let mut out = format!("<div id=\"{ROOT_ID}\" class=\"prerender\">");
     out.push_str(&header());
+    // The first visit's hint, as the app shows it (js/boot.js hides it once dismissed).
+    out.push_str(
+        "<aside class=\"first-hint\" aria-label=\"Getting started\"><p><strong>Start here: </strong>\
+         paste any provider's request or response into any pane (or anywhere on the page); every \
+         other pane shows it in its own format. Press <kbd>?</kbd> for the keys.</p></aside>",
+    );
     out.push_str("<main class=\"workspace\"><nav class=\"phone-jump\" aria-label=\"Jump to\"><a href=\"#views\">Wire formats ↓</a></nav>");
     out.push_str(&left(x));
     out.push_str(&right(x));
@@ -125,7 +131,14 @@ fn left(x: &Exchange) -> String {
             code(&schema, &format!("Parameters of {}", t.name))
         ));
     }
-    out.push_str("</section><section class=\"block\"><div class=\"block-head\"><h3>Conversation</h3></div><ol class=\"messages\">");
+    out.push_str(&format!(
+        "</section><section class=\"block\"><div class=\"block-head\"><h3>Conversation</h3></div>\
+         <div class=\"settings\"><label class=\"field\"><span>System prompt</span><textarea rows=\"2\" readonly>{}</textarea></label>\
+         <div class=\"row wrap\"><label class=\"field\"><span>Model</span><input type=\"text\" value=\"{}\" readonly></label></div></div>\
+         <ol class=\"messages\">",
+        esc(x.system.as_deref().unwrap_or_default()),
+        esc(x.options.model.as_deref().unwrap_or_default()),
+    ));
     for m in &x.messages {
         let role = match m.role {
             Role::User => "user",
@@ -173,12 +186,16 @@ fn right(x: &Exchange) -> String {
         ],
     ));
     out.push_str(
-        "<section class=\"panes\" aria-labelledby=\"panes-title\"><div class=\"section-head panes-bar\">\
+        &"<section class=\"panes\" aria-labelledby=\"panes-title\"><div class=\"section-head panes-bar\">\
          <h2 id=\"panes-title\">Wire formats</h2><div class=\"bar-controls\">\
          <div class=\"segmented\" role=\"group\" aria-label=\"Body shown\">\
          <button type=\"button\" class=\"seg\" aria-pressed=\"true\" disabled>Request</button>\
-         <button type=\"button\" class=\"seg\" aria-pressed=\"false\" disabled>Response</button></div></div></div>\
-         <div class=\"pane-grid\">",
+         <button type=\"button\" class=\"seg\" aria-pressed=\"false\" disabled>Response</button></div>\
+         <button type=\"button\" class=\"ghost small\" disabled>Panes {n}/{n}</button>\
+         <button type=\"button\" class=\"ghost small\" disabled>Compare two</button>\
+         <button type=\"button\" class=\"ghost small\" disabled>Fix for every visible format</button></div></div>\
+         <div class=\"pane-grid\">"
+            .replace("{n}", &Format::ALL.len().to_string()),
     );
     let arguments = schema::validate_arguments(x);
     for f in Format::ALL {
@@ -208,10 +225,20 @@ fn pane(x: &Exchange, f: Format, arguments: &[schema::Finding]) -> String {
         1 => "1 loss".to_string(),
         n => format!("{n} losses"),
     };
-    let checks = match problems {
+    let suggested = findings.len() - problems;
+    let mut checks = match problems {
         0 => "checks pass".to_string(),
         1 => "1 finding".to_string(),
         n => format!("{n} findings"),
+    };
+    if suggested > 0 {
+        checks.push_str(&format!(" · {suggested} suggested"));
+    }
+    let lints = match (problems, suggested) {
+        (0, 0) => format!("{name}: every check passes"),
+        (n, 0) => format!("Checks for {name} ({n} to fix)"),
+        (0, s) => format!("Checks for {name}: every check passes ({s} suggested)"),
+        (n, s) => format!("Checks for {name} ({n} to fix, {s} suggested)"),
     };
     let clean = |n: usize| if n == 0 { " clean" } else { "" };
     let carries = match e.losses.len() {
@@ -222,10 +249,12 @@ fn pane(x: &Exchange, f: Format, arguments: &[schema::Finding]) -> String {
     format!(
         "<article class=\"pane\" data-format=\"{id}\"><header class=\"pane-head\"><h3>{name}</h3>\
          <code class=\"format-id\">{id}</code>\
-         <span class=\"badge{}\">{losses}</span><span class=\"badge lint{}\">{checks}</span></header>\
+         <span class=\"badge{}\">{losses}</span><span class=\"badge lint{}\">{checks}</span>\
+         <div class=\"copy\"><button type=\"button\" class=\"ghost small\" disabled>Copy</button>\
+         <button type=\"button\" class=\"ghost small\" disabled>As code</button></div></header>\
          <div class=\"editor-wrap\">{}</div>\
          <div class=\"pane-info\"><details class=\"losses\"><summary>{}</summary><ul>{}</ul></details>\
-         <details class=\"note\"><summary>How {name} differs</summary><dl>\
+         <details class=\"lints\"><summary>{}</summary></details><details class=\"note\"><summary>How {name} differs</summary><dl>\
          <dt>Arguments</dt><dd>{}</dd><dt>Results</dt><dd>{}</dd><dt>Ids</dt><dd>{}</dd>\
          <dt>Tool choice</dt><dd>{}</dd><dt>Also</dt><dd>{}</dd></dl></details></div></article>",
         clean(e.losses.len()),
@@ -236,6 +265,7 @@ fn pane(x: &Exchange, f: Format, arguments: &[schema::Finding]) -> String {
             .iter()
             .map(|l| format!("<li>{}</li>", esc(&l.why)))
             .collect::<String>(),
+        esc(&lints),
         esc(note.arguments),
         esc(note.results),
         esc(note.ids),
