@@ -13,7 +13,7 @@
 //! share link cannot carry it.
 
 pub mod error;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod fetch;
 pub mod keys;
 pub mod record;

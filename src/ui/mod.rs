@@ -10,6 +10,7 @@ mod footer;
 mod header;
 mod help;
 mod io;
+pub mod lazy;
 mod live;
 mod messages;
 mod models;

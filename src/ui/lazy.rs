@@ -1,0 +1,83 @@
+//! The lazy wasm module (`lazy/`, built by scripts/build-lazy.mjs into `lazy/` of the page):
+//! imported on first use, then kept. [`call`] runs one of its operations (JSON in, JSON out);
+//! [`vocab`] fetches a tokenizer vocabulary into it once.
+//!
+//! The engine it holds (cost counts, vocabularies, templates) is not in the main wasm: the page
+//! paints without it, and only a view that needs it pays for it.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen(inline_js = r#"
+let loading = null;
+const vocabs = new Map();
+export function lazy_load() {
+  if (!loading) {
+    const base = new URL('lazy/', document.baseURI);
+    loading = import(new URL('toolscope_lazy.js', base).href).then(async (m) => {
+      await m.default({ module_or_path: new URL('toolscope_lazy_bg.wasm', base) });
+      return m;
+    });
+    loading.catch(() => { loading = null; });
+  }
+  return loading;
+}
+export function lazy_call(op, input) {
+  return lazy_load().then((m) => m.call(op, input));
+}
+export function lazy_vocab(name) {
+  if (!vocabs.has(name)) {
+    const p = Promise.all([
+      lazy_load(),
+      fetch(new URL(`vocab/${name}.bin`, document.baseURI)).then((r) => {
+        if (!r.ok) throw new Error(`vocab/${name}.bin: HTTP ${r.status}`);
+        return r.arrayBuffer();
+      }),
+    ]).then(([m, b]) => m.load_vocab(name, new Uint8Array(b)));
+    p.catch(() => vocabs.delete(name));
+    vocabs.set(name, p);
+  }
+  return vocabs.get(name);
+}
+"#)]
+extern "C" {
+    fn lazy_call(op: &str, input: &str) -> js_sys::Promise;
+    fn lazy_vocab(name: &str) -> js_sys::Promise;
+}
+
+/// An error's text (a JS `Error`'s message, or the value as a string).
+fn reason(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the lazy module did not load".into())
+}
+
+/// The answer of the answer's JSON (`{"error": …}` becomes `Err`).
+fn answer(v: JsValue) -> Result<String, String> {
+    let s = v.as_string().unwrap_or_default();
+    if s.starts_with("{\"error\":") {
+        let e: serde_json::Value = serde_json::from_str(&s).unwrap_or_default();
+        return Err(e["error"].as_str().unwrap_or(&s).to_string());
+    }
+    Ok(s)
+}
+
+/// Run `op` of the lazy module on `input` (JSON); its JSON answer, or why there is none.
+pub async fn call(op: &str, input: &str) -> Result<String, String> {
+    JsFuture::from(lazy_call(op, input))
+        .await
+        .map_err(reason)
+        .and_then(answer)
+}
+
+/// Fetch the vocabulary `name` (`o200k_base`, `cl100k_base`) into the lazy module, once; later
+/// calls wait for the same load.
+pub async fn vocab(name: &str) -> Result<(), String> {
+    JsFuture::from(lazy_vocab(name))
+        .await
+        .map_err(reason)
+        .and_then(answer)
+        .map(|_| ())
+}
