@@ -73,11 +73,9 @@ pub async fn call(op: &str, input: &str) -> Result<String, String> {
 }
 
 /// Fetch the vocabulary `name` (`o200k_base`, `cl100k_base`) into the lazy module, once; later
-/// calls wait for the same load.
-pub async fn vocab(name: &str) -> Result<(), String> {
-    JsFuture::from(lazy_vocab(name))
-        .await
-        .map_err(reason)
-        .and_then(answer)
-        .map(|_| ())
+/// calls wait for the same load. The fetch starts now, not when the future is first polled, so
+/// two vocabularies load side by side.
+pub fn vocab(name: &str) -> impl std::future::Future<Output = Result<(), String>> {
+    let load = JsFuture::from(lazy_vocab(name));
+    async move { load.await.map_err(reason).and_then(answer).map(|_| ()) }
 }
