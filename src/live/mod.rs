@@ -12,6 +12,7 @@
 //! the request kept by a run is [`HttpRequest::redacted`] first, so a recording, an export or a
 //! share link cannot carry it.
 
+pub mod count;
 pub mod error;
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod fetch;

@@ -8,10 +8,19 @@
 use super::cm::CodeEditor;
 use super::lazy;
 use super::state::use_state;
+use super::io;
+use super::live::LiveState;
 use crate::anchors::Element;
 use crate::formats::json;
+use crate::live::count::{count_request, read};
+use crate::live::fetch::{self, Flight, Progress};
+use crate::live::keys::KeyFor;
+use crate::live::{Blocked, Provider};
 use leptos::prelude::*;
 use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The models the user picked in the Cost view (kept in share links).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -74,6 +83,7 @@ pub fn CostView() -> impl IntoView {
     let state = use_state();
     let vocab = load_vocabularies();
     let answer: RwSignal<Option<Result<Value, String>>> = RwSignal::new(None);
+    let answers: RwSignal<HashMap<String, Exact>> = RwSignal::new(HashMap::new());
     let seq = StoredValue::new(0u64);
     let vocab_track = vocab.clone();
     // Recount on every edit and every choice, and once the vocabularies arrive.
@@ -156,6 +166,7 @@ pub fn CostView() -> impl IntoView {
                 <td class="num strong">{num(&r, "total")}</td>
                 <td><span class=if exact { "badge clean" } else { "badge lossy" } title=text(&r, "method")>
                     {if exact { "exact" } else { "estimate" }}</span></td>
+                <td><CountExactly model=model.clone() family=text(&r, "family") offline=num(&r, "total") answers=answers /></td>
             </tr>
         }
     };
@@ -191,6 +202,7 @@ pub fn CostView() -> impl IntoView {
                         <th scope="col" class="num">"Messages"</th>
                         <th scope="col" class="num">"Total"</th>
                         <th scope="col">"Count"</th>
+                        <th scope="col">"Provider's count"</th>
                     </tr></thead>
                     <tbody>{move || rows().into_iter().map(row).collect_view()}</tbody>
                 </table>
@@ -404,4 +416,135 @@ fn Reads(detail: Memo<Value>) -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// A provider's own count for one model.
+#[derive(Debug, Clone, PartialEq)]
+enum Exact {
+    /// Sent, waiting.
+    Asking,
+    /// The provider's figure, and the offline total it was asked for.
+    Count(u64),
+    /// Why there is none.
+    Failed(String),
+}
+
+/// The provider that counts a family's requests (`None`: no counting endpoint).
+fn counting_provider(family: &str) -> Option<Provider> {
+    match family {
+        "openai" => Some(Provider::OpenAiResponses),
+        "anthropic" => Some(Provider::Anthropic),
+        "gemini" => Some(Provider::Gemini),
+        _ => None,
+    }
+}
+
+/// "Count exactly": ask the provider's counting endpoint (Live settings and key), show its
+/// figure beside the offline one with the difference.
+#[component]
+fn CountExactly(
+    model: String,
+    family: String,
+    offline: u64,
+    answers: RwSignal<HashMap<String, Exact>>,
+) -> impl IntoView {
+    let state = use_state();
+    let live = expect_context::<LiveState>();
+    let Some(provider) = counting_provider(&family) else {
+        return view! { <span class="muted small-text" title="This provider has no token-counting endpoint">"—"</span> }
+            .into_any();
+    };
+    let m = model.clone();
+    let ask = move |_| {
+        let (target, key) = live.target_for(provider, &m);
+        let key = match key {
+            KeyFor::Bound(k) => k,
+            KeyFor::Missing => {
+                state.say_error(format!(
+                    "Count exactly: no {} key. Set one in the Live tab (it stays in this browser).",
+                    provider.label()
+                ));
+                return;
+            }
+            KeyFor::Elsewhere { typed_for, now } => {
+                state.say_error(format!(
+                    "Count exactly: the {} key was typed for {typed_for}, not {now}; confirm it in the Live tab.",
+                    provider.label()
+                ));
+                return;
+            }
+        };
+        if io::framed() {
+            state.say_error("Not sent: this page is shown inside another site's frame, where it never sends keys.");
+            return;
+        }
+        let req = state
+            .exchange
+            .with_untracked(|x| count_request(&target, &key, x, io::page_secure()));
+        drop(key);
+        let req = match req {
+            Some(Ok(r)) => r,
+            Some(Err(Blocked(c))) => {
+                let text: Vec<String> = c.into_iter().map(|c| c.message).collect();
+                state.say_error(format!("Not sent: {}", text.join(" ")));
+                return;
+            }
+            None => return,
+        };
+        let Some(flight) = Flight::new() else { return };
+        let id = m.clone();
+        answers.update(|a| {
+            a.insert(id.clone(), Exact::Asking);
+        });
+        wasm_bindgen_futures::spawn_local(async move {
+            let got: Rc<RefCell<(u16, Vec<u8>, Option<String>)>> = Rc::default();
+            let g = got.clone();
+            fetch::send(&req, &flight.signal(), move |p| {
+                let mut g = g.borrow_mut();
+                match p {
+                    Progress::Head { status, .. } => g.0 = status,
+                    Progress::Bytes(b) => g.1.extend_from_slice(&b),
+                    Progress::Failed(e) => g.2 = Some(e),
+                    _ => {}
+                }
+            })
+            .await;
+            let (status, bytes, failed) = got.take();
+            let r = match failed {
+                Some(e) => Exact::Failed(e),
+                None => match read(provider, status, &String::from_utf8_lossy(&bytes)) {
+                    Ok(n) => Exact::Count(n),
+                    Err(e) => Exact::Failed(e),
+                },
+            };
+            answers.update(|a| {
+                a.insert(id, r);
+            });
+        });
+    };
+    let shown = move || answers.with(|a| a.get(&model).cloned());
+    view! {
+        <span class="cost-exact">
+            {move || match shown() {
+                None => view! {
+                    <button type="button" class="ghost small" data-testid="count-exact"
+                        title=format!("Ask {} for its count (Live settings and key)", provider.label())
+                        on:click=ask.clone()>"Count exactly"</button>
+                }.into_any(),
+                Some(Exact::Asking) => view! { <span class="muted small-text">"asking…"</span> }.into_any(),
+                Some(Exact::Count(n)) => {
+                    let d = n as i64 - offline as i64;
+                    view! {
+                        <span data-testid="count-exact-result" data-count=n class="num strong">{n}</span>
+                        <span class="diff" title="The provider's count minus the offline figure">{format!("{d:+}")}</span>
+                    }.into_any()
+                }
+                Some(Exact::Failed(e)) => view! {
+                    <span class="error small-text" data-testid="count-exact-error" title=e.clone()>"failed"</span>
+                    <button type="button" class="ghost small" on:click=ask.clone()>"Retry"</button>
+                }.into_any(),
+            }}
+        </span>
+    }
+    .into_any()
 }

@@ -40,10 +40,18 @@ export function lazy_vocab(name) {
   }
   return vocabs.get(name);
 }
+export function lazy_fetch_text(url) {
+  return fetch(url, { credentials: 'omit', referrerPolicy: 'no-referrer' }).then((r) => {
+    if (r.status === 404) return null;
+    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+    return r.text();
+  });
+}
 "#)]
 extern "C" {
     fn lazy_call(op: &str, input: &str) -> js_sys::Promise;
     fn lazy_vocab(name: &str) -> js_sys::Promise;
+    fn lazy_fetch_text(url: &str) -> js_sys::Promise;
 }
 
 /// An error's text (a JS `Error`'s message, or the value as a string).
@@ -78,4 +86,10 @@ pub async fn call(op: &str, input: &str) -> Result<String, String> {
 pub fn vocab(name: &str) -> impl std::future::Future<Output = Result<(), String>> {
     let load = JsFuture::from(lazy_vocab(name));
     async move { load.await.map_err(reason).and_then(answer).map(|_| ()) }
+}
+
+/// GET `url` as text (no credentials, no referrer); `None` when it is not there (404).
+pub async fn fetch_text(url: &str) -> Result<Option<String>, String> {
+    let v = JsFuture::from(lazy_fetch_text(url)).await.map_err(reason)?;
+    Ok(v.as_string())
 }
