@@ -21,6 +21,7 @@
 pub mod bpe;
 pub mod checks;
 pub mod count;
+pub mod hf;
 pub mod lenient;
 pub mod render;
 pub mod rounds;
