@@ -1,6 +1,6 @@
 //! Entry point: in the browser, mount the app; natively, the `toolscope` command line.
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 fn main() {
     console_error_panic_hook::set_once();
     // The first paint written at build time (`toolscope prerender`) goes in the same task as
@@ -18,3 +18,7 @@ fn main() {
 fn main() {
     std::process::exit(toolscope::cli::run(std::env::args().skip(1).collect()));
 }
+
+/// Without the `ui` feature the wasm build is a library for the lazy module: nothing to mount.
+#[cfg(all(target_arch = "wasm32", not(feature = "ui")))]
+fn main() {}
