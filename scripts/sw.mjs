@@ -1,6 +1,7 @@
 // `make dist`, once every file of the build is final: write dist/sw.js from js/sw.js with the
-// list of files to cache (all of the build, paths relative to the page) and a VERSION that is
-// the hash of their contents, so each build that changes a byte is a new worker.
+// list of files to cache (all of the build, paths relative to the page: the lazy module and the
+// vocabularies when first used, the rest at once) and a VERSION that is the hash of their
+// contents, so each build that changes a byte is a new worker.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,14 +13,21 @@ const list = (d) =>
     const rel = d ? `${d}/${e.name}` : e.name;
     return e.isDirectory() ? list(rel) : skip(rel) ? [] : [rel];
   });
-const assets = list('').sort();
+const all = list('').sort();
+// The lazy module and the vocabularies (megabytes) are cached when first used, not up front.
+const onUse = (f) => f.startsWith('lazy/') || f.startsWith('vocab/');
+const assets = all.filter((f) => !onUse(f));
+const later = all.filter(onUse);
 if (!assets.includes('index.html')) throw new Error(`${dir}: no index.html`);
 const hash = crypto.createHash('sha256');
-for (const a of assets) hash.update(a).update(fs.readFileSync(path.join(dir, a)));
+for (const a of all) hash.update(a).update(fs.readFileSync(path.join(dir, a)));
 const version = hash.digest('hex').slice(0, 16);
 const template = fs.readFileSync(new URL('../js/sw.js', import.meta.url), 'utf8');
 fs.writeFileSync(
   path.join(dir, 'sw.js'),
-  template.replace("'__VERSION__'", JSON.stringify(version)).replace('__ASSETS__', JSON.stringify(assets)),
+  template
+    .replace("'__VERSION__'", JSON.stringify(version))
+    .replace('__ASSETS__', JSON.stringify(assets))
+    .replace('__ON_USE__', JSON.stringify(later)),
 );
-console.log(`sw.js: version ${version}, ${assets.length} files cached`);
+console.log(`sw.js: version ${version}, ${assets.length} files cached at once, ${later.length} on first use`);

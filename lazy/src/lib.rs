@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 use std::cell::RefCell;
 use toolscope::cost::{self, Encoding, Vocab, Vocabs};
 use toolscope::model::Exchange;
+use toolscope::snippets::Lang;
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
@@ -83,10 +84,25 @@ struct CostInput {
     extra: Vec<String>,
 }
 
+/// The `snippet` operation's input (the Copy as code menu of a pane).
+#[derive(Deserialize)]
+struct SnippetInput {
+    /// The exchange as canonical JSON text.
+    exchange: String,
+    /// The pane's format id.
+    format: String,
+    /// `curl`, `python` or `typescript`.
+    lang: String,
+    /// The pane's request body, as shown.
+    body: String,
+}
+
 /// The operations. `input` and the answer are JSON.
 ///
 /// - `cost`: `{exchange, chosen?, extra?}` → [`cost::view::View`] plus `vocabs` (which are loaded);
-/// - `vocabs`: `{}` → `{"cl100k_base": bool, "o200k_base": bool}`.
+/// - `vocabs`: `{}` → `{"cl100k_base": bool, "o200k_base": bool}`;
+/// - `snippet`: `{exchange, format, lang, body}` → `{"text": …}`: the code that sends the body
+///   ([`toolscope::snippets::snippet_for`]).
 pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, String> {
     match op {
         "cost" => {
@@ -112,6 +128,20 @@ pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, Str
             Ok(out)
         }
         "vocabs" => Ok(vocabs(loaded)),
+        "snippet" => {
+            let i: SnippetInput = serde_json::from_str(input).map_err(|e| e.to_string())?;
+            let x: Exchange = toolscope::formats::json::parse("canonical", &i.exchange)
+                .map_err(|e| e.to_string())?;
+            let format = toolscope::formats::Format::from_id(&i.format)
+                .ok_or_else(|| format!("unknown format {:?}", i.format))?;
+            let lang = Lang::ALL
+                .into_iter()
+                .find(|l| l.id() == i.lang)
+                .ok_or_else(|| format!("unknown language {:?}", i.lang))?;
+            let text = toolscope::snippets::snippet_for(&x, format, lang, &i.body)
+                .map_err(|e| e.to_string())?;
+            Ok(json!({ "text": text }))
+        }
         _ => Err(format!("unknown operation {op:?}")),
     }
 }
@@ -138,6 +168,12 @@ mod tests {
         let bytes = std::fs::read("../assets/vocab/o200k_base.bin").expect("vocab file");
         assert!(load_vocab("o200k_base", &bytes).contains("\"tokens\""));
         assert!(call("nope", "{}").contains("unknown operation"));
+        let body = toolscope::formats::Format::Anthropic
+            .encode(&x, toolscope::formats::Kind::Request)
+            .text;
+        let input = json!({ "exchange": toolscope::formats::json::pretty(&x), "format": "anthropic", "lang": "curl", "body": body });
+        let v = dispatch("snippet", &input.to_string(), &mut l).expect("snippet");
+        assert!(v["text"].as_str().is_some_and(|t| t.starts_with("curl ")));
         assert!(call("cost", "{").contains("error"));
     }
 }

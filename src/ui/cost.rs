@@ -6,10 +6,10 @@
 //! carries the same numbers as `toolscope tokens --json --model <id>` in `data-*` attributes.
 
 use super::cm::CodeEditor;
-use super::lazy;
-use super::state::use_state;
 use super::io;
+use super::lazy;
 use super::live::LiveState;
+use super::state::use_state;
 use crate::anchors::Element;
 use crate::formats::json;
 use crate::live::count::{count_request, read};
