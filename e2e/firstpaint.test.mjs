@@ -2,7 +2,8 @@
 // (`toolscope prerender`, run by `make dist`), so the page shows them without JavaScript and
 // before the wasm; the wasm replaces that shell without leaving a second one. Every file has
 // .br/.gz twins, sent with Content-Encoding. A service worker caches the build on the first
-// visit, so a second visit works offline, and a new build is announced, not swapped in.
+// visit, so a second visit works offline, and a new build is announced, not swapped in. What
+// the first view does not need (the lazy module: snippets, cost) loads on first use.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -175,4 +176,24 @@ test('a new build is announced, not swapped in, and Reload brings it', async () 
     overrides.delete('/sw.js');
     await context.close();
   }
+});
+
+test('the lazy module loads on first use (Copy as code), not before, and makes the snippet', async () => {
+  const { context, page, errors } = await openApp(browser, url, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const lazy = [];
+  page.on('request', (r) => {
+    if (/\/lazy\//.test(r.url())) lazy.push(r.url());
+  });
+  const loaded = () => page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/lazy\/.*\.wasm$/.test(e.name)));
+  assert.equal(await loaded(), false, 'the lazy module came with the first view');
+  await page.getByTestId('copy-as-gemini').click();
+  await page.getByTestId('copy-python-gemini').click();
+  await page.getByTestId('notice').filter({ hasText: 'Python snippet' }).waitFor();
+  assert.equal(await loaded(), true);
+  assert.ok(lazy.some((u) => u.endsWith('.wasm')), lazy.join(' '));
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(clip, /generativelanguage\.googleapis\.com/);
+  assert.match(clip, /get_weather/);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
