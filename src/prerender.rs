@@ -35,6 +35,8 @@ pub fn into_index(html: &str, x: &Exchange) -> Result<String, String> {
     let end = format!("<!--/{ROOT_ID}-->");
     let mut html = html.to_string();
     if let (Some(a), Some(b)) = (html.find(&start), html.find(&end)) {
+        // With the line break put before it.
+        let a = if html[..a].ends_with('\n') { a - 1 } else { a };
         html.replace_range(a..b + end.len(), "");
     }
     let at = html
@@ -291,7 +293,7 @@ mod tests {
         // Running it twice leaves one shell.
         let twice = into_index(&once, &x).unwrap();
         assert_eq!(twice.matches("id=\"prerender\"").count(), 1);
-        assert_eq!(once, twice);
+        assert!(once == twice, "a second run changed the page");
         assert!(into_index("<html></html>", &x).is_err());
     }
 }
