@@ -36,7 +36,8 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   const scope = new URL(self.registration.scope);
   const path = url.pathname.startsWith(scope.pathname) ? url.pathname.slice(scope.pathname.length) : null;
-  const key = req.mode === 'navigate' ? 'index.html' : path;
+  // The page itself is index.html under any query; another file opened as a page is that file.
+  const key = path === '' ? 'index.html' : path;
   if (key === null) return;
   if (ASSETS.includes(key)) {
     event.respondWith(

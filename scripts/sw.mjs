@@ -19,10 +19,11 @@ const onUse = (f) => f.startsWith('lazy/') || f.startsWith('vocab/');
 const assets = all.filter((f) => !onUse(f));
 const later = all.filter(onUse);
 if (!assets.includes('index.html')) throw new Error(`${dir}: no index.html`);
-const hash = crypto.createHash('sha256');
+const template = fs.readFileSync(new URL('../js/sw.js', import.meta.url), 'utf8');
+// The worker's own code counts too: a new worker is a new version even when the page is not.
+const hash = crypto.createHash('sha256').update(template);
 for (const a of all) hash.update(a).update(fs.readFileSync(path.join(dir, a)));
 const version = hash.digest('hex').slice(0, 16);
-const template = fs.readFileSync(new URL('../js/sw.js', import.meta.url), 'utf8');
 fs.writeFileSync(
   path.join(dir, 'sw.js'),
   template
