@@ -173,7 +173,9 @@ mod tests {
             .text;
         let input = json!({ "exchange": toolscope::formats::json::pretty(&x), "format": "anthropic", "lang": "curl", "body": body });
         let v = dispatch("snippet", &input.to_string(), &mut l).expect("snippet");
-        assert!(v["text"].as_str().is_some_and(|t| t.starts_with("curl ")));
+        assert!(v["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("\ncurl ") && t.contains("api.anthropic.com")));
         assert!(call("cost", "{").contains("error"));
     }
 }
