@@ -25,6 +25,7 @@ const USAGE: &str = "usage:
   toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
   toolscope render [--model <id>] [FILE|-]
   toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
+  toolscope prerender [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
 convert prints the document on stdout and what the target cannot carry on stderr; the source
@@ -53,7 +54,9 @@ a variable as apply_chat_template's keyword arguments do (enable_thinking=false)
 tokens counts the prompt tokens of any request per model (--model, else the request's model and
 one model per provider family): tools, messages, total, exact or estimate and the method;
 --rounds adds one line per round of the tool loop with running totals; --json prints a JSON
-array. Checks for the tool set follow the table (text output).";
+array. Checks for the tool set follow the table (text output).
+prerender prints the page's index.html (FILE) with the first paint in it: the first example's
+panes as static text, written by this engine at build time (`make dist`).";
 
 /// The most bytes a command reads (file or stdin): the largest input any command accepts, a
 /// replayed stream ([`crate::replay::MAX_INPUT`]); each command then applies its own
@@ -202,6 +205,22 @@ pub fn run_with(
         Some("replay") => replay_command(&args[1..], stdin, out, err, usage),
         Some("render") => cost_command(true, &args[1..], stdin, out, err, usage),
         Some("tokens") => cost_command(false, &args[1..], stdin, out, err, usage),
+        Some("prerender") => {
+            let Some(html) = read_input(args.get(1).map(String::as_str), stdin, err) else {
+                return 1;
+            };
+            let x = crate::prerender::first_exchange();
+            match crate::prerender::into_index(&html, &x) {
+                Ok(page) => {
+                    out.push_str(&page);
+                    0
+                }
+                Err(e) => {
+                    err.push_str(&format!("toolscope: {e}\n"));
+                    1
+                }
+            }
+        }
         Some("-h") | Some("--help") | Some("help") => {
             out.push_str(USAGE);
             out.push('\n');

@@ -12,8 +12,9 @@
 //! the request kept by a run is [`HttpRequest::redacted`] first, so a recording, an export or a
 //! share link cannot carry it.
 
+pub mod count;
 pub mod error;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod fetch;
 pub mod keys;
 pub mod record;
