@@ -211,6 +211,7 @@ test('the first-visit hint shows once, and stays dismissed', () => onPage(browse
   await hint.waitFor({ state: 'detached' });
   await page.reload();
   await page.waitForSelector('.pane-grid .pane');
+  await page.waitForFunction(() => !document.getElementById('prerender'));
   assert.equal(await page.getByTestId('first-hint').count(), 0);
 }));
 

@@ -11,10 +11,11 @@ use common::{assistant, tool_msg};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
+use toolscope::formats::Protocol;
 use toolscope::formats::{Format, Kind};
 use toolscope::model::*;
 use toolscope::replay::{LoadOptions, Replay};
-use toolscope::stream::{Assembler, Protocol};
+use toolscope::stream::Assembler;
 use toolscope::synth::synthesize;
 
 const F: Format = Format::AiSdk;

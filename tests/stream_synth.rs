@@ -8,9 +8,9 @@ mod common;
 
 use proptest::prelude::*;
 use toolscope::formats::Kind;
+use toolscope::formats::Protocol;
 use toolscope::model::{Exchange, Message, Role};
 use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
-use toolscope::stream::Protocol;
 use toolscope::synth::{synthesize, synthesize_with};
 
 /// The last assistant message of `x` as the protocol's response decoder reads it back.
