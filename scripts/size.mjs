@@ -1,11 +1,16 @@
-// Print the size of the release wasm in dist/ and of the lazily loaded code editor (editor.js):
-// raw, gzip -9 and brotli (quality 11).
+// Print the size of the release wasm in dist/, of the lazily loaded code editor (editor.js), of
+// the lazy wasm module (lazy/) and of the vocabularies the Cost view fetches (vocab/): raw,
+// gzip -9 and brotli (quality 11).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
 const dir = process.argv[2] ?? 'dist';
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.wasm') || f === 'editor.js');
+for (const sub of ['lazy', 'vocab']) {
+  const d = path.join(dir, sub);
+  if (fs.existsSync(d)) files.push(...fs.readdirSync(d).filter((f) => /\.(wasm|js|bin)$/.test(f)).map((f) => path.join(sub, f)));
+}
 if (files.length === 0) {
   console.error(`no .wasm in ${dir}: run make dist`);
   process.exit(1);
@@ -17,5 +22,6 @@ for (const f of files) {
     params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
   }).length;
   const fmt = (n) => n.toLocaleString('en-US');
-  console.log(`${f.endsWith('.wasm') ? 'wasm' : 'lazy'} size ${f}: raw ${fmt(raw.length)} B, gzip ${fmt(gzip)} B, brotli ${fmt(brotli)} B`);
+  const what = f.startsWith('lazy') ? 'lazy module' : f.startsWith('vocab') ? 'vocabulary' : f.endsWith('.wasm') ? 'wasm' : 'lazy';
+  console.log(`${what} size ${f}: raw ${fmt(raw.length)} B, gzip ${fmt(gzip)} B, brotli ${fmt(brotli)} B`);
 }

@@ -9,6 +9,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
+use toolscope::cost::hf::{Template, TemplateError, Tokenizer};
 use toolscope::cost::{self, Encoding, Vocab, Vocabs};
 use toolscope::model::Exchange;
 
@@ -27,6 +28,10 @@ pub struct Loaded {
     pub cl100k: Option<Vocab>,
     /// `o200k_base`.
     pub o200k: Option<Vocab>,
+    /// An open-weight model's chat template (`hf.template`).
+    pub template: Option<Template>,
+    /// An open-weight model's tokenizer (`hf.tokenizer`).
+    pub tokenizer: Option<Tokenizer>,
 }
 
 impl Loaded {
@@ -83,10 +88,36 @@ struct CostInput {
     extra: Vec<String>,
 }
 
+/// The `hf.template` operation's input: a `tokenizer_config.json` and/or a
+/// `chat_template.jinja` (the config's template wins when it has one).
+#[derive(Deserialize)]
+struct TemplateInput {
+    #[serde(default)]
+    config: Option<String>,
+    #[serde(default)]
+    jinja: Option<String>,
+}
+
+/// The `hf.render` operation's input.
+#[derive(Deserialize)]
+struct RenderInput {
+    /// The exchange as canonical JSON text.
+    exchange: String,
+}
+
+fn template_error(e: TemplateError) -> Value {
+    json!({ "template_error": { "line": e.line, "message": e.message } })
+}
+
 /// The operations. `input` and the answer are JSON.
 ///
 /// - `cost`: `{exchange, chosen?, extra?}` → [`cost::view::View`] plus `vocabs` (which are loaded);
-/// - `vocabs`: `{}` → `{"cl100k_base": bool, "o200k_base": bool}`.
+/// - `vocabs`: `{}` → `{"cl100k_base": bool, "o200k_base": bool}`;
+/// - `hf.template`: `{config?, jinja?}` → `{"template": true}` or
+///   `{"template_error": {line, message}}`; kept for `hf.render`;
+/// - `hf.tokenizer`: the `tokenizer.json` text itself → `{"tokenizer": true}`;
+/// - `hf.render`: `{exchange}` → `{"text", "tokens"}` (`tokens` null without a tokenizer) or
+///   `{"template_error": …}`.
 pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, String> {
     match op {
         "cost" => {
@@ -112,6 +143,46 @@ pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, Str
             Ok(out)
         }
         "vocabs" => Ok(vocabs(loaded)),
+        "hf.template" => {
+            let i: TemplateInput = serde_json::from_str(input).map_err(|e| e.to_string())?;
+            let in_config = i
+                .config
+                .as_deref()
+                .is_some_and(|c| c.contains("\"chat_template\""));
+            let t = match (i.config, i.jinja) {
+                (Some(c), _) if in_config => Template::from_tokenizer_config(&c),
+                (_, Some(j)) => Template::from_jinja(&j),
+                (Some(c), None) => Template::from_tokenizer_config(&c),
+                (None, None) => return Err("no template given".into()),
+            };
+            Ok(match t {
+                Ok(t) => {
+                    loaded.template = Some(t);
+                    json!({ "template": true })
+                }
+                Err(e) => {
+                    loaded.template = None;
+                    template_error(e)
+                }
+            })
+        }
+        "hf.tokenizer" => {
+            loaded.tokenizer = Some(Tokenizer::from_json(input)?);
+            Ok(json!({ "tokenizer": true }))
+        }
+        "hf.render" => {
+            let i: RenderInput = serde_json::from_str(input).map_err(|e| e.to_string())?;
+            let x: Exchange = toolscope::formats::json::parse("canonical", &i.exchange)
+                .map_err(|e| e.to_string())?;
+            let t = loaded.template.as_ref().ok_or("no chat template loaded")?;
+            Ok(match t.render(&x) {
+                Ok(text) => {
+                    let tokens = loaded.tokenizer.as_ref().map(|k| k.count(&text));
+                    json!({ "text": text, "tokens": tokens })
+                }
+                Err(e) => template_error(e),
+            })
+        }
         _ => Err(format!("unknown operation {op:?}")),
     }
 }

@@ -29,6 +29,8 @@ pub struct Choice {
     pub chosen: Option<String>,
     /// Models counted besides the exchange's and the representative ones.
     pub extra: Vec<String>,
+    /// The Hugging Face model id of the open-weight section, if one was loaded.
+    pub hf: Option<String>,
 }
 
 /// Where the vocabularies are.
@@ -120,7 +122,7 @@ pub fn CostView() -> impl IntoView {
     let chosen = move || detail.with(|d| text(d, "model"));
     let vocab_status = vocab.clone();
     let status = move || match vocab_status.get() {
-        Some(Vocab::Ready) | None => match answer.with(|a| a.as_ref().map(|r| r.clone().err())) {
+        Some(Vocab::Ready) | None => match answer.with(|a| a.as_ref().map(|r| r.as_ref().err().cloned())) {
             None => "Loading the cost engine…".to_string(),
             Some(Some(e)) => format!("The cost engine did not answer: {e}"),
             Some(None) => "Prompt tokens of this request, per model. Exact where the provider's \
@@ -217,6 +219,7 @@ pub fn CostView() -> impl IntoView {
             <ToolBars detail=detail />
             <RoundChart detail=detail />
             <Reads detail=detail />
+            <OpenWeights />
         </section>
     }
 }
@@ -547,4 +550,268 @@ fn CountExactly(
         </span>
     }
     .into_any()
+}
+
+/// The Hub the open-weight files come from; a test points it at the stand-in.
+const HUB: &str = "https://huggingface.co";
+
+/// The open-weight section's state.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Hf {
+    /// Fetching or reading files.
+    busy: bool,
+    /// Where the template and tokenizer came from, for a person.
+    source: String,
+    /// The template's text (to show an error at its line).
+    template_text: String,
+    /// The template read.
+    template: bool,
+    /// A tokenizer read.
+    tokenizer: bool,
+    /// Why loading failed.
+    error: Option<String>,
+    /// Bumped on every load, so the rendering follows.
+    generation: u64,
+}
+
+/// A template error: the line (1-based) and the message.
+type TemplateErr = (Option<usize>, String);
+
+/// Hand a template (config and/or jinja) and a tokenizer to the lazy module.
+async fn load_hf(config: Option<String>, jinja: Option<String>, tokenizer: Option<String>) -> Result<Option<TemplateErr>, String> {
+    let answer = lazy::call("hf.template", &json!({ "config": config, "jinja": jinja }).to_string()).await?;
+    let v: Value = serde_json::from_str(&answer).map_err(|e| e.to_string())?;
+    if let Some(tokenizer) = tokenizer {
+        lazy::call("hf.tokenizer", &tokenizer).await?;
+    }
+    Ok(template_err(&v))
+}
+
+fn template_err(v: &Value) -> Option<TemplateErr> {
+    let e = v.get("template_error")?;
+    Some((e["line"].as_u64().map(|l| l as usize), text(e, "message")))
+}
+
+/// The template source to show: the config's `chat_template` (a string, or the `default` of a
+/// named list), else the jinja file.
+fn template_source(config: Option<&str>, jinja: Option<&str>) -> String {
+    let from_config = config
+        .and_then(|c| serde_json::from_str::<Value>(c).ok())
+        .and_then(|v| match &v["chat_template"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Array(list) => list
+                .iter()
+                .find(|t| t["name"] == "default")
+                .or_else(|| list.first())
+                .map(|t| text(t, "template")),
+            _ => None,
+        });
+    from_config.or_else(|| jinja.map(str::to_string)).unwrap_or_default()
+}
+
+/// Open-weight models: a Hugging Face model's chat template renders the exchange as the model
+/// reads it (tools, calls, results), its tokenizer counts it. From the Hub by model id, or from
+/// dropped files. Loaded only when used.
+#[component]
+fn OpenWeights() -> impl IntoView {
+    let state = use_state();
+    let hf = RwSignal::new(Hf::default());
+    let id = RwSignal::new(state.cost.with_untracked(|c| c.hf.clone()).unwrap_or_default());
+    let base = RwSignal::new(HUB.to_string());
+    let rendered: RwSignal<Option<Result<(String, Option<u64>), TemplateErr>>> = RwSignal::new(None);
+
+    let finish = move |r: Result<Option<TemplateErr>, String>, source: String, template_text: String, tokenizer: bool| {
+        hf.update(|h| {
+            h.busy = false;
+            h.source = source;
+            h.template_text = template_text;
+            h.tokenizer = tokenizer;
+            h.generation += 1;
+            match r {
+                Ok(None) => {
+                    h.template = true;
+                    h.error = None;
+                }
+                Ok(Some(e)) => {
+                    h.template = false;
+                    h.error = None;
+                    rendered.set(Some(Err(e)));
+                }
+                Err(e) => {
+                    h.template = false;
+                    h.error = Some(e);
+                }
+            }
+        });
+    };
+
+    let from_hub = move || {
+        let model = id.get_untracked().trim().trim_matches('/').to_string();
+        if model.is_empty() {
+            return;
+        }
+        let root = format!("{}/{model}/resolve/main", base.get_untracked().trim().trim_end_matches('/'));
+        state.cost.update(|c| c.hf = Some(model.clone()));
+        hf.update(|h| {
+            h.busy = true;
+            h.error = None;
+        });
+        rendered.set(None);
+        wasm_bindgen_futures::spawn_local(async move {
+            let got = async {
+                let config = lazy::fetch_text(&format!("{root}/tokenizer_config.json")).await?;
+                let jinja = if config.as_deref().is_some_and(|c| c.contains("\"chat_template\"")) {
+                    None
+                } else {
+                    lazy::fetch_text(&format!("{root}/chat_template.jinja")).await?
+                };
+                if config.is_none() && jinja.is_none() {
+                    return Err(format!("{model}: no tokenizer_config.json nor chat_template.jinja on the Hub (a gated or private model needs its files dropped here)"));
+                }
+                let tokenizer = lazy::fetch_text(&format!("{root}/tokenizer.json")).await?;
+                Ok((config, jinja, tokenizer))
+            }
+            .await;
+            match got {
+                Ok((config, jinja, tokenizer)) => {
+                    let shown = template_source(config.as_deref(), jinja.as_deref());
+                    let has_tok = tokenizer.is_some();
+                    let r = load_hf(config, jinja, tokenizer).await;
+                    finish(r, format!("{model} (Hugging Face)"), shown, has_tok);
+                }
+                Err(e) => finish(Err(e), String::new(), String::new(), false),
+            }
+        });
+    };
+
+    let from_files = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+        let Some(files) = input.files() else { return };
+        let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+        hf.update(|h| {
+            h.busy = true;
+            h.error = None;
+        });
+        rendered.set(None);
+        wasm_bindgen_futures::spawn_local(async move {
+            let (mut config, mut jinja, mut tokenizer) = (None, None, None);
+            let mut names = Vec::new();
+            for f in list {
+                let name = f.name();
+                let Ok(t) = wasm_bindgen_futures::JsFuture::from(f.text()).await else { continue };
+                let t = t.as_string().unwrap_or_default();
+                if name.ends_with(".jinja") {
+                    jinja = Some(t);
+                } else if name.contains("tokenizer_config") {
+                    config = Some(t);
+                } else if name.ends_with(".json") && t.contains("\"model\"") && t.contains("\"vocab\"") {
+                    tokenizer = Some(t);
+                } else if name.ends_with(".json") && t.contains("\"chat_template\"") {
+                    config = Some(t);
+                } else {
+                    continue;
+                }
+                names.push(name);
+            }
+            if config.is_none() && jinja.is_none() {
+                finish(Err("Drop a tokenizer_config.json or a chat_template.jinja (and a tokenizer.json to count).".into()), String::new(), String::new(), false);
+                return;
+            }
+            let shown = template_source(config.as_deref(), jinja.as_deref());
+            let has_tok = tokenizer.is_some();
+            let r = load_hf(config, jinja, tokenizer).await;
+            finish(r, names.join(", "), shown, has_tok);
+        });
+    };
+
+    // Render (and count) on every edit once a template is loaded.
+    let seq = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let h = hf.get();
+        let exchange = state.exchange.with(json::pretty);
+        if !h.template {
+            return;
+        }
+        seq.update_value(|s| *s += 1);
+        let mine = seq.get_value();
+        let input = json!({ "exchange": exchange }).to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let r = lazy::call("hf.render", &input).await.and_then(|s| serde_json::from_str::<Value>(&s).map_err(|e| e.to_string()));
+            if seq.try_get_value() != Some(mine) {
+                return;
+            }
+            rendered.set(Some(match r {
+                Ok(v) => match template_err(&v) {
+                    Some(e) => Err(e),
+                    None => Ok((text(&v, "text"), v["tokens"].as_u64())),
+                },
+                Err(e) => Err((None, e)),
+            }));
+        });
+    });
+
+    let doc = Signal::derive(move || match rendered.get() {
+        Some(Ok((t, _))) => t,
+        _ => String::new(),
+    });
+    let template_doc = Signal::derive(move || hf.with(|h| h.template_text.clone()));
+    let template_error = Signal::derive(move || match rendered.get() {
+        Some(Err((Some(line), msg))) => template_doc.with(|t| {
+            let from = super::cm::offset_of(t, line, 1);
+            let to = t[from..].find('\n').map_or(t.len(), |k| from + k);
+            Some((from, to, msg))
+        }),
+        _ => None,
+    });
+    view! {
+        <div class="cost-block cost-hf" data-testid="hf">
+            <h3>"Open-weight model: its chat template and tokenizer"</h3>
+            <p class="muted">"The exchange rendered by a Hugging Face model's chat template (tools, calls and results as the model receives them), counted with its tokenizer. Files are fetched from the Hub only when you ask."</p>
+            <form class="row wrap" on:submit=move |ev| { ev.prevent_default(); from_hub(); }>
+                <input type="text" class="grow mono" placeholder="Hugging Face model id (Qwen/Qwen2.5-7B-Instruct)"
+                    aria-label="Hugging Face model id" data-testid="hf-model"
+                    prop:value=move || id.get() on:input=move |ev| id.set(event_target_value(&ev)) />
+                <button type="submit" class="ghost small" data-testid="hf-load" disabled=move || hf.with(|h| h.busy)>"Load"</button>
+            </form>
+            <details>
+                <summary class="muted">"Files or another hub"</summary>
+                <div class="row wrap">
+                    <label class="muted">"Drop or pick tokenizer_config.json, chat_template.jinja, tokenizer.json: "
+                        <input type="file" multiple accept=".json,.jinja" data-testid="hf-files" on:change=from_files />
+                    </label>
+                    <label class="muted">"Hub URL "
+                        <input type="url" class="mono" aria-label="Hub base URL" data-testid="hf-base"
+                            prop:value=move || base.get() on:input=move |ev| base.set(event_target_value(&ev)) />
+                    </label>
+                </div>
+            </details>
+            {move || hf.with(|h| {
+                if h.busy {
+                    Some(view! { <p class="muted" role="status">"Loading the template and tokenizer…"</p> }.into_any())
+                } else { h.error.clone().map(|e| view! { <p class="error" role="alert" data-testid="hf-load-error">{e}</p> }.into_any()) }
+            })}
+            {move || match rendered.get() {
+                Some(Ok((_, tokens))) => Some(view! {
+                    <p data-testid="hf-count" data-tokens=tokens.map(|n| n.to_string()).unwrap_or_default()>
+                        {hf.with(|h| h.source.clone())}": "
+                        <strong>{match tokens { Some(n) => format!("{n} tokens"), None => "no tokenizer.json: not counted".into() }}</strong>
+                        " for the whole prompt as rendered below."
+                    </p>
+                    <div class="cost-reads">
+                        <CodeEditor text=doc lang="text" label="The exchange as the open-weight model reads it" testid="hf-rendered" />
+                    </div>
+                }.into_any()),
+                Some(Err((line, msg))) => Some(view! {
+                    <p class="error" role="alert" data-testid="hf-error" data-line=line.map(|l| l.to_string()).unwrap_or_default()>
+                        {match line { Some(l) => format!("Template error at line {l}: {msg}"), None => format!("Template error: {msg}") }}
+                    </p>
+                    <div class="cost-reads">
+                        <CodeEditor text=template_doc lang="text" label="The chat template" testid="hf-template" error=template_error />
+                    </div>
+                }.into_any()),
+                None => None,
+            }}
+        </div>
+    }
 }

@@ -1,0 +1,154 @@
+// End-to-end: the Cost view. Its rows equal `toolscope tokens --json --model <id>` (the debug CLI
+// binary, run here) for the exchange the page holds; an edit of a tool description changes the
+// count; "Count exactly" asks the stand-in's counting endpoints and shows their figure; a chat
+// template and tokenizer served by the stand-in (tests/fixtures/hf) render and count the exchange.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
+import { startStandin, KEY } from './standin.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+let server;
+let url;
+let browser;
+let standin;
+
+before(async () => {
+  ({ server, url } = await serveDist());
+  browser = await launch();
+  standin = await startStandin({ delayMs: 0 });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  await standin?.close();
+});
+
+/** The debug CLI, built if missing. */
+function cli() {
+  const bin = path.join(root, 'target', 'debug', 'toolscope');
+  if (!fs.existsSync(bin)) execFileSync('cargo', ['build', '--bin', 'toolscope'], { cwd: root, stdio: 'inherit' });
+  return bin;
+}
+
+/** Open the Cost view and wait for figures counted with the vocabularies. */
+async function openCost(page) {
+  await page.getByRole('tab', { name: 'Cost' }).click();
+  await page.waitForSelector('[data-testid="cost-view"][data-vocab="ready"][data-computed="true"]');
+  await page.waitForSelector('[data-testid="cost-row"]');
+}
+
+/** The rows as the page shows them. */
+const rows = (page) =>
+  page.$$eval('[data-testid="cost-row"]', (trs) =>
+    trs.map((r) => ({
+      model: r.dataset.model,
+      tools: Number(r.dataset.tools),
+      messages: Number(r.dataset.messages),
+      total: Number(r.dataset.total),
+      exact: r.dataset.exact === 'true',
+    })),
+  );
+
+/** The page's exchange as canonical JSON (the canonical editor's text). */
+async function canonical(page) {
+  await page.getByRole('tab', { name: 'Canonical JSON' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="canonical-editor"]')?.toolscopeEditor);
+  return page.$eval('[data-testid="canonical-editor"]', (el) => el.toolscopeEditor.getDoc());
+}
+
+test('the Cost view shows the numbers of toolscope tokens --json, per model', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await openCost(page);
+  const shown = await rows(page);
+  assert.ok(shown.length >= 9, `rows: ${shown.length}`);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cost-')), 'x.json');
+  fs.writeFileSync(file, await canonical(page));
+  const bin = cli();
+  for (const r of shown) {
+    const [want] = JSON.parse(execFileSync(bin, ['tokens', '--json', '--model', r.model, file], { encoding: 'utf8' }));
+    assert.deepEqual(r, { model: want.model, tools: want.tools, messages: want.messages, total: want.total, exact: want.exact }, r.model);
+  }
+  // The first OpenAI row is exact with the vocabulary (the example is a plain Chat request).
+  assert.ok(shown.some((r) => r.model === 'gpt-4o' && r.exact));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('editing a tool description changes the count; hovering a tool marks it in the rendering', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await openCost(page);
+  const before = (await rows(page)).find((r) => r.model === 'gpt-4o');
+  const text = await canonical(page);
+  const x = JSON.parse(text);
+  x.tools[0].description = `${x.tools[0].description ?? ''} Always answer in Celsius, unless the user asks otherwise.`;
+  await pasteInto(page, 'canonical-editor', JSON.stringify(x, null, 2));
+  await page.getByRole('tab', { name: 'Cost' }).click();
+  await page.waitForFunction(
+    (t) => Number(document.querySelector('[data-testid="cost-row"][data-model="gpt-4o"]')?.dataset.tools) > t,
+    before.tools,
+  );
+  const after = (await rows(page)).find((r) => r.model === 'gpt-4o');
+  assert.ok(after.tools > before.tools && after.total > before.total, JSON.stringify({ before, after }));
+  // Per tool: bars, sorted by cost; hovering one highlights it.
+  const bars = await page.$$eval('[data-testid="cost-tool"]', (li) => li.map((l) => Number(l.dataset.tokens)));
+  assert.ok(bars.length >= 1);
+  assert.deepEqual(bars, [...bars].sort((a, b) => b - a));
+  await page.hover('[data-testid="cost-tool"]');
+  await page.waitForSelector('[data-testid="cost-tool"].hot');
+  await page.waitForSelector('[data-testid="cost-reads"] .cm-editor');
+  // The chart has one group per round.
+  assert.ok((await page.$$('[data-testid="cost-round"]')).length >= 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Count exactly asks the provider (the stand-in) and shows its figure beside the offline one', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await page.getByRole('tab', { name: 'Live' }).click();
+  const live = page.getByTestId('live');
+  await live.getByLabel('Provider', { exact: true }).selectOption('anthropic');
+  await live.getByLabel('Base URL', { exact: true }).fill(standin.url);
+  await live.getByLabel('API key', { exact: true }).fill(KEY);
+  await openCost(page);
+  standin.reset();
+  const row = page.locator('[data-testid="cost-row"][data-model="claude-sonnet-4-5"]');
+  await row.getByTestId('count-exact').click();
+  const got = row.getByTestId('count-exact-result');
+  await got.waitFor();
+  const sent = standin.log.find((e) => e.path === '/v1/messages/count_tokens');
+  assert.ok(sent, 'the stand-in was asked');
+  assert.equal(sent.status, 200, sent.body);
+  assert.equal(sent.headers['anthropic-dangerous-direct-browser-access'], 'true');
+  assert.equal(Number(await got.getAttribute('data-count')), sent.count);
+  assert.equal(JSON.parse(sent.body).model, 'claude-sonnet-4-5');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an open-weight model: the stand-in serves its template and tokenizer; the exchange renders and counts', async () => {
+  const { context, page, errors } = await openApp(browser, url);
+  await openCost(page);
+  const hf = page.getByTestId('hf');
+  await hf.locator('summary').click();
+  await hf.getByTestId('hf-base').fill(`${standin.url}/hf`);
+  await hf.getByTestId('hf-model').fill('toolscope/tiny-chat');
+  await hf.getByTestId('hf-load').click();
+  const count = hf.getByTestId('hf-count');
+  await count.waitFor();
+  const tokens = Number(await count.getAttribute('data-tokens'));
+  assert.ok(tokens > 0, `tokens: ${tokens}`);
+  await page.waitForFunction(() => document.querySelector('[data-testid="hf-rendered"]')?.toolscopeEditor);
+  const rendered = await page.$eval('[data-testid="hf-rendered"]', (el) => el.toolscopeEditor.getDoc());
+  const canon = JSON.parse(await canonical(page));
+  assert.ok(rendered.includes(canon.tools[0].name), 'the tool is in the rendered prompt');
+  assert.ok(standin.log.some((e) => e.path.endsWith('/tokenizer.json') && e.status === 200));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
