@@ -10,6 +10,13 @@
 //!
 //! Plain Rust, no UI, no IO: the caller fetches or reads the files.
 
+pub mod template;
+pub mod tokenizer;
+
+pub use template::{RenderOptions, Template};
+pub use tokenizer::Tokenizer;
+
+use super::Count;
 use crate::model::Exchange;
 
 /// Why a template could not be read or rendered; `line` is 1-based in the template source.
@@ -32,59 +39,72 @@ impl std::fmt::Display for TemplateError {
 
 impl std::error::Error for TemplateError {}
 
-/// A model's chat template.
-#[derive(Debug, Clone)]
-pub struct Template {}
+/// The family id of counts made with a model's own template and tokenizer.
+pub const FAMILY: &str = "huggingface";
 
-impl Template {
-    /// From a `tokenizer_config.json`: `chat_template` is a string, or a list of
-    /// `{name, template}` (`tool_use` is used when the exchange has tools, else `default`).
-    pub fn from_tokenizer_config(text: &str) -> Result<Template, TemplateError> {
-        let _ = text;
-        Err(TemplateError {
-            line: None,
-            message: "not implemented yet".into(),
-        })
+/// The prompt tokens of `x` for a model given by its chat template and tokenizer: the rendered
+/// prompt counted, and the tools' share as what leaving them out of the render saves (a
+/// template writes its tool-use instructions only when there are tools, so those count as the
+/// tools'). `model` labels the count (a Hub id, or the file names).
+///
+/// Exact unless the tokenizer normalizes to a Unicode form Toolscope takes as identity and the
+/// prompt has text where that could matter ([`Tokenizer::is_exact`]).
+pub fn count(
+    template: &Template,
+    tokenizer: &Tokenizer,
+    x: &Exchange,
+    options: &RenderOptions,
+    model: &str,
+) -> Result<Count, TemplateError> {
+    let full = template.render_with(x, options)?;
+    let total = tokenizer.count(&full) as u64;
+    let (bare_text, bare) = if x.tools.is_empty() {
+        (String::new(), total)
+    } else {
+        let o = RenderOptions {
+            without_tools: true,
+            ..options.clone()
+        };
+        let text = template.render_with(x, &o)?;
+        let n = tokenizer.count(&text) as u64;
+        (text, n)
+    };
+    let exact = tokenizer.is_exact(&full) && tokenizer.is_exact(&bare_text);
+    let mut method = "the model's own chat template and tokenizer".to_string();
+    if !exact {
+        method.push_str(&format!(
+            "; estimate: the tokenizer's {} normalization is not applied, and the prompt has \
+             characters it could change",
+            tokenizer.unicode_form().unwrap_or("Unicode")
+        ));
     }
-
-    /// From a `chat_template.jinja` file.
-    pub fn from_jinja(source: &str) -> Result<Template, TemplateError> {
-        let _ = source;
-        Err(TemplateError {
-            line: None,
-            message: "not implemented yet".into(),
-        })
-    }
-
-    /// The prompt text the model receives for `x`.
-    pub fn render(&self, x: &Exchange) -> Result<String, TemplateError> {
-        let _ = x;
-        Err(TemplateError {
-            line: None,
-            message: "not implemented yet".into(),
-        })
-    }
+    let tools = total.saturating_sub(bare);
+    Ok(Count {
+        model: model.to_string(),
+        family: FAMILY,
+        tools,
+        messages: total - tools,
+        total,
+        exact,
+        method,
+    })
 }
 
-/// A model's tokenizer (`tokenizer.json`).
-#[derive(Debug, Clone)]
-pub struct Tokenizer {}
-
-impl Tokenizer {
-    /// Reads a Hugging Face `tokenizer.json`.
-    pub fn from_json(text: &str) -> Result<Tokenizer, String> {
-        let _ = text;
-        Err("not implemented yet".into())
+/// What each tool adds to the prompt, in the exchange's tool order: the tokens saved by
+/// rendering without that one tool (one render per tool).
+pub fn tool_counts(
+    template: &Template,
+    tokenizer: &Tokenizer,
+    x: &Exchange,
+    options: &RenderOptions,
+) -> Result<Vec<(String, u64)>, TemplateError> {
+    let total = tokenizer.count(&template.render_with(x, options)?) as u64;
+    let mut out = Vec::with_capacity(x.tools.len());
+    for i in 0..x.tools.len() {
+        let mut y = x.clone();
+        let tool = y.tools.remove(i);
+        let n = tokenizer.count(&template.render_with(&y, options)?) as u64;
+        out.push((tool.name, total.saturating_sub(n)));
     }
-
-    /// The token ids of `text` (no special tokens added: a chat template writes its own).
-    pub fn encode(&self, text: &str) -> Vec<u32> {
-        let _ = text;
-        Vec::new()
-    }
-
-    /// How many tokens `text` is.
-    pub fn count(&self, text: &str) -> usize {
-        self.encode(text).len()
-    }
+    Ok(out)
 }
