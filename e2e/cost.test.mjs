@@ -101,7 +101,7 @@ test('editing a tool description changes the count; hovering a tool marks it in 
   assert.ok(bars.length >= 1);
   assert.deepEqual(bars, [...bars].sort((a, b) => b - a));
   await page.hover('[data-testid="cost-tool"]');
-  await page.waitForSelector('[data-testid="cost-tool"].hot');
+  await page.waitForFunction(() => document.querySelector('[data-testid="cost-view"] style')?.textContent.includes('data-tool-index'));
   await page.waitForSelector('[data-testid="cost-reads"] .cm-editor');
   // The chart has one group per round.
   assert.ok((await page.$$('[data-testid="cost-round"]')).length >= 1);
@@ -138,7 +138,7 @@ test('an open-weight model: the stand-in serves its template and tokenizer; the 
   const hf = page.getByTestId('hf');
   await hf.locator('summary').click();
   await hf.getByTestId('hf-base').fill(`${standin.url}/hf`);
-  await hf.getByTestId('hf-model').fill('toolscope/tiny-chat');
+  await hf.getByTestId('hf-model').fill('toolscope/tiny-bpe');
   await hf.getByTestId('hf-load').click();
   const count = hf.getByTestId('hf-count');
   await count.waitFor();

@@ -6,6 +6,8 @@
 //! Adding an operation: one arm in [`dispatch`] (plain Rust, tested natively with
 //! `cargo test -p toolscope-lazy`), one `call(op, …)` from the page.
 
+pub mod html;
+
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -86,6 +88,9 @@ struct CostInput {
     /// Models counted besides [`cost::view::models`].
     #[serde(default)]
     extra: Vec<String>,
+    /// The providers' own counts so far, by model ([`html::cost`]).
+    #[serde(default)]
+    exact: Value,
 }
 
 /// The `hf.template` operation's input: a `tokenizer_config.json` and/or a
@@ -103,6 +108,9 @@ struct TemplateInput {
 struct RenderInput {
     /// The exchange as canonical JSON text.
     exchange: String,
+    /// The label of the count (a Hub id, file names).
+    #[serde(default)]
+    model: String,
 }
 
 fn template_error(e: TemplateError) -> Value {
@@ -111,12 +119,14 @@ fn template_error(e: TemplateError) -> Value {
 
 /// The operations. `input` and the answer are JSON.
 ///
-/// - `cost`: `{exchange, chosen?, extra?}` → [`cost::view::View`] plus `vocabs` (which are loaded);
+/// - `cost`: `{exchange, chosen?, extra?, exact?}` → [`cost::view::View`] plus `vocabs` (which
+///   are loaded) and `html` (the view's figures, [`html::cost`]);
 /// - `vocabs`: `{}` → `{"cl100k_base": bool, "o200k_base": bool}`;
 /// - `hf.template`: `{config?, jinja?}` → `{"template": true}` or
 ///   `{"template_error": {line, message}}`; kept for `hf.render`;
 /// - `hf.tokenizer`: the `tokenizer.json` text itself → `{"tokenizer": true}`;
-/// - `hf.render`: `{exchange}` → `{"text", "tokens"}` (`tokens` null without a tokenizer) or
+/// - `hf.render`: `{exchange, model?}` → `{"text", "tokens", "count"}` (`count` as
+///   [`cost::hf::count`], `tokens` its total; null without a tokenizer) or
 ///   `{"template_error": …}`.
 pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, String> {
     match op {
@@ -136,9 +146,11 @@ pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, Str
                 .or_else(|| models.first().cloned())
                 .unwrap_or_else(|| "gpt-4o".into());
             let v = cost::view::view(&x, &models, &chosen, &loaded.vocabs());
+            let html = html::cost(&v, &i.exact);
             let mut out = serde_json::to_value(v).map_err(|e| e.to_string())?;
             if let Some(o) = out.as_object_mut() {
                 o.insert("vocabs".into(), vocabs(loaded));
+                o.insert("html".into(), Value::String(html));
             }
             Ok(out)
         }
@@ -175,13 +187,35 @@ pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, Str
             let x: Exchange = toolscope::formats::json::parse("canonical", &i.exchange)
                 .map_err(|e| e.to_string())?;
             let t = loaded.template.as_ref().ok_or("no chat template loaded")?;
-            Ok(match t.render(&x) {
-                Ok(text) => {
-                    let tokens = loaded.tokenizer.as_ref().map(|k| k.count(&text));
-                    json!({ "text": text, "tokens": tokens })
-                }
-                Err(e) => template_error(e),
-            })
+            let o = cost::hf::RenderOptions::default();
+            let text = match t.render_with(&x, &o) {
+                Ok(text) => text,
+                Err(e) => return Ok(template_error(e)),
+            };
+            let count = match &loaded.tokenizer {
+                Some(k) => match cost::hf::count(t, k, &x, &o, &i.model) {
+                    Ok(c) => serde_json::to_value(c).map_err(|e| e.to_string())?,
+                    Err(e) => return Ok(template_error(e)),
+                },
+                None => Value::Null,
+            };
+            let summary = match count.get("total") {
+                Some(n) => format!(
+                    "{}: {n} tokens — tools {}, messages {} ({})",
+                    i.model,
+                    count["tools"],
+                    count["messages"],
+                    if count["exact"] == true {
+                        "exact"
+                    } else {
+                        "estimate"
+                    }
+                ),
+                None => format!("{}: no tokenizer.json, not counted", i.model),
+            };
+            Ok(
+                json!({ "text": text, "tokens": count.get("total"), "count": count, "summary": summary }),
+            )
         }
         _ => Err(format!("unknown operation {op:?}")),
     }
@@ -209,6 +243,41 @@ mod tests {
         let bytes = std::fs::read("../assets/vocab/o200k_base.bin").expect("vocab file");
         assert!(load_vocab("o200k_base", &bytes).contains("\"tokens\""));
         assert!(call("nope", "{}").contains("unknown operation"));
+        assert!(call("hf.render", &input).contains("no chat template"));
         assert!(call("cost", "{").contains("error"));
+    }
+
+    #[test]
+    fn an_open_weight_template_and_tokenizer_render_and_count_the_exchange() {
+        let mut l = Loaded::default();
+        let fixture =
+            |f: &str| std::fs::read_to_string(format!("../tests/fixtures/hf/{f}")).expect(f);
+        let t = json!({ "config": fixture("tokenizer_config.json") }).to_string();
+        assert_eq!(
+            dispatch("hf.template", &t, &mut l),
+            Ok(json!({ "template": true }))
+        );
+        let tok = fixture("tiny-bpe/tokenizer.json");
+        assert_eq!(
+            dispatch("hf.tokenizer", &tok, &mut l),
+            Ok(json!({ "tokenizer": true }))
+        );
+        let x: Exchange =
+            toolscope::formats::json::parse("x", &fixture("exchange.json")).expect("exchange");
+        let input = json!({ "exchange": toolscope::formats::json::pretty(&x), "model": "tiny" })
+            .to_string();
+        let v = dispatch("hf.render", &input, &mut l).expect("render");
+        assert!(
+            v["text"]
+                .as_str()
+                .is_some_and(|t| t.contains(&x.tools[0].name)),
+            "{v}"
+        );
+        assert!(v["tokens"].as_u64().is_some_and(|n| n > 0));
+        assert_eq!(v["count"]["model"], "tiny");
+        // A broken template answers its line.
+        let bad = json!({ "jinja": "line one\n{{ messages[ }}\n" }).to_string();
+        let e = dispatch("hf.template", &bad, &mut l).expect("answers");
+        assert_eq!(e["template_error"]["line"], 2, "{e}");
     }
 }

@@ -163,7 +163,11 @@ mod tests {
             .iter()
             .any(|(k, v)| k == "authorization" && v == "Bearer sk-test"));
         assert_eq!(
-            read(Provider::OpenAiChat, 200, r#"{"object":"response.input_tokens","input_tokens":42}"#),
+            read(
+                Provider::OpenAiChat,
+                200,
+                r#"{"object":"response.input_tokens","input_tokens":42}"#
+            ),
             Ok(42)
         );
     }
@@ -183,7 +187,10 @@ mod tests {
             .headers
             .iter()
             .any(|(k, v)| k == "anthropic-dangerous-direct-browser-access" && v == "true"));
-        assert_eq!(read(Provider::Anthropic, 200, r#"{"input_tokens":7}"#), Ok(7));
+        assert_eq!(
+            read(Provider::Anthropic, 200, r#"{"input_tokens":7}"#),
+            Ok(7)
+        );
         assert!(read(
             Provider::Anthropic,
             401,
