@@ -11,18 +11,9 @@ use toolscope::cost::view::View;
 
 /// Text for HTML content and double-quoted attribute values.
 pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    toolscope::formats::anthropic_xml::wire::escape(s)
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 /// The families a provider counts for ("Count exactly"), by family id.

@@ -127,10 +127,18 @@ pub fn CostView() -> impl IntoView {
         _ => "Prompt tokens of this request per model, recounted as you edit. Hover a figure's label for how it was counted; pick a model for its detail.".to_string(),
     }
     };
-    let ready = move || match vocab.get() {
-        Some(Ok(true)) => "ready",
-        Some(Err(_)) => "failed",
-        _ => "loading",
+    // `ready` once an answer was counted with both vocabularies.
+    let ready = move || {
+        let counted = answer.with(|a| {
+            a.as_ref().and_then(|r| r.as_ref().ok()).is_some_and(|v| {
+                v["vocabs"]["o200k_base"] == true && v["vocabs"]["cl100k_base"] == true
+            })
+        });
+        match vocab.get() {
+            _ if counted => "ready",
+            Some(Err(_)) => "failed",
+            _ => "loading",
+        }
     };
 
     // "Count exactly": the provider's counting endpoint, with the Live settings and key.
@@ -499,9 +507,12 @@ fn OpenWeights() -> impl IntoView {
 
     // Render (and count) on every edit once a template is loaded.
     let seq = StoredValue::new(0u64);
+    // What the rendering depends on besides the exchange: a memo, so the rendering's own
+    // update of `hf` does not render again.
+    let loaded = Memo::new(move |_| hf.with(|h| h.loaded.then(|| h.source.clone())));
     Effect::new(move |_| {
         let exchange = state.exchange.with(json::pretty);
-        let Some(source) = hf.with(|h| h.loaded.then(|| h.source.clone())) else {
+        let Some(source) = loaded.get() else {
             return;
         };
         seq.update_value(|s| *s += 1);
