@@ -15,13 +15,10 @@ use super::state::use_state;
 use crate::anchors::Element;
 use crate::formats::json;
 use crate::live::count::{count_request, read};
-use crate::live::fetch::{self, Flight, Progress};
 use crate::live::keys::KeyFor;
 use crate::live::{Blocked, Provider};
 use leptos::prelude::*;
 use serde_json::{json, Map, Value};
-use std::cell::RefCell;
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
 /// The models picked in the Cost view (kept in share links).
@@ -180,26 +177,13 @@ pub fn CostView() -> impl IntoView {
             }
             None => return,
         };
-        let Some(flight) = Flight::new() else { return };
         exact.update(|a| {
             a.insert(model.clone(), json!({ "asking": true }));
         });
         wasm_bindgen_futures::spawn_local(async move {
-            let status = Rc::new(RefCell::new((0u16, None::<String>)));
-            let body = Rc::new(RefCell::new(Vec::new()));
-            let (s, b) = (status.clone(), body.clone());
-            fetch::send(&req, &flight.signal(), move |p| match p {
-                Progress::Head { status, .. } => s.borrow_mut().0 = status,
-                Progress::Bytes(bytes) => b.borrow_mut().extend_from_slice(&bytes),
-                Progress::Failed(e) => s.borrow_mut().1 = Some(e),
-                _ => {}
-            })
-            .await;
-            let (code, failed) = status.take();
-            let got = match failed {
-                Some(e) => Err(e),
-                None => read(provider, code, &String::from_utf8_lossy(&body.borrow())),
-            };
+            let got = lazy::post(&req.url, &req.headers, &req.body)
+                .await
+                .and_then(|(status, body)| read(provider, status, &body));
             exact.update(|a| {
                 a.insert(
                     model,
