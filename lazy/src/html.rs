@@ -33,8 +33,8 @@ pub fn cost(v: &View, exact: &Value) -> String {
     let chosen = &v.detail.model;
     h.push_str(
         "<div class=\"cost-table-wrap\"><table class=\"cost-table\"><thead><tr>\
-         <th scope=\"col\">Model</th><th scope=\"col\" class=\"num\">Tools</th>\
-         <th scope=\"col\" class=\"num\">Messages</th><th scope=\"col\" class=\"num\">Total</th>\
+         <th scope=\"col\">Model</th><th scope=\"col\" class=\"num\">Total</th>\
+         <th scope=\"col\" class=\"num\">Tools</th><th scope=\"col\" class=\"num\">Messages</th>\
          <th scope=\"col\">Count</th><th scope=\"col\">Provider's count</th></tr></thead><tbody>",
     );
     for r in &v.rows {
@@ -49,8 +49,8 @@ pub fn cost(v: &View, exact: &Value) -> String {
             "<tr data-testid=\"cost-row\" data-model=\"{m}\" data-tools=\"{}\" data-messages=\"{}\" \
              data-total=\"{}\" data-exact=\"{}\"{}><th scope=\"row\"><button type=\"button\" \
              class=\"link mono\" data-pick=\"{m}\" title=\"Show this model in detail\">{m}</button> \
-             <span class=\"muted small-text\">{}</span></th><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num strong\">{}</td>\
+             <span class=\"muted small-text family\">{}</span></th><td class=\"num strong\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td><span class=\"{badge}\" title=\"{}\">{label}</span></td><td>{}</td></tr>",
             r.tools,
             r.messages,
@@ -62,9 +62,9 @@ pub fn cost(v: &View, exact: &Value) -> String {
                 ""
             },
             r.family,
+            r.total,
             r.tools,
             r.messages,
-            r.total,
             esc(&r.method),
             exact_cell(&r.model, r.family, r.total, &exact[&r.model]),
         );
@@ -142,12 +142,18 @@ fn rounds(h: &mut String, v: &View) {
     let rs = &v.detail.rounds;
     h.push_str("<div class=\"cost-block\"><h3>Per round of the tool loop</h3>");
     if let Some(last) = rs.last() {
-        let (w, ht, pad) = (600.0, 180.0, 28.0);
+        let (w, ht, pad) = (600.0, 160.0, 12.0);
         let top = rs.iter().map(|r| r.prompt).max().unwrap_or(1).max(1) as f64;
         let total = last.running_total.max(1) as f64;
         let slot = (w - 2.0 * pad) / rs.len() as f64;
         let bw = (slot * 0.6).min(48.0);
         let y = |v: f64, of: f64| ht - pad - (ht - 2.0 * pad) * v / of;
+        let _ = write!(
+            h,
+            "<div class=\"cost-chart-labels muted\"><span>prompt per round (max {})</span>\
+             <span>running total {}</span></div>",
+            top, last.running_total
+        );
         let _ = write!(
             h,
             "<svg class=\"cost-chart\" viewBox=\"0 0 {w} {ht}\" role=\"img\" data-testid=\"cost-chart\" \
@@ -196,12 +202,8 @@ fn rounds(h: &mut String, v: &View) {
         }
         let _ = write!(
             h,
-            "<polyline class=\"running\" points=\"{}\"/><text class=\"label\" x=\"{pad}\" y=\"14\">prompt \
-             per round (max {top})</text><text class=\"label\" x=\"{}\" y=\"14\" text-anchor=\"end\">\
-             running total {}</text></svg>",
-            line.join(" "),
-            w - pad,
-            last.running_total
+            "<polyline class=\"running\" points=\"{}\"/></svg>",
+            line.join(" ")
         );
     }
     h.push_str(
@@ -210,6 +212,12 @@ fn rounds(h: &mut String, v: &View) {
          prompt cache <span class=\"key running\"></span>running total</p>",
     );
     let _ = match &v.detail.caching {
+        Some(c) if c.cached == 0 => write!(
+            h,
+            "<p class=\"muted\" data-testid=\"cost-caching\">{} — nothing cached here: no round \
+             repeats a prefix that long.</p>",
+            esc(&c.rule)
+        ),
         Some(c) => write!(
             h,
             "<p class=\"muted\" data-testid=\"cost-caching\">{} — cached over every round: {} tokens; \
