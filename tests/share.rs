@@ -26,6 +26,12 @@ fn full_state(x: Exchange, kind: Kind) -> State {
         replay: Some(
             "data: {\"choices\":[{\"delta\":{\"content\":\"hé 🌧️\"}}]}\n\ndata: [DONE]\n\n".into(),
         ),
+        cost: Some(CostState {
+            open: true,
+            model: Some("claude-opus-4-1".into()),
+            models: vec!["gpt-4.1".into()],
+            hf: Some("Qwen/Qwen2.5-7B-Instruct".into()),
+        }),
     }
 }
 
