@@ -45,12 +45,12 @@ test: setup-test
 lint:
 	scripts/check-standalone.sh
 	cargo fmt --check
-	cargo clippy --all-targets --locked -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
+	cargo clippy --workspace --all-targets --locked -- -D warnings
+	cargo clippy --workspace --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
 
 # Native: unit tests, golden files, round-trip properties, CLI, and the SDK checks (python).
 test-native:
-	cargo test --locked
+	cargo test --locked --workspace
 
 # Every fuzz target (fuzz/) for a few seconds over seeds from the fixtures; fails on a crash.
 # Skipped, saying so, without rustup's nightly or cargo-fuzz. Long runs: fuzz/README.md.
