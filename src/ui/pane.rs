@@ -216,11 +216,16 @@ fn pane_work(
         if need_encode.try_get_value() == Some(true) {
             need_encode.set_value(false);
             let e = state.exchange.with_untracked(|x| format.encode(x, kind));
-            encoded.set(e);
-            if spans.with_untracked(Option::is_some) {
-                spans.set(None);
+            // Unchanged (an edit this format does not show): nothing to hand to the editor.
+            if encoded.with_untracked(|old| *old != e) {
+                encoded.set(e);
+                if spans.with_untracked(Option::is_some) {
+                    spans.set(None);
+                }
             }
-            stale.set(false);
+            if stale.get_untracked() {
+                stale.set(false);
+            }
         }
         if wants_spans() && spans.try_with_untracked(Option::is_none) == Some(true) {
             let s = state.exchange.with_untracked(|x| {
@@ -241,7 +246,9 @@ fn pane_work(
         };
         let mut found = state.arguments.get_untracked();
         found.append(&mut l);
-        lints.try_set(found);
+        if lints.try_with_untracked(|old| *old != found) == Some(true) {
+            lints.set(found);
+        }
     };
     let checks = StoredValue::new_local(Job::later(check));
     let small = move || {
@@ -249,28 +256,19 @@ fn pane_work(
             .exchange
             .with_untracked(|x| x.messages.len() + x.tools.len() <= SMALL)
     };
-    let go = move || {
-        if small() {
-            job.with_value(Job::run_now);
-        } else {
-            job.with_value(Job::request);
-        }
-    };
-    let recheck = move || {
-        if small() {
-            checks.with_value(Job::run_now);
-        } else {
-            checks.with_value(Job::request);
-        }
-    };
+    // After a change, every pane's work waits for its turn (after the next paint, panes in
+    // view first), whatever the size: the keystroke's own frame carries none of it.
+    let go = move || job.with_value(Job::request);
+    let recheck = move || checks.with_value(Job::request);
     // The first encoding: at once when small (the first paint shows it), else in its turn.
     if small() {
         job.with_value(Job::run_now);
+        checks.with_value(Job::run_now);
     } else {
         stale.set(true);
-        job.with_value(Job::request);
+        go();
+        recheck();
     }
-    recheck();
     Effect::new(move |_| {
         if let Some(el) = host.get() {
             let el: web_sys::Element = el.into();

@@ -1,8 +1,9 @@
-//! Pane work in slices. A keystroke in a large exchange must not wait for eleven encodings:
-//! each pane's work is a [`Job`] that is marked stale and run later, the panes in view first
-//! (after the next paint, a few per task within a time budget), the others when the browser
-//! is idle or when they scroll into view. A job marked twice before it runs runs once, on the
-//! latest exchange: panes re-encode once per frame at most.
+//! Pane work in slices. A keystroke must not wait for eleven encodings: each pane's work is a
+//! [`Job`] that is marked stale and run later, the panes in view first (after the next paint,
+//! a few per task within a time budget), the others in the tasks after them (each slice
+//! yields, so keys typed meanwhile are handled between slices) or when they scroll into view.
+//! A job marked twice before it runs runs once, on the latest exchange: panes re-encode once
+//! per frame at most.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -12,9 +13,8 @@ use wasm_bindgen::prelude::*;
 export function sched_after_paint(cb) {
   requestAnimationFrame(() => setTimeout(cb, 0));
 }
-export function sched_idle(cb) {
-  if (window.requestIdleCallback) requestIdleCallback(() => cb(), { timeout: 1000 });
-  else setTimeout(cb, 50);
+export function sched_later(cb) {
+  setTimeout(cb, 0);
 }
 export function sched_in_view(el) {
   if (!el.isConnected) return false;
@@ -38,7 +38,7 @@ export function sched_on_scroll(cb) {
 "#)]
 extern "C" {
     fn sched_after_paint(cb: &JsValue);
-    fn sched_idle(cb: &JsValue);
+    fn sched_later(cb: &JsValue);
     fn sched_in_view(el: &web_sys::Element) -> bool;
     fn sched_now() -> f64;
     fn sched_on_scroll(cb: &Closure<dyn FnMut()>);
@@ -62,7 +62,7 @@ pub struct Job(Rc<Inner>);
 thread_local! {
     static JOBS: RefCell<Vec<Weak<Inner>>> = const { RefCell::new(Vec::new()) };
     static AFTER_PAINT: Cell<bool> = const { Cell::new(false) };
-    static IDLE: Cell<bool> = const { Cell::new(false) };
+    static LATER: Cell<bool> = const { Cell::new(false) };
     static LISTENING: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -110,6 +110,11 @@ impl Job {
         (self.0.run)();
     }
 
+    /// Not to run after all (what it would do was done another way).
+    pub fn cancel(&self) {
+        self.0.stale.set(false);
+    }
+
     /// Still waiting for its turn.
     pub fn is_stale(&self) -> bool {
         self.0.stale.get()
@@ -154,7 +159,7 @@ fn run_some(visible_only: bool) {
     if !seen.is_empty() {
         schedule_soon();
     } else if !unseen.is_empty() {
-        schedule_idle();
+        schedule_later();
     }
 }
 
@@ -169,13 +174,13 @@ fn schedule_soon() {
     }));
 }
 
-/// When the browser has nothing else to do (panes out of view).
-fn schedule_idle() {
-    if IDLE.with(|s| s.replace(true)) {
+/// In a task of its own (panes out of view): input queued meanwhile goes first.
+fn schedule_later() {
+    if LATER.with(|s| s.replace(true)) {
         return;
     }
-    sched_idle(&Closure::once_into_js(|| {
-        IDLE.with(|s| s.set(false));
+    sched_later(&Closure::once_into_js(|| {
+        LATER.with(|s| s.set(false));
         run_some(false);
     }));
 }
