@@ -311,6 +311,7 @@ async function galleryRun(url) {
 async function pasteRun(url, doc) {
   const { browser, page, errors } = await freshPage(url);
   try {
+    const before = await rendererMemory(browser);
     const t0 = await page.$eval('[data-testid="editor-openai-chat"]', (el, t) => {
       const v = el.toolscopeEditor.view;
       v.focus();
@@ -346,7 +347,7 @@ async function pasteRun(url, doc) {
     const inField = await typeKeys(page, 20, null);
     const wasm = await wasmMiB(page);
     const mem = await rendererMemory(browser);
-    return { seen: seen - t0, all: all - t0, inPane, inField, wasm, mem, errors };
+    return { seen: seen - t0, all: all - t0, inPane, inField, wasm, mem, before, errors };
   } finally {
     await browser.close();
   }
@@ -359,7 +360,7 @@ async function rows(url) {
   const doc = openaiChatDocument(bigExchange({ messages: 1000, tools: 50 }));
   console.log(`${RUNS} runs per row; median / worst (ms unless said)`);
   const g = { frames: [], toPanes: [] };
-  const p = { seen: [], all: [], pane: [], panePanes: [], field: [], wasm: [], peak: [], now: [] };
+  const p = { seen: [], all: [], pane: [], panePanes: [], field: [], wasm: [], peak: [], now: [], before: [] };
   const errors = [];
   for (let r = 0; r < RUNS; r++) {
     const a = await galleryRun(url);
@@ -375,6 +376,7 @@ async function rows(url) {
     if (b.wasm !== null) p.wasm.push(b.wasm);
     p.peak.push(b.mem.peak);
     p.now.push(b.mem.now);
+    p.before.push(b.before.now);
     errors.push(...b.errors);
   }
   const line = (k, v) => console.log(`  ${k.padEnd(52)} ${v}`);
@@ -386,6 +388,7 @@ async function rows(url) {
   line('after the paste: key in the pane → every visible pane', fmt(p.panePanes));
   line(`after the paste: key in message ${LAST + 1}'s field → next frame`, fmt(p.field));
   line('wasm memory after the paste and typing', fmtMiB(p.wasm));
+  line('renderer resident before the paste (VmRSS)', fmtMiB(p.before));
   line('renderer peak (VmHWM)', fmtMiB(p.peak));
   line('renderer resident at the end (VmRSS)', fmtMiB(p.now));
   if (errors.length) line('page errors', errors.join('; '));

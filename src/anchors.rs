@@ -652,3 +652,123 @@ fn xml_spans(marked: &str, real: &str, elements: &[Element]) -> Vec<(Element, Sp
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Message, Role, Tool, ToolCall, ToolResult};
+    use serde_json::json;
+
+    /// Every pointer of `v` (values in document order).
+    fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+        out.push(at.clone());
+        match v {
+            Value::Array(a) => {
+                for (i, c) in a.iter().enumerate() {
+                    pointers(c, format!("{at}/{i}"), out);
+                }
+            }
+            Value::Object(o) => {
+                for (k, c) in o {
+                    pointers(c, format!("{at}/{}", json::escape(k)), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn anchors_spans_at_agrees_with_locating_each_pointer() {
+        let doc = json!({
+            "a/b": [1, -2.5e3, true, null, "x\"y\\\\", [], {}],
+            "k~\"q": {"nested": [{"deep": [[{"z": "é ünï"}]]}], "e": ""},
+            "messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "c"}]
+        });
+        for text in [
+            serde_json::to_string(&doc).unwrap(),
+            serde_json::to_string_pretty(&doc).unwrap(),
+        ] {
+            let mut ps = Vec::new();
+            pointers(&doc, String::new(), &mut ps);
+            ps.push("/missing".into());
+            ps.push("/messages/7".into());
+            let found = spans_at(&text, ps.iter().map(String::as_str));
+            for (p, f) in ps.iter().zip(found) {
+                assert_eq!(f, json::span(&text, p), "{p} in {text}");
+            }
+        }
+        // Cut short: the values before the cut, nothing for the unclosed ones, no panic.
+        assert_eq!(
+            spans_at("{\"a\": [1, 2", ["/a/0", "/a/1", "/a"]),
+            vec![Some((7, 8)), Some((10, 11)), None]
+        );
+        assert_eq!(spans_at("", [""]), vec![None]);
+    }
+
+    /// An exchange of `rounds` rounds (question, call, result, answer) over `tools` tools.
+    fn big(rounds: usize, tools: usize) -> Exchange {
+        let mut x = Exchange {
+            tools: (0..tools)
+                .map(|i| Tool {
+                    name: format!("tool_{i}"),
+                    description: None,
+                    input_schema: json!({"type": "object"}),
+                    strict: None,
+                    output_schema: None,
+                    annotations: None,
+                    extra: Default::default(),
+                })
+                .collect(),
+            ..Exchange::default()
+        };
+        for n in 0..rounds {
+            let id = format!("call_{n}");
+            x.messages
+                .push(Message::new(Role::User, vec![Part::text(format!("Q{n}"))]));
+            x.messages.push(Message::new(
+                Role::Assistant,
+                vec![Part::ToolCall(ToolCall::new(
+                    Some(id.clone()),
+                    format!("tool_{}", n % tools),
+                    json!({"q": n}),
+                ))],
+            ));
+            x.messages.push(Message::new(
+                Role::Tool,
+                vec![Part::ToolResult(ToolResult::new(
+                    Some(id),
+                    ResultContent::Text(format!("R{n}")),
+                ))],
+            ));
+            x.messages.push(Message::new(
+                Role::Assistant,
+                vec![Part::text(format!("A{n}"))],
+            ));
+        }
+        x
+    }
+
+    #[test]
+    fn anchors_every_element_of_a_large_exchange_has_its_span() {
+        // 1,500 messages and 50 tools: 800 elements, past the 600 the page once stopped at.
+        let x = big(375, 50);
+        let all = elements(&x);
+        assert_eq!(all.len(), 50 + 750);
+        for format in [Format::OpenAiChat, Format::Anthropic, Format::AnthropicXml] {
+            let text = format.encode(&x, Kind::Request).text;
+            let spans = spans_in(&x, format, Kind::Request, &text);
+            assert_eq!(spans.len(), all.len(), "{format:?}");
+            // The last call's span holds its own id, in every format that writes one.
+            let last = Element::Call {
+                message: 1497,
+                part: 0,
+            };
+            let (_, s) = spans.iter().find(|(e, _)| *e == last).expect("last call");
+            let inside = &text[s.start..s.end];
+            assert!(inside.contains("tool_24"), "{format:?}: {inside}");
+            assert!(!inside.contains("tool_23\""), "{format:?}: {inside}");
+        }
+        let canonical = json::pretty(&x);
+        assert_eq!(canonical_spans(&x, &canonical).len(), all.len());
+    }
+}

@@ -32,10 +32,13 @@ fn mount() -> Element {
 }
 
 /// Let the app's effects run: an edit reaches the panes through a chain of effects (the
-/// exchange, then each pane's encoding, then its editor), all before the next paint.
+/// exchange, then each pane's encoding in its turn after the next paint, then its editor).
 async fn settle() {
-    for _ in 0..8 {
-        leptos::task::tick().await;
+    for _ in 0..3 {
+        for _ in 0..8 {
+            leptos::task::tick().await;
+        }
+        sleep(40).await;
     }
 }
 

@@ -153,13 +153,10 @@ pub fn FormatPane(format: Format) -> impl IntoView {
     }
 }
 
-/// Up to this many messages and tools, a pane re-encodes as soon as the exchange changes
-/// (microseconds); beyond, its work waits for its turn (`schedule`), panes in view first.
+/// Up to this many messages and tools, a pane's first encoding is made at once (the first
+/// paint shows it); beyond, it waits for its turn (`schedule`), panes in view first. Later
+/// encodings always wait for their turn.
 const SMALL: usize = 64;
-/// Beyond this many messages and tools, elements are not highlighted in the panes: finding
-/// every element's span encodes the exchange again and locates each element, a second or
-/// more per pane at thousands of messages (`anchors::spans_in`).
-const SPANS_MAX: usize = 600;
 
 /// Where a pane's element spans come from, and what asks for them.
 struct SpanWork {
@@ -198,15 +195,12 @@ fn pane_work(
         make_strict: format.protocol() == Format::OpenAiChat
             || format.protocol() == Format::OpenAiResponses,
     };
+    // Element spans are found in one pass over the pane's text (`anchors::spans_in`), at any
+    // size, but only once something is to be highlighted.
     let wants_spans = move || {
-        let spannable = state
-            .exchange
-            .try_with_untracked(|x| x.messages.len() + x.tools.len() <= SPANS_MAX)
-            == Some(true);
-        spannable
-            && (pointer_in.try_get_untracked().unwrap_or(false)
-                || state.hovered.try_with_untracked(Option::is_some) == Some(true)
-                || state.selected.try_with_untracked(Option::is_some) == Some(true))
+        pointer_in.try_get_untracked().unwrap_or(false)
+            || state.hovered.try_with_untracked(Option::is_some) == Some(true)
+            || state.selected.try_with_untracked(Option::is_some) == Some(true)
     };
     let run = move || {
         // The pane may have left the page while its turn was coming.
@@ -319,13 +313,9 @@ fn loss_places(format: Format, encoded: RwSignal<Encoded>) -> Vec<String> {
     let state = use_state();
     let kind = state.kind.get_untracked();
     encoded.with_untracked(|e| {
-        let spans = state.exchange.with_untracked(|x| {
-            if x.messages.len() + x.tools.len() <= SPANS_MAX {
-                anchors::spans_in(x, format, kind, &e.text)
-            } else {
-                Vec::new()
-            }
-        });
+        let spans = state
+            .exchange
+            .with_untracked(|x| anchors::spans_in(x, format, kind, &e.text));
         e.losses
             .iter()
             .map(|l| {
