@@ -31,6 +31,13 @@ async function waitPane(page, format, pattern) {
   }, [format, pattern.source], LONG);
 }
 
+/** Click the field `testid` and type `text` at its end. */
+async function typeAtEnd(page, testid, text) {
+  await page.getByTestId(testid).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(text);
+}
+
 /** Bring the top of the conversation into view (the tools come first). */
 async function toConversation(page) {
   await page.waitForSelector('[data-testid="conversation-editor"]', { timeout: 60_000 });
@@ -63,19 +70,13 @@ test('a 5,000-message link opens, takes keystrokes at both ends, and the panes f
   // Only the rows near the viewport exist.
   assert.ok(await page.locator('.message').count() < 200);
 
-  const first = page.getByTestId('text-0-0');
-  await first.click();
-  await page.keyboard.press('End');
-  await page.keyboard.type(' typed');
+  await typeAtEnd(page, 'text-0-0', ' typed');
   await waitPane(page, 'openai-chat', /Question 0 typed/);
   await waitPane(page, 'anthropic', /Question 0 typed/);
 
   await scrollUntil(page, 'text-4999-0', '.messages');
-  const last = page.getByTestId('text-4999-0');
-  assert.equal(await last.inputValue(), 'Answer 1249');
-  await last.click();
-  await page.keyboard.press('End');
-  await page.keyboard.type(' at the end');
+  assert.equal(await page.getByTestId('text-4999-0').inputValue(), 'Answer 1249');
+  await typeAtEnd(page, 'text-4999-0', ' at the end');
   await waitPane(page, 'gemini', /Answer 1249 at the end/);
   // A result's call picker lists every call once it is used.
   await scrollUntil(page, 'result-4998-0-call', '.messages');
@@ -155,11 +156,8 @@ test('a 1,000-message OpenAI request pasted into its pane reaches every pane; ed
 
   // A keystroke in message 997 changes that message only.
   await scrollUntil(page, 'text-996-0', '.messages');
-  const field = page.getByTestId('text-996-0');
-  assert.equal(await field.inputValue(), 'Question 249');
-  await field.click();
-  await page.keyboard.press('End');
-  await page.keyboard.type('?');
+  assert.equal(await page.getByTestId('text-996-0').inputValue(), 'Question 249');
+  await typeAtEnd(page, 'text-996-0', '?');
   await waitPane(page, 'openai-chat', /"Question 249\?"/);
   const doc = await page.$eval('[data-testid="editor-openai-chat"]', (el) => el.toolscopeEditor.getDoc());
   assert.equal((doc.match(/Question 249\?/g) ?? []).length, 1);

@@ -1,7 +1,8 @@
 //! Pane work in slices. A keystroke must not wait for eleven encodings: each pane's work is a
 //! [`Job`] that is marked stale and run later, the panes in view first (after the next paint,
-//! a few per task within a time budget), the others in the tasks after them (each slice
-//! yields, so keys typed meanwhile are handled between slices) or when they scroll into view.
+//! a few per task within a time budget), the others once no new work came for a moment (in
+//! slices that yield, so keys typed meanwhile are handled between them) or when they scroll
+//! into view.
 //! A job marked twice before it runs runs once, on the latest exchange: panes re-encode once
 //! per frame at most.
 
@@ -13,8 +14,8 @@ use wasm_bindgen::prelude::*;
 export function sched_after_paint(cb) {
   requestAnimationFrame(() => setTimeout(cb, 0));
 }
-export function sched_later(cb) {
-  setTimeout(cb, 0);
+export function sched_later(cb, ms) {
+  setTimeout(cb, ms);
 }
 export function sched_in_view(el) {
   if (!el.isConnected) return false;
@@ -38,7 +39,7 @@ export function sched_on_scroll(cb) {
 "#)]
 extern "C" {
     fn sched_after_paint(cb: &JsValue);
-    fn sched_later(cb: &JsValue);
+    fn sched_later(cb: &JsValue, ms: f64);
     fn sched_in_view(el: &web_sys::Element) -> bool;
     fn sched_now() -> f64;
     fn sched_on_scroll(cb: &Closure<dyn FnMut()>);
@@ -47,6 +48,10 @@ extern "C" {
 /// Work per task before yielding to the page, in milliseconds. One job may run longer (a
 /// single encoding is not split); the next waits for the next task.
 const BUDGET_MS: f64 = 12.0;
+
+/// Panes out of view wait until no work was asked for this long: while keys come, only the
+/// panes in view follow them, and a key never waits behind an encoding nobody sees.
+const QUIET_MS: f64 = 120.0;
 
 struct Inner {
     stale: Cell<bool>,
@@ -63,6 +68,7 @@ thread_local! {
     static JOBS: RefCell<Vec<Weak<Inner>>> = const { RefCell::new(Vec::new()) };
     static AFTER_PAINT: Cell<bool> = const { Cell::new(false) };
     static LATER: Cell<bool> = const { Cell::new(false) };
+    static LAST_REQUEST: Cell<f64> = const { Cell::new(0.0) };
     static LISTENING: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -101,6 +107,7 @@ impl Job {
     /// Mark the job stale and make sure its turn comes.
     pub fn request(&self) {
         self.0.stale.set(true);
+        LAST_REQUEST.with(|t| t.set(sched_now()));
         schedule_soon();
     }
 
@@ -142,12 +149,15 @@ fn stale_jobs() -> (Vec<Rc<Inner>>, Vec<Rc<Inner>>) {
 /// Run stale jobs until the budget is spent; `visible_only`: leave the others for later.
 fn run_some(visible_only: bool) {
     let start = sched_now();
+    // Out of view waits for a quiet moment (see QUIET_MS).
+    let quiet = start - LAST_REQUEST.with(Cell::get) >= QUIET_MS;
     loop {
         let (seen, unseen) = stale_jobs();
-        let next = seen
-            .into_iter()
-            .next()
-            .or_else(|| (!visible_only).then(|| unseen.into_iter().next()).flatten());
+        let next = seen.into_iter().next().or_else(|| {
+            (!visible_only && quiet)
+                .then(|| unseen.into_iter().next())
+                .flatten()
+        });
         let Some(job) = next else { break };
         job.stale.set(false);
         (job.run)();
@@ -174,15 +184,20 @@ fn schedule_soon() {
     }));
 }
 
-/// In a task of its own (panes out of view): input queued meanwhile goes first.
+/// In a task of its own once the work asked for has been quiet (panes out of view): input
+/// queued meanwhile goes first.
 fn schedule_later() {
     if LATER.with(|s| s.replace(true)) {
         return;
     }
-    sched_later(&Closure::once_into_js(|| {
-        LATER.with(|s| s.set(false));
-        run_some(false);
-    }));
+    let since = sched_now() - LAST_REQUEST.with(Cell::get);
+    sched_later(
+        &Closure::once_into_js(|| {
+            LATER.with(|s| s.set(false));
+            run_some(false);
+        }),
+        (QUIET_MS - since).max(0.0),
+    );
 }
 
 /// A stale pane that scrolls into view gets its turn right away.

@@ -162,33 +162,30 @@ impl AppState {
 
     /// Apply a structured edit to the exchange (any part of it may change).
     pub fn edit(&self, f: impl FnOnce(&mut Exchange)) {
-        self.revisions.update_value(|r| r.epoch += 1);
-        self.set_origin(Origin::Outside);
-        self.exchange.update(f);
+        self.edit_noting(|r| r.epoch += 1, f);
     }
 
     /// Apply an edit to message `m` alone (nothing when it is gone): only its row re-reads it.
     pub fn edit_message(&self, m: usize, f: impl FnOnce(&mut Message)) {
-        self.revisions
-            .update_value(|r| Revisions::bump(&mut r.messages, m));
-        self.set_origin(Origin::Outside);
-        self.exchange.update(|x| {
-            if let Some(msg) = x.messages.get_mut(m) {
-                f(msg);
-            }
-        });
+        self.edit_noting(
+            |r| Revisions::bump(&mut r.messages, m),
+            |x| x.messages.get_mut(m).map_or((), f),
+        );
     }
 
     /// Apply an edit to tool `i` alone (nothing when it is gone): only its card re-reads it.
     pub fn edit_tool(&self, i: usize, f: impl FnOnce(&mut Tool)) {
-        self.revisions
-            .update_value(|r| Revisions::bump(&mut r.tools, i));
+        self.edit_noting(
+            |r| Revisions::bump(&mut r.tools, i),
+            |x| x.tools.get_mut(i).map_or((), f),
+        );
+    }
+
+    /// A structured edit `f`, with `note` saying in the revisions what it changes.
+    fn edit_noting(&self, note: impl FnOnce(&mut Revisions), f: impl FnOnce(&mut Exchange)) {
+        self.revisions.update_value(note);
         self.set_origin(Origin::Outside);
-        self.exchange.update(|x| {
-            if let Some(t) = x.tools.get_mut(i) {
-                f(t);
-            }
-        });
+        self.exchange.update(f);
     }
 
     /// Message `m`'s revision, tracked: it changes when an edit may have changed that message.
