@@ -54,7 +54,7 @@ pub fn ConversationEditor() -> impl IntoView {
                         <select data-testid="tool-choice"
                             prop:value=move || {
                                 // Again once the options change: the value may name a new one.
-                                tool_names.track();
+                                let _ = tool_names.with(Vec::len);
                                 choice.get()
                             }
                             on:change=move |ev| {

@@ -77,7 +77,8 @@ fn MessageCard(m: usize) -> impl IntoView {
     // one that may have moved any): a keystroke elsewhere clones and compares nothing here.
     let revision = Memo::new(move |_| state.message_revision(m));
     let msg: Memo<Option<Message>> = Memo::new(move |_| {
-        revision.track();
+        // Read, not only tracked: a memo computes (and subscribes) when read.
+        let _ = revision.get();
         state
             .exchange
             .with_untracked(|x| x.messages.get(m).cloned())

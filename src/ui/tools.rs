@@ -47,7 +47,8 @@ fn ToolCard(i: usize) -> impl IntoView {
     // compares and re-renders nothing here.
     let revision = Memo::new(move |_| state.tool_revision(i));
     let tool = Memo::new(move |_| {
-        revision.track();
+        // Read, not only tracked: a memo computes (and subscribes) when read.
+        let _ = revision.get();
         state.exchange.with_untracked(|x| x.tools.get(i).cloned())
     });
     let read = move |f: fn(&crate::model::Tool) -> String| {
