@@ -58,7 +58,8 @@ impl Draft {
             state,
             reader: StoredValue::new_local(None),
         };
-        d.reader.set_value(Some(Job::new(move || d.read_pending())));
+        d.reader
+            .set_value(Some(Job::urgent(move || d.read_pending())));
         // Another editor changed the exchange: a valid draft gives way to the new rendering;
         // a broken one stays (the user's text is not lost) with its error.
         Effect::new(move |_| {

@@ -57,6 +57,8 @@ struct Inner {
     stale: Cell<bool>,
     /// Runs after every other job in view (checks behind encodings).
     low: bool,
+    /// Carries the user's text into the exchange: run at once when the page goes away.
+    urgent: bool,
     run: Box<dyn Fn()>,
     host: RefCell<Option<web_sys::Element>>,
 }
@@ -75,18 +77,25 @@ thread_local! {
 impl Job {
     /// A job that runs `run` when it is stale and its turn comes.
     pub fn new(run: impl Fn() + 'static) -> Self {
-        Self::with_priority(run, false)
+        Self::with_priority(run, false, false)
     }
 
     /// A job whose turn comes after the others' (findings after encodings).
     pub fn later(run: impl Fn() + 'static) -> Self {
-        Self::with_priority(run, true)
+        Self::with_priority(run, true, false)
     }
 
-    fn with_priority(run: impl Fn() + 'static, low: bool) -> Self {
+    /// A job that carries what the user typed: [`run_urgent`] runs it when the page is hidden
+    /// or closed before its turn came.
+    pub fn urgent(run: impl Fn() + 'static) -> Self {
+        Self::with_priority(run, false, true)
+    }
+
+    fn with_priority(run: impl Fn() + 'static, low: bool, urgent: bool) -> Self {
         let inner = Rc::new(Inner {
             stale: Cell::new(false),
             low,
+            urgent,
             run: Box::new(run),
             host: RefCell::new(None),
         });
@@ -126,6 +135,22 @@ impl Job {
     pub fn is_stale(&self) -> bool {
         self.0.stale.get()
     }
+}
+
+/// Run every urgent job still waiting (the page is going away); true when one ran.
+pub fn run_urgent() -> bool {
+    let waiting: Vec<Rc<Inner>> = JOBS.with(|j| {
+        j.borrow()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .filter(|i| i.urgent && i.stale.get())
+            .collect()
+    });
+    for job in &waiting {
+        job.stale.set(false);
+        (job.run)();
+    }
+    !waiting.is_empty()
 }
 
 fn in_view(job: &Inner) -> bool {
