@@ -14,8 +14,18 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 serve: setup
 	trunk serve
 
+# After Trunk: the first example's panes into index.html as static text (the native CLI in its
+# debug build, which `cargo test` has already made), styles and boot script inline, the CSP
+# hash again, the service worker's file list, then .br/.gz next to every file.
 dist: setup
 	trunk build --release --public-url ./
+	cargo build --locked --quiet --bin toolscope
+	target/debug/toolscope prerender dist/index.html > dist/index.html.tmp
+	mv dist/index.html.tmp dist/index.html
+	node scripts/firstpaint.mjs dist
+	node scripts/csp.mjs dist
+	node scripts/sw.mjs dist
+	node scripts/precompress.mjs dist
 
 setup:
 	@scripts/setup.sh build

@@ -5,9 +5,10 @@
 
 use serde_json::json;
 use std::time::{Duration, Instant};
+use toolscope::formats::Protocol;
 use toolscope::model::*;
 use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
-use toolscope::stream::{ndjson, sse, Assembler, Event, Protocol};
+use toolscope::stream::{ndjson, sse, Assembler, Event};
 use toolscope::synth::synthesize;
 
 const EVENTS: usize = 10_000;

@@ -1,7 +1,9 @@
 // A static server for dist/ on 127.0.0.1 (port 0: the OS picks a free one), and a Chromium
 // launcher with the flags this machine needs. Shared by the end-to-end tests and screenshots.
 // It sends the response headers of dist/_headers (written by scripts/csp.mjs for static hosts),
-// read from that file so the tests see what a host configured from it sends.
+// read from that file so the tests see what a host configured from it sends, and the .br / .gz
+// files `make dist` writes, with Content-Encoding, to a browser that accepts them (as nginx's
+// brotli_static / gzip_static do), so tests and measurements see real transfer sizes.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { readHeaders } from '../scripts/headers.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const types = {
   '.mjs': 'text/javascript',
   '.html': 'text/html; charset=utf-8',
@@ -18,12 +20,16 @@ const types = {
   '.css': 'text/css',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.txt': 'text/plain; charset=utf-8',
 };
 
 /** Serve dist/ with the headers of dist/_headers (`{ headers: false }`: a host that sends
- * none); resolves to { server, url }. */
-export async function serveDist({ headers = true } = {}) {
+ * none); resolves to { server, url, overrides }: a path put in `overrides` (`'/sw.js'` →
+ * text) is served with that body instead of the file, as a new deployment would. `root`:
+ * another built page (scripts/bench-load.mjs compares two builds). */
+export async function serveDist({ headers = true, root = distDir } = {}) {
+  const overrides = new Map();
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     throw new Error(`${root}/index.html missing: run \`make dist\` first`);
   }
@@ -37,17 +43,27 @@ export async function serveDist({ headers = true } = {}) {
       return;
     }
     if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, data) => {
+    const type = { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' };
+    const override = overrides.get(url.pathname);
+    if (override !== undefined) {
+      res.writeHead(200, { ...extra, ...type, 'cache-control': 'no-cache' });
+      res.end(override);
+      return;
+    }
+    const accepts = (req.headers['accept-encoding'] ?? '').split(',').map((e) => e.trim().split(';')[0]);
+    const encoding = [['br', '.br'], ['gzip', '.gz']].find(([e, ext]) => accepts.includes(e) && fs.existsSync(file + ext));
+    fs.readFile(encoding ? file + encoding[1] : file, (err, data) => {
       if (err) {
         res.writeHead(404).end('not found');
         return;
       }
-      res.writeHead(200, { ...extra, 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+      const coding = encoding ? { 'content-encoding': encoding[0] } : {};
+      res.writeHead(200, { ...extra, ...type, ...coding, vary: 'accept-encoding' });
       res.end(data);
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+  return { server, url: `http://127.0.0.1:${server.address().port}/`, overrides };
 }
 
 /** Headless Debian Chromium with the flags that keep it off the (closed) network. */
@@ -77,7 +93,9 @@ export async function openApp(browser, url, options = {}) {
   });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   await page.goto(url);
+  // The app's panes, not the static first paint it replaces (#prerender).
   await page.waitForSelector('.pane-grid .pane');
+  await page.waitForFunction(() => !document.getElementById('prerender'));
   // The code editor arrives lazily; wait for it unless the test wants the first paint.
   if (!options.noEditor) {
     await page.waitForSelector('.pane .cm-editor');

@@ -62,6 +62,12 @@ const EXPOSE = 'retry-after, x-request-id, request-id';
  * `cors: false` for the Gemini OpenAI-compatible endpoint, which refuses browsers.
  */
 function route(pathname) {
+  // Token counting (the Cost view's "Count exactly") and Hugging Face files (open-weight models).
+  if (pathname === '/v1/responses/input_tokens') return { family: 'openai', kind: 'count', counter: 'openai' };
+  if (pathname === '/v1/messages/count_tokens') return { family: 'anthropic', kind: 'count', counter: 'anthropic' };
+  const c = /^\/v1beta\/models\/([^/:]+):countTokens$/.exec(pathname);
+  if (c) return { family: 'gemini', kind: 'count', counter: 'gemini', model: safeDecode(c[1]) };
+  if (pathname.startsWith('/hf/')) return { family: 'hf', kind: 'hf' };
   if (pathname === '/v1/chat/completions') return { family: 'openai', kind: 'chat' };
   if (pathname === '/v1/responses') return { family: 'openai', kind: 'responses' };
   if (pathname === '/v1/messages') return { family: 'anthropic', kind: 'anthropic' };
@@ -198,6 +204,51 @@ function missingField(kind, body) {
   if (kind === 'gemini' && !(Array.isArray(body.contents) && body.contents.length))
     return geminiError(400, 'INVALID_ARGUMENT', '* GenerateContentRequest.contents: contents is not specified\n');
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token counting and Hugging Face files
+
+/** The stand-in's "count": a quarter of the request's tools, messages and system text, in
+ *  characters (deterministic, so a test can compare it with what the page shows). */
+export function standinCount(body) {
+  const inner = body.generateContentRequest ?? body;
+  const parts = [inner.tools, inner.messages ?? inner.input ?? inner.contents, inner.system ?? inner.instructions ?? inner.systemInstruction];
+  return Math.ceil(parts.reduce((n, p) => n + (p === undefined ? 0 : JSON.stringify(p).length), 0) / 4);
+}
+
+/** What the real counting endpoints refuse (fields they do not take, what they require). */
+function countRefusal(counter, body) {
+  if (counter === 'anthropic') {
+    for (const f of ['model', 'messages']) if (body[f] === undefined) return anthropicError('invalid_request_error', `${f}: Field required`);
+    for (const f of ['max_tokens', 'stream', 'temperature']) if (body[f] !== undefined) return anthropicError('invalid_request_error', `${f}: Extra inputs are not permitted`);
+  } else if (counter === 'openai') {
+    for (const f of ['stream', 'max_output_tokens', 'store', 'temperature'])
+      if (body[f] !== undefined) return openaiError(`Unknown parameter: '${f}'.`, 'invalid_request_error', 'unknown_parameter', f);
+  } else {
+    const g = body.generateContentRequest;
+    if (!g) return geminiError(400, 'INVALID_ARGUMENT', 'Request contains neither contents nor generateContentRequest.');
+    if (!/^models\//.test(g.model ?? '')) return geminiError(400, 'INVALID_ARGUMENT', '* CountTokensRequest.generate_content_request.model: unexpected model name format\n');
+    if (!(Array.isArray(g.contents) && g.contents.length)) return geminiError(400, 'INVALID_ARGUMENT', '* GenerateContentRequest.contents: contents is not specified\n');
+  }
+  return null;
+}
+
+function countAnswer(counter, n) {
+  if (counter === 'openai') return { object: 'response.input_tokens', input_tokens: n };
+  if (counter === 'anthropic') return { input_tokens: n };
+  return { totalTokens: n, promptTokensDetails: [{ modality: 'TEXT', tokenCount: n }] };
+}
+
+/** The Hugging Face files of tests/fixtures/hf, as `/hf/<org>/<name>/resolve/main/<file>`
+ *  serves them (any model id: one fixture model); a missing file is the Hub's 404. */
+export const HF_DIR = path.resolve(repoRoot, 'tests', 'fixtures', 'hf');
+function serveHf(pathname, method, send) {
+  const m = /^\/hf\/[^/]+(?:\/[^/]+)?\/resolve\/[^/]+\/([^/]+)$/.exec(pathname);
+  const file = m && path.resolve(HF_DIR, safeDecode(m[1]));
+  if (method !== 'GET' || !file || !file.startsWith(HF_DIR + path.sep) || !fs.existsSync(file))
+    return send(404, 'Entry not found', { 'content-type': 'text/plain; charset=utf-8', 'x-error-code': 'EntryNotFound' });
+  return send(200, fs.readFileSync(file, 'utf8'), { 'content-type': 'text/plain; charset=utf-8' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -550,13 +601,15 @@ export async function startStandin(opts = {}) {
       return;
     }
 
+    if (r.kind === 'hf') return serveHf(pathname, req.method, send);
+
     if (req.method !== 'POST' || !r.kind) {
       send(404, notFound(r.family, req.method, pathname));
       return;
     }
 
     // Authentication, then the request itself, in the order the real APIs check them.
-    if (r.kind === 'anthropic') {
+    if (r.family === 'anthropic') {
       if (origin !== undefined && req.headers['anthropic-dangerous-direct-browser-access'] !== 'true') {
         // The real API sends this without Access-Control-Allow-Origin: a browser cannot read it.
         send(401, ERR.anthropicCors(), {}, false);
@@ -567,7 +620,7 @@ export async function startStandin(opts = {}) {
       if (key !== KEY) return send(401, anthropicError('authentication_error', 'invalid x-api-key'));
       if (!req.headers['anthropic-version'])
         return send(400, anthropicError('invalid_request_error', 'anthropic-version: header is required'));
-    } else if (r.kind === 'gemini') {
+    } else if (r.family === 'gemini') {
       const key = req.headers['x-goog-api-key'] ?? u.searchParams.get('key');
       if (!key) return send(403, ERR.geminiNoKey());
       if (key !== KEY) return send(400, ERR.geminiBadKey());
@@ -583,12 +636,18 @@ export async function startStandin(opts = {}) {
       body = JSON.parse(bodyText);
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
     } catch (err) {
-      if (r.kind === 'anthropic') return send(400, anthropicError('invalid_request_error', `invalid JSON in request body: ${err.message}`));
-      if (r.kind === 'gemini') return send(400, geminiError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. ${err.message}`));
+      if (r.family === 'anthropic') return send(400, anthropicError('invalid_request_error', `invalid JSON in request body: ${err.message}`));
+      if (r.family === 'gemini') return send(400, geminiError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. ${err.message}`));
       return send(400, ERR.openaiBadJson());
     }
     const missing = missingField(r.kind, body);
     if (missing) return send(400, missing);
+    if (r.kind === 'count') {
+      const refused = countRefusal(r.counter, body);
+      if (refused) return send(400, refused);
+      entry.count = standinCount(body);
+      return send(200, countAnswer(r.counter, entry.count));
+    }
 
     // What the model says.
     const provider = r.kind === 'chat' ? 'openai-chat' : r.kind === 'responses' ? 'openai-responses' : r.kind;
@@ -733,6 +792,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   Anthropic                    ${s.bases.anthropic}   (POST /v1/messages)
   Gemini                       ${s.bases.gemini}   (POST /models/{model}:generateContent, :streamGenerateContent?alt=sse)
   Gemini OpenAI-compatible     ${s.bases['gemini-openai']}   (no CORS, like the real one)
+  Token counts                 POST /v1/responses/input_tokens, /v1/messages/count_tokens, /v1beta/models/{model}:countTokens
+  Hugging Face files           ${s.url}/hf   (GET /<id>/resolve/main/<file> from tests/fixtures/hf)
   Without CORS                 prefix any path with /nocors
 fixtures: ${RECORDED_DIR}`);
   const stop = () => s.close().then(() => process.exit(0));

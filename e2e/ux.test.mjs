@@ -239,6 +239,7 @@ test('the first-visit hint shows once, and stays dismissed', async () => {
   await hint.waitFor({ state: 'detached' });
   await page.reload();
   await page.waitForSelector('.pane-grid .pane');
+  await page.waitForFunction(() => !document.getElementById('prerender'));
   assert.equal(await page.getByTestId('first-hint').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();

@@ -1,6 +1,6 @@
-// Trunk post_build hook: give the built page a Content-Security-Policy. Trunk writes one inline
-// module script (the wasm loader); it is allowed by its SHA-256 hash, so no inline script the page
-// did not ship can run. WebAssembly needs 'wasm-unsafe-eval' (not 'unsafe-eval'); CodeMirror and
+// Trunk post_build hook (and `make dist` again after scripts/firstpaint.mjs): give the built page
+// a Content-Security-Policy. Its inline scripts (Trunk's wasm loader, js/boot.js) are allowed by
+// their SHA-256 hashes, so no inline script the page did not ship can run. WebAssembly needs 'wasm-unsafe-eval' (not 'unsafe-eval'); CodeMirror and
 // Leptos set inline styles, hence style-src 'unsafe-inline'. Scripts come only from the page;
 // fetch may reach the providers (see connect-src).
 //
@@ -23,6 +23,9 @@ const policy = [
   `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
+  // The web app manifest and the service worker (offline use, second visits from the cache).
+  "manifest-src 'self'",
+  "worker-src 'self'",
   // Live calls go to any https API and, over plain http, only to this machine (Ollama, vLLM,
   // LM Studio); src/live/mod.rs (Url::is_loopback) refuses the rest before sending.
   "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",

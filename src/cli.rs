@@ -6,7 +6,9 @@
 //! toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 //! toolscope render [--model <id>] [FILE|-]
+//! toolscope render --template <file> [--token <name>=<value>]… [--set <name>=<JSON>]… [FILE|-]
 //! toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
+//! toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
 
@@ -19,8 +21,11 @@ const USAGE: &str = "usage:
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
   toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
+  toolscope render --template <file> [--token <name>=<value>]… [--set <name>=<JSON>]… [FILE|-]
+  toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
   toolscope render [--model <id>] [FILE|-]
   toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
+  toolscope prerender [FILE|-]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
 convert prints the document on stdout and what the target cannot carry on stderr; the source
@@ -41,10 +46,17 @@ format (--to another, or canonical); the protocol is detected unless --format na
 Exit status 1 on unreadable input.
 render prints the tool definitions as the model reads them (default: the request's model, else
 gpt-4o); how much of the text is known and the tool choice go to stderr.
+With --template (a Hugging Face chat_template.jinja or tokenizer_config.json), render prints the
+whole prompt as that chat template renders it, and tokens counts it with --tokenizer (a
+tokenizer.json): tools, messages, total, exact, then what each tool adds. --token sets a special
+token the template reads (bos_token=<s>); a tokenizer_config.json brings its own. --set passes
+a variable as apply_chat_template's keyword arguments do (enable_thinking=false).
 tokens counts the prompt tokens of any request per model (--model, else the request's model and
 one model per provider family): tools, messages, total, exact or estimate and the method;
 --rounds adds one line per round of the tool loop with running totals; --json prints a JSON
-array. Checks for the tool set follow the table (text output).";
+array. Checks for the tool set follow the table (text output).
+prerender prints the page's index.html (FILE) with the first paint in it: the first example's
+panes as static text, written by this engine at build time (`make dist`).";
 
 /// The most bytes a command reads (file or stdin): the largest input any command accepts, a
 /// replayed stream ([`crate::replay::MAX_INPUT`]); each command then applies its own
@@ -193,6 +205,22 @@ pub fn run_with(
         Some("replay") => replay_command(&args[1..], stdin, out, err, usage),
         Some("render") => cost_command(true, &args[1..], stdin, out, err, usage),
         Some("tokens") => cost_command(false, &args[1..], stdin, out, err, usage),
+        Some("prerender") => {
+            let Some(html) = read_input(args.get(1).map(String::as_str), stdin, err) else {
+                return 1;
+            };
+            let x = crate::prerender::first_exchange();
+            match crate::prerender::into_index(&html, &x) {
+                Ok(page) => {
+                    out.push_str(&page);
+                    0
+                }
+                Err(e) => {
+                    err.push_str(&format!("toolscope: {e}\n"));
+                    1
+                }
+            }
+        }
         Some("-h") | Some("--help") | Some("help") => {
             out.push_str(USAGE);
             out.push('\n');
@@ -318,8 +346,8 @@ fn replay_command(
     err: &mut String,
     usage: impl Fn(&mut String, &str) -> i32,
 ) -> i32 {
+    use crate::formats::Protocol;
     use crate::replay::{LoadOptions, Replay};
-    use crate::stream::Protocol;
     let mut opts = LoadOptions::default();
     let mut to = None;
     let mut steps = false;
@@ -508,6 +536,7 @@ fn cost_command(
     let mut show_rounds = false;
     let mut json = false;
     let mut file = None;
+    let mut hf = HfFiles::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -517,12 +546,54 @@ fn cost_command(
                 };
                 model = Some(v.clone());
             }
+            "--template" | "--tokenizer" => {
+                let Some(v) = it.next().filter(|v| !v.is_empty()) else {
+                    return usage(err, &format!("{a} needs a file"));
+                };
+                if a == "--template" {
+                    hf.template = Some(v.clone());
+                } else {
+                    hf.tokenizer = Some(v.clone());
+                }
+            }
+            "--token" => {
+                let Some((k, v)) = it.next().and_then(|v| v.split_once('=')) else {
+                    return usage(err, "--token needs <name>=<value> (bos_token=<s>)");
+                };
+                hf.tokens.push((k.to_string(), v.to_string()));
+            }
+            "--set" => {
+                let parsed = it
+                    .next()
+                    .and_then(|v| v.split_once('='))
+                    .and_then(|(k, v)| Some((k.to_string(), serde_json::from_str(v).ok()?)));
+                let Some((k, v)) = parsed else {
+                    return usage(err, "--set needs <name>=<JSON> (enable_thinking=false)");
+                };
+                hf.kwargs.insert(k, v);
+            }
             "--rounds" if !render => show_rounds = true,
             "--json" if !render => json = true,
             "-h" | "--help" => return usage(err, ""),
             s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
             s if file.is_none() => file = Some(s.to_string()),
             s => return usage(err, &format!("unexpected argument {s:?}")),
+        }
+    }
+    if hf.template.is_none()
+        && (hf.tokenizer.is_some() || !hf.tokens.is_empty() || !hf.kwargs.is_empty())
+    {
+        return usage(err, "--tokenizer, --token and --set go with --template");
+    }
+    if hf.template.is_some() {
+        if model.is_some() || show_rounds {
+            return usage(
+                err,
+                "--template renders one model's own prompt: no --model, --rounds",
+            );
+        }
+        if !render && hf.tokenizer.is_none() {
+            return usage(err, "tokens --template needs --tokenizer <tokenizer.json>");
         }
     }
     let Some(text) = read_input(file.as_deref(), stdin, err) else {
@@ -541,6 +612,9 @@ fn cost_command(
             }
         },
     };
+    if hf.template.is_some() {
+        return hf_command(render, json, &hf, &x, out, err);
+    }
     let vocabs = Vocabs::builtin();
     if render {
         let id = model
@@ -597,21 +671,10 @@ fn cost_command(
         out.push('\n');
         return 0;
     }
-    out.push_str(&format!(
-        "{:<24} {:>8} {:>9} {:>8}  {:<8} method\n",
-        "model", "tools", "messages", "total", "exact"
-    ));
+    out.push_str(&count_row(None));
     for m in &models {
         let c = cost::count_in(&x, m, &vocabs, source);
-        out.push_str(&format!(
-            "{:<24} {:>8} {:>9} {:>8}  {:<8} {}\n",
-            c.model,
-            c.tools,
-            c.messages,
-            c.total,
-            if c.exact { "exact" } else { "estimate" },
-            c.method
-        ));
+        out.push_str(&count_row(Some(&c)));
         if show_rounds {
             let (rs, _, _) = cost::rounds_in(&x, m, &vocabs, source);
             for r in rs {
@@ -637,6 +700,154 @@ fn cost_command(
                 out.push_str(&format!("{f}\n"));
             }
         }
+    }
+    0
+}
+
+/// One line of the `tokens` table: a count, or the header for `None`.
+fn count_row(c: Option<&crate::cost::Count>) -> String {
+    let Some(c) = c else {
+        return format!(
+            "{:<24} {:>8} {:>9} {:>8}  {:<8} method\n",
+            "model", "tools", "messages", "total", "exact"
+        );
+    };
+    format!(
+        "{:<24} {:>8} {:>9} {:>8}  {:<8} {}\n",
+        c.model,
+        c.tools,
+        c.messages,
+        c.total,
+        if c.exact { "exact" } else { "estimate" },
+        c.method
+    )
+}
+
+/// The files of `render`/`tokens --template`.
+#[derive(Default)]
+struct HfFiles {
+    template: Option<String>,
+    tokenizer: Option<String>,
+    tokens: Vec<(String, String)>,
+    kwargs: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Largest tokenizer_config.json or chat template read (configs list their added tokens).
+const HF_CONFIG_LIMIT: usize = 8 << 20;
+
+/// `render --template` / `tokens --template --tokenizer`: a Hugging Face model's own prompt.
+fn hf_command(
+    render: bool,
+    json: bool,
+    files: &HfFiles,
+    x: &crate::model::Exchange,
+    out: &mut String,
+    err: &mut String,
+) -> i32 {
+    use crate::cost::hf::{self, RenderOptions, Template, Tokenizer};
+    let read = |path: &str, limit: usize, err: &mut String| -> Option<String> {
+        std::fs::File::open(path)
+            .and_then(|f| read_limited(f, limit))
+            .map_err(|e| err.push_str(&format!("toolscope: cannot read {path}: {e}\n")))
+            .ok()
+    };
+    let Some(tpath) = files.template.as_deref() else {
+        return 2;
+    };
+    let Some(src) = read(tpath, HF_CONFIG_LIMIT, err) else {
+        return 1;
+    };
+    // A tokenizer_config.json is a JSON object; anything else is the template itself.
+    let is_config = serde_json::from_str::<serde_json::Value>(&src).is_ok_and(|v| v.is_object());
+    let template = if is_config {
+        Template::from_tokenizer_config(&src)
+    } else {
+        Template::from_jinja(&src)
+    };
+    let mut template = match template {
+        Ok(t) => t,
+        Err(e) => {
+            err.push_str(&format!("toolscope: {tpath}: {e}\n"));
+            return 1;
+        }
+    };
+    for (k, v) in &files.tokens {
+        template = template.with_token(k, v);
+    }
+    let options = RenderOptions {
+        kwargs: files.kwargs.clone(),
+        ..RenderOptions::default()
+    };
+    if render {
+        return match template.render_with(x, &options) {
+            Ok(text) => {
+                out.push_str(&text);
+                err.push_str(&format!(
+                    "{tpath}: {} bytes, add_generation_prompt {}\n",
+                    text.len(),
+                    x.messages
+                        .last()
+                        .is_none_or(|m| m.role != crate::model::Role::Assistant)
+                ));
+                0
+            }
+            Err(e) => {
+                err.push_str(&format!("toolscope: {tpath}: {e}\n"));
+                1
+            }
+        };
+    }
+    let Some(kpath) = files.tokenizer.as_deref() else {
+        return 2;
+    };
+    let Some(ktext) = read(kpath, hf::tokenizer::MAX_JSON, err) else {
+        return 1;
+    };
+    let tokenizer = match Tokenizer::from_json(&ktext) {
+        Ok(t) => t,
+        Err(e) => {
+            err.push_str(&format!("toolscope: {kpath}: {e}\n"));
+            return 1;
+        }
+    };
+    // The model's folder for the Hub's file names, else the template's own name.
+    let p = std::path::Path::new(tpath);
+    let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let label = match stem.as_deref() {
+        Some("tokenizer_config" | "chat_template") | None => p
+            .parent()
+            .and_then(|d| d.file_name())
+            .map_or_else(|| tpath.to_string(), |d| d.to_string_lossy().into_owned()),
+        Some(s) => s.to_string(),
+    };
+    let counted = hf::count(&template, &tokenizer, x, &options, &label)
+        .and_then(|c| Ok((c, hf::tool_counts(&template, &tokenizer, x, &options)?)));
+    let (c, per_tool) = match counted {
+        Ok(v) => v,
+        Err(e) => {
+            err.push_str(&format!("toolscope: {tpath}: {e}\n"));
+            return 1;
+        }
+    };
+    if json {
+        let mut v = serde_json::to_value(&c).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.insert(
+                "per_tool".into(),
+                per_tool
+                    .iter()
+                    .map(|(name, n)| serde_json::json!({"name": name, "tokens": n}))
+                    .collect(),
+            );
+        }
+        out.push_str(&crate::formats::json::pretty(&v));
+        out.push('\n');
+        return 0;
+    }
+    out.push_str(&count_row(None));
+    out.push_str(&count_row(Some(&c)));
+    for (name, n) in per_tool {
+        out.push_str(&format!("  tool {name}: {n}\n"));
     }
     0
 }

@@ -4,7 +4,8 @@
 //! The core (`model`, `formats`, `schema`, `stream`, `share`, `edit`, `anchors`, `snippets`,
 //! `redact`, and `live` but for its `fetch`) is
 //! plain Rust with no UI imports, tested natively; the Leptos app (`ui`) exists only in the wasm
-//! build, the command line (`cli`) only in the native one.
+//! build with the default `ui` feature (the lazy module, `lazy/`, builds without it), the command
+//! line (`cli`) only in the native one.
 
 pub mod anchors;
 pub mod cost;
@@ -14,6 +15,7 @@ pub mod formats;
 pub mod history;
 pub mod live;
 pub mod model;
+pub mod prerender;
 pub mod present;
 pub mod redact;
 pub mod replay;
@@ -27,5 +29,5 @@ pub mod text;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod ui;

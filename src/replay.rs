@@ -9,17 +9,11 @@
 //! one is at least as large as the state being cloned, so checkpoints never hold more memory
 //! than the input itself and a seek replays at most about as many bytes as it clones.
 
-use crate::formats::ai_sdk::stream::AiSdkAssembler;
-use crate::formats::anthropic::stream::AnthropicAssembler;
-use crate::formats::bedrock::stream::BedrockAssembler;
-use crate::formats::gemini::stream::GeminiAssembler;
-use crate::formats::openai_chat::stream::{ChatAssembler, CohereAssembler, OllamaAssembler};
-use crate::formats::openai_responses::stream::ResponsesAssembler;
-use crate::formats::{read_any, DecodeError, Format, Kind};
+use crate::formats::{read_any, Assemblers, DecodeError, Format, Kind, Protocol};
 use crate::model::Exchange;
 use crate::stream::har::{self, HarError};
 use crate::stream::{
-    ndjson, sse, Anomaly, Assembled, Assembler, Decoding, Event, Protocol, State, Tracker, Update,
+    ndjson, sse, Anomaly, Assembled, Assembler, Decoding, Event, State, Tracker, Update,
 };
 use serde_json::Value;
 use std::fmt;
@@ -94,26 +88,12 @@ pub enum Framing {
     Response,
 }
 
-/// Any protocol's assembler, as one type the driver can clone and store.
+/// Any protocol's assembler, or a whole response, as one type the driver can clone and store.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(clippy::large_enum_variant)]
 pub enum AnyAssembler {
-    /// Chat Completions and the dialects that stream chunks.
-    Chat(ChatAssembler),
-    /// Cohere v2.
-    Cohere(CohereAssembler),
-    /// Ollama NDJSON.
-    Ollama(OllamaAssembler),
-    /// OpenAI Responses.
-    Responses(ResponsesAssembler),
-    /// Anthropic Messages.
-    Anthropic(AnthropicAssembler),
-    /// Gemini.
-    Gemini(GeminiAssembler),
-    /// Bedrock ConverseStream.
-    Bedrock(BedrockAssembler),
-    /// The AI SDK's UI message stream.
-    AiSdk(AiSdkAssembler),
+    /// A stream, assembled by its protocol's assembler.
+    Stream(Assemblers),
     /// A plain response, decoded whole in one step.
     Whole(WholeResponse),
 }
@@ -121,14 +101,7 @@ pub enum AnyAssembler {
 macro_rules! each {
     ($self:expr, $a:ident => $body:expr) => {
         match $self {
-            AnyAssembler::Chat($a) => $body,
-            AnyAssembler::Cohere($a) => $body,
-            AnyAssembler::Ollama($a) => $body,
-            AnyAssembler::Responses($a) => $body,
-            AnyAssembler::Anthropic($a) => $body,
-            AnyAssembler::Gemini($a) => $body,
-            AnyAssembler::Bedrock($a) => $body,
-            AnyAssembler::AiSdk($a) => $body,
+            AnyAssembler::Stream($a) => $body,
             AnyAssembler::Whole($a) => $body,
         }
     };
@@ -137,25 +110,19 @@ macro_rules! each {
 impl AnyAssembler {
     /// A fresh assembler for a protocol.
     pub fn new(p: Protocol) -> Self {
-        match p {
-            Protocol::OpenAiChat | Protocol::DeepSeek | Protocol::Mistral => {
-                AnyAssembler::Chat(ChatAssembler::new(p))
-            }
-            Protocol::Cohere => AnyAssembler::Cohere(CohereAssembler::new()),
-            Protocol::Ollama => AnyAssembler::Ollama(OllamaAssembler::new()),
-            Protocol::OpenAiResponses => AnyAssembler::Responses(ResponsesAssembler::new()),
-            Protocol::Anthropic => AnyAssembler::Anthropic(AnthropicAssembler::new()),
-            Protocol::Gemini => AnyAssembler::Gemini(GeminiAssembler::new()),
-            Protocol::Bedrock => AnyAssembler::Bedrock(BedrockAssembler::new()),
-            Protocol::AiSdk => AnyAssembler::AiSdk(AiSdkAssembler::new()),
+        AnyAssembler::Stream(Assemblers::new(p))
+    }
+
+    /// The protocol assembled.
+    pub fn protocol(&self) -> Protocol {
+        match self {
+            AnyAssembler::Stream(a) => a.protocol(),
+            AnyAssembler::Whole(a) => a.protocol,
         }
     }
 }
 
 impl Assembler for AnyAssembler {
-    fn protocol(&self) -> Protocol {
-        each!(self, a => a.protocol())
-    }
     fn push(&mut self, event: &Event) -> Vec<Update> {
         each!(self, a => a.push(event))
     }
@@ -199,9 +166,6 @@ impl WholeResponse {
 }
 
 impl Assembler for WholeResponse {
-    fn protocol(&self) -> Protocol {
-        self.protocol
-    }
     fn tracker(&self) -> &Tracker {
         &self.t
     }
@@ -211,13 +175,7 @@ impl Assembler for WholeResponse {
             Ok(v) => {
                 self.doc = v;
                 let decoded = self.protocol.decode_response(&self.doc);
-                let x = crate::stream::assemble(
-                    self.protocol,
-                    self.doc.clone(),
-                    decoded,
-                    &self.t,
-                    false,
-                );
+                let x = crate::stream::assemble(self.doc.clone(), decoded, &self.t, false);
                 if let Some(m) = x.exchange.messages.last() {
                     for p in &m.parts {
                         match p {
@@ -253,132 +211,17 @@ impl Assembler for WholeResponse {
 
 /// Guess the protocol of a stream from its first events.
 pub fn detect(events: &[Event]) -> Option<Protocol> {
-    for e in events.iter().take(32) {
-        if let Some(p) = detect_event(e) {
-            if p == Protocol::OpenAiChat {
-                return Some(chat_dialect(events));
-            }
-            return Some(p);
-        }
-    }
-    None
+    events
+        .iter()
+        .take(32)
+        .find_map(detect_event)
+        .map(|p| p.dialect(events))
 }
-
-const BEDROCK_EVENTS: [&str; 6] = [
-    "messageStart",
-    "contentBlockStart",
-    "contentBlockDelta",
-    "contentBlockStop",
-    "messageStop",
-    "metadata",
-];
 
 /// The protocol one event belongs to, when it says.
 pub fn detect_event(e: &Event) -> Option<Protocol> {
-    if let Some(n) = e.name.as_deref() {
-        if BEDROCK_EVENTS.contains(&n) {
-            return Some(Protocol::Bedrock);
-        }
-    }
-    let v = e.json().ok()?;
-    let o = v.as_object()?;
-    if let Some(t) = o.get("type").and_then(Value::as_str) {
-        if t.starts_with("response.") {
-            return Some(Protocol::OpenAiResponses);
-        }
-        let anthropic = [
-            "message_start",
-            "content_block_start",
-            "content_block_delta",
-            "content_block_stop",
-            "message_delta",
-            "message_stop",
-        ];
-        if anthropic.contains(&t) {
-            return Some(Protocol::Anthropic);
-        }
-        let cohere = [
-            "message-start",
-            "content-start",
-            "content-delta",
-            "content-end",
-            "tool-plan-delta",
-            "tool-call-start",
-            "tool-call-delta",
-            "tool-call-end",
-            "message-end",
-            "citation-start",
-        ];
-        if cohere.contains(&t) {
-            return Some(Protocol::Cohere);
-        }
-        let ai_sdk = [
-            "start-step",
-            "text-start",
-            "tool-input-start",
-            "tool-input-delta",
-            "tool-input-available",
-            "tool-output-available",
-            "tool-output-error",
-            "finish-step",
-            "reasoning-start",
-        ];
-        if ai_sdk.contains(&t) || (t == "start" && o.contains_key("messageId")) {
-            return Some(Protocol::AiSdk);
-        }
-    }
-    if o.get("object").and_then(Value::as_str) == Some("chat.completion.chunk") {
-        return Some(Protocol::OpenAiChat);
-    }
-    let delta_choices = o
-        .get("choices")
-        .and_then(Value::as_array)
-        .is_some_and(|cs| cs.iter().any(|c| c.get("delta").is_some()));
-    if delta_choices {
-        return Some(Protocol::OpenAiChat);
-    }
-    if o.contains_key("candidates") || o.contains_key("usageMetadata") {
-        return Some(Protocol::Gemini);
-    }
-    if o.len() == 1 && o.keys().any(|k| BEDROCK_EVENTS.contains(&k.as_str())) {
-        return Some(Protocol::Bedrock);
-    }
-    if o.contains_key("done") && (o.contains_key("message") || o.contains_key("model")) {
-        return Some(Protocol::Ollama);
-    }
-    None
-}
-
-/// DeepSeek and Mistral speak Chat chunks; tell them by model name or by DeepSeek's
-/// `reasoning_content`.
-fn chat_dialect(events: &[Event]) -> Protocol {
-    for e in events.iter().take(8) {
-        let Ok(v) = e.json() else { continue };
-        let model = v.get("model").and_then(Value::as_str).unwrap_or("");
-        if model.starts_with("deepseek") {
-            return Protocol::DeepSeek;
-        }
-        let mistral = [
-            "mistral",
-            "magistral",
-            "codestral",
-            "devstral",
-            "ministral",
-            "pixtral",
-        ];
-        if mistral.iter().any(|m| model.contains(m)) {
-            return Protocol::Mistral;
-        }
-        let reasoning = v
-            .get("choices")
-            .and_then(|c| c.get(0))
-            .and_then(|c| c.get("delta"))
-            .is_some_and(|d| d.get("reasoning_content").is_some());
-        if reasoning {
-            return Protocol::DeepSeek;
-        }
-    }
-    Protocol::OpenAiChat
+    let v = e.json().ok();
+    Protocol::claiming(e.name.as_deref(), v.as_ref().and_then(Value::as_object))
 }
 
 /// A loaded replay: the events, the protocol, checkpoints for seeking, the final result.
@@ -667,17 +510,9 @@ fn state_bytes(t: &Tracker) -> usize {
             .sum::<usize>()
 }
 
-/// A whole non-streamed response rather than a chunk: `chat.completion`, a Responses
-/// `response` object, an Anthropic `message`, a Bedrock `output`, Ollama `done` with a
-/// message (the last line of a stream looks alike, but a single line is a response).
+/// A whole non-streamed response rather than a chunk (`chat.completion`, an Anthropic
+/// `message`, …; the last line of an Ollama stream looks alike, but a single line is a
+/// response): each streaming format says what its whole response looks like.
 fn looks_like_response(v: &Value) -> bool {
-    let o = match v.as_object() {
-        Some(o) => o,
-        None => return false,
-    };
-    matches!(
-        o.get("object").and_then(Value::as_str),
-        Some("chat.completion" | "response")
-    ) || o.get("type").and_then(Value::as_str) == Some("message")
-        || o.contains_key("output")
+    v.as_object().is_some_and(Protocol::is_whole_response)
 }

@@ -25,6 +25,7 @@
 //!   The prompt is sent as one user message to the Messages API, with `</function_calls>` as
 //!   stop sequence as the convention has it, so the reply can be read back in the XML pane.
 
+use crate::formats::spec::{Http, ModelIn, Print, Python, Send};
 use crate::formats::Format;
 use serde_json::Value;
 use std::fmt;
@@ -99,16 +100,7 @@ const AWS_REGION: &str = "us-east-1";
 /// The environment variable a format's snippets read the API key from; `None` for formats
 /// that need none (Ollama, MCP) or take credentials from their SDK's chain (Bedrock).
 pub fn api_key_env(format: Format) -> Option<&'static str> {
-    match format {
-        Format::OpenAiChat | Format::OpenAiResponses => Some("OPENAI_API_KEY"),
-        Format::Anthropic | Format::AnthropicXml => Some("ANTHROPIC_API_KEY"),
-        Format::Gemini => Some("GEMINI_API_KEY"),
-        Format::DeepSeek => Some("DEEPSEEK_API_KEY"),
-        Format::Mistral => Some("MISTRAL_API_KEY"),
-        // The cohere SDK's own variable.
-        Format::Cohere => Some("CO_API_KEY"),
-        Format::Bedrock | Format::Ollama | Format::Mcp | Format::AiSdk => None,
-    }
+    format.key_env()
 }
 
 /// A runnable snippet sending `body` (the pane's rendered request text) to `format`'s
@@ -139,30 +131,23 @@ pub fn snippet_with_model(
     body: &str,
     model: Option<&str>,
 ) -> Result<String, Unavailable> {
-    match format {
-        Format::AnthropicXml => return Ok(anthropic_xml(lang, body, model)),
-        Format::Mcp => return mcp(lang, body),
-        Format::AiSdk => return Err(unavailable(
-            "AI SDK messages are passed to generateText in a TypeScript app, not sent over HTTP",
-        )),
-        Format::OpenAiChat
-        | Format::OpenAiResponses
-        | Format::Anthropic
-        | Format::Gemini
-        | Format::Bedrock
-        | Format::DeepSeek
-        | Format::Mistral
-        | Format::Cohere
-        | Format::Ollama => {}
-    }
+    let http = match format.send() {
+        Send::Http(http) => http,
+        Send::Prompt(api) => return Ok(anthropic_xml(lang, body, model, &api)),
+        Send::JsonRpc => return mcp(lang, body),
+        Send::Nothing(why) => return Err(unavailable(why)),
+    };
     let doc: Value = serde_json::from_str(body)
         .map_err(|e| unavailable(format!("the request is not valid JSON ({e})")))?;
     let Value::Object(fields) = &doc else {
         return Err(unavailable("the request body is not a JSON object"));
     };
-    let Some(api) = api(format, fields, model) else {
-        return Err(unavailable("this format has no HTTP request"));
-    };
+    let default_model = format.models().map(|f| f.default_model());
+    let api = api(
+        &http,
+        fields,
+        model.filter(|m| !m.is_empty()).or(default_model),
+    );
     Ok(match lang {
         Lang::Curl => {
             let heredoc_body = match &api.curl_body {
@@ -191,26 +176,35 @@ fn literal(name: &'static str, text: impl Into<String>) -> Header {
     }
 }
 
+impl Api {
+    /// `; export VAR=…` for the key's variable, if a header reads one.
+    fn env_note(&self) -> String {
+        self.headers
+            .iter()
+            .find_map(|h| h.env)
+            .map(|e| format!("; export {e}=…"))
+            .unwrap_or_default()
+    }
+}
+
+fn owned(headers: &[crate::formats::spec::Header]) -> Vec<Header> {
+    headers
+        .iter()
+        .map(|h| Header {
+            name: h.name,
+            text: h.text.to_string(),
+            env: h.env,
+        })
+        .collect()
+}
+
+#[cfg(test)]
 fn from_env(name: &'static str, prefix: &str, env: &'static str) -> Header {
     Header {
         name,
         text: prefix.to_string(),
         env: Some(env),
     }
-}
-
-/// How Python sends the body.
-enum PySdk {
-    /// `client = <constructor>` after `<import>`, then `response = client.<call>(**body)`.
-    Client {
-        install: &'static str,
-        import: &'static str,
-        constructor: String,
-        call: &'static str,
-        print: &'static str,
-    },
-    /// `httpx.post(url, headers=…, json=body)`.
-    Httpx,
 }
 
 /// Everything the three languages need to know about one provider call.
@@ -226,13 +220,11 @@ struct Api {
     curl_options: Vec<String>,
     /// The body curl sends when it is not the input (Bedrock without `modelId`).
     curl_body: Option<String>,
-    python: PySdk,
+    python: Python,
+    /// The `openai` client constructor, for [`Python::OpenAi`].
+    python_constructor: String,
     /// TypeScript that is not `fetch` (Bedrock): the whole program around `const body`.
     ts_sdk: Option<(&'static str, &'static str)>,
-}
-
-fn bearer(env: &'static str) -> Vec<Header> {
-    vec![from_env("Authorization", "Bearer ", env)]
 }
 
 fn openai_client(env: &'static str, base_url: Option<&str>) -> String {
@@ -245,165 +237,65 @@ fn openai_client(env: &'static str, base_url: Option<&str>) -> String {
     }
 }
 
-/// The HTTP API a format's requests go to; `None` for the formats that are not an HTTP body of
-/// their own (the legacy prompt and MCP have their own snippets, the AI SDK's messages none).
-fn api(
-    format: Format,
-    fields: &serde_json::Map<String, Value>,
-    model: Option<&str>,
-) -> Option<Api> {
-    let base = |title: &str, url: &str, headers: Vec<Header>, python: PySdk| Api {
-        title: title.to_string(),
-        url: url.to_string(),
-        headers,
+/// The call of an HTTP API for a body with these `fields`, naming `model` where the model is
+/// not in the body.
+fn api(http: &Http, fields: &serde_json::Map<String, Value>, model: Option<&str>) -> Api {
+    let mut api = Api {
+        title: http.title.to_string(),
+        url: http.url.to_string(),
+        headers: owned(http.headers),
         curl_setup: Vec::new(),
         curl_options: Vec::new(),
         curl_body: None,
-        python,
+        python: http.python,
+        python_constructor: String::new(),
         ts_sdk: None,
     };
-    let openai = |call: &'static str, env: &'static str, base_url: Option<&str>| PySdk::Client {
-        install: "openai",
-        import: "from openai import OpenAI",
-        constructor: openai_client(env, base_url),
-        call,
-        print: "print(response.model_dump_json(indent=2))",
-    };
-    Some(match format {
-        Format::OpenAiResponses => base(
-            "OpenAI Responses",
-            "https://api.openai.com/v1/responses",
-            bearer("OPENAI_API_KEY"),
-            openai("responses.create", "OPENAI_API_KEY", None),
-        ),
-        Format::DeepSeek => base(
-            "DeepSeek (OpenAI-compatible Chat Completions)",
-            "https://api.deepseek.com/chat/completions",
-            bearer("DEEPSEEK_API_KEY"),
-            openai(
-                "chat.completions.create",
-                "DEEPSEEK_API_KEY",
-                Some("https://api.deepseek.com"),
-            ),
-        ),
-        Format::Mistral => base(
-            "Mistral Chat Completions",
-            "https://api.mistral.ai/v1/chat/completions",
-            bearer("MISTRAL_API_KEY"),
-            PySdk::Client {
-                install: "mistralai",
-                import: "from mistralai.client import Mistral",
-                constructor: "Mistral(api_key=os.environ[\"MISTRAL_API_KEY\"])".into(),
-                call: "chat.complete",
-                print: "print(response.model_dump_json(indent=2))",
-            },
-        ),
-        Format::Cohere => base(
-            "Cohere Chat v2",
-            "https://api.cohere.com/v2/chat",
-            bearer("CO_API_KEY"),
-            PySdk::Client {
-                install: "cohere",
-                import: "import cohere",
-                constructor: "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])".into(),
-                call: "chat",
-                print: "print(response)",
-            },
-        ),
-        Format::Ollama => base(
-            "Ollama /api/chat (local, no key)",
-            "http://localhost:11434/api/chat",
-            Vec::new(),
-            PySdk::Client {
-                install: "ollama",
-                import: "import ollama",
-                constructor: "ollama.Client()".into(),
-                call: "chat",
-                print: "print(response)",
-            },
-        ),
-        Format::Anthropic => base(
-            "Anthropic Messages",
-            "https://api.anthropic.com/v1/messages",
-            anthropic_headers(),
-            PySdk::Client {
-                install: "anthropic",
-                import: "import anthropic",
-                constructor: "anthropic.Anthropic(api_key=os.environ[\"ANTHROPIC_API_KEY\"])"
-                    .into(),
-                call: "messages.create",
-                print: "print(response.model_dump_json(indent=2))",
-            },
-        ),
-        Format::Gemini => {
-            let model = model.filter(|m| !m.is_empty()).unwrap_or(GEMINI_MODEL);
-            let url = format!(
-                "https://generativelanguage.googleapis.com/v1beta/models/{}:generateContent",
-                percent_encode(model)
-            );
-            base(
-                &format!("Google Gemini generateContent ({model})"),
-                &url,
-                vec![from_env("x-goog-api-key", "", "GEMINI_API_KEY")],
-                PySdk::Httpx,
-            )
-        }
-        Format::Bedrock => {
-            let model_id = fields
-                .get("modelId")
-                .and_then(Value::as_str)
-                .unwrap_or("MODEL_ID");
+    let model = match http.model {
+        ModelIn::Body => None,
+        ModelIn::Url => model.or(Some("")),
+        ModelIn::BodyAndUrl(field) => {
             let mut rest = fields.clone();
             // Keep the order of the other fields.
-            rest.shift_remove("modelId");
-            Api {
-                title: "Amazon Bedrock Converse".into(),
-                url: format!(
-                    "https://bedrock-runtime.$REGION.amazonaws.com/model/{}/converse",
-                    percent_encode(model_id)
-                ),
-                headers: Vec::new(),
-                curl_setup: vec![
-                    "# AWS credentials from the environment; temporary ones also need".into(),
-                    "#   -H \"x-amz-security-token: $AWS_SESSION_TOKEN\"".into(),
-                    "# --aws-sigv4 needs curl 8.9 or later for model ids with a colon.".into(),
-                    format!("REGION=\"${{AWS_REGION:-{AWS_REGION}}}\""),
-                ],
-                curl_options: vec![
-                    "--aws-sigv4 \"aws:amz:$REGION:bedrock\"".into(),
-                    "--user \"$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY\"".into(),
-                ],
-                curl_body: Some(crate::formats::json::pretty(&Value::Object(rest))),
-                python: PySdk::Client {
-                    install: "boto3",
-                    import: "import boto3",
-                    constructor: format!(
-                        "boto3.client(\"bedrock-runtime\", region_name=os.environ.get(\"AWS_REGION\", \"{AWS_REGION}\"))"
-                    ),
-                    call: "converse",
-                    print: "print(json.dumps(response, indent=2, default=str))",
-                },
-                ts_sdk: Some((
-                    "import { BedrockRuntimeClient, ConverseCommand } from \"@aws-sdk/client-bedrock-runtime\";",
-                    "@aws-sdk/client-bedrock-runtime",
-                )),
-            }
+            rest.shift_remove(field);
+            api.curl_body = Some(crate::formats::json::pretty(&Value::Object(rest)));
+            Some(
+                fields
+                    .get(field)
+                    .and_then(Value::as_str)
+                    .unwrap_or("MODEL_ID"),
+            )
         }
-        Format::OpenAiChat => base(
-            "OpenAI Chat Completions",
-            "https://api.openai.com/v1/chat/completions",
-            bearer("OPENAI_API_KEY"),
-            openai("chat.completions.create", "OPENAI_API_KEY", None),
-        ),
-        Format::AnthropicXml | Format::Mcp | Format::AiSdk => return None,
-    })
-}
-
-fn anthropic_headers() -> Vec<Header> {
-    vec![
-        from_env("x-api-key", "", "ANTHROPIC_API_KEY"),
-        literal("anthropic-version", "2023-06-01"),
-    ]
+    };
+    if let Some(model) = model {
+        api.title = api.title.replace("{model}", model);
+        api.url = api.url.replace("{model}", &percent_encode(model));
+    }
+    if let Python::OpenAi { base_url, .. } = http.python {
+        let env = http
+            .headers
+            .iter()
+            .find_map(|h| h.env)
+            .unwrap_or("OPENAI_API_KEY");
+        api.python_constructor = openai_client(env, base_url);
+    }
+    if http.aws {
+        api.curl_setup = vec![
+            "# AWS credentials from the environment; temporary ones also need".into(),
+            "#   -H \"x-amz-security-token: $AWS_SESSION_TOKEN\"".into(),
+            "# --aws-sigv4 needs curl 8.9 or later for model ids with a colon.".into(),
+            format!("REGION=\"${{AWS_REGION:-{AWS_REGION}}}\""),
+        ];
+        api.curl_options = vec![
+            "--aws-sigv4 \"aws:amz:$REGION:bedrock\"".into(),
+            "--user \"$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY\"".into(),
+        ];
+        api.ts_sdk = Some((
+            "import { BedrockRuntimeClient, ConverseCommand } from \"@aws-sdk/client-bedrock-runtime\";",
+            "@aws-sdk/client-bedrock-runtime",
+        ));
+    }
+    api
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -491,20 +383,32 @@ fn sh_single(s: &str) -> String {
 
 fn python(api: &Api, body: &str) -> String {
     let literal = json_to_python(body);
-    match &api.python {
-        PySdk::Client {
-            install,
-            import,
-            constructor,
+    let client = match api.python {
+        Python::OpenAi { call, .. } => Some((
+            "openai",
+            "from openai import OpenAI".to_string(),
+            api.python_constructor.as_str(),
             call,
-            print,
-        } => {
-            let env_note = api
-                .headers
-                .iter()
-                .find_map(|h| h.env)
-                .map(|e| format!("; export {e}=…"))
-                .unwrap_or_default();
+            Print::Model,
+        )),
+        Python::Sdk(sdk) => Some((
+            sdk.install,
+            sdk.import
+                .map_or_else(|| format!("import {}", sdk.install), str::to_string),
+            sdk.constructor,
+            sdk.call,
+            sdk.print,
+        )),
+        Python::Httpx => None,
+    };
+    match client {
+        Some((install, import, constructor, call, print)) => {
+            let print = match print {
+                Print::Model => "print(response.model_dump_json(indent=2))",
+                Print::Repr => "print(response)",
+                Print::Dict => "print(json.dumps(response, indent=2, default=str))",
+            };
+            let env_note = api.env_note();
             let json_import = if print.contains("json.") {
                 "import json\n"
             } else {
@@ -521,7 +425,7 @@ fn python(api: &Api, body: &str) -> String {
                 title = api.title,
             )
         }
-        PySdk::Httpx => {
+        None => {
             let headers: Vec<String> = api
                 .headers
                 .iter()
@@ -534,12 +438,7 @@ fn python(api: &Api, body: &str) -> String {
                     format!("{}: {value}", py_string(h.name))
                 })
                 .collect();
-            let env_note = api
-                .headers
-                .iter()
-                .find_map(|h| h.env)
-                .map(|e| format!("; export {e}=…"))
-                .unwrap_or_default();
+            let env_note = api.env_note();
             format!(
                 "# {title}: pip install httpx{env_note}\n\
                  import os\n\n\
@@ -572,6 +471,19 @@ fn json_to_python(json: &str) -> String {
 /// A Python string literal: double quotes, escapes for control, invisible and layout
 /// characters, everything else as it is.
 fn py_string(s: &str) -> String {
+    quoted(s, |c| {
+        if c <= 0xffff {
+            format!("\\u{c:04x}")
+        } else {
+            format!("\\U{c:08x}")
+        }
+    })
+}
+
+/// A string literal in double quotes with the escapes Python and JavaScript share (quote,
+/// backslash, `\n`, `\r`, `\t`, `\x..` for other controls); `invisible_escape` spells the
+/// escape of an [`invisible`] character (by code point) in the language at hand.
+fn quoted(s: &str, invisible_escape: impl Fn(u32) -> String) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -584,10 +496,7 @@ fn py_string(s: &str) -> String {
             c if (c as u32) < 0x20 || c == '\u{7f}' => {
                 out.push_str(&format!("\\x{:02x}", c as u32))
             }
-            c if invisible(c) && (c as u32) <= 0xffff => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c if invisible(c) => out.push_str(&format!("\\U{:08x}", c as u32)),
+            c if invisible(c) => out.push_str(&invisible_escape(c as u32)),
             c => out.push(c),
         }
     }
@@ -621,12 +530,7 @@ fn typescript(api: &Api, body: &str) -> String {
             title = api.title,
         );
     }
-    let env_note = api
-        .headers
-        .iter()
-        .find_map(|h| h.env)
-        .map(|e| format!("; export {e}=…"))
-        .unwrap_or_default();
+    let env_note = api.env_note();
     let mut headers = String::new();
     for h in &api.headers {
         let value = match h.env {
@@ -661,24 +565,7 @@ fn json_to_js(json: &str) -> String {
 
 /// A JavaScript string literal in double quotes.
 fn js_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if invisible(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    quoted(s, |c| format!("\\u{{{c:x}}}"))
 }
 
 /// Text inside a template literal: `` ` ``, `\` and `${` escaped.
@@ -930,7 +817,7 @@ fn base64_standard(bytes: &[u8]) -> String {
 // ---------------------------------------------------------------------------------------------
 // The legacy XML prompt, sent as one user message to the Messages API
 
-fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>) -> String {
+fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>, messages: &Http) -> String {
     let model = model.filter(|m| !m.is_empty()).unwrap_or(ANTHROPIC_MODEL);
     let title = |c: &str| {
         format!(
@@ -948,12 +835,14 @@ fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>) -> String {
             });
             let api = Api {
                 title: title("#").trim_start_matches("# ").to_string(),
-                url: "https://api.anthropic.com/v1/messages".into(),
-                headers: anthropic_headers(),
+                url: messages.url.into(),
+                // The Messages API's own headers.
+                headers: owned(messages.headers),
                 curl_setup: Vec::new(),
                 curl_options: Vec::new(),
                 curl_body: None,
-                python: PySdk::Httpx,
+                python: Python::Httpx,
+                python_constructor: String::new(),
                 ts_sdk: None,
             };
             curl(&api, &crate::formats::json::pretty(&body))

@@ -9,10 +9,11 @@ mod common;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
+use toolscope::formats::Protocol;
 use toolscope::formats::{Format, Kind};
 use toolscope::model::*;
 use toolscope::replay::{LoadOptions, Replay};
-use toolscope::stream::{Assembler, Protocol};
+use toolscope::stream::Assembler;
 use toolscope::synth::synthesize;
 
 const F: Format = Format::AiSdk;

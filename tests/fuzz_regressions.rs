@@ -11,12 +11,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use toolscope::edit::read_into;
+use toolscope::formats::Protocol;
 use toolscope::formats::{read_any, Format, Kind};
 use toolscope::model::Exchange;
 use toolscope::replay::{LoadOptions, Replay};
 use toolscope::schema::{self, LintOptions, Target};
 use toolscope::share;
-use toolscope::stream::Protocol;
 
 const KINDS: [Kind; 2] = [Kind::Request, Kind::Response];
 

@@ -9,11 +9,11 @@ mod common;
 use serde_json::{json, Value};
 use std::time::Instant;
 use toolscope::formats::limits::{MAX_INPUT, MAX_MESSAGES, MAX_TOOLS};
+use toolscope::formats::Protocol;
 use toolscope::formats::{json::MAX_DEPTH, read_any, Format, Kind};
 use toolscope::model::{Exchange, Message, Part, ResultContent, Role, ToolCall, ToolResult};
 use toolscope::replay::{LoadOptions, Replay, ReplayError, MAX_EVENTS};
 use toolscope::stream::har::HarError;
-use toolscope::stream::Protocol;
 use toolscope::synth;
 
 const KINDS: [Kind; 2] = [Kind::Request, Kind::Response];

@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::{json, Value};
-use toolscope::formats::openai_chat::{Codec as OpenAiChat, Dialect};
+use toolscope::formats::openai_chat::{profile::FromSpec, Codec as OpenAiChat};
 use toolscope::formats::{Codec, Format, Kind};
 use toolscope::model::*;
 
@@ -892,7 +892,7 @@ fn openai_chat_detects_its_documents() {
     let tools = json!({"model": "gpt-4.1", "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"type": "function", "function": {"name": "f"}}]});
     let response = json!({"id": "chatcmpl-1", "object": "chat.completion", "choices": []});
-    assert_eq!(OpenAiChat::ID, Dialect::OpenAi.id());
+    assert_eq!(OpenAiChat::ID, OpenAiChat.id());
     assert_eq!(OpenAiChat::sniff(&plain), Some((Kind::Request, 55)));
     assert_eq!(OpenAiChat::sniff(&marked), Some((Kind::Request, 95)));
     assert_eq!(OpenAiChat::sniff(&tools), Some((Kind::Request, 95)));

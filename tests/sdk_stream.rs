@@ -12,9 +12,10 @@ mod common;
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
+use toolscope::formats::Protocol;
 use toolscope::model::Role;
 use toolscope::replay::{LoadOptions, Replay};
-use toolscope::stream::{Event, Protocol};
+use toolscope::stream::Event;
 use toolscope::synth::synthesize;
 
 /// Run the SDK accumulators on several streams in one python process.

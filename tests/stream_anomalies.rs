@@ -6,9 +6,10 @@
 mod common;
 
 use serde_json::json;
+use toolscope::formats::Protocol;
 use toolscope::model::{Part, StopReason, ToolCall};
 use toolscope::replay::{Framing, LoadOptions, Replay, ReplayError, MAX_INPUT};
-use toolscope::stream::{AnomalyKind, Assembled, Protocol};
+use toolscope::stream::{AnomalyKind, Assembled};
 
 fn load(name: &str) -> Replay {
     let path = common::fixtures().join("streams").join(name);

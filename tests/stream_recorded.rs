@@ -12,9 +12,10 @@ mod common;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use toolscope::formats::Kind;
+use toolscope::formats::Protocol;
 use toolscope::model::StopReason;
 use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
-use toolscope::stream::{ndjson, sse, Assembled, Assembler, Protocol};
+use toolscope::stream::{ndjson, sse, Assembled, Assembler};
 
 /// Every recording, as (folder/name, text), sorted.
 fn recordings() -> Vec<(String, String)> {

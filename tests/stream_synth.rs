@@ -8,9 +8,10 @@ mod common;
 
 use proptest::prelude::*;
 use toolscope::formats::Kind;
+use toolscope::formats::Protocol;
 use toolscope::model::{Exchange, Message, Role};
 use toolscope::replay::{LoadOptions, Replay};
-use toolscope::stream::{ndjson, sse, Assembler, Protocol};
+use toolscope::stream::{ndjson, sse, Assembler};
 use toolscope::synth::{synthesize, synthesize_with};
 
 /// The last assistant message of `x` as the protocol's response decoder reads it back.

@@ -9,7 +9,8 @@ use toolscope::stream::ndjson::{self, NdjsonFramer};
 use toolscope::stream::partial::{parse_partial, repair};
 use toolscope::replay::{LoadOptions, Replay};
 use toolscope::stream::sse::{self, SseFramer};
-use toolscope::stream::{Event, Protocol};
+use toolscope::formats::Protocol;
+use toolscope::stream::Event;
 
 /// Chunk lengths (1..=16) drawn from the input's own bytes, so each input has its own cuts.
 fn cuts(data: &[u8]) -> Vec<&[u8]> {

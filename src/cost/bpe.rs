@@ -407,10 +407,10 @@ impl Chars<'_> {
         }
         i
     }
-    /// Up to three `\p{N}` from `i`.
-    fn digits(&self, i: usize) -> usize {
+    /// Up to `max` `\p{N}` from `i`.
+    fn digits(&self, i: usize, max: usize) -> usize {
         let mut e = i;
-        for _ in 0..3 {
+        for _ in 0..max {
             match self.at(e) {
                 Some(c) if is_number(c) => e += c.len_utf8(),
                 _ => break,
@@ -422,13 +422,43 @@ impl Chars<'_> {
 
 /// Splits `text` into the pieces the encoding's pattern matches, in order; they cover the text.
 pub fn split(encoding: Encoding, text: &str) -> Vec<&str> {
+    split_pattern(
+        match encoding {
+            Encoding::Cl100k => Pattern::Cl100k,
+            Encoding::O200k => Pattern::O200k,
+        },
+        text,
+    )
+}
+
+/// A pre-tokenisation pattern with a hand-written splitter: tiktoken's two and those the
+/// Hugging Face tokenizers of open-weight models use (`src/cost/hf`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pattern {
+    /// tiktoken `cl100k_base`.
+    Cl100k,
+    /// tiktoken `o200k_base`.
+    O200k,
+    /// Llama 3 (cl100k's branches without the possessive `\s++$`, line breaks as o200k).
+    Llama3,
+    /// Qwen2 / Qwen2.5 / Qwen3: Llama 3's with single digits (`\p{N}`).
+    Qwen2,
+    /// GPT-2 (the `ByteLevel` pre-tokenizer's own regex).
+    Gpt2,
+}
+
+/// Splits `text` into the pieces `pattern` matches, in order; they cover the text.
+pub fn split_pattern(pattern: Pattern, text: &str) -> Vec<&str> {
     let s = Chars { text };
     let mut out = Vec::new();
     let mut i = 0;
     while i < s.len() {
-        let end = match encoding {
-            Encoding::Cl100k => next_cl100k(&s, i),
-            Encoding::O200k => next_o200k(&s, i),
+        let end = match pattern {
+            Pattern::Cl100k => next_cl100k(&s, i, 3, true),
+            Pattern::O200k => next_o200k(&s, i),
+            Pattern::Llama3 => next_cl100k(&s, i, 3, false),
+            Pattern::Qwen2 => next_cl100k(&s, i, 1, false),
+            Pattern::Gpt2 => next_gpt2(&s, i),
         };
         // Every char matches some branch; the guard keeps a logic slip from looping forever.
         let end = end.max(s.next(i));
@@ -454,6 +484,12 @@ fn whitespace(s: &Chars, i: usize, end_first: bool) -> usize {
     {
         return i + k + 1;
     }
+    give_back_last(s, i, run)
+}
+
+/// `\s+(?!\S)|\s+` on the whitespace run `i..run`: to the end of the text the whole run, else
+/// all but its last char (left to the next word), or the lone char.
+fn give_back_last(s: &Chars, i: usize, run: usize) -> usize {
     if run == s.len() {
         return run;
     }
@@ -461,13 +497,16 @@ fn whitespace(s: &Chars, i: usize, end_first: bool) -> usize {
     if last > i {
         last
     } else {
-        s.next(i)
+        run
     }
 }
 
 /// One piece of cl100k_base:
 /// `'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s`
-fn next_cl100k(s: &Chars, i: usize) -> usize {
+///
+/// Llama 3 and Qwen2 share the branches but end whitespace as o200k does (`end_first` false:
+/// `\s*[\r\n]+|\s+(?!\S)|\s+`), Qwen2 with one digit per piece (`max_digits`).
+fn next_cl100k(s: &Chars, i: usize, max_digits: usize, end_first: bool) -> usize {
     let c = match s.at(i) {
         Some(c) => c,
         None => return i,
@@ -490,7 +529,7 @@ fn next_cl100k(s: &Chars, i: usize) -> usize {
         return s.run(i1, is_letter);
     }
     if is_number(c) {
-        return s.digits(i);
+        return s.digits(i, max_digits);
     }
     let p = if c == ' ' && s.is(i1, is_punct) {
         i1
@@ -501,7 +540,37 @@ fn next_cl100k(s: &Chars, i: usize) -> usize {
         let e = s.run(p, is_punct);
         return s.run(e, is_crlf);
     }
-    whitespace(s, i, true)
+    whitespace(s, i, end_first)
+}
+
+/// One piece of GPT-2's pattern:
+/// `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`.
+fn next_gpt2(s: &Chars, i: usize) -> usize {
+    let c = match s.at(i) {
+        Some(c) => c,
+        None => return i,
+    };
+    let i1 = i + c.len_utf8();
+    if c == '\'' {
+        // Case-sensitive, unlike cl100k's.
+        match (s.at(i1), s.at(s.next(i1))) {
+            (Some('r'), Some('e')) | (Some('v'), Some('e')) | (Some('l'), Some('l')) => {
+                return s.next(s.next(i1))
+            }
+            (Some('s' | 't' | 'm' | 'd'), _) => return s.next(i1),
+            _ => {}
+        }
+    }
+    let p = if c == ' ' { i1 } else { i };
+    for class in [is_letter as fn(char) -> bool, is_number, is_punct] {
+        if s.is(p, class) {
+            return s.run(p, class);
+        }
+        if s.is(i, class) {
+            return s.run(i, class);
+        }
+    }
+    give_back_last(s, i, s.run(i, is_space))
 }
 
 /// One piece of o200k_base (the alternatives in order):
@@ -528,7 +597,7 @@ fn next_o200k(s: &Chars, i: usize) -> usize {
         }
     }
     if is_number(c) {
-        return s.digits(i);
+        return s.digits(i, 3);
     }
     let p = if c == ' ' && s.is(i1, is_punct) {
         i1

@@ -10,6 +10,7 @@
 //!   `o200k_base`);
 //! - [`rounds`]: per round of a tool loop, the prompt tokens, the tools' share and the running
 //!   total;
+//! - [`view`]: the page's Cost view in one call (rows per model, tools, rounds, caching);
 //! - [`checks`]: findings for production tool sets (share of the prompt, long descriptions, many
 //!   tools, untyped parameters).
 //!
@@ -20,9 +21,11 @@
 pub mod bpe;
 pub mod checks;
 pub mod count;
+pub mod hf;
 pub mod lenient;
 pub mod render;
 pub mod rounds;
+pub mod view;
 
 pub use bpe::{Encoding, Vocab};
 pub use count::{count, count_in, Count, Vocabs};

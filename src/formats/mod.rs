@@ -1,17 +1,20 @@
 //! Wire formats: every provider's request and response bodies as views of the canonical model.
 //!
 //! Each format lives in its own folder with the same shape — `mod.rs` (spec links, what is lossy,
-//! the [`Codec`] impl), `wire.rs` (serde types), `convert.rs` (encode/decode) — and is reached
-//! through [`Format`], which dispatches by `match`. Adding a format means a new folder, a new
-//! `Format` variant, one line in each `match` below, and the arms the compiler then asks for
-//! elsewhere (no `match` over formats has a wildcard): the README's "Adding a format" lists
-//! them.
+//! the [`Codec`] and [`spec::Spec`] impls: name, note, model and lint family, how requests are
+//! sent), `wire.rs` (serde types), `convert.rs` (encode/decode), `stream.rs` where it streams
+//! (assembler, event recognition, synthesis: [`spec::Streams`]). The `registry!` below holds
+//! one line per format and builds [`Format`], [`Protocol`] and their dispatch from it; every
+//! other module asks a `Format` or `Protocol`. Adding a format means a new folder and a
+//! registry line: the compiler then lists what the folder must provide.
 
 pub mod field;
 pub mod json;
 pub mod limits;
 pub mod notes;
 pub(crate) mod shared;
+pub mod spec;
+pub(crate) mod turns;
 
 pub mod ai_sdk;
 pub mod anthropic;
@@ -25,7 +28,31 @@ pub mod openai_responses;
 use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
+use spec::registry;
 use std::fmt;
+
+/// The conversions of a [`Codec`] whose format's `convert` module has `encode_request`,
+/// `decode_request`, `encode_response` and `decode_response` of these body types.
+macro_rules! by_convert {
+    ($request:ty, $response:ty) => {
+        type Request = $request;
+        type Response = $response;
+
+        fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<$request> {
+            convert::encode_request(x)
+        }
+        fn decode_request(doc: $request) -> $crate::formats::Decoding {
+            convert::decode_request(doc)
+        }
+        fn encode_response(x: &$crate::model::Exchange) -> $crate::formats::Encoding<$response> {
+            convert::encode_response(x)
+        }
+        fn decode_response(doc: $response) -> $crate::formats::Decoding {
+            convert::decode_response(doc)
+        }
+    };
+}
+use by_convert;
 
 /// Which body of an HTTP exchange a document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +72,13 @@ impl Kind {
         }
     }
 }
+
+/// What a codec's decoder returns: the exchange and what decoding normalised, or where the
+/// document does not fit.
+pub type Decoding = Result<(Exchange, Vec<Loss>), DecodeError>;
+
+/// What a codec's encoder returns: the body and what it could not carry.
+pub type Encoding<T> = (T, Vec<Loss>);
 
 /// A document produced by an encoder, with everything it could not carry.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,6 +129,20 @@ impl DecodeError {
             column: None,
             message: message.into(),
         }
+    }
+}
+
+impl DecodeError {
+    /// `v` read as a `T`; a shape error points at the element that does not fit, under
+    /// `prefix` (where `v` sits in the document).
+    pub fn typed<T: DeserializeOwned>(
+        format: &'static str,
+        v: Value,
+        prefix: &str,
+    ) -> Result<T, DecodeError> {
+        json::typed(v).map_err(|(pointer, message)| {
+            DecodeError::at(format, format!("{prefix}{pointer}"), message)
+        })
     }
 }
 
@@ -160,145 +208,89 @@ pub trait Codec {
     }
 }
 
-/// Every wire format Toolscope speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
+registry! {
     /// OpenAI Chat Completions.
-    OpenAiChat,
+    OpenAiChat => openai_chat::Codec, streams;
     /// OpenAI Responses.
-    OpenAiResponses,
+    OpenAiResponses => openai_responses::Codec, streams;
     /// Anthropic Messages.
-    Anthropic,
+    Anthropic => anthropic::Codec, streams;
     /// Google Gemini `generateContent`.
-    Gemini,
+    Gemini => gemini::Codec, streams;
     /// Amazon Bedrock Converse.
-    Bedrock,
+    Bedrock => bedrock::Codec, streams;
     /// Model Context Protocol: `tools/list` and `tools/call` as a JSON-RPC transcript.
-    Mcp,
+    Mcp => mcp::Codec;
     /// Anthropic's legacy prompt format: tools and calls as XML in the text.
-    AnthropicXml,
+    AnthropicXml => anthropic_xml::Codec;
     /// DeepSeek (OpenAI-compatible Chat Completions).
-    DeepSeek,
+    DeepSeek => openai_chat::dialects::DeepSeek, streams;
     /// Mistral (OpenAI-compatible Chat Completions).
-    Mistral,
+    Mistral => openai_chat::dialects::Mistral, streams;
     /// Cohere Chat v2.
-    Cohere,
+    Cohere => openai_chat::dialects::Cohere, streams;
     /// Ollama native `/api/chat`.
-    Ollama,
+    Ollama => openai_chat::dialects::Ollama, streams;
     /// The Vercel AI SDK's `ModelMessage`s (and `UIMessage`s), as apps store them.
-    AiSdk,
-}
-
-/// Calls `$body` with `$c` bound to the codec type of `$format`: one place that maps formats
-/// to codecs, used by every dispatching method below.
-macro_rules! with_codec {
-    ($format:expr, $c:ident => $body:expr) => {
-        match $format {
-            Format::OpenAiChat => {
-                type $c = openai_chat::Codec;
-                $body
-            }
-            Format::OpenAiResponses => {
-                type $c = openai_responses::Codec;
-                $body
-            }
-            Format::Anthropic => {
-                type $c = anthropic::Codec;
-                $body
-            }
-            Format::Gemini => {
-                type $c = gemini::Codec;
-                $body
-            }
-            Format::Bedrock => {
-                type $c = bedrock::Codec;
-                $body
-            }
-            Format::Mcp => {
-                type $c = mcp::Codec;
-                $body
-            }
-            Format::AnthropicXml => {
-                type $c = anthropic_xml::Codec;
-                $body
-            }
-            Format::DeepSeek => {
-                type $c = openai_chat::dialects::DeepSeek;
-                $body
-            }
-            Format::Mistral => {
-                type $c = openai_chat::dialects::Mistral;
-                $body
-            }
-            Format::Cohere => {
-                type $c = openai_chat::dialects::Cohere;
-                $body
-            }
-            Format::Ollama => {
-                type $c = openai_chat::dialects::Ollama;
-                $body
-            }
-            Format::AiSdk => {
-                type $c = ai_sdk::Codec;
-                $body
-            }
-        }
-    };
+    AiSdk => ai_sdk::Codec, streams;
 }
 
 impl Format {
-    /// Every format, in display order.
-    pub const ALL: [Format; 12] = [
-        Format::OpenAiChat,
-        Format::OpenAiResponses,
-        Format::Anthropic,
-        Format::Gemini,
-        Format::Bedrock,
-        Format::Mcp,
-        Format::AnthropicXml,
-        Format::DeepSeek,
-        Format::Mistral,
-        Format::Cohere,
-        Format::Ollama,
-        Format::AiSdk,
-    ];
-
     /// Format id, as used in code, URLs and file names.
     pub fn id(self) -> &'static str {
-        with_codec!(self, C => C::ID)
+        self.entry().id
     }
 
     /// Human name.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::OpenAiChat => "OpenAI Chat Completions",
-            Format::OpenAiResponses => "OpenAI Responses",
-            Format::Anthropic => "Anthropic Messages",
-            Format::Gemini => "Google Gemini",
-            Format::Bedrock => "Amazon Bedrock Converse",
-            Format::Mcp => "MCP (JSON-RPC)",
-            Format::AnthropicXml => "Anthropic legacy XML",
-            Format::DeepSeek => "DeepSeek",
-            Format::Mistral => "Mistral",
-            Format::Cohere => "Cohere v2",
-            Format::Ollama => "Ollama",
-            Format::AiSdk => "Vercel AI SDK",
-        }
+        self.entry().name
+    }
+
+    /// "How this format differs", shown next to its pane.
+    pub fn note(self) -> notes::Note {
+        self.entry().note
     }
 
     /// The protocol a dialect speaks (`deepseek` and `mistral` speak `openai-chat`); a format
     /// is its own protocol otherwise. A dialect document that carries no dialect-specific
     /// marker is detected as its protocol, which is right: the bytes are the same.
     pub fn protocol(self) -> Format {
-        match self {
-            Format::DeepSeek | Format::Mistral => Format::OpenAiChat,
-            f => f,
-        }
+        self.entry().speaks.unwrap_or(self)
     }
 
     /// True for the text (non-JSON) formats.
     pub fn is_text(self) -> bool {
-        matches!(self, Format::AnthropicXml)
+        self.entry().text
+    }
+
+    /// The model family its requests name (see [`ModelFamily::of_format`]).
+    pub fn models(self) -> Option<ModelFamily> {
+        self.entry().models
+    }
+
+    /// The lint rules its tools are checked against.
+    pub fn lints(self) -> crate::schema::Family {
+        self.entry().lints
+    }
+
+    /// How its requests are sent (for the snippets).
+    pub fn send(self) -> spec::Send {
+        self.entry().send
+    }
+
+    /// The environment variable snippets read the API key from, if any.
+    pub fn key_env(self) -> Option<&'static str> {
+        match self.send() {
+            spec::Send::Http(http) | spec::Send::Prompt(http) => http.key_env(),
+            spec::Send::JsonRpc | spec::Send::Nothing(_) => None,
+        }
+    }
+
+    /// The OpenAI-compatible dialect an API host names (`api.deepseek.com` → DeepSeek).
+    pub fn dialect_of_host(host: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.entry().host.is_some_and(|h| host.contains(h)))
     }
 
     /// The format with this id.
@@ -306,26 +298,14 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.id() == id)
     }
 
-    /// Encode the exchange as this format's request or response body.
-    pub fn encode(self, x: &Exchange, kind: Kind) -> Encoded {
-        with_codec!(self, C => encode_with::<C>(x, kind))
-    }
-
     /// Decode this format's request or response body. Errors carry line and column. Text over
     /// [`limits::MAX_INPUT`] or an exchange over the message and tool limits is refused.
     pub fn decode(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
         limits::check_size(Some(self.id()), text)?;
-        let result = with_codec!(self, C => decode_with::<C>(text, kind))
+        let result = self
+            .decode_codec(text, kind)
             .and_then(|d| limits::check_counts(self.id(), &d.exchange).map(|()| d));
         result.map_err(|e| json::locate_error(e, text))
-    }
-
-    fn sniff(self, v: &Value) -> Option<(Kind, u8)> {
-        with_codec!(self, C => C::sniff(v))
-    }
-
-    fn sniff_text(self, text: &str) -> Option<(Kind, u8)> {
-        with_codec!(self, C => C::sniff_text(text))
     }
 
     /// Guess the format and kind of a document: the most confident format wins.
@@ -451,18 +431,7 @@ impl ModelFamily {
     /// The family a format's requests name models of; `None` for MCP (no model at all). The
     /// legacy XML prompt is sent to the Messages API.
     pub fn of_format(format: Format) -> Option<ModelFamily> {
-        Some(match format {
-            Format::OpenAiChat | Format::OpenAiResponses => ModelFamily::OpenAi,
-            Format::Anthropic | Format::AnthropicXml => ModelFamily::Anthropic,
-            Format::Gemini => ModelFamily::Gemini,
-            Format::Bedrock => ModelFamily::Bedrock,
-            Format::Mistral => ModelFamily::Mistral,
-            Format::Cohere => ModelFamily::Cohere,
-            Format::DeepSeek => ModelFamily::DeepSeek,
-            Format::Ollama => ModelFamily::Ollama,
-            // MCP names no model; the AI SDK names the model of any provider.
-            Format::Mcp | Format::AiSdk => return None,
-        })
+        format.models()
     }
 }
 
@@ -474,31 +443,58 @@ impl Exchange {
     }
 }
 
-/// The streams of the formats: which format each protocol assembles into, and its decoder
-/// (what the assemblers in `formats/<dir>/stream.rs` hand to [`crate::stream::assemble`]).
-impl crate::stream::Protocol {
-    /// The format whose response body the stream assembles into.
-    pub fn format(self) -> Format {
-        use crate::stream::Protocol as P;
-        match self {
-            P::OpenAiChat => Format::OpenAiChat,
-            P::DeepSeek => Format::DeepSeek,
-            P::Mistral => Format::Mistral,
-            P::OpenAiResponses => Format::OpenAiResponses,
-            P::Anthropic => Format::Anthropic,
-            P::Gemini => Format::Gemini,
-            P::Bedrock => Format::Bedrock,
-            P::Cohere => Format::Cohere,
-            P::Ollama => Format::Ollama,
-            P::AiSdk => Format::AiSdk,
-        }
+/// The streams of the formats, as each format's [`spec::Streams`] says.
+impl Protocol {
+    /// Format id (`openai-chat`, `anthropic`, …) of the format the stream assembles into.
+    pub fn id(self) -> &'static str {
+        self.format().id()
     }
 
-    /// The streaming protocol of a format, if it streams (MCP and the legacy XML do not).
-    pub fn of_format(f: Format) -> Option<crate::stream::Protocol> {
-        crate::stream::Protocol::ALL
+    /// The protocol with this format id.
+    pub fn from_id(id: &str) -> Option<Protocol> {
+        Protocol::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// True when the protocol frames events as SSE (`data:` lines); Ollama and Bedrock
+    /// (as JSON lines) do not.
+    pub fn is_sse(self) -> bool {
+        self.stream_entry().sse
+    }
+
+    /// True when each SSE event repeats its `type` as the `event:` name.
+    pub fn named_events(self) -> bool {
+        self.stream_entry().named_events
+    }
+
+    /// The protocol one event belongs to, when it says (`name`: its SSE `event:` name;
+    /// `event`: its payload, when a JSON object).
+    pub fn claiming(
+        name: Option<&str>,
+        event: Option<&serde_json::Map<String, Value>>,
+    ) -> Option<Protocol> {
+        Protocol::ALL
             .into_iter()
-            .find(|p| p.format() == f)
+            .find(|p| (p.stream_entry().claims)(name, event))
+    }
+
+    /// The dialect these events of this protocol are, when they say (DeepSeek's
+    /// `reasoning_content`, a Mistral model name); this protocol otherwise.
+    pub fn dialect(self, events: &[crate::stream::Event]) -> Protocol {
+        (self.stream_entry().dialect)(events)
+            .and_then(Protocol::of_format)
+            .unwrap_or(self)
+    }
+
+    /// True when a single JSON document is some format's whole response rather than an event.
+    pub fn is_whole_response(doc: &serde_json::Map<String, Value>) -> bool {
+        Protocol::ALL
+            .into_iter()
+            .any(|p| (p.stream_entry().whole_response)(doc))
+    }
+
+    /// The events (JSON values, or strings for sentinels) that stream the response body `doc`.
+    pub fn events_of(self, doc: &Value, fragment: usize) -> Vec<Value> {
+        (self.stream_entry().synthesize)(doc, fragment)
     }
 
     /// Decode a response body of this protocol with its format.
@@ -511,14 +507,10 @@ impl crate::stream::Protocol {
     }
 }
 
-/// The part of an `impl stream::Assembler` every format's assembler shares: its protocol (a
-/// constant), its tracker (field `t`) and its decoder (its format's response decoder).
+/// The part of an `impl stream::Assembler` every format's assembler shares: its tracker
+/// (field `t`) and its decoder (its format's response decoder).
 macro_rules! assembler_basics {
     ($protocol:expr) => {
-        fn protocol(&self) -> crate::stream::Protocol {
-            $protocol
-        }
-
         fn tracker(&self) -> &crate::stream::Tracker {
             &self.t
         }
@@ -532,7 +524,7 @@ pub(crate) use assembler_basics;
 
 #[cfg(test)]
 mod tests {
-    use crate::stream::Protocol;
+    use super::Protocol;
 
     #[test]
     fn every_protocol_is_named_after_the_format_it_assembles_into() {

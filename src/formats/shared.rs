@@ -2,7 +2,7 @@
 //! of `extra`, loss pointers that stay right when elements move, and object arguments.
 
 use crate::formats::json::escape;
-use crate::model::{is_form_key, Extra, Losses, ToolCall};
+use crate::model::{is_form_key, Extra, Losses, Message, StopReason, ToolCall};
 use serde_json::{Map, Value};
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
@@ -100,5 +100,14 @@ pub(crate) fn object_arguments(
             )
             .at(target);
         empty
+    }
+}
+
+/// The stop reason a turn without one decodes with: tool use when it calls tools.
+pub(crate) fn derived_stop(m: &Message) -> StopReason {
+    if m.tool_calls().next().is_some() {
+        StopReason::ToolUse
+    } else {
+        StopReason::EndTurn
     }
 }

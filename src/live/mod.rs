@@ -12,16 +12,16 @@
 //! the request kept by a run is [`HttpRequest::redacted`] first, so a recording, an export or a
 //! share link cannot carry it.
 
+pub mod count;
 pub mod error;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod fetch;
 pub mod keys;
 pub mod record;
 pub mod run;
 
-use crate::formats::{Format, Kind};
+use crate::formats::{Format, Kind, Protocol};
 use crate::model::Exchange;
-use crate::stream::Protocol;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -116,7 +116,10 @@ impl Provider {
         match self {
             Provider::Anthropic => "x-api-key",
             Provider::Gemini => "x-goog-api-key",
-            _ => "authorization",
+            Provider::OpenAiChat
+            | Provider::OpenAiResponses
+            | Provider::Compatible
+            | Provider::Bedrock => "authorization",
         }
     }
 }
@@ -162,13 +165,7 @@ impl Target {
                 let host = Url::parse(&self.base_url)
                     .map(|u| u.host.to_ascii_lowercase())
                     .unwrap_or_default();
-                if host.contains("deepseek") {
-                    Format::DeepSeek
-                } else if host.contains("mistral") {
-                    Format::Mistral
-                } else {
-                    Format::OpenAiChat
-                }
+                Format::dialect_of_host(&host).unwrap_or(Format::OpenAiChat)
             }
         }
     }

@@ -222,20 +222,7 @@ impl Target {
 
     /// The rule family: dialects lint as the protocol they speak.
     pub fn family(self) -> Family {
-        match self.format.protocol() {
-            Format::Anthropic | Format::AnthropicXml => Family::Anthropic,
-            Format::Gemini => Family::Gemini,
-            Format::Bedrock => Family::Bedrock,
-            Format::Mcp => Family::Mcp,
-            // The AI SDK's `inputSchema` goes to any provider: OpenAI's rules are the common bar.
-            Format::OpenAiChat
-            | Format::OpenAiResponses
-            | Format::DeepSeek
-            | Format::Mistral
-            | Format::Cohere
-            | Format::Ollama
-            | Format::AiSdk => Family::OpenAi,
-        }
+        self.format.lints()
     }
 }
 

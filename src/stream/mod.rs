@@ -80,85 +80,6 @@ impl Event {
     }
 }
 
-/// A wire protocol that streams, named by the id of the format it assembles into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum Protocol {
-    /// OpenAI Chat Completions chunks (`chat.completion.chunk`, `[DONE]`).
-    OpenAiChat,
-    /// DeepSeek: Chat Completions chunks with `reasoning_content`.
-    DeepSeek,
-    /// Mistral: Chat Completions chunks, whole calls, no `index`.
-    Mistral,
-    /// OpenAI Responses events (`response.*`).
-    OpenAiResponses,
-    /// Anthropic Messages events (`message_start`, `content_block_delta`, …).
-    Anthropic,
-    /// Gemini `streamGenerateContent?alt=sse`: each chunk a whole `GenerateContentResponse`.
-    Gemini,
-    /// Bedrock ConverseStream events (`messageStart`, `contentBlockDelta`, …).
-    Bedrock,
-    /// Cohere v2 chat stream events (`message-start`, `tool-call-delta`, …).
-    Cohere,
-    /// Ollama `/api/chat` NDJSON lines (`{"message": …, "done": …}`).
-    Ollama,
-    /// The Vercel AI SDK's UI message stream (`tool-input-start`, `tool-input-delta`, …).
-    AiSdk,
-}
-
-impl Protocol {
-    /// Every protocol.
-    pub const ALL: [Protocol; 10] = [
-        Protocol::OpenAiChat,
-        Protocol::DeepSeek,
-        Protocol::Mistral,
-        Protocol::OpenAiResponses,
-        Protocol::Anthropic,
-        Protocol::Gemini,
-        Protocol::Bedrock,
-        Protocol::Cohere,
-        Protocol::Ollama,
-        Protocol::AiSdk,
-    ];
-
-    /// Format id (`openai-chat`, `anthropic`, …) of the format whose response body the stream
-    /// assembles into (`Protocol::format`, with the formats, maps it to that format).
-    pub fn id(self) -> &'static str {
-        match self {
-            Protocol::OpenAiChat => "openai-chat",
-            Protocol::DeepSeek => "deepseek",
-            Protocol::Mistral => "mistral",
-            Protocol::OpenAiResponses => "openai-responses",
-            Protocol::Anthropic => "anthropic",
-            Protocol::Gemini => "gemini",
-            Protocol::Bedrock => "bedrock",
-            Protocol::Cohere => "cohere",
-            Protocol::Ollama => "ollama",
-            Protocol::AiSdk => "ai-sdk",
-        }
-    }
-
-    /// The protocol with this format id.
-    pub fn from_id(id: &str) -> Option<Protocol> {
-        Protocol::ALL.into_iter().find(|p| p.id() == id)
-    }
-
-    /// True when the protocol frames events as SSE (`data:` lines); Ollama and Bedrock
-    /// (as JSON lines) do not.
-    pub fn is_sse(self) -> bool {
-        match self {
-            Protocol::Ollama | Protocol::Bedrock => false,
-            Protocol::OpenAiChat
-            | Protocol::DeepSeek
-            | Protocol::Mistral
-            | Protocol::OpenAiResponses
-            | Protocol::Anthropic
-            | Protocol::Gemini
-            | Protocol::Cohere
-            | Protocol::AiSdk => true,
-        }
-    }
-}
-
 /// Something odd about a stream, at the step (0-based event index) where it showed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Anomaly {
@@ -326,8 +247,6 @@ pub struct CallView {
 /// The result of assembling a stream.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assembled {
-    /// The protocol assembled.
-    pub protocol: Protocol,
     /// The response as an exchange (model name, one assistant message): encode it with
     /// [`Kind::Response`] to render it in any format.
     pub exchange: Exchange,
@@ -359,8 +278,6 @@ pub type Decoding = Result<(Exchange, Vec<Loss>), String>;
 
 /// A sans-IO stream assembler: push events in order, read the state at any time, finish.
 pub trait Assembler: Clone {
-    /// The protocol.
-    fn protocol(&self) -> Protocol;
     /// Feed one event.
     fn push(&mut self, event: &Event) -> Vec<Update>;
     /// The shared bookkeeping (calls, text, anomalies).
@@ -381,14 +298,14 @@ pub trait Assembler: Clone {
     fn message_so_far(&self) -> Assembled {
         let response = self.response();
         let decoded = self.decode(&response);
-        assemble(self.protocol(), response, decoded, self.tracker(), false)
+        assemble(response, decoded, self.tracker(), false)
     }
 
     /// End of input: end-of-stream checks (cut, empty or invalid arguments) and the message.
     fn finish(self) -> Assembled {
         let response = self.response();
         let decoded = self.decode(&response);
-        assemble(self.protocol(), response, decoded, self.tracker(), true)
+        assemble(response, decoded, self.tracker(), true)
     }
 }
 
@@ -728,13 +645,7 @@ fn strip_position(msg: &str) -> String {
 /// The equivalent response as its format decoded it (`decoded`), with what the body cannot
 /// carry patched in (invalid argument text of object-argument protocols) and end-of-stream
 /// checks.
-pub fn assemble(
-    protocol: Protocol,
-    response: Value,
-    decoded: Decoding,
-    t: &Tracker,
-    at_end: bool,
-) -> Assembled {
+pub fn assemble(response: Value, decoded: Decoding, t: &Tracker, at_end: bool) -> Assembled {
     let mut anomalies = t.anomalies.clone();
     let (mut exchange, losses) = match decoded {
         Ok(d) => d,
@@ -770,7 +681,6 @@ pub fn assemble(
         anomalies.extend(t.end_anomalies());
     }
     Assembled {
-        protocol,
         exchange,
         response,
         anomalies,
@@ -847,6 +757,14 @@ pub fn accumulate(acc: &mut Value, delta: &Value, depth: usize) {
     }
 }
 
+/// True when an event object's `type` is one of `types`.
+pub fn type_in(event: Option<&serde_json::Map<String, Value>>, types: &[&str]) -> bool {
+    event
+        .and_then(|o| o.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(|t| types.contains(&t))
+}
+
 /// `u64` field of an object.
 pub fn get_u64(v: &Value, key: &str) -> Option<u64> {
     v.get(key).and_then(Value::as_u64)
@@ -855,4 +773,28 @@ pub fn get_u64(v: &Value, key: &str) -> Option<u64> {
 /// String field of an object.
 pub fn get_str<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
+}
+
+/// Cut text into pieces of `n` characters (what synthesised streams send per event).
+pub fn fragments(s: &str, n: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut count = 0;
+    for ch in s.chars() {
+        cur.push(ch);
+        count += 1;
+        if count == n {
+            out.push(std::mem::take(&mut cur));
+            count = 0;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// A JSON object's fields (empty for anything else), to build events from.
+pub fn fields(v: &Value) -> serde_json::Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
 }

@@ -27,6 +27,7 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
         "f / p / s / l",
         "Wire formats / replay a stream / streams per provider / live calls",
     ),
+    ("k", "Cost: the tools' tokens per model, tool and round"),
     ("c", "Compare two formats / show all panes"),
     ("Ctrl+S", "Share: put the state in the link and copy it"),
     ("Ctrl+E", "Export the state as a file"),

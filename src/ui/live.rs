@@ -136,6 +136,20 @@ impl LiveState {
     fn key_for(&self, target: &Target) -> KeyFor {
         self.keys.with_untracked(|k| k.for_target(target))
     }
+
+    /// Where a request to `provider` goes under the Live settings (the Live target when it is
+    /// that provider, else the provider's defaults), with `model`, and the key it may carry.
+    /// For the Cost view's "Count exactly".
+    pub fn target_for(&self, provider: Provider, model: &str) -> (Target, KeyFor) {
+        let live = self.target.get_untracked();
+        let same = crate::live::count::counter(live.provider) == Some(provider);
+        let target = Target {
+            model: model.to_string(),
+            ..if same { live } else { Target::new(provider) }
+        };
+        let key = self.key_for(&target);
+        (target, key)
+    }
 }
 
 impl Default for LiveState {

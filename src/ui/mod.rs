@@ -5,11 +5,13 @@ mod canonical;
 pub mod cm;
 mod compare;
 mod conversation;
+mod cost;
 mod draft;
 mod footer;
 mod header;
 mod help;
 mod io;
+pub mod lazy;
 mod live;
 mod messages;
 mod models;
@@ -159,6 +161,7 @@ fn shortcuts(state: AppState) {
             "p" => state.right_tab.set("replay"),
             "s" => state.right_tab.set("streams"),
             "l" => state.right_tab.set("live"),
+            "k" => state.right_tab.set("cost"),
             "j" => state.left_tab.set("json"),
             "t" => state.left_tab.set("transcript"),
             "c" => state.compare.update(|c| {
@@ -677,11 +680,13 @@ pub fn App() -> impl IntoView {
                     {right("replay", "Replay a stream")}
                     {right("streams", "Streams per provider")}
                     {right("live", "Live")}
+                    {right("cost", "Cost")}
                 </div>
                 {move || match state.right_tab.get() {
                     "replay" => view! { <replay::ReplayView /> }.into_any(),
                     "streams" => view! { <replay::StreamsView /> }.into_any(),
                     "live" => view! { <live::LiveView /> }.into_any(),
+                    "cost" => view! { <cost::CostView /> }.into_any(),
                     _ => view! { <panes::Panes /> }.into_any(),
                 }}
             </section>

@@ -10,7 +10,7 @@ use crate::anchors::{self, Element, Span};
 use crate::formats::{notes, Encoded, Format, Kind};
 use crate::model::{Loss, LossKind};
 use crate::schema::{self, Finding, LintOptions, Severity, Target};
-use crate::snippets::{self, Lang};
+use crate::snippets::Lang;
 use leptos::prelude::*;
 
 /// One format's document and what it tells.
@@ -482,28 +482,48 @@ fn side_effects_text(found: &[(Target, Finding)]) -> String {
 fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
     let state = use_state();
     let id = format.id();
+    let done = move |out: Result<String, String>, lang: Option<Lang>| match out {
+        Ok(s) => {
+            io::copy_text(&s);
+            state.say(match lang {
+                None => format!("Copied the {} document", format.name()),
+                Some(l) => format!(
+                    "Copied a {} snippet for {} (the API key stays a placeholder)",
+                    l.name(),
+                    format.name()
+                ),
+            });
+        }
+        Err(e) => state.say_error(e),
+    };
+    // Snippets come from the lazy module (src/ui/lazy.rs), loaded when the menu first opens.
     let copy = move |lang: Option<Lang>| {
         let body = text.get_untracked();
-        let out = match lang {
-            None => Ok(body),
-            Some(l) => state
-                .exchange
-                .with_untracked(|x| snippets::snippet_for(x, format, l, &body))
-                .map_err(|e| e.to_string()),
+        let Some(l) = lang else {
+            return done(Ok(body), None);
         };
-        match out {
-            Ok(s) => {
-                io::copy_text(&s);
-                state.say(match lang {
-                    None => format!("Copied the {} document", format.name()),
-                    Some(l) => format!(
-                        "Copied a {} snippet for {} (the API key stays a placeholder)",
-                        l.name(),
-                        format.name()
-                    ),
-                });
-            }
-            Err(e) => state.say_error(e),
+        let input = serde_json::json!({
+            "exchange": state.exchange.with_untracked(|x| serde_json::to_string(x).unwrap_or_default()),
+            "format": format.id(),
+            "lang": l.id(),
+            "body": body,
+        })
+        .to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let out = super::lazy::call("snippet", &input).await.and_then(|a| {
+                serde_json::from_str::<serde_json::Value>(&a)
+                    .ok()
+                    .and_then(|v| v["text"].as_str().map(str::to_string))
+                    .ok_or_else(|| "the snippet could not be read".to_string())
+            });
+            done(out, Some(l));
+        });
+    };
+    let warm = move |ev: leptos::ev::Event| {
+        if event_target::<web_sys::HtmlDetailsElement>(&ev).open() {
+            wasm_bindgen_futures::spawn_local(async {
+                let _ = super::lazy::call("vocabs", "{}").await;
+            });
         }
     };
     let request = move || state.kind.get() == Kind::Request;
@@ -514,7 +534,7 @@ fn CopyMenu(format: Format, text: Signal<String>) -> impl IntoView {
                 "Copy"
             </button>
             <Show when=request>
-                <details class="menu">
+                <details class="menu" on:toggle=warm>
                     <summary class="ghost small" data-testid=format!("copy-as-{id}") aria-label=format!("Copy {} request as code", format.name())>
                         "As code"
                     </summary>

@@ -100,8 +100,8 @@ pub struct AppState {
     pub replay: RwSignal<Option<String>>,
     /// Left column tab: `edit` (structured) or `json` (canonical JSON).
     pub left_tab: RwSignal<&'static str>,
-    /// Right column: `formats` (the panes), `replay` (a stream step by step) or `streams`
-    /// (the stream each provider would send).
+    /// Right column: `formats` (the panes), `replay` (a stream step by step), `streams`
+    /// (the stream each provider would send), `live` or `cost` (tokens per model).
     pub right_tab: RwSignal<&'static str>,
     /// Bumped when a whole new state is loaded, so editors drop their drafts.
     pub generation: RwSignal<u64>,
@@ -117,6 +117,8 @@ pub struct AppState {
     /// The example loaded last (id, title) and its exchange as loaded: the picker names it,
     /// "edited" once the exchange differs. `None` after any other load.
     pub example: RwSignal<Option<(&'static str, &'static str, Exchange)>>,
+    /// The models picked in the Cost view.
+    pub cost: RwSignal<super::cost::Choice>,
 }
 
 impl AppState {
@@ -148,6 +150,7 @@ impl AppState {
             tab: StoredValue::new(String::new()),
             history: RwSignal::new(History::default()),
             history_open: RwSignal::new(false),
+            cost: RwSignal::new(Default::default()),
             example: RwSignal::new(EXAMPLES.first().and_then(|e| {
                 let x = read_any(e.source).ok()?.0.exchange;
                 Some((e.id, e.title, x))

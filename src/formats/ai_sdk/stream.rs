@@ -15,7 +15,7 @@
 //! message (text, reasoning, calls) and a tool message with the outputs that arrived.
 
 use crate::stream::{
-    arguments_value, get_str, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+    arguments_value, fragments, get_str, AnomalyKind, Assembler, Event, Tracker, Update,
 };
 use serde_json::{json, Map, Value};
 
@@ -259,7 +259,7 @@ impl AiSdkAssembler {
 }
 
 impl Assembler for AiSdkAssembler {
-    crate::formats::assembler_basics!(Protocol::AiSdk);
+    crate::formats::assembler_basics!(crate::formats::Protocol::AiSdk);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         if event.is_done() {
@@ -335,7 +335,7 @@ impl Assembler for AiSdkAssembler {
 /// The UI message stream for an encoded AI SDK response: one step, text in fragments of `n`
 /// characters, each call's input as `tool-input-delta` fragments of its JSON text, then the
 /// whole input, `finish` and `[DONE]`.
-pub fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
     let mut out = vec![json!({"type": "start"}), json!({"type": "start-step"})];
     let messages = doc
         .get("response")
@@ -396,8 +396,28 @@ pub fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
     out
 }
 
-/// `text` cut into pieces of `n` characters (none for empty text).
-fn fragments(text: &str, n: usize) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    chars.chunks(n.max(1)).map(|c| c.iter().collect()).collect()
+impl crate::formats::spec::Streams for super::Codec {
+    type Assembler = AiSdkAssembler;
+    const SSE: bool = true;
+
+    fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        const TYPES: [&str; 9] = [
+            "start-step",
+            "text-start",
+            "tool-input-start",
+            "tool-input-delta",
+            "tool-input-available",
+            "tool-output-available",
+            "tool-output-error",
+            "finish-step",
+            "reasoning-start",
+        ];
+        let Some(o) = o else { return false };
+        let t = o.get("type").and_then(Value::as_str).unwrap_or("");
+        TYPES.contains(&t) || (t == "start" && o.contains_key("messageId"))
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        synthesize(doc, n)
+    }
 }

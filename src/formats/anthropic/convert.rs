@@ -11,11 +11,12 @@ use super::wire::{
 };
 use crate::formats::json::escape;
 use crate::formats::shared::{self, drop_pointer, option_pointer};
+use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool,
-    ToolCall, ToolChoice, ToolResult, Usage,
+    Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
+    ToolChoice, ToolResult, Usage,
 };
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -92,13 +93,21 @@ fn wire_role(m: &Message) -> WireRole {
     }
 }
 
-/// Whether a part is written (the rules of [`encode_part`], without the reports).
-fn kept(role: WireRole, response: bool, part: &Part) -> bool {
-    match part {
-        Part::Text { text, .. } => response || !text.is_empty(),
-        Part::ToolCall(_) => role == WireRole::Assistant,
-        Part::ToolResult(_) => role == WireRole::User && !response,
-        Part::Raw { format, .. } => format == ID,
+/// Anthropic's turns for the shared grouping.
+struct Messages;
+
+impl Turns for Messages {
+    type Role = WireRole;
+    const ID: &'static str = ID;
+    const PROVIDER: &'static str = "Anthropic";
+    const USER: WireRole = WireRole::User;
+    const ASSISTANT: WireRole = WireRole::Assistant;
+    fn wire_role(m: &Message) -> WireRole {
+        wire_role(m)
+    }
+    /// A user message marked as a system message stays on its own.
+    fn joins(next: &Message) -> bool {
+        !is_system_marked(next)
     }
 }
 
@@ -130,7 +139,7 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                     .at(&ctx.target);
                 return None;
             }
-            let mut fields = own_fields(extra, &["type", "text"], p, losses);
+            let mut fields = shared::own_fields(ID, extra, &["type", "text"], p, losses);
             if ctx.response {
                 response_only_fields(&mut fields, &["citations"], p, losses);
             }
@@ -151,7 +160,8 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                 return None;
             }
             let input = encode_arguments(call, p, &ctx.target, losses);
-            let mut fields = own_fields(&call.extra, &["type", "id", "name", "input"], p, losses);
+            let mut fields =
+                shared::own_fields(ID, &call.extra, &["type", "id", "name", "input"], p, losses);
             if ctx.response {
                 response_only_fields(&mut fields, &["caller", "toolset_name"], p, losses);
             }
@@ -237,7 +247,8 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
             "Anthropic tool_result blocks name only the tool_use_id",
         );
     }
-    let mut fields = own_fields(&r.extra, &["type", "tool_use_id", "content"], p, losses);
+    let mut fields =
+        shared::own_fields(ID, &r.extra, &["type", "tool_use_id", "content"], p, losses);
     // An explicit `"is_error": false` of a pasted document, kept so it is written back.
     let explicit_false = fields.remove("is_error") == Some(Value::Bool(false));
     let is_error = if r.is_error {
@@ -467,7 +478,8 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
             "Anthropic tools have no annotations",
         );
     }
-    let extra = own_fields(
+    let extra = shared::own_fields(
+        ID,
         &t.extra,
         &["name", "description", "input_schema", "strict"],
         &p,
@@ -645,41 +657,7 @@ fn encode_tool_choice(
 /// The canonical messages as Anthropic turns: a Tool message (and any Tool messages right after
 /// it) and the User message after them become one user message, results first.
 fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
-    // Which source messages make up each wire message.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut i = 0;
-    while i < msgs.len() {
-        let mut group = vec![i];
-        let mut j = i + 1;
-        let is_tool = |k: usize| msgs.get(k).is_some_and(|m| m.role == Role::Tool);
-        if is_tool(i) {
-            while is_tool(j) {
-                group.push(j);
-                j += 1;
-            }
-            if group.len() > 1 {
-                losses.rewritten(
-                    "/messages",
-                    format!("tool messages {i}–{} sent as one user message", j - 1),
-                    "Anthropic expects all tool results of a turn together in the one user \
-                     message after it; they read back as one tool message",
-                );
-            }
-            if let Some(next) = msgs.get(j) {
-                let merges = next.role == Role::User
-                    && !is_system_marked(next)
-                    && next.parts.iter().any(|p| kept(WireRole::User, false, p))
-                    && !next.parts.iter().any(|p| matches!(p, Part::ToolResult(_)));
-                if merges {
-                    group.push(j);
-                    j += 1;
-                }
-            }
-        }
-        groups.push(group);
-        i = j;
-    }
-
+    let groups = turns::group::<Messages>(msgs, losses);
     let mut out = Vec::new();
     for (wi, group) in groups.iter().enumerate() {
         let role = group
@@ -695,7 +673,11 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
             let list = format!("{mp}/parts");
             for (pi, part) in m.parts.iter().enumerate() {
                 let pointer = format!("{list}/{pi}");
-                let later = m.parts.iter().skip(pi + 1).any(|p| kept(role, false, p));
+                let later = m
+                    .parts
+                    .iter()
+                    .skip(pi + 1)
+                    .any(|p| Messages::kept(role, false, p));
                 let ctx = PartCtx {
                     role,
                     pointer: &pointer,
@@ -725,7 +707,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
                     }
                 }
             }
-            extra.extend(own_fields(&own, &["content"], &mp, losses));
+            extra.extend(shared::own_fields(ID, &own, &["content"], &mp, losses));
         }
         let content = match blocks.as_slice() {
             [Block::Text(t)] if plain_text_only && t.extra.is_empty() => {
@@ -740,26 +722,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
         });
     }
 
-    // Anything else that reads back grouped differently (results inside a user message, text
-    // inside a tool message, an empty tool message, …) is reported once, for the whole list.
-    let expected: Vec<(Role, usize)> = msgs
-        .iter()
-        .map(|m| {
-            let role = wire_role(m);
-            (
-                m.role,
-                m.parts.iter().filter(|p| kept(role, false, p)).count(),
-            )
-        })
-        .collect();
-    if read_back_shape(&out) != expected && !losses.0.iter().any(|l| l.pointer == "/messages") {
-        losses.rewritten(
-            "/messages",
-            "messages regrouped",
-            "Anthropic carries tool results inside user messages: these messages read back \
-             split or joined differently",
-        );
-    }
+    turns::report_regrouped::<Messages>(msgs, read_back_shape(&out), losses);
     out
 }
 
@@ -779,17 +742,7 @@ fn read_back_shape(msgs: &[MessageParam]) -> Vec<(Role, usize)> {
         match m.role {
             WireRole::Assistant => shape.push((Role::Assistant, n)),
             WireRole::System => shape.push((Role::User, n)),
-            WireRole::User if n == 0 => shape.push((Role::User, 0)),
-            WireRole::User => {
-                for run in results.chunk_by(|a, b| a == b) {
-                    let role = if run.first() == Some(&true) {
-                        Role::Tool
-                    } else {
-                        Role::User
-                    };
-                    shape.push((role, run.len()));
-                }
-            }
+            WireRole::User => turns::user_shape(&results, &mut shape),
         }
     }
     shape
@@ -836,7 +789,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                         strict: t.strict,
                         output_schema: None,
                         annotations: None,
-                        extra: wrap(t.extra),
+                        extra: shared::wrap(ID, t.extra),
                     });
                 }
                 ToolDef::Server(v) => {
@@ -893,7 +846,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
     for (wi, m) in doc.messages.into_iter().enumerate() {
         decode_message(wi, m, &mut call_ids, &mut x.messages, &mut losses)?;
     }
-    x.extra = wrap(extra);
+    x.extra = shared::wrap(ID, extra);
     Ok((x, losses.into_vec()))
 }
 
@@ -911,7 +864,7 @@ fn content_blocks(content: Content) -> Vec<Block> {
 /// A text part; `marker` (a lone text block in an array) gives it an empty `extra.anthropic`
 /// so the encoder writes it back as an array rather than the string shorthand.
 fn decode_text(t: TextBlock, marker: bool) -> Part {
-    let mut extra = wrap(t.extra);
+    let mut extra = shared::wrap(ID, t.extra);
     if marker && extra.is_empty() {
         extra.insert(ID.to_string(), Map::new());
     }
@@ -927,7 +880,7 @@ fn decode_call(b: ToolUseBlock) -> Part {
         name: b.name,
         arguments: b.input,
         arguments_raw: None,
-        extra: wrap(b.extra),
+        extra: shared::wrap(ID, b.extra),
     })
 }
 
@@ -966,7 +919,7 @@ fn decode_message(
                 });
             }
             let mut msg = Message::new(Role::Assistant, parts);
-            msg.extra = wrap(extra);
+            msg.extra = shared::wrap(ID, extra);
             out.push(msg);
         }
         WireRole::User | WireRole::System => {
@@ -1033,7 +986,7 @@ fn decode_message(
             let mut extra = Some(extra);
             for (role, parts) in runs {
                 let mut msg = Message::new(role, parts);
-                msg.extra = wrap(extra.take().unwrap_or_default());
+                msg.extra = shared::wrap(ID, extra.take().unwrap_or_default());
                 out.push(msg);
             }
         }
@@ -1059,7 +1012,7 @@ fn decode_result(r: ToolResultBlock) -> Part {
         name: None,
         content,
         is_error: r.is_error == Some(true),
-        extra: wrap(extra),
+        extra: shared::wrap(ID, extra),
     })
 }
 
@@ -1157,7 +1110,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             .parts
             .iter()
             .skip(pi + 1)
-            .any(|p| kept(WireRole::Assistant, true, p));
+            .any(|p| Messages::kept(WireRole::Assistant, true, p));
         let ctx = PartCtx {
             role: WireRole::Assistant,
             pointer: &pointer,
@@ -1245,7 +1198,8 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
     };
     let mut own = msg.extra.clone();
     own.insert(ID.to_string(), fields);
-    let extra = own_fields(
+    let extra = shared::own_fields(
+        ID,
         &own,
         &["type", "role", "model", "content", "stop_reason"],
         "/messages/0",
@@ -1312,7 +1266,7 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
     let mut msg = Message::new(Role::Assistant, parts);
     msg.stop_reason = doc.stop_reason.map(stop_from_wire);
     msg.usage = usage;
-    msg.extra = wrap(extra);
+    msg.extra = shared::wrap(ID, extra);
     let mut x = Exchange::default();
     x.options.model = doc.model;
     x.messages.push(msg);
@@ -1372,19 +1326,6 @@ fn has_marker(o: &Map<String, Value>) -> bool {
 }
 
 // Format-bound forms of the shared helpers.
-
-fn wrap(m: Map<String, Value>) -> Extra {
-    shared::wrap(ID, m)
-}
-
-fn own_fields(
-    extra: &Extra,
-    reserved: &[&str],
-    pointer: &str,
-    losses: &mut Losses,
-) -> Map<String, Value> {
-    shared::own_fields(ID, extra, reserved, pointer, losses)
-}
 
 fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
     shared::object_arguments(

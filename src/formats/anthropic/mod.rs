@@ -39,31 +39,50 @@ pub mod wire;
 
 pub use convert::{PLACEHOLDER_ID, PLACEHOLDER_MAX_TOKENS, PLACEHOLDER_MODEL};
 
-use crate::formats::{DecodeError, Kind};
-use crate::model::{Exchange, Loss};
+use crate::formats::notes::Note;
+use crate::formats::spec::{Header, Http, Sdk, Send};
+use crate::formats::Kind;
+use crate::model::ModelFamily;
+use crate::schema::Family;
 use serde_json::Value;
+
+/// The Messages API, as snippets call it (the legacy XML prompt is sent to it too).
+pub const API: Http = Http::post(
+    "Anthropic Messages",
+    "https://api.anthropic.com/v1/messages",
+)
+.headers(&[
+    Header::env("x-api-key", "ANTHROPIC_API_KEY"),
+    Header::literal("anthropic-version", "2023-06-01"),
+])
+.sdk(Sdk::new(
+    "anthropic",
+    "anthropic.Anthropic(api_key=os.environ[\"ANTHROPIC_API_KEY\"])",
+    "messages.create",
+));
 
 /// The Anthropic Messages codec.
 pub struct Codec;
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
-    type Request = wire::Request;
-    type Response = wire::Response;
+    crate::formats::by_convert!(wire::Request, wire::Response);
 
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        convert::encode_request(x)
-    }
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_request(doc)
-    }
-    fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
-        convert::encode_response(x)
-    }
-    fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(doc)
-    }
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         convert::sniff(v)
     }
+}
+
+impl crate::formats::spec::Spec for Codec {
+    const NAME: &'static str = "Anthropic Messages";
+    const NOTE: Note = Note {
+        arguments: "A JSON object (`input` of a `tool_use` block); argument text that is not valid JSON becomes `{}`.",
+        results: "`tool_result` blocks at the start of the next user message, with `is_error` for a failure.",
+        ids: "`tool_use.id` (`^[a-zA-Z0-9_-]{1,64}$`) pairs with `tool_result.tool_use_id`; other ids are rewritten in both places.",
+        choice: "`auto`, `any`, `tool` (one name) or `none`, with `disable_parallel_tool_use` inside tool_choice as the parallel switch.",
+        other: "`system` is a top-level field, `model` and `max_tokens` are required, and the current API version takes no `temperature` or `top_p`.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
+    const LINTS: Family = Family::Anthropic;
+    const SEND: Send = Send::Http(API);
 }

@@ -9,8 +9,9 @@
 //! stream), usage fields of `message_delta` overwrite those of the start.
 
 use crate::stream::{
-    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Tracker, Update,
 };
+use crate::stream::{fields, fragments};
 use serde_json::{json, Map, Value};
 
 /// One content block: its wire index, the block as started, and for tool blocks the tracker
@@ -240,7 +241,7 @@ fn append(v: &mut Value, key: &str, s: &str) {
 }
 
 impl Assembler for AnthropicAssembler {
-    crate::formats::assembler_basics!(Protocol::Anthropic);
+    crate::formats::assembler_basics!(crate::formats::Protocol::Anthropic);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
@@ -309,4 +310,103 @@ impl Assembler for AnthropicAssembler {
         doc.insert("content".into(), Value::Array(content));
         Value::Object(doc)
     }
+}
+
+impl crate::formats::spec::Streams for super::Codec {
+    type Assembler = AnthropicAssembler;
+    const SSE: bool = true;
+    const NAMED_EVENTS: bool = true;
+
+    fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        const TYPES: [&str; 6] = [
+            "message_start",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop",
+        ];
+        crate::stream::type_in(o, &TYPES)
+    }
+
+    fn whole_response(o: &Map<String, Value>) -> bool {
+        o.get("type").and_then(Value::as_str) == Some("message")
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        anthropic(doc, n)
+    }
+}
+
+/// Anthropic events for a message: `message_start`, each content block with its deltas, `message_delta`, `message_stop`.
+fn anthropic(doc: &Value, n: usize) -> Vec<Value> {
+    let mut start = fields(doc);
+    let content = start.remove("content");
+    let stop_reason = start.insert("stop_reason".into(), Value::Null);
+    let stop_sequence = start.insert("stop_sequence".into(), Value::Null);
+    start.insert("content".into(), json!([]));
+    let usage = start.get("usage").cloned();
+    let mut out = vec![
+        json!({"type": "message_start", "message": start}),
+        json!({"type": "ping"}),
+    ];
+    for (i, block) in content
+        .as_ref()
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let mut b = fields(block);
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+                b.insert("text".into(), json!(""));
+                out.push(json!({"type": "content_block_start", "index": i, "content_block": b}));
+                for f in fragments(text, n) {
+                    out.push(json!({"type": "content_block_delta", "index": i,
+                                    "delta": {"type": "text_delta", "text": f}}));
+                }
+            }
+            Some("tool_use" | "server_tool_use") => {
+                let input = block.get("input").cloned().unwrap_or(json!({}));
+                let text = serde_json::to_string(&input).unwrap_or_default();
+                b.insert("input".into(), json!({}));
+                out.push(json!({"type": "content_block_start", "index": i, "content_block": b}));
+                out.push(json!({"type": "content_block_delta", "index": i,
+                                "delta": {"type": "input_json_delta", "partial_json": ""}}));
+                for f in fragments(&text, n) {
+                    out.push(json!({"type": "content_block_delta", "index": i,
+                                    "delta": {"type": "input_json_delta", "partial_json": f}}));
+                }
+            }
+            Some("thinking") => {
+                let text = block.get("thinking").and_then(Value::as_str).unwrap_or("");
+                let sig = block.get("signature").cloned();
+                b.insert("thinking".into(), json!(""));
+                b.insert("signature".into(), json!(""));
+                out.push(json!({"type": "content_block_start", "index": i, "content_block": b}));
+                for f in fragments(text, n) {
+                    out.push(json!({"type": "content_block_delta", "index": i,
+                                    "delta": {"type": "thinking_delta", "thinking": f}}));
+                }
+                if let Some(s) = sig {
+                    out.push(json!({"type": "content_block_delta", "index": i,
+                                    "delta": {"type": "signature_delta", "signature": s}}));
+                }
+            }
+            _ => out.push(json!({"type": "content_block_start", "index": i, "content_block": b})),
+        }
+        out.push(json!({"type": "content_block_stop", "index": i}));
+    }
+    let mut delta = Map::new();
+    delta.insert("stop_reason".into(), stop_reason.unwrap_or(Value::Null));
+    delta.insert("stop_sequence".into(), stop_sequence.unwrap_or(Value::Null));
+    let mut md = json!({"type": "message_delta", "delta": delta});
+    if let (Some(u), Value::Object(m)) = (usage, &mut md) {
+        m.insert("usage".into(), u);
+    }
+    out.push(md);
+    out.push(json!({"type": "message_stop"}));
+    out
 }

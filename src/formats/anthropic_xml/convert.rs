@@ -7,8 +7,8 @@ use super::wire::{
 };
 use crate::formats::json;
 use crate::model::{
-    diff::differences, Exchange, Extra, Loss, Losses, Message, Part, ResultContent, Role,
-    StopReason, Tool, ToolCall, ToolResult, FORM_KEY,
+    diff::differences, Exchange, Extra, Loss, Losses, Message, Part, ResultContent, Role, Tool,
+    ToolCall, ToolResult, FORM_KEY,
 };
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -890,14 +890,6 @@ pub fn decode_request(p: Prompt) -> (Exchange, Vec<Loss>) {
     (x, Vec::new())
 }
 
-fn derived_stop(m: &Message) -> StopReason {
-    if m.tool_calls().next().is_some() {
-        StopReason::ToolUse
-    } else {
-        StopReason::EndTurn
-    }
-}
-
 /// The model's last turn → completion.
 pub fn encode_response(x: &Exchange) -> (Completion, Vec<Loss>) {
     let view = x.response_view();
@@ -925,7 +917,7 @@ pub fn encode_response(x: &Exchange) -> (Completion, Vec<Loss>) {
                 "derived from the calls (tool use, else end of turn)",
             );
         }
-        Some(s) if *s != derived_stop(m) => {
+        Some(s) if *s != crate::formats::shared::derived_stop(m) => {
             losses.rewritten(
                 "/messages/0/stop_reason",
                 format!("stop reason {s:?}"),
@@ -959,7 +951,7 @@ pub fn decode_response(c: Completion) -> (Exchange, Vec<Loss>) {
         Some(m) if messages.is_empty() => m,
         _ => Message::new(Role::Assistant, Vec::new()),
     };
-    m.stop_reason = Some(derived_stop(&m));
+    m.stop_reason = Some(crate::formats::shared::derived_stop(&m));
     let x = Exchange {
         messages: vec![m],
         ..Exchange::default()

@@ -10,11 +10,12 @@ use super::wire::{
 };
 use crate::formats::json::escape;
 use crate::formats::shared::{self, drop_pointer};
+use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool,
-    ToolCall, ToolChoice, ToolResult, Usage, FORM_KEY,
+    Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
+    ToolChoice, ToolResult, Usage, FORM_KEY,
 };
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
@@ -81,13 +82,17 @@ fn wire_role(m: &Message) -> WireRole {
     }
 }
 
-/// Whether a part is written (the rules of [`encode_part`], without the reports).
-fn kept(role: WireRole, response: bool, part: &Part) -> bool {
-    match part {
-        Part::Text { text, .. } => response || !text.is_empty(),
-        Part::ToolCall(_) => role == WireRole::Assistant,
-        Part::ToolResult(_) => role == WireRole::User && !response,
-        Part::Raw { format, .. } => format == ID,
+/// Bedrock's turns for the shared grouping.
+struct Messages;
+
+impl Turns for Messages {
+    type Role = WireRole;
+    const ID: &'static str = ID;
+    const PROVIDER: &'static str = "Bedrock";
+    const USER: WireRole = WireRole::User;
+    const ASSISTANT: WireRole = WireRole::Assistant;
+    fn wire_role(m: &Message) -> WireRole {
+        wire_role(m)
     }
 }
 
@@ -221,7 +226,7 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                     .at(&ctx.target);
                 return None;
             }
-            for k in own_fields(extra, &[], p, losses).keys() {
+            for k in shared::own_fields(ID, extra, &[], p, losses).keys() {
                 losses.dropped(
                     format!("{p}/extra/{ID}/{}", escape(k)),
                     format!("text block field {k}"),
@@ -243,7 +248,8 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             }
             let target = format!("{}/toolUse", ctx.target);
             let input = encode_arguments(call, p, &target, losses);
-            let fields = own_fields(&call.extra, &["toolUseId", "name", "input"], p, losses);
+            let fields =
+                shared::own_fields(ID, &call.extra, &["toolUseId", "name", "input"], p, losses);
             Some(Block::ToolUse(ToolUse {
                 tool_use_id: call.id.clone().unwrap_or_default(),
                 name: call.name.clone(),
@@ -309,7 +315,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
             "Bedrock toolResult blocks name only the toolUseId",
         );
     }
-    let mut fields = own_fields(&r.extra, &["toolUseId", "content"], p, losses);
+    let mut fields = shared::own_fields(ID, &r.extra, &["toolUseId", "content"], p, losses);
     // A pasted `"status": "success"` (or any non-error status) is written back as it was.
     let stored_status = match fields.remove("status") {
         Some(Value::String(s)) if s != "error" => Some(s),
@@ -434,7 +440,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         .and_then(|f| f.get(MODEL_IN_URL))
         .and_then(Value::as_bool)
         == Some(true);
-    let mut extra = own_fields(&x.extra, &[], "", &mut losses);
+    let mut extra = shared::own_fields(ID, &x.extra, &[], "", &mut losses);
     let stored_system = extra.remove("system");
     let stored_config = extra.remove("toolConfig");
     let stored_inference = extra.remove("inferenceConfig");
@@ -629,7 +635,8 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
             "Bedrock tool specs have no annotations",
         );
     }
-    let extra = own_fields(
+    let extra = shared::own_fields(
+        ID,
         &t.extra,
         &["name", "description", "inputSchema", "strict"],
         &p,
@@ -868,40 +875,7 @@ fn tool_names(messages: &[wire::Message]) -> Vec<String> {
 /// The canonical messages as Bedrock turns: a Tool message (and any Tool messages right after
 /// it) and the User message after them become one user message, results first.
 fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> {
-    // Which source messages make up each wire message.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut i = 0;
-    while i < msgs.len() {
-        let mut group = vec![i];
-        let mut j = i + 1;
-        let is_tool = |k: usize| msgs.get(k).is_some_and(|m| m.role == Role::Tool);
-        if is_tool(i) {
-            while is_tool(j) {
-                group.push(j);
-                j += 1;
-            }
-            if group.len() > 1 {
-                losses.rewritten(
-                    "/messages",
-                    format!("tool messages {i}–{} sent as one user message", j - 1),
-                    "Bedrock expects all tool results of a turn together in the one user \
-                     message after it; they read back as one tool message",
-                );
-            }
-            if let Some(next) = msgs.get(j) {
-                let merges = next.role == Role::User
-                    && next.parts.iter().any(|p| kept(WireRole::User, false, p))
-                    && !next.parts.iter().any(|p| matches!(p, Part::ToolResult(_)));
-                if merges {
-                    group.push(j);
-                    j += 1;
-                }
-            }
-        }
-        groups.push(group);
-        i = j;
-    }
-
+    let groups = turns::group::<Messages>(msgs, losses);
     let mut out = Vec::new();
     for (wi, group) in groups.iter().enumerate() {
         let role = group
@@ -916,7 +890,11 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
             let list = format!("{mp}/parts");
             for (pi, part) in m.parts.iter().enumerate() {
                 let pointer = format!("{list}/{pi}");
-                let later = m.parts.iter().skip(pi + 1).any(|p| kept(role, false, p));
+                let later = m
+                    .parts
+                    .iter()
+                    .skip(pi + 1)
+                    .any(|p| Messages::kept(role, false, p));
                 let ctx = PartCtx {
                     role,
                     pointer: &pointer,
@@ -942,7 +920,13 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
                     }
                 }
             }
-            extra.extend(own_fields(&own, &["role", "content"], &mp, losses));
+            extra.extend(shared::own_fields(
+                ID,
+                &own,
+                &["role", "content"],
+                &mp,
+                losses,
+            ));
         }
         out.push(wire::Message {
             role,
@@ -951,26 +935,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
         });
     }
 
-    // Anything else that reads back grouped differently (results inside a user message, text
-    // inside a tool message, an empty tool message, …) is reported once, for the whole list.
-    let expected: Vec<(Role, usize)> = msgs
-        .iter()
-        .map(|m| {
-            let role = wire_role(m);
-            (
-                m.role,
-                m.parts.iter().filter(|p| kept(role, false, p)).count(),
-            )
-        })
-        .collect();
-    if read_back_shape(&out) != expected && !losses.0.iter().any(|l| l.pointer == "/messages") {
-        losses.rewritten(
-            "/messages",
-            "messages regrouped",
-            "Bedrock carries tool results inside user messages: these messages read back split \
-             or joined differently",
-        );
-    }
+    turns::report_regrouped::<Messages>(msgs, read_back_shape(&out), losses);
     out
 }
 
@@ -985,17 +950,7 @@ fn read_back_shape(msgs: &[wire::Message]) -> Vec<(Role, usize)> {
             .collect();
         match m.role {
             WireRole::Assistant => shape.push((Role::Assistant, results.len())),
-            WireRole::User if results.is_empty() => shape.push((Role::User, 0)),
-            WireRole::User => {
-                for run in results.chunk_by(|a, b| a == b) {
-                    let role = if run.first() == Some(&true) {
-                        Role::Tool
-                    } else {
-                        Role::User
-                    };
-                    shape.push((role, run.len()));
-                }
-            }
+            WireRole::User => turns::user_shape(&results, &mut shape),
         }
     }
     shape
@@ -1051,7 +1006,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                         strict: t.strict,
                         output_schema: None,
                         annotations: None,
-                        extra: wrap(t.extra),
+                        extra: shared::wrap(ID, t.extra),
                     });
                 }
                 ToolEntry::Raw(v) => {
@@ -1082,7 +1037,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
     for (wi, m) in doc.messages.unwrap_or_default().into_iter().enumerate() {
         decode_message(wi, m, &mut call_ids, &mut x.messages)?;
     }
-    x.extra = wrap(extra);
+    x.extra = shared::wrap(ID, extra);
     Ok((x, losses.into_vec()))
 }
 
@@ -1101,7 +1056,7 @@ fn decode_call(u: ToolUse) -> Part {
         name: u.name,
         arguments: u.input,
         arguments_raw: None,
-        extra: wrap(u.extra),
+        extra: shared::wrap(ID, u.extra),
     })
 }
 
@@ -1136,7 +1091,7 @@ fn decode_message(
                 });
             }
             let mut msg = Message::new(Role::Assistant, parts);
-            msg.extra = wrap(m.extra);
+            msg.extra = shared::wrap(ID, m.extra);
             out.push(msg);
         }
         WireRole::User => {
@@ -1186,7 +1141,7 @@ fn decode_message(
             let mut extra = Some(m.extra);
             for (role, parts) in runs {
                 let mut msg = Message::new(role, parts);
-                msg.extra = wrap(extra.take().unwrap_or_default());
+                msg.extra = shared::wrap(ID, extra.take().unwrap_or_default());
                 out.push(msg);
             }
         }
@@ -1232,7 +1187,7 @@ fn decode_result(r: ToolResultBlock) -> Part {
         name: None,
         content: decode_result_content(r.content),
         is_error,
-        extra: wrap(extra),
+        extra: shared::wrap(ID, extra),
     })
 }
 
@@ -1316,7 +1271,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             .parts
             .iter()
             .skip(pi + 1)
-            .any(|p| kept(WireRole::Assistant, true, p));
+            .any(|p| Messages::kept(WireRole::Assistant, true, p));
         let ctx = PartCtx {
             role: WireRole::Assistant,
             pointer: &pointer,
@@ -1360,7 +1315,8 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
         },
     };
 
-    let mut fields = own_fields(
+    let mut fields = shared::own_fields(
+        ID,
         &msg.extra,
         &["output", "stopReason", "role", "content"],
         "/messages/0",
@@ -1489,7 +1445,7 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
     let mut msg = Message::new(Role::Assistant, parts);
     msg.stop_reason = Some(stop_from_wire(doc.stop_reason));
     msg.usage = usage;
-    msg.extra = wrap(extra);
+    msg.extra = shared::wrap(ID, extra);
     let mut x = Exchange::default();
     x.messages.push(msg);
     Ok((x, Vec::new()))
@@ -1539,19 +1495,6 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
 }
 
 // Format-bound forms of the shared helpers.
-
-fn wrap(m: Map<String, Value>) -> Extra {
-    shared::wrap(ID, m)
-}
-
-fn own_fields(
-    extra: &Extra,
-    reserved: &[&str],
-    pointer: &str,
-    losses: &mut Losses,
-) -> Map<String, Value> {
-    shared::own_fields(ID, extra, reserved, pointer, losses)
-}
 
 fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
     shared::object_arguments(

@@ -7,8 +7,9 @@
 //! payload with the event type as the event's name (the binary event stream's header).
 
 use crate::stream::{
-    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Tracker, Update,
 };
+use crate::stream::{fields, fragments};
 use serde_json::{json, Map, Value};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -147,7 +148,7 @@ impl BedrockAssembler {
 }
 
 impl Assembler for BedrockAssembler {
-    crate::formats::assembler_basics!(Protocol::Bedrock);
+    crate::formats::assembler_basics!(crate::formats::Protocol::Bedrock);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         // `metadata` follows `messageStop` on the wire: nothing is after the end here.
@@ -293,4 +294,89 @@ impl Assembler for BedrockAssembler {
 /// Bedrock's event names, for detection.
 pub fn is_event_name(name: &str) -> bool {
     EVENTS.contains(&name) || name.ends_with("Exception")
+}
+
+impl crate::formats::spec::Streams for super::Codec {
+    type Assembler = BedrockAssembler;
+    const SSE: bool = false;
+
+    fn claims(name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        name.is_some_and(|n| EVENTS.contains(&n))
+            || o.is_some_and(|o| o.len() == 1 && o.keys().any(|k| EVENTS.contains(&k.as_str())))
+    }
+
+    fn whole_response(o: &Map<String, Value>) -> bool {
+        o.contains_key("output")
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        bedrock(doc, n)
+    }
+}
+
+/// ConverseStream events for a response: `messageStart`, block deltas, `messageStop`, `metadata`.
+fn bedrock(doc: &Value, n: usize) -> Vec<Value> {
+    let message = doc.get("output").and_then(|o| o.get("message"));
+    let role = message
+        .and_then(|m| m.get("role"))
+        .cloned()
+        .unwrap_or(json!("assistant"));
+    let mut out = vec![json!({"messageStart": {"role": role}})];
+    let content = message
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array);
+    for (i, block) in content.into_iter().flatten().enumerate() {
+        if let Some(text) = block.get("text").and_then(Value::as_str) {
+            for f in fragments(text, n) {
+                out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                                                      "delta": {"text": f}}}));
+            }
+        } else if let Some(tu) = block.get("toolUse") {
+            let mut start = fields(tu);
+            let input = start.remove("input").unwrap_or(json!({}));
+            out.push(json!({"contentBlockStart": {"contentBlockIndex": i,
+                                                  "start": {"toolUse": start}}}));
+            let text = serde_json::to_string(&input).unwrap_or_default();
+            for f in fragments(&text, n) {
+                out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                                                      "delta": {"toolUse": {"input": f}}}}));
+            }
+        } else if let Some(rt) = block
+            .get("reasoningContent")
+            .and_then(|r| r.get("reasoningText"))
+        {
+            let text = rt.get("text").and_then(Value::as_str).unwrap_or("");
+            for f in fragments(text, n) {
+                out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                    "delta": {"reasoningContent": {"text": f}}}}));
+            }
+            if let Some(sig) = rt.get("signature") {
+                out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                    "delta": {"reasoningContent": {"signature": sig}}}}));
+            }
+        } else {
+            out.push(json!({"contentBlockDelta": {"contentBlockIndex": i, "delta": block}}));
+        }
+        out.push(json!({"contentBlockStop": {"contentBlockIndex": i}}));
+    }
+    let mut stop = Map::new();
+    for (k, v) in fields(doc) {
+        if k == "stopReason" || k == "additionalModelResponseFields" {
+            stop.insert(k, v);
+        }
+    }
+    out.push(json!({ "messageStop": stop }));
+    let mut meta = Map::new();
+    for (k, v) in fields(doc) {
+        if matches!(
+            k.as_str(),
+            "usage" | "metrics" | "trace" | "performanceConfig"
+        ) {
+            meta.insert(k, v);
+        }
+    }
+    if !meta.is_empty() {
+        out.push(json!({ "metadata": meta }));
+    }
+    out
 }

@@ -37,8 +37,11 @@ pub mod wire;
 
 pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};
 
+use crate::formats::notes::Note;
+use crate::formats::spec::{Header, Http, ModelIn, Send};
 use crate::formats::{json, DecodeError, Kind};
-use crate::model::{Exchange, Loss};
+use crate::model::ModelFamily;
+use crate::schema::Family;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -55,24 +58,7 @@ fn typed<T: DeserializeOwned>(v: Value, renamed: &[wire::Renamed]) -> Result<T, 
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = ID;
-    type Request = wire::Request;
-    type Response = wire::Response;
-
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        convert::encode_request(x)
-    }
-
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_request(doc)
-    }
-
-    fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
-        convert::encode_response(x)
-    }
-
-    fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(doc)
-    }
+    crate::formats::by_convert!(wire::Request, wire::Response);
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         let m = v.as_object()?;
@@ -105,4 +91,25 @@ impl crate::formats::Codec for Codec {
         doc.renamed = renamed;
         Ok(doc)
     }
+}
+
+impl crate::formats::spec::Spec for Codec {
+    const NAME: &'static str = "Google Gemini";
+    const NOTE: Note = Note {
+        arguments: "A JSON object (`functionCall.args`).",
+        results: "`functionResponse` parts in the next user content, each one object: text as `{\"output\": …}`, an error as `{\"error\": …}`.",
+        ids: "Ids are optional (`functionCall.id`, never invented here): without them results pair with calls by order and `name`.",
+        choice: "`functionCallingConfig.mode` `AUTO`, `ANY`, `NONE` or `VALIDATED`, with `allowedFunctionNames` under `ANY` or `VALIDATED`; no parallel switch.",
+        other: "The model is named in the URL, not the body, the roles are `user` and `model`, and schemas go as the OpenAPI subset `parameters` or as `parametersJsonSchema`.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::Gemini);
+    const LINTS: Family = Family::Gemini;
+    const SEND: Send = Send::Http(
+        Http::post(
+            "Google Gemini generateContent ({model})",
+            "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+        )
+        .headers(&[Header::env("x-goog-api-key", "GEMINI_API_KEY")])
+        .model(ModelIn::Url),
+    );
 }

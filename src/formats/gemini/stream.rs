@@ -7,8 +7,9 @@
 //! `usageMetadata`, `modelVersion` and `responseId` of the last chunk are kept.
 
 use crate::stream::{
-    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+    arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Tracker, Update,
 };
+use crate::stream::{fields, fragments};
 use serde_json::{json, Map, Value};
 
 /// Deepest `jsonPath` followed.
@@ -307,7 +308,7 @@ fn parse_path(path: &str) -> Option<Vec<Seg>> {
 }
 
 impl Assembler for GeminiAssembler {
-    crate::formats::assembler_basics!(Protocol::Gemini);
+    crate::formats::assembler_basics!(crate::formats::Protocol::Gemini);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin_quiet();
@@ -407,6 +408,94 @@ impl Assembler for GeminiAssembler {
         }
         Value::Object(doc)
     }
+}
+
+impl crate::formats::spec::Streams for super::Codec {
+    type Assembler = GeminiAssembler;
+    const SSE: bool = true;
+
+    fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        o.is_some_and(|o| o.contains_key("candidates") || o.contains_key("usageMetadata"))
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        gemini(doc, n)
+    }
+}
+
+/// Gemini chunks for a response: text in pieces, each call whole, the candidate's other fields and usage on the last.
+fn gemini(doc: &Value, n: usize) -> Vec<Value> {
+    let mut top = fields(doc);
+    let candidates = top.remove("candidates");
+    let usage = top.remove("usageMetadata");
+    let cand = candidates
+        .as_ref()
+        .and_then(|c| c.get(0))
+        .map(fields)
+        .unwrap_or_default();
+    let role = cand
+        .get("content")
+        .and_then(|c| c.get("role"))
+        .cloned()
+        .unwrap_or(json!("model"));
+    let parts: Vec<Value> = cand
+        .get("content")
+        .and_then(|c| c.get("parts"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let chunk = |parts: Vec<Value>, last: bool| {
+        let mut c = Map::new();
+        c.insert("content".into(), json!({"role": role, "parts": parts}));
+        if last {
+            for (k, v) in &cand {
+                if k != "content" {
+                    c.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        let mut d = Map::new();
+        d.insert("candidates".into(), json!([c]));
+        if let (true, Some(u)) = (last, &usage) {
+            d.insert("usageMetadata".into(), u.clone());
+        }
+        for (k, v) in &top {
+            d.insert(k.clone(), v.clone());
+        }
+        Value::Object(d)
+    };
+    let mut pieces: Vec<Vec<Value>> = Vec::new();
+    for p in &parts {
+        match p.get("text").and_then(Value::as_str) {
+            Some(text) if p.get("functionCall").is_none() => {
+                let frags = fragments(text, n);
+                let count = frags.len();
+                for (i, f) in frags.into_iter().enumerate() {
+                    let mut q = fields(p);
+                    q.insert("text".into(), json!(f));
+                    if i + 1 < count {
+                        // The signature comes with the text's last piece.
+                        q.remove("thoughtSignature");
+                    }
+                    pieces.push(vec![Value::Object(q)]);
+                }
+                if count == 0 {
+                    pieces.push(vec![p.clone()]);
+                }
+            }
+            _ => pieces.push(vec![p.clone()]),
+        }
+    }
+    let count = pieces.len();
+    let mut out: Vec<Value> = pieces
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| chunk(p, i + 1 == count))
+        .collect();
+    if out.is_empty() {
+        out.push(chunk(Vec::new(), true));
+    }
+    out
 }
 
 #[cfg(test)]

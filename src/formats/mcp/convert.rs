@@ -13,9 +13,8 @@ use crate::formats::json::escape;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, Block, Exchange, Extra, Loss, Losses, Message, Part, ResultContent, Role,
-    StopReason, Tool, ToolCall, ToolResult, FORM_KEY,
+    Tool, ToolCall, ToolResult, FORM_KEY,
 };
-use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
 /// Format id.
@@ -65,12 +64,6 @@ fn default_list_result() -> Rpc {
 
 fn to_value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
-}
-
-/// Read `v` as `T`; a shape error points at the element inside `v` (under `pointer`).
-fn parse_at<T: DeserializeOwned>(v: Value, pointer: &str) -> Result<T, DecodeError> {
-    crate::formats::json::typed(v)
-        .map_err(|(inner, message)| DecodeError::at(ID, format!("{pointer}{inner}"), message))
 }
 
 fn form_of(extra: &Extra) -> Map<String, Value> {
@@ -672,15 +665,6 @@ pub fn encode_request(x: &Exchange) -> (Document, Vec<Loss>) {
     )
 }
 
-/// The stop reason a response decodes with: tool use when the turn calls tools.
-fn derived_stop(m: &Message) -> StopReason {
-    if m.tool_calls().next().is_some() {
-        StopReason::ToolUse
-    } else {
-        StopReason::EndTurn
-    }
-}
-
 /// The model's last turn → its `tools/call` requests (an empty array when it made none).
 pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
     let mut losses = Losses::new();
@@ -729,7 +713,7 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
         }
     }
     losses.extend(part_losses.into_vec());
-    let derived = derived_stop(m);
+    let derived = crate::formats::shared::derived_stop(m);
     match &m.stop_reason {
         Some(s) if *s == derived => {}
         None => {
@@ -904,7 +888,8 @@ impl Decoder {
     fn list(&mut self, mut m: Rpc, p: &str) -> Result<(), DecodeError> {
         self.list_result = true;
         self.list_seen();
-        let result: ListToolsResult = parse_at(
+        let result: ListToolsResult = DecodeError::typed(
+            ID,
             m.result.take().unwrap_or(Value::Null),
             &format!("{p}/result"),
         )?;
@@ -964,7 +949,7 @@ impl Decoder {
                 "a tools/call request needs params with the tool name",
             ));
         };
-        let params: CallToolParams = parse_at(params, &format!("{p}/params"))?;
+        let params: CallToolParams = DecodeError::typed(ID, params, &format!("{p}/params"))?;
         let mut extra = Extra::new();
         let id = Self::id_of(&m.id, p, &mut extra)?;
         if let Field::Value(v) = &m.id {
@@ -999,7 +984,7 @@ impl Decoder {
             set_own(&mut extra, "envelope", Value::Object(m.extra));
         }
         if let Some(err) = m.error {
-            let err: RpcError = parse_at(err, &format!("{p}/error"))?;
+            let err: RpcError = DecodeError::typed(ID, err, &format!("{p}/error"))?;
             let mut details = err.extra;
             details.insert("code".into(), json!(err.code));
             set_own(&mut extra, "error", Value::Object(details));
@@ -1015,7 +1000,7 @@ impl Decoder {
             return Ok(());
         }
         let result: CallToolResult =
-            parse_at(m.result.unwrap_or(Value::Null), &format!("{p}/result"))?;
+            DecodeError::typed(ID, m.result.unwrap_or(Value::Null), &format!("{p}/result"))?;
         let content = match result.structured_content {
             Field::Absent => read_content(&result.content),
             structured => {
@@ -1107,7 +1092,7 @@ pub fn decode_response(doc: Document) -> Result<(Exchange, Vec<Loss>), DecodeErr
     for m in d.x.messages {
         msg.parts.extend(m.parts);
     }
-    msg.stop_reason = Some(derived_stop(&msg));
+    msg.stop_reason = Some(crate::formats::shared::derived_stop(&msg));
     if single {
         set_form(&mut msg.extra, "single", Value::Bool(true));
     }

@@ -5,7 +5,7 @@
 //! The request is Chat Completions with other names: `p` for `top_p`, `stop_sequences` for
 //! `stop`, `strict_tools` for every tool's `strict`, tool_choice `REQUIRED`/`NONE`, and an
 //! assistant `tool_plan` (the text before the calls). It is read with the Chat Completions
-//! wire types and [`Dialect::Cohere`]; the renames happen on the model here. The response is
+//! wire types and [`Profile`] of [`Cohere`]; the renames happen on the model here. The response is
 //! its own shape (`{id, finish_reason, message, usage}`), translated to and from a Chat
 //! Completions response here.
 //!
@@ -22,11 +22,15 @@
 //! - Finish reasons `COMPLETE`, `TOOL_CALL`, `MAX_TOKENS`, `STOP_SEQUENCE`, `ERROR`,
 //!   `TIMEOUT`; a content filter has none (sent as the derived one, reported).
 
-use super::convert::{self, Dialect};
-use super::dialects::{from_value, messages};
+use super::dialects::messages;
+use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
+use crate::formats::notes::Note;
+use crate::formats::spec::{Header, Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
-use crate::model::{Exchange, Loss, Losses, FORM_KEY};
+use crate::model::ModelFamily;
+use crate::model::{ChoiceMode, Exchange, Losses, FORM_KEY};
+use crate::schema::Family;
 use serde_json::{json, Value};
 
 const ID: &str = "cohere";
@@ -38,31 +42,7 @@ pub struct Cohere;
 
 impl crate::formats::Codec for Cohere {
     const ID: &'static str = ID;
-    type Request = wire::Request;
-    type Response = Value;
-
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        let mut losses = Losses::new();
-        let y = renamed(x, &mut losses);
-        let (req, more) = convert::encode_request(&y, Dialect::Cohere);
-        losses.extend(more);
-        (req, losses.into_vec())
-    }
-
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        let (mut x, losses) = convert::decode_request(doc, Dialect::Cohere)?;
-        lift(&mut x);
-        Ok((x, losses))
-    }
-
-    fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-        let (r, losses) = convert::encode_response(x, Dialect::Cohere);
-        (to_cohere(r), losses)
-    }
-
-    fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(from_cohere(doc)?, Dialect::Cohere)
-    }
+    super::adapted_codec!(Cohere, renamed, lift, to_cohere, from_cohere);
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
@@ -281,7 +261,7 @@ fn from_cohere(doc: Value) -> Result<wire::Response, DecodeError> {
             m.insert("content".into(), Value::String(text));
         }
     }
-    let message: wire::Message = from_value(ID, message, "/message")?;
+    let message: wire::Message = DecodeError::typed(ID, message, "/message")?;
     let usage = match top.remove("usage") {
         None => Field::Absent,
         Some(u) => match tokens(&u) {
@@ -329,4 +309,82 @@ fn tokens(u: &Value) -> Option<(u64, u64)> {
         t.get("input_tokens")?.as_u64()?,
         t.get("output_tokens")?.as_u64()?,
     ))
+}
+
+impl crate::formats::spec::Spec for Cohere {
+    const NAME: &'static str = "Cohere v2";
+    const NOTE: Note = Note {
+        arguments: "A JSON string, as in OpenAI Chat.",
+        results: "`tool` messages with `tool_call_id`: JSON objects travel as documents, and an error is folded into the text.",
+        ids: "Any call id, paired by `tool_call_id`.",
+        choice: "Only `REQUIRED` or `NONE` (left out, the model decides); no named tool and no parallel switch.",
+        other: "Chat Completions with other names: `p`, `stop_sequences`, one `strict_tools` flag for all tools, and the text before calls as `tool_plan`.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::Cohere);
+    const LINTS: Family = Family::OpenAi;
+    const SEND: Send = Send::Http(
+        Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
+            // The cohere SDK's own variable.
+            .headers(&[Header::bearer("CO_API_KEY")])
+            .sdk(
+                Sdk::new(
+                    "cohere",
+                    "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])",
+                    "chat",
+                )
+                .print(Print::Repr),
+            ),
+    );
+}
+
+/// Cohere Chat v2 as a Chat Completions dialect (the renames and the response shape are done
+/// above, around the converter).
+impl Profile for Cohere {
+    fn provider(&self) -> &'static str {
+        "Cohere"
+    }
+    fn quirks(&self) -> Quirks {
+        Quirks {
+            tool_type_optional: true,
+            document_results: true,
+            omits_empty_content: true,
+            tool_plan: true,
+            response_has_model: false,
+            ..Quirks::OPENAI
+        }
+    }
+    fn choices(&self) -> Choices {
+        Choices::MODES
+    }
+    fn max_tokens_field(&self) -> &'static str {
+        MAX_TOKENS
+    }
+    fn mode_from_wire(&self, word: &str) -> Option<ChoiceMode> {
+        match word {
+            "NONE" => Some(ChoiceMode::None),
+            "REQUIRED" => Some(ChoiceMode::Required),
+            _ => None,
+        }
+    }
+    /// No word for auto: leaving tool_choice out means the model decides.
+    fn mode_to_wire(&self, mode: ChoiceMode) -> Option<&'static str> {
+        match mode {
+            ChoiceMode::None => Some("NONE"),
+            ChoiceMode::Required => Some("REQUIRED"),
+            ChoiceMode::Auto | ChoiceMode::Validated => None,
+        }
+    }
+    fn emits_default(&self, field: &str) -> bool {
+        field == "id"
+    }
+    fn finish(&self) -> Finish {
+        Finish {
+            end_turn: "COMPLETE",
+            tool_use: "TOOL_CALL",
+            max_tokens: "MAX_TOKENS",
+            stop_sequence: Some("STOP_SEQUENCE"),
+            content_filter: None,
+            others: &["ERROR", "TIMEOUT"],
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! Encoding the canonical model into Chat Completions bodies and decoding them back.
 //!
-//! Every function takes a [`Dialect`], so OpenAI-compatible APIs (DeepSeek, Mistral, Cohere,
-//! Ollama) become small variations of the same code rather than copies.
+//! Every function takes a [`Profile`], so OpenAI-compatible APIs (DeepSeek, Mistral, Cohere,
+//! Ollama) become small variations of the same code rather than copies: the code asks the
+//! profile what the API does and never names a dialect.
 //!
 //! What a pasted document spells in a way the model does not record (a `developer` system
 //! message, `max_tokens` instead of `max_completion_tokens`, `stop` as one string, content as a
@@ -15,245 +16,19 @@
 //! arguments and `required` word) are form markers under [`FORM_KEY`], which the round-trip
 //! check ignores.
 
+use super::profile::{ObjectArguments, Profile, Strict, MAX_COMPLETION_TOKENS, MAX_TOKENS};
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, is_form_key, rewrite_ids, Block, ChoiceMode, Exchange,
-    Extra, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
+    Extra, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
     ToolChoice, ToolResult, Usage, FORM_KEY,
 };
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Which API speaks the protocol. Compatible providers differ in small ways (id rules, the name
-/// of the token limit, tool_choice words); each difference is a method here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    /// OpenAI itself.
-    OpenAi,
-    /// DeepSeek: `reasoning_content`, no `parallel_tool_calls`, `strict` only on the beta
-    /// endpoint.
-    DeepSeek,
-    /// Mistral: 9-character alphanumeric call ids, tool_choice `any`, `name` on tool messages,
-    /// arguments that may arrive as an object.
-    Mistral,
-    /// Cohere Chat v2: `tool_plan`, tool_choice `REQUIRED`/`NONE` only, `p`, `stop_sequences`,
-    /// `strict_tools`, document tool results (the response shape is adapted in `cohere.rs`).
-    Cohere,
-    /// Ollama `/api/chat`: no call ids, arguments as objects, `tool_name` on tool messages,
-    /// string content, no tool_choice (the response shape is adapted in `ollama.rs`).
-    Ollama,
-}
-
-impl Dialect {
-    /// Format id: the key of this dialect's fields in `extra` maps.
-    pub fn id(self) -> &'static str {
-        match self {
-            Dialect::OpenAi => "openai-chat",
-            Dialect::DeepSeek => "deepseek",
-            Dialect::Mistral => "mistral",
-            Dialect::Cohere => "cohere",
-            Dialect::Ollama => "ollama",
-        }
-    }
-
-    /// Provider name, for loss messages.
-    pub fn provider(self) -> &'static str {
-        match self {
-            Dialect::OpenAi => "OpenAI",
-            Dialect::DeepSeek => "DeepSeek",
-            Dialect::Mistral => "Mistral",
-            Dialect::Cohere => "Cohere",
-            Dialect::Ollama => "Ollama",
-        }
-    }
-
-    /// What call ids must look like, if anything (OpenAI takes any string).
-    fn id_rule(self) -> Option<IdRule> {
-        match self {
-            Dialect::Mistral => Some(IdRule::MISTRAL),
-            _ => None,
-        }
-    }
-
-    /// Whether calls and results carry ids at all (Ollama pairs by order and `tool_name`).
-    fn has_ids(self) -> bool {
-        self != Dialect::Ollama
-    }
-
-    /// The request field the output token limit goes to unless a pasted document used the
-    /// other one.
-    fn max_tokens_field(self) -> &'static str {
-        match self {
-            Dialect::OpenAi => MAX_COMPLETION_TOKENS,
-            _ => MAX_TOKENS,
-        }
-    }
-
-    /// The provider family whose model names this dialect's API takes.
-    fn family(self) -> crate::model::ModelFamily {
-        use crate::model::ModelFamily;
-        match self {
-            Dialect::OpenAi => ModelFamily::OpenAi,
-            Dialect::DeepSeek => ModelFamily::DeepSeek,
-            Dialect::Mistral => ModelFamily::Mistral,
-            Dialect::Cohere => ModelFamily::Cohere,
-            Dialect::Ollama => ModelFamily::Ollama,
-        }
-    }
-
-    /// A `tool_choice` word → mode.
-    fn mode_from_wire(self, word: &str) -> Option<ChoiceMode> {
-        match (self, word) {
-            (Dialect::Cohere, "NONE") => Some(ChoiceMode::None),
-            (Dialect::Cohere, "REQUIRED") => Some(ChoiceMode::Required),
-            (Dialect::Cohere | Dialect::Ollama, _) => None,
-            (Dialect::Mistral, "any") => Some(ChoiceMode::Required),
-            (_, "none") => Some(ChoiceMode::None),
-            (_, "auto") => Some(ChoiceMode::Auto),
-            (_, "required") => Some(ChoiceMode::Required),
-            _ => None,
-        }
-    }
-
-    /// Mode → `tool_choice` word (`Validated` has none; Cohere has no word for auto).
-    fn mode_to_wire(self, mode: ChoiceMode) -> Option<&'static str> {
-        match (self, mode) {
-            (Dialect::Ollama, _) => None,
-            (Dialect::Cohere, ChoiceMode::None) => Some("NONE"),
-            (Dialect::Cohere, ChoiceMode::Required) => Some("REQUIRED"),
-            (Dialect::Cohere, _) => None,
-            (_, ChoiceMode::None) => Some("none"),
-            (Dialect::Mistral, ChoiceMode::Required) => Some("any"),
-            (_, ChoiceMode::Required) => Some("required"),
-            (_, ChoiceMode::Auto | ChoiceMode::Validated) => Some("auto"),
-        }
-    }
-
-    /// Whether a function tool may leave out `"type": "function"` (the Mistral, Cohere and
-    /// Ollama APIs and SDKs take `{"function": {…}}`; OpenAI and DeepSeek require the type).
-    fn tool_type_optional(self) -> bool {
-        matches!(self, Dialect::Mistral | Dialect::Cohere | Dialect::Ollama)
-    }
-
-    /// Whether tool_choice can restrict the model to several tools (`allowed_tools`).
-    fn has_allowed_tools(self) -> bool {
-        self == Dialect::OpenAi
-    }
-
-    /// Whether tool_choice can name one function.
-    fn has_named_choice(self) -> bool {
-        matches!(self, Dialect::OpenAi | Dialect::DeepSeek | Dialect::Mistral)
-    }
-
-    /// Whether the request has `parallel_tool_calls`.
-    fn has_parallel_tool_calls(self) -> bool {
-        matches!(self, Dialect::OpenAi | Dialect::Mistral)
-    }
-
-    /// The field of a tool message that names the tool, when the dialect always sends one.
-    fn result_name_field(self) -> Option<&'static str> {
-        match self {
-            Dialect::Mistral => Some("name"),
-            Dialect::Ollama => Some("tool_name"),
-            _ => None,
-        }
-    }
-
-    /// Whether message content is one string only (no content parts).
-    fn string_content(self) -> bool {
-        self == Dialect::Ollama
-    }
-
-    /// Response fields emitted with their default value unless a pasted document left them
-    /// out (remembered as omitted).
-    fn emits_default(self, field: &str) -> bool {
-        match self {
-            Dialect::OpenAi => true,
-            Dialect::DeepSeek => field != "refusal",
-            Dialect::Mistral => matches!(field, "id" | "object" | "created" | "index"),
-            Dialect::Cohere => field == "id",
-            Dialect::Ollama => false,
-        }
-    }
-
-    /// Whether a response must carry `usage` (the SDK's type requires it).
-    fn requires_usage(self) -> bool {
-        self == Dialect::Mistral
-    }
-
-    /// Whether the response names the model.
-    fn response_has_model(self) -> bool {
-        self != Dialect::Cohere
-    }
-
-    /// finish_reason → stop reason.
-    fn finish_from_wire(self, word: &str, has_calls: bool) -> StopReason {
-        match (self, word) {
-            (Dialect::Cohere, "COMPLETE") => StopReason::EndTurn,
-            (Dialect::Cohere, "TOOL_CALL") => StopReason::ToolUse,
-            (Dialect::Cohere, "MAX_TOKENS") => StopReason::MaxTokens,
-            (Dialect::Cohere, "STOP_SEQUENCE") => StopReason::StopSequence,
-            (Dialect::Cohere, _) => StopReason::Other(word.to_string()),
-            // Ollama says `stop` after tool calls too.
-            (Dialect::Ollama, "stop") if has_calls => StopReason::ToolUse,
-            (_, "stop") => StopReason::EndTurn,
-            (_, "tool_calls") => StopReason::ToolUse,
-            (_, "length") => StopReason::MaxTokens,
-            (Dialect::OpenAi | Dialect::DeepSeek, "content_filter") => StopReason::ContentFilter,
-            _ => StopReason::Other(word.to_string()),
-        }
-    }
-
-    /// Stop reason → finish_reason, or `None` when the dialect has no word for it.
-    fn finish_to_wire(self, reason: &StopReason, has_calls: bool) -> Option<String> {
-        let word = match (self, reason) {
-            (Dialect::Cohere, StopReason::EndTurn) => "COMPLETE",
-            (Dialect::Cohere, StopReason::ToolUse) => "TOOL_CALL",
-            (Dialect::Cohere, StopReason::MaxTokens) => "MAX_TOKENS",
-            (Dialect::Cohere, StopReason::StopSequence) => "STOP_SEQUENCE",
-            (Dialect::Cohere, StopReason::Other(s))
-                if matches!(s.as_str(), "ERROR" | "TIMEOUT") =>
-            {
-                s
-            }
-            (Dialect::Ollama, StopReason::EndTurn) if !has_calls => "stop",
-            (Dialect::Ollama, StopReason::ToolUse) if has_calls => "stop",
-            (Dialect::Ollama, StopReason::MaxTokens) => "length",
-            (Dialect::Ollama, StopReason::Other(s)) if matches!(s.as_str(), "load" | "unload") => s,
-            (Dialect::Cohere | Dialect::Ollama, _) => return None,
-            (_, StopReason::EndTurn) => "stop",
-            (_, StopReason::ToolUse) => "tool_calls",
-            (_, StopReason::MaxTokens) => "length",
-            (Dialect::OpenAi | Dialect::DeepSeek, StopReason::ContentFilter) => "content_filter",
-            (Dialect::OpenAi, StopReason::Other(s)) if s == "function_call" => s,
-            (Dialect::DeepSeek, StopReason::Other(s)) if s == "insufficient_system_resource" => s,
-            (Dialect::Mistral, StopReason::Other(s))
-                if matches!(s.as_str(), "model_length" | "error") =>
-            {
-                s
-            }
-            _ => return None,
-        };
-        Some(word.to_string())
-    }
-
-    /// The finish_reason derived from the message when it has no stop reason.
-    fn derived_finish(self, has_calls: bool) -> &'static str {
-        match (self, has_calls) {
-            (Dialect::Cohere, true) => "TOOL_CALL",
-            (Dialect::Cohere, false) => "COMPLETE",
-            (Dialect::Ollama, _) => "stop",
-            (_, true) => "tool_calls",
-            (_, false) => "stop",
-        }
-    }
-}
-
-const MAX_TOKENS: &str = "max_tokens";
-const MAX_COMPLETION_TOKENS: &str = "max_completion_tokens";
 /// Response id sent when the exchange has none; read back as none.
 pub const PLACEHOLDER_ID: &str = "chatcmpl-toolscope";
 const OBJECT: &str = "chat.completion";
@@ -444,7 +219,7 @@ fn check_order(order: &[usize], pointer: &str, losses: &mut Losses) {
 // Encoding
 
 struct Enc {
-    d: Dialect,
+    d: &'static dyn Profile,
     id: &'static str,
     losses: Losses,
     /// The name of the call each result answers, by (message, part) of the result.
@@ -452,7 +227,7 @@ struct Enc {
 }
 
 impl Enc {
-    fn new(d: Dialect) -> Self {
+    fn new(d: &'static dyn Profile) -> Self {
         Enc {
             d,
             id: d.id(),
@@ -485,7 +260,7 @@ impl Enc {
 
     /// Ids for calls that have none, then the dialect's id rule (or no ids at all).
     fn prepare_ids(&mut self, x: &Exchange) -> Exchange {
-        if !self.d.has_ids() {
+        if !self.d.quirks().has_ids {
             self.note_result_names(x);
             return self.drop_ids(x);
         }
@@ -769,7 +544,7 @@ impl Enc {
             [ContentPart::Text(t)] if t.extra.is_empty() => Content::Text(t.text.clone()),
             _ => Content::Parts(parts),
         };
-        let content = if self.d.string_content() {
+        let content = if self.d.quirks().string_content {
             Content::Text(self.one_string(content, &format!("{p}/parts")))
         } else {
             content
@@ -866,13 +641,13 @@ impl Enc {
                     [ContentPart::Text(t)] => t.extra.is_empty(),
                     _ => false,
                 };
-                let cohere = self.d == Dialect::Cohere;
+                let omits = self.d.quirks().omits_empty_content;
                 match (form, parts.as_slice()) {
-                    (Some("omitted"), []) if !cohere => {
+                    (Some("omitted"), []) if !omits => {
                         used.push(M_CONTENT);
                         Field::Absent
                     }
-                    (Some("null"), []) if cohere => {
+                    (Some("null"), []) if omits => {
                         used.push(M_CONTENT);
                         Field::Null
                     }
@@ -882,16 +657,16 @@ impl Enc {
                         }
                         Field::Value(Content::Parts(parts))
                     }
-                    (_, []) if self.d.string_content() => {
+                    (_, []) if self.d.quirks().string_content => {
                         Field::Value(Content::Text(String::new()))
                     }
                     // Cohere leaves out the content of a message without text.
-                    (_, []) if cohere => Field::Absent,
+                    (_, []) if omits => Field::Absent,
                     (_, []) => Field::Null,
                     (_, [ContentPart::Text(t)]) if t.extra.is_empty() => {
                         Field::Value(Content::Text(t.text.clone()))
                     }
-                    _ if self.d.string_content() => Field::Value(Content::Text(
+                    _ if self.d.quirks().string_content => Field::Value(Content::Text(
                         self.one_string(Content::Parts(parts), &format!("{p}/parts")),
                     )),
                     _ => Field::Value(Content::Parts(parts)),
@@ -905,7 +680,7 @@ impl Enc {
                 content
             }
         };
-        if self.d.string_content() {
+        if self.d.quirks().string_content {
             self.empty_text_dropped(m, &content, &p);
         }
         let has_calls = !calls.is_empty();
@@ -924,7 +699,7 @@ impl Enc {
     /// Cohere: which text part is sent as `tool_plan` (the one marked so, else the first text
     /// of a message with calls, unless the pasted message had none).
     fn plan_index(&self, m: &Message) -> Option<usize> {
-        if self.d != Dialect::Cohere {
+        if !self.d.quirks().tool_plan {
             return None;
         }
         let texts = || {
@@ -1005,7 +780,9 @@ impl Enc {
         }
         match (joined, form) {
             (None, Some("omitted")) => Field::Absent,
-            (None, _) if self.d.string_content() => Field::Value(Content::Text(String::new())),
+            (None, _) if self.d.quirks().string_content => {
+                Field::Value(Content::Text(String::new()))
+            }
             (None, _) => Field::Null,
             (Some(s), _) => Field::Value(Content::Text(s)),
         }
@@ -1015,9 +792,9 @@ impl Enc {
         let id = self.id;
         self.losses.foreign_extra(&c.extra, id, pointer);
         self.unused_meta(&c.extra, pointer, &[M_FUNCTION]);
-        let object_form = match self.d {
-            Dialect::Ollama => true,
-            Dialect::Mistral => {
+        let object_form = match self.d.object_arguments() {
+            ObjectArguments::Always => true,
+            ObjectArguments::Kept => {
                 let fits = c.arguments_raw.is_none() && c.arguments.is_object();
                 let marked = form_flag(&c.extra, id, F_ARGS_OBJECT);
                 if marked && !fits {
@@ -1029,7 +806,7 @@ impl Enc {
                 }
                 marked && fits
             }
-            _ => false,
+            ObjectArguments::Never => false,
         };
         let arguments = if object_form {
             self.object_arguments(c, pointer)
@@ -1060,7 +837,11 @@ impl Enc {
         let mut call = wire::FunctionToolCall {
             id: c.id.clone(),
             // Ollama's calls are `{function}` alone.
-            kind: (self.d != Dialect::Ollama).then_some(wire::FunctionTag::Function),
+            kind: self
+                .d
+                .quirks()
+                .typed_calls
+                .then_some(wire::FunctionTag::Function),
             function,
             extra: Fields::new(),
         };
@@ -1116,12 +897,12 @@ impl Enc {
             order.push(j);
             self.losses.foreign_extra(&r.extra, id, &pp);
             let mut content = self.result_content(r, &pp);
-            if self.d.string_content() {
+            if self.d.quirks().string_content {
                 content = Content::Text(self.one_string(content, &format!("{pp}/content")));
             }
             let mut msg = wire::Message::new(wire::Role::Tool, Field::Value(content));
             msg.tool_call_id = match &r.call_id {
-                _ if !self.d.has_ids() => None,
+                _ if !self.d.quirks().has_ids => None,
                 Some(call_id) => Some(call_id.clone()),
                 None => {
                     self.losses.added(
@@ -1193,7 +974,7 @@ impl Enc {
         let id = self.id;
         let mut content = match &r.content {
             ResultContent::Text(s) => Content::Text(s.clone()),
-            ResultContent::Json(v @ Value::Object(_)) if self.d == Dialect::Cohere => {
+            ResultContent::Json(v @ Value::Object(_)) if self.d.quirks().document_results => {
                 // Cohere's own way: a document whose data is the object.
                 let document = serde_json::json!({"type": "document", "document": {"data": v}});
                 Content::Parts(vec![ContentPart::Other(document)])
@@ -1317,7 +1098,7 @@ impl Enc {
                 );
             }
             let mut used = vec![M_FUNCTION];
-            let no_type = self.d.tool_type_optional() && meta_flag(&t.extra, id, M_NO_TYPE);
+            let no_type = self.d.quirks().tool_type_optional && meta_flag(&t.extra, id, M_NO_TYPE);
             let no_parameters =
                 meta_flag(&t.extra, id, M_NO_PARAMETERS) && t.input_schema == empty_object_schema();
             if no_parameters {
@@ -1335,8 +1116,8 @@ impl Enc {
                 strict: Field::from_option(t.strict),
                 extra: Fields::new(),
             };
-            match (self.d, t.strict) {
-                (Dialect::DeepSeek, Some(true)) => {
+            match (self.d.strict(), t.strict) {
+                (Strict::BetaOnly, Some(true)) => {
                     // Kept: it is right for the beta endpoint, and harmless elsewhere.
                     self.losses.rewritten(
                         format!("{p}/strict"),
@@ -1344,7 +1125,7 @@ impl Enc {
                         "DeepSeek applies strict only on its beta endpoint (base URL …/beta); the standard endpoint ignores it",
                     );
                 }
-                (Dialect::Ollama, Some(_)) => {
+                (Strict::No, Some(_)) => {
                     self.losses.dropped(
                         format!("{p}/strict"),
                         "strict flag",
@@ -1397,7 +1178,7 @@ impl Enc {
             return (Field::Absent, false);
         };
         let provider = self.d.provider();
-        if self.d == Dialect::Ollama {
+        if !self.d.quirks().has_tool_choice {
             self.losses.dropped(
                 "/tool_choice",
                 "tool_choice",
@@ -1406,7 +1187,7 @@ impl Enc {
             return (Field::Absent, false);
         }
         let allowed_form =
-            self.d.has_allowed_tools() && meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
+            self.d.choices().allowed_tools && meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
         let mut mode = tc.mode;
         if mode == ChoiceMode::Validated {
             self.losses
@@ -1430,7 +1211,7 @@ impl Enc {
             return (Field::Absent, false);
         };
         let mut word = word.to_string();
-        if self.d == Dialect::Mistral
+        if self.d.quirks().required_alias
             && mode == ChoiceMode::Required
             && form_flag(&x.extra, self.id, F_REQUIRED)
         {
@@ -1453,10 +1234,10 @@ impl Enc {
                 wire::ToolChoice::Mode(word)
             }
             (_, []) if !allowed_form => wire::ToolChoice::Mode(word),
-            (ChoiceMode::Required, [name]) if !allowed_form && self.d.has_named_choice() => {
+            (ChoiceMode::Required, [name]) if !allowed_form && self.d.choices().named => {
                 wire::ToolChoice::Named(NamedToolChoice::new(name.clone()))
             }
-            (_, names) if self.d.has_allowed_tools() => {
+            (_, names) if self.d.choices().allowed_tools => {
                 wire::ToolChoice::Allowed(wire::AllowedToolChoice {
                     kind: wire::AllowedToolsTag::AllowedTools,
                     allowed_tools: wire::AllowedTools {
@@ -1466,7 +1247,7 @@ impl Enc {
                 })
             }
             (_, names) => {
-                let why = if self.d.has_named_choice() {
+                let why = if self.d.choices().named {
                     format!("{provider} can force one named tool but not restrict to several; sent as {word}")
                 } else {
                     format!("{provider} cannot name tools in tool_choice; sent as {word}")
@@ -1488,7 +1269,7 @@ impl Enc {
 impl Enc {
     fn parallel_tool_calls(&mut self, x: &Exchange) -> Field<bool> {
         match x.parallel_tool_calls {
-            Some(_) if !self.d.has_parallel_tool_calls() => {
+            Some(_) if !self.d.choices().parallel => {
                 self.losses.dropped(
                     "/parallel_tool_calls",
                     "parallel_tool_calls",
@@ -1502,7 +1283,7 @@ impl Enc {
 }
 
 /// Model → request body.
-pub fn encode_request(x: &Exchange, d: Dialect) -> (wire::Request, Vec<Loss>) {
+pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, Vec<Loss>) {
     let mut e = Enc::new(d);
     let id = e.id;
     let x = e.prepare_ids(x);
@@ -1554,7 +1335,7 @@ pub fn encode_request(x: &Exchange, d: Dialect) -> (wire::Request, Vec<Loss>) {
 }
 
 /// The exchange's response view → response body.
-pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) {
+pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response, Vec<Loss>) {
     let mut e = Enc::new(d);
     let id = e.id;
     let mut view = x.response_view();
@@ -1568,7 +1349,7 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
             .push(Message::new(Role::Assistant, Vec::new()));
     }
     let view = e.prepare_ids(&view);
-    let model = if d.response_has_model() {
+    let model = if d.quirks().response_has_model {
         Some(e.model(&view))
     } else {
         if let Some(m) = &view.options.model {
@@ -1691,7 +1472,7 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
         model,
         choices,
         usage: match &m.usage {
-            None if d.requires_usage() => {
+            None if d.quirks().requires_usage => {
                 e.losses.added(
                     format!("{p}/usage"),
                     "usage of 0 tokens",
@@ -1725,13 +1506,13 @@ pub fn encode_response(x: &Exchange, d: Dialect) -> (wire::Response, Vec<Loss>) 
 // Decoding
 
 struct Dec {
-    d: Dialect,
+    d: &'static dyn Profile,
     id: &'static str,
     losses: Losses,
 }
 
 impl Dec {
-    fn new(d: Dialect) -> Self {
+    fn new(d: &'static dyn Profile) -> Self {
         Dec {
             d,
             id: d.id(),
@@ -1828,15 +1609,17 @@ impl Dec {
         match &tc {
             wire::ToolChoice::Mode(word) => match self.d.mode_from_wire(word) {
                 Some(mode) => {
-                    if self.d == Dialect::Mistral && word == "required" {
+                    if self.d.quirks().required_alias && word == "required" {
                         set_form(meta, F_REQUIRED);
                     }
                     x.tool_choice = Some(ToolChoice::mode(mode))
                 }
                 None => keep(self, extra, &tc),
             },
-            wire::ToolChoice::Named(_) if !self.d.has_named_choice() => keep(self, extra, &tc),
-            wire::ToolChoice::Allowed(_) if !self.d.has_allowed_tools() => keep(self, extra, &tc),
+            wire::ToolChoice::Named(_) if !self.d.choices().named => keep(self, extra, &tc),
+            wire::ToolChoice::Allowed(_) if !self.d.choices().allowed_tools => {
+                keep(self, extra, &tc)
+            }
             wire::ToolChoice::Named(n) => {
                 x.tool_choice = Some(ToolChoice::force(n.function.name.clone()))
             }
@@ -2000,7 +1783,7 @@ impl Dec {
         }
         let mut parts = Vec::new();
         let has_plan = match fields.remove("tool_plan") {
-            Some(Value::String(plan)) if self.d == Dialect::Cohere => {
+            Some(Value::String(plan)) if self.d.quirks().tool_plan => {
                 let mut own = Fields::new();
                 set_form(&mut own, F_TOOL_PLAN);
                 parts.push(Part::Text {
@@ -2015,18 +1798,18 @@ impl Dec {
             }
             None => false,
         };
-        let cohere = self.d == Dialect::Cohere;
+        let omits = self.d.quirks().omits_empty_content;
         match m.content {
-            Field::Absent if cohere => {}
+            Field::Absent if omits => {}
             Field::Absent => {
                 fields.insert(M_CONTENT.into(), Value::String("omitted".into()));
             }
-            Field::Null if cohere => {
+            Field::Null if omits => {
                 fields.insert(M_CONTENT.into(), Value::String("null".into()));
             }
             Field::Null => {}
             // String-content dialects say "" for no text.
-            Field::Value(Content::Text(s)) if s.is_empty() && self.d.string_content() => {}
+            Field::Value(Content::Text(s)) if s.is_empty() && self.d.quirks().string_content => {}
             Field::Value(c) => {
                 let (ps, array) = self.parts(c);
                 if array {
@@ -2049,7 +1832,7 @@ impl Dec {
                     let pp = format!("/messages/{i}/parts/{}", parts.len());
                     let part = match call {
                         wire::ToolCall::Function(fc) => {
-                            if fc.kind.is_none() && self.d != Dialect::Ollama {
+                            if fc.kind.is_none() && self.d.quirks().typed_calls {
                                 self.losses.rewritten(
                                     pp.clone(),
                                     "tool call without type",
@@ -2090,7 +1873,7 @@ impl Dec {
                 has_calls = true;
             }
         }
-        if self.d == Dialect::Cohere && has_calls && !has_plan {
+        if self.d.quirks().tool_plan && has_calls && !has_plan {
             set_form(&mut fields, F_NO_PLAN);
         }
         let mut msg = Message::new(Role::Assistant, parts);
@@ -2125,10 +1908,10 @@ impl Dec {
                 );
                 ToolCall::from_text(call_id, f.name, "")
             }
-            value @ Value::Object(_) if self.d == Dialect::Ollama => {
+            value @ Value::Object(_) if self.d.object_arguments() == ObjectArguments::Always => {
                 ToolCall::new(call_id, f.name, value)
             }
-            value @ Value::Object(_) if self.d == Dialect::Mistral => {
+            value @ Value::Object(_) if self.d.object_arguments() == ObjectArguments::Kept => {
                 object_form = true;
                 ToolCall::new(call_id, f.name, value)
             }
@@ -2196,7 +1979,7 @@ impl Dec {
         let content = match m.content {
             Field::Value(Content::Text(s)) => ResultContent::Text(s),
             Field::Value(Content::Parts(items))
-                if self.d == Dialect::Cohere && document_data(&items).is_some() =>
+                if self.d.quirks().document_results && document_data(&items).is_some() =>
             {
                 ResultContent::Json(document_data(&items).cloned().unwrap_or(Value::Null))
             }
@@ -2256,7 +2039,7 @@ fn document_data(items: &[ContentPart]) -> Option<&Value> {
 /// Request body → model.
 pub fn decode_request(
     doc: wire::Request,
-    d: Dialect,
+    d: &'static dyn Profile,
 ) -> Result<(Exchange, Vec<Loss>), DecodeError> {
     let mut dec = Dec::new(d);
     let mut x = Exchange::default();
@@ -2275,7 +2058,7 @@ pub fn decode_request(
                     let n = x.tools.len();
                     let mut outer = ft.extra;
                     if ft.kind.is_none() {
-                        if d.tool_type_optional() {
+                        if d.quirks().tool_type_optional {
                             outer.insert(M_NO_TYPE.into(), Value::Bool(true));
                         } else {
                             dec.losses.rewritten(
@@ -2373,7 +2156,7 @@ pub fn decode_request(
 /// Response body → an exchange holding the model name and the first choice's message.
 pub fn decode_response(
     doc: wire::Response,
-    d: Dialect,
+    d: &'static dyn Profile,
 ) -> Result<(Exchange, Vec<Loss>), DecodeError> {
     let mut dec = Dec::new(d);
     let id = dec.id;
@@ -2456,7 +2239,8 @@ pub fn decode_response(
     }
     if let Field::Value(reason) = first.finish_reason {
         msg.stop_reason = Some(match reason.as_str() {
-            "function_call" if d == Dialect::OpenAi => {
+            // The deprecated reason, where the API has it.
+            "function_call" if d.finish().others.contains(&"function_call") => {
                 dec.losses.rewritten(
                     "/messages/0/stop_reason",
                     "finish_reason function_call",

@@ -22,8 +22,9 @@
 //! - Deprecated `functions`, `function_call` and `role: "function"` messages are read and
 //!   written back in the current shape.
 //!
-//! OpenAI-compatible dialects are variations of this codec ([`Dialect`], one method per
-//! difference), each a codec of its own in [`dialects`]: DeepSeek and Mistral (the same wire
+//! OpenAI-compatible dialects are variations of this codec ([`Profile`], one method per
+//! difference with OpenAI's answer as default), each a codec and a profile in a file of its
+//! own: DeepSeek and Mistral (the same wire
 //! types), Cohere v2 ([`cohere`]: renamed fields on the model, its own response shape) and
 //! Ollama's native chat ([`ollama`]: `options`, object arguments, no ids, its own response
 //! shape). Each module's doc lists what is lossy in that dialect.
@@ -34,42 +35,118 @@
 
 pub mod cohere;
 pub mod convert;
+pub mod deepseek;
 pub mod dialects;
+pub mod mistral;
 pub mod ollama;
+pub mod profile;
 pub mod stream;
 pub mod wire;
 
-pub use convert::Dialect;
+pub use profile::Profile;
 
-use crate::formats::{DecodeError, Kind};
-use crate::model::{Exchange, Loss};
+/// The codec methods of a dialect that speaks the Chat Completions wire types unchanged:
+/// the converter with the dialect's profile.
+macro_rules! chat_codec {
+    ($profile:expr, $id:literal) => {
+        const ID: &'static str = $id;
+        type Request = $crate::formats::openai_chat::wire::Request;
+        type Response = $crate::formats::openai_chat::wire::Response;
+
+        fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<Self::Request> {
+            $crate::formats::openai_chat::convert::encode_request(x, &$profile)
+        }
+
+        fn decode_request(doc: Self::Request) -> $crate::formats::Decoding {
+            $crate::formats::openai_chat::convert::decode_request(doc, &$profile)
+        }
+
+        fn encode_response(
+            x: &$crate::model::Exchange,
+        ) -> $crate::formats::Encoding<Self::Response> {
+            $crate::formats::openai_chat::convert::encode_response(x, &$profile)
+        }
+
+        fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
+            $crate::formats::openai_chat::convert::decode_response(doc, &$profile)
+        }
+    };
+}
+pub(crate) use chat_codec;
+
+/// The codec methods of a dialect with shapes of its own around the converter (Cohere,
+/// Ollama): `$before` adapts the model before encoding a request (reporting its losses),
+/// `$lift` after decoding one; `$to` and `$from` convert the response to and from Chat
+/// Completions' shape.
+macro_rules! adapted_codec {
+    ($profile:expr, $before:path, $lift:path, $to:path, $from:path) => {
+        type Request = $crate::formats::openai_chat::wire::Request;
+        type Response = serde_json::Value;
+
+        fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<Self::Request> {
+            let mut losses = $crate::model::Losses::new();
+            let y = $before(x, &mut losses);
+            let (req, more) = $crate::formats::openai_chat::convert::encode_request(&y, &$profile);
+            losses.extend(more);
+            (req, losses.into_vec())
+        }
+
+        fn decode_request(doc: Self::Request) -> $crate::formats::Decoding {
+            let (mut x, losses) =
+                $crate::formats::openai_chat::convert::decode_request(doc, &$profile)?;
+            $lift(&mut x);
+            Ok((x, losses))
+        }
+
+        fn encode_response(
+            x: &$crate::model::Exchange,
+        ) -> $crate::formats::Encoding<Self::Response> {
+            let (r, losses) = $crate::formats::openai_chat::convert::encode_response(x, &$profile);
+            ($to(r), losses)
+        }
+
+        fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
+            $crate::formats::openai_chat::convert::decode_response($from(doc)?, &$profile)
+        }
+    };
+}
+pub(crate) use adapted_codec;
+
+use crate::formats::notes::Note;
+use crate::formats::spec::{Header, Http, Send};
+use crate::formats::Kind;
+use crate::model::ModelFamily;
+use crate::schema::Family;
 use serde_json::Value;
 
 /// The OpenAI Chat Completions codec.
 pub struct Codec;
 
 impl crate::formats::Codec for Codec {
-    const ID: &'static str = "openai-chat";
-    type Request = wire::Request;
-    type Response = wire::Response;
-
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        convert::encode_request(x, Dialect::OpenAi)
-    }
-
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_request(doc, Dialect::OpenAi)
-    }
-
-    fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
-        convert::encode_response(x, Dialect::OpenAi)
-    }
-
-    fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(doc, Dialect::OpenAi)
-    }
+    chat_codec!(Codec, "openai-chat");
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         convert::sniff(v)
     }
+}
+
+impl crate::formats::spec::Spec for Codec {
+    const NAME: &'static str = "OpenAI Chat Completions";
+    const NOTE: Note = Note {
+        arguments: "A JSON string (`function.arguments`), sent exactly as written, even when it is not valid JSON.",
+        results: "One `tool` message per result right after the assistant message, text only; an error is folded into the text.",
+        ids: "Every call needs an `id` (`call_…`), and its `tool` message names it in `tool_call_id`.",
+        choice: "`auto`, `none`, `required`, one named function or `allowed_tools` for several; `parallel_tool_calls` is a separate flag.",
+        other: "The system prompt is a `system` (or `developer`) message; the deprecated `functions` and `function_call` are read and written back in the current shape.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
+    const LINTS: Family = Family::OpenAi;
+    const SEND: Send = Send::Http(
+        Http::post(
+            "OpenAI Chat Completions",
+            "https://api.openai.com/v1/chat/completions",
+        )
+        .headers(&[Header::bearer("OPENAI_API_KEY")])
+        .openai("chat.completions.create", None),
+    );
 }

@@ -7,7 +7,7 @@
 //! *object*, `tool_name` on tool messages; `tools` as OpenAI function tools; sampling settings
 //! inside `options` (`temperature`, `top_p`, `num_predict`, `stop`, …); `format`,
 //! `keep_alive`, `think`, `stream`. It is read with the Chat Completions wire types and
-//! [`Dialect::Ollama`]; `options` is lifted into the model here. The response
+//! [`Profile`] of [`Ollama`]; `options` is lifted into the model here. The response
 //! (`{model, created_at, message, done, done_reason, …counts and durations}`) is translated
 //! to and from a Chat Completions response here.
 //!
@@ -26,11 +26,15 @@
 //!   the document carries the whole schema, and keywords outside that subset may be ignored
 //!   (not reported).
 
-use super::convert::{self, Dialect};
-use super::dialects::{from_value, messages};
+use super::dialects::messages;
+use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
+use crate::formats::notes::Note;
+use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
-use crate::model::{Exchange, Loss, Losses};
+use crate::model::ModelFamily;
+use crate::model::{ChoiceMode, Exchange, Losses, StopReason};
+use crate::schema::Family;
 use serde_json::{json, Value};
 
 const ID: &str = "ollama";
@@ -42,31 +46,7 @@ pub struct Ollama;
 
 impl crate::formats::Codec for Ollama {
     const ID: &'static str = ID;
-    type Request = wire::Request;
-    type Response = Value;
-
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        let mut losses = Losses::new();
-        let y = into_options(x, &mut losses);
-        let (req, more) = convert::encode_request(&y, Dialect::Ollama);
-        losses.extend(more);
-        (req, losses.into_vec())
-    }
-
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        let (mut x, losses) = convert::decode_request(doc, Dialect::Ollama)?;
-        lift(&mut x);
-        Ok((x, losses))
-    }
-
-    fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-        let (r, losses) = convert::encode_response(x, Dialect::Ollama);
-        (to_ollama(r), losses)
-    }
-
-    fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(from_ollama(doc)?, Dialect::Ollama)
-    }
+    super::adapted_codec!(Ollama, into_options, lift, to_ollama, from_ollama);
 
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
@@ -246,7 +226,7 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
     let Some(message) = top.remove("message") else {
         return Err(DecodeError::at(ID, "", "a response needs a message"));
     };
-    let message: wire::Message = from_value(ID, message, "/message")?;
+    let message: wire::Message = DecodeError::typed(ID, message, "/message")?;
     let counts = (
         top.get("prompt_eval_count").and_then(Value::as_u64),
         top.get("eval_count").and_then(Value::as_u64),
@@ -279,4 +259,93 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
         usage,
         extra: top,
     })
+}
+
+impl crate::formats::spec::Spec for Ollama {
+    const NAME: &'static str = "Ollama";
+    const NOTE: Note = Note {
+        arguments: "A JSON object (`function.arguments`).",
+        results: "`tool` messages with text content and `tool_name`; an error is folded into the text.",
+        ids: "None: results pair with calls by order and `tool_name`.",
+        choice: "None: there is no tool_choice and no parallel switch.",
+        other: "The native `/api/chat`: sampling settings live in `options` (`num_predict` is the token limit), and tools keep OpenAI's function shape.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::Ollama);
+    const LINTS: Family = Family::OpenAi;
+    const SEND: Send = Send::Http(
+        Http::post(
+            "Ollama /api/chat (local, no key)",
+            "http://localhost:11434/api/chat",
+        )
+        .sdk(Sdk::new("ollama", "ollama.Client()", "chat").print(Print::Repr)),
+    );
+}
+
+/// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are
+/// done above, around the converter).
+impl Profile for Ollama {
+    fn provider(&self) -> &'static str {
+        "Ollama"
+    }
+    fn quirks(&self) -> Quirks {
+        Quirks {
+            has_ids: false,
+            has_tool_choice: false,
+            tool_type_optional: true,
+            typed_calls: false,
+            string_content: true,
+            ..Quirks::OPENAI
+        }
+    }
+    fn choices(&self) -> Choices {
+        Choices::MODES
+    }
+    fn max_tokens_field(&self) -> &'static str {
+        MAX_TOKENS
+    }
+    fn mode_from_wire(&self, _word: &str) -> Option<ChoiceMode> {
+        None
+    }
+    fn mode_to_wire(&self, _mode: ChoiceMode) -> Option<&'static str> {
+        None
+    }
+    fn strict(&self) -> Strict {
+        Strict::No
+    }
+    fn object_arguments(&self) -> ObjectArguments {
+        ObjectArguments::Always
+    }
+    fn result_name_field(&self) -> Option<&'static str> {
+        Some("tool_name")
+    }
+    fn emits_default(&self, _field: &str) -> bool {
+        false
+    }
+    /// Ollama says `stop` after tool calls too.
+    fn finish_from_wire(&self, word: &str, has_calls: bool) -> StopReason {
+        match word {
+            "stop" if has_calls => StopReason::ToolUse,
+            _ => self.finish().read(word),
+        }
+    }
+    fn finish_to_wire(&self, reason: &StopReason, has_calls: bool) -> Option<String> {
+        let word = match reason {
+            StopReason::EndTurn if !has_calls => "stop",
+            StopReason::ToolUse if has_calls => "stop",
+            StopReason::MaxTokens => "length",
+            StopReason::Other(s) if matches!(s.as_str(), "load" | "unload") => s,
+            _ => return None,
+        };
+        Some(word.to_string())
+    }
+    fn finish(&self) -> Finish {
+        Finish {
+            content_filter: None,
+            others: &["load", "unload"],
+            ..Finish::OPENAI
+        }
+    }
+    fn derived_finish(&self, _has_calls: bool) -> &'static str {
+        "stop"
+    }
 }

@@ -10,8 +10,12 @@
 //! for calls with different ids, ids repeated on every fragment, arguments sent as an object.
 //! The SDK accumulator this follows is `openai.lib.streaming.chat.ChatCompletionStreamState`.
 
+use super::dialects::{DeepSeek, Mistral};
+use super::mistral::MISTRAL_MODELS;
+use crate::formats::spec::Streams;
+use crate::formats::{Format, Protocol};
 use crate::stream::{
-    accumulate, get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update,
+    accumulate, fields, fragments, get_str, get_u64, AnomalyKind, Assembler, Event, Tracker, Update,
 };
 use serde_json::{json, Map, Value};
 
@@ -233,16 +237,12 @@ fn merge(m: &mut Map<String, Value>, k: &str, v: &Value) {
 }
 
 impl Assembler for ChatAssembler {
-    fn protocol(&self) -> Protocol {
-        self.protocol
-    }
-
     fn tracker(&self) -> &Tracker {
         &self.t
     }
 
     fn decode(&self, response: &Value) -> crate::stream::Decoding {
-        self.protocol().decode_response(response)
+        self.protocol.decode_response(response)
     }
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
@@ -668,4 +668,307 @@ impl Assembler for OllamaAssembler {
         doc.insert("done".into(), json!(self.t.ended));
         Value::Object(doc)
     }
+}
+
+impl Default for ChatAssembler {
+    fn default() -> Self {
+        ChatAssembler::new(Protocol::OpenAiChat)
+    }
+}
+
+impl Streams for super::Codec {
+    type Assembler = ChatAssembler;
+    const SSE: bool = true;
+
+    fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        let Some(o) = o else { return false };
+        o.get("object").and_then(Value::as_str) == Some("chat.completion.chunk")
+            || o.get("choices")
+                .and_then(Value::as_array)
+                .is_some_and(|cs| cs.iter().any(|c| c.get("delta").is_some()))
+    }
+
+    /// DeepSeek and Mistral speak Chat chunks; tell them by model name or by DeepSeek's
+    /// `reasoning_content`.
+    fn dialect(events: &[Event]) -> Option<Format> {
+        for e in events.iter().take(8) {
+            let Ok(v) = e.json() else { continue };
+            let model = v.get("model").and_then(Value::as_str).unwrap_or("");
+            if model.starts_with("deepseek") {
+                return Some(Format::DeepSeek);
+            }
+            if MISTRAL_MODELS.iter().any(|m| model.contains(m)) {
+                return Some(Format::Mistral);
+            }
+            let reasoning = v
+                .get("choices")
+                .and_then(|c| c.get(0))
+                .and_then(|c| c.get("delta"))
+                .is_some_and(|d| d.get("reasoning_content").is_some());
+            if reasoning {
+                return Some(Format::DeepSeek);
+            }
+        }
+        None
+    }
+
+    fn whole_response(o: &Map<String, Value>) -> bool {
+        o.get("object").and_then(Value::as_str) == Some("chat.completion")
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        chat(doc, n, false)
+    }
+}
+
+/// A dialect that streams Chat chunks: claimed by OpenAI Chat's recognition, told apart by
+/// [`Streams::dialect`]; Mistral sends each call whole.
+macro_rules! chat_dialect_streams {
+    ($dialect:ty, $protocol:expr, $whole_calls:expr) => {
+        impl Streams for $dialect {
+            type Assembler = ChatAssembler;
+            const SSE: bool = true;
+
+            fn assembler() -> ChatAssembler {
+                ChatAssembler::new($protocol)
+            }
+            fn claims(_name: Option<&str>, _o: Option<&Map<String, Value>>) -> bool {
+                false
+            }
+            fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+                chat(doc, n, $whole_calls)
+            }
+        }
+    };
+}
+chat_dialect_streams!(DeepSeek, Protocol::DeepSeek, false);
+chat_dialect_streams!(Mistral, Protocol::Mistral, true);
+
+impl Streams for super::dialects::Cohere {
+    type Assembler = CohereAssembler;
+    const SSE: bool = true;
+
+    fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        const TYPES: [&str; 10] = [
+            "message-start",
+            "content-start",
+            "content-delta",
+            "content-end",
+            "tool-plan-delta",
+            "tool-call-start",
+            "tool-call-delta",
+            "tool-call-end",
+            "message-end",
+            "citation-start",
+        ];
+        crate::stream::type_in(o, &TYPES)
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        cohere(doc, n)
+    }
+}
+
+impl Streams for super::dialects::Ollama {
+    type Assembler = OllamaAssembler;
+    const SSE: bool = false;
+
+    fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        o.is_some_and(|o| {
+            o.contains_key("done") && (o.contains_key("message") || o.contains_key("model"))
+        })
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        ollama(doc, n)
+    }
+}
+
+/// A chat call's `function.name` and its arguments as JSON text (an object argument, as
+/// Mistral and Ollama send, written as text).
+fn name_and_arguments(call: &Value) -> (Value, String) {
+    let f = call.get("function");
+    let name = f.and_then(|f| f.get("name")).cloned().unwrap_or(json!(""));
+    let args = match f.and_then(|f| f.get("arguments")) {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => serde_json::to_string(v).unwrap_or_default(),
+        None => String::new(),
+    };
+    (name, args)
+}
+
+/// Chat chunks for a response: the role first, content and argument fragments by `index`
+/// (Mistral: each call whole, without index), the finish reason, usage, `[DONE]`.
+fn chat(doc: &Value, n: usize, mistral: bool) -> Vec<Value> {
+    let mut base = fields(doc);
+    let choices = base.remove("choices");
+    let usage = base.remove("usage");
+    base.insert("object".into(), json!("chat.completion.chunk"));
+    let choice = choices
+        .as_ref()
+        .and_then(|c| c.get(0))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let message = fields(choice.get("message").unwrap_or(&Value::Null));
+    let chunk = |delta: Value, finish: Value| {
+        let mut ch = Map::new();
+        ch.insert("index".into(), json!(0));
+        ch.insert("delta".into(), delta);
+        // Choice fields of the response (`logprobs`) travel on every chunk.
+        for (k, v) in fields(&choice) {
+            if !matches!(k.as_str(), "index" | "message" | "finish_reason") {
+                ch.insert(k, v);
+            }
+        }
+        ch.insert("finish_reason".into(), finish);
+        let mut c = base.clone();
+        c.insert("choices".into(), json!([ch]));
+        Value::Object(c)
+    };
+    // The first delta names the role and starts the content (`""` for text, `null` for
+    // calls only, as OpenAI sends it), with the fields that are null (`refusal`).
+    let mut first = Map::new();
+    first.insert("role".into(), json!("assistant"));
+    let text = message.get("content").is_some_and(Value::is_string);
+    first.insert("content".into(), if text { json!("") } else { Value::Null });
+    for (k, v) in &message {
+        if v.is_null() {
+            first.insert(k.clone(), Value::Null);
+        }
+    }
+    let mut out = vec![chunk(Value::Object(first), Value::Null)];
+    for (k, v) in &message {
+        match (k.as_str(), v) {
+            ("role" | "tool_calls", _) | (_, Value::Null) => {}
+            (_, Value::String(s)) => {
+                for f in fragments(s, n) {
+                    out.push(chunk(json!({ k.as_str(): f }), Value::Null));
+                }
+            }
+            (_, v) => out.push(chunk(json!({ k.as_str(): v }), Value::Null)),
+        }
+    }
+    let calls = message.get("tool_calls").and_then(Value::as_array);
+    for (i, call) in calls.into_iter().flatten().enumerate() {
+        let (name, args) = name_and_arguments(call);
+        if mistral {
+            // Mistral sends each call whole, without index.
+            let mut c = fields(call);
+            c.insert("function".into(), json!({"name": name, "arguments": args}));
+            out.push(chunk(json!({"tool_calls": [c]}), Value::Null));
+            continue;
+        }
+        let mut first = fields(call);
+        first.insert("index".into(), json!(i));
+        first.insert("function".into(), json!({"name": name, "arguments": ""}));
+        out.push(chunk(json!({"tool_calls": [first]}), Value::Null));
+        for frag in fragments(&args, n) {
+            out.push(chunk(
+                json!({"tool_calls": [{"index": i, "function": {"arguments": frag}}]}),
+                Value::Null,
+            ));
+        }
+    }
+    let finish = choice
+        .get("finish_reason")
+        .cloned()
+        .unwrap_or(json!("stop"));
+    out.push(chunk(json!({}), finish));
+    if let Some(u) = usage.filter(|u| !u.is_null()) {
+        let mut c = base.clone();
+        c.insert("choices".into(), json!([]));
+        c.insert("usage".into(), u);
+        out.push(Value::Object(c));
+    }
+    out.push(Value::String("[DONE]".into()));
+    out
+}
+
+fn cohere(doc: &Value, n: usize) -> Vec<Value> {
+    let message = doc.get("message");
+    let mut out = vec![json!({"id": doc.get("id"), "type": "message-start",
+        "delta": {"message": {"role": "assistant", "content": [], "tool_plan": "",
+                              "tool_calls": [], "citations": []}}})];
+    if let Some(plan) = message
+        .and_then(|m| m.get("tool_plan"))
+        .and_then(Value::as_str)
+    {
+        for f in fragments(plan, n) {
+            out.push(json!({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": f}}}));
+        }
+    }
+    let content = message
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array);
+    for (i, block) in content.into_iter().flatten().enumerate() {
+        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+        out.push(json!({"type": "content-start", "index": i,
+            "delta": {"message": {"content": {"type": "text", "text": ""}}}}));
+        for f in fragments(text, n) {
+            out.push(json!({"type": "content-delta", "index": i,
+                "delta": {"message": {"content": {"text": f}}}}));
+        }
+        out.push(json!({"type": "content-end", "index": i}));
+    }
+    let calls = message
+        .and_then(|m| m.get("tool_calls"))
+        .and_then(Value::as_array);
+    for (i, call) in calls.into_iter().flatten().enumerate() {
+        let (name, args) = name_and_arguments(call);
+        out.push(
+            json!({"type": "tool-call-start", "index": i, "delta": {"message": {
+            "tool_calls": {"id": call.get("id"), "type": "function",
+                           "function": {"name": name, "arguments": ""}}}}}),
+        );
+        for frag in fragments(&args, n) {
+            out.push(
+                json!({"type": "tool-call-delta", "index": i, "delta": {"message": {
+                "tool_calls": {"function": {"arguments": frag}}}}}),
+            );
+        }
+        out.push(json!({"type": "tool-call-end", "index": i}));
+    }
+    let mut delta = Map::new();
+    if let Some(r) = doc.get("finish_reason") {
+        delta.insert("finish_reason".into(), r.clone());
+    }
+    if let Some(u) = doc.get("usage") {
+        delta.insert("usage".into(), u.clone());
+    }
+    out.push(json!({"type": "message-end", "delta": delta}));
+    out
+}
+
+fn ollama(doc: &Value, n: usize) -> Vec<Value> {
+    let mut top = fields(doc);
+    let message = top
+        .remove("message")
+        .map(|m| fields(&m))
+        .unwrap_or_default();
+    top.remove("done");
+    let model = top.get("model").cloned().unwrap_or(Value::Null);
+    let created = top.get("created_at").cloned().unwrap_or(Value::Null);
+    let role = message.get("role").cloned().unwrap_or(json!("assistant"));
+    let line =
+        |m: Value| json!({"model": model, "created_at": created, "message": m, "done": false});
+    let mut out = Vec::new();
+    if let Some(t) = message.get("thinking").and_then(Value::as_str) {
+        for f in fragments(t, n) {
+            out.push(line(json!({"role": role, "content": "", "thinking": f})));
+        }
+    }
+    let content = message.get("content").and_then(Value::as_str).unwrap_or("");
+    for f in fragments(content, n) {
+        out.push(line(json!({"role": role, "content": f})));
+    }
+    if let Some(calls) = message.get("tool_calls") {
+        out.push(line(
+            json!({"role": role, "content": "", "tool_calls": calls}),
+        ));
+    }
+    let mut last = top;
+    last.insert("message".into(), json!({"role": role, "content": ""}));
+    last.insert("done".into(), json!(true));
+    out.push(Value::Object(last));
+    out
 }

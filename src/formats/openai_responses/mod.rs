@@ -38,8 +38,11 @@ pub mod wire;
 
 pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
 
-use crate::formats::{DecodeError, Kind};
-use crate::model::{Exchange, Loss};
+use crate::formats::notes::Note;
+use crate::formats::spec::{Header, Http, Send};
+use crate::formats::Kind;
+use crate::model::ModelFamily;
+use crate::schema::Family;
 use serde_json::Value;
 
 /// The OpenAI Responses codec.
@@ -47,21 +50,8 @@ pub struct Codec;
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = ID;
-    type Request = wire::Request;
-    type Response = wire::Response;
+    crate::formats::by_convert!(wire::Request, wire::Response);
 
-    fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
-        convert::encode_request(x)
-    }
-    fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_request(doc)
-    }
-    fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
-        convert::encode_response(x)
-    }
-    fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-        convert::decode_response(doc)
-    }
     fn sniff(v: &Value) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
         if o.get("object").and_then(Value::as_str) == Some("response")
@@ -76,4 +66,22 @@ impl crate::formats::Codec for Codec {
         }
         None
     }
+}
+
+impl crate::formats::spec::Spec for Codec {
+    const NAME: &'static str = "OpenAI Responses";
+    const NOTE: Note = Note {
+        arguments: "A JSON string on a `function_call` item.",
+        results: "`function_call_output` items in `input`, among the messages, with the output as text; an error is folded into it.",
+        ids: "`call_id` (at most 64 characters) pairs a `function_call` with its output; the item's own `id` (`fc_…`) is a different thing.",
+        choice: "`auto`, `none`, `required`, one named function or `allowed_tools`; `parallel_tool_calls` is a separate flag.",
+        other: "The system prompt is `instructions`, tools are flat (`{type, name, parameters, strict}`), and there are no stop sequences.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
+    const LINTS: Family = Family::OpenAi;
+    const SEND: Send = Send::Http(
+        Http::post("OpenAI Responses", "https://api.openai.com/v1/responses")
+            .headers(&[Header::bearer("OPENAI_API_KEY")])
+            .openai("responses.create", None),
+    );
 }

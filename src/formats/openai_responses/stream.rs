@@ -9,7 +9,8 @@
 //! is not needed (some servers send it empty). Final values that differ from the fragments are
 //! reported as a mismatch; arguments sent only in `.done` (LM Studio) are fine.
 
-use crate::stream::{get_str, get_u64, AnomalyKind, Assembler, Event, Protocol, Tracker, Update};
+use crate::stream::{fields, fragments};
+use crate::stream::{get_str, get_u64, AnomalyKind, Assembler, Event, Tracker, Update};
 use serde_json::{json, Map, Value};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -297,7 +298,7 @@ impl ResponsesAssembler {
 }
 
 impl Assembler for ResponsesAssembler {
-    crate::formats::assembler_basics!(Protocol::OpenAiResponses);
+    crate::formats::assembler_basics!(crate::formats::Protocol::OpenAiResponses);
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
@@ -461,4 +462,108 @@ impl Assembler for ResponsesAssembler {
         doc.insert("output".into(), Value::Array(output));
         Value::Object(doc)
     }
+}
+
+impl crate::formats::spec::Streams for super::Codec {
+    type Assembler = ResponsesAssembler;
+    const SSE: bool = true;
+    const NAMED_EVENTS: bool = true;
+
+    fn claims(_name: Option<&str>, o: Option<&Map<String, Value>>) -> bool {
+        o.and_then(|o| o.get("type"))
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.starts_with("response."))
+    }
+
+    fn whole_response(o: &Map<String, Value>) -> bool {
+        o.get("object").and_then(Value::as_str) == Some("response")
+    }
+
+    fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
+        responses(doc, n)
+    }
+}
+
+/// Responses events for a response: each output item added, its text or argument deltas, done.
+fn responses(doc: &Value, n: usize) -> Vec<Value> {
+    let mut seq = 0u64;
+    let mut out = Vec::new();
+    let mut ev = |mut v: Value| {
+        if let Value::Object(m) = &mut v {
+            m.insert("sequence_number".into(), json!(seq));
+        }
+        seq += 1;
+        out.push(v);
+    };
+    let mut start = fields(doc);
+    let output = start.remove("output");
+    start.insert("output".into(), json!([]));
+    start.insert("status".into(), json!("in_progress"));
+    start.remove("usage");
+    ev(json!({"type": "response.created", "response": start}));
+    for (i, item) in output
+        .as_ref()
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let id = item.get("id").cloned().unwrap_or(Value::Null);
+        match item.get("type").and_then(Value::as_str) {
+            Some("message") => {
+                let mut added = fields(item);
+                added.insert("content".into(), json!([]));
+                added.insert("status".into(), json!("in_progress"));
+                ev(json!({"type": "response.output_item.added", "output_index": i, "item": added}));
+                let parts = item.get("content").and_then(Value::as_array);
+                for (ci, part) in parts.into_iter().flatten().enumerate() {
+                    let text = part.get("text").and_then(Value::as_str);
+                    let Some(text) = text.filter(|_| {
+                        part.get("type").and_then(Value::as_str) == Some("output_text")
+                    }) else {
+                        ev(json!({"type": "response.content_part.added", "item_id": id,
+                                  "output_index": i, "content_index": ci, "part": part}));
+                        continue;
+                    };
+                    let mut empty = fields(part);
+                    empty.insert("text".into(), json!(""));
+                    ev(json!({"type": "response.content_part.added", "item_id": id,
+                              "output_index": i, "content_index": ci, "part": empty}));
+                    for f in fragments(text, n) {
+                        ev(json!({"type": "response.output_text.delta", "item_id": id,
+                                  "output_index": i, "content_index": ci, "delta": f}));
+                    }
+                    ev(json!({"type": "response.output_text.done", "item_id": id,
+                              "output_index": i, "content_index": ci, "text": text}));
+                    ev(json!({"type": "response.content_part.done", "item_id": id,
+                              "output_index": i, "content_index": ci, "part": part}));
+                }
+            }
+            Some("function_call") => {
+                let args = item
+                    .get("arguments")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let mut added = fields(item);
+                added.insert("arguments".into(), json!(""));
+                added.insert("status".into(), json!("in_progress"));
+                ev(json!({"type": "response.output_item.added", "output_index": i, "item": added}));
+                for f in fragments(&args, n) {
+                    ev(json!({"type": "response.function_call_arguments.delta",
+                              "item_id": id, "output_index": i, "delta": f}));
+                }
+                ev(json!({"type": "response.function_call_arguments.done",
+                          "item_id": id, "output_index": i, "arguments": args}));
+            }
+            _ => {
+                ev(json!({"type": "response.output_item.added", "output_index": i, "item": item}));
+            }
+        }
+        ev(json!({"type": "response.output_item.done", "output_index": i, "item": item}));
+    }
+    let mut done = fields(doc);
+    done.insert("status".into(), json!("completed"));
+    ev(json!({"type": "response.completed", "response": done}));
+    out
 }

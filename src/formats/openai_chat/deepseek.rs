@@ -1,0 +1,87 @@
+//! DeepSeek (`deepseek`): <https://api-docs.deepseek.com/api/create-chat-completion>.
+//! Wire-identical to OpenAI but for `reasoning_content` on assistant messages (kept as a
+//! message field), no `parallel_tool_calls` (dropped, reported), `strict` honoured only on the
+//! beta endpoint (kept, reported), `max_tokens` as the token limit, tool_choice
+//! `none`/`auto`/`required`/named (no `allowed_tools`: a restriction to several tools is
+//! reported).
+
+use super::dialects::{choice_messages, messages};
+use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
+use crate::formats::notes::Note;
+use crate::formats::spec::{Header, Http, Send};
+use crate::formats::{Format, Kind};
+use crate::model::ModelFamily;
+use crate::schema::Family;
+use serde_json::Value;
+
+/// DeepSeek Chat Completions.
+pub struct DeepSeek;
+
+impl crate::formats::Codec for DeepSeek {
+    super::chat_codec!(DeepSeek, "deepseek");
+
+    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+        let o = v.as_object()?;
+        let model = o
+            .get("model")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m.starts_with("deepseek"));
+        if o.contains_key("choices") {
+            let reasoning = choice_messages(v).any(|m| m.get("reasoning_content").is_some());
+            return (model || reasoning).then_some((Kind::Response, 97));
+        }
+        let reasoning = messages(v).any(|m| m.get("reasoning_content").is_some());
+        (model || reasoning).then_some((Kind::Request, 97))
+    }
+}
+
+impl Profile for DeepSeek {
+    fn provider(&self) -> &'static str {
+        "DeepSeek"
+    }
+    fn choices(&self) -> Choices {
+        Choices {
+            allowed_tools: false,
+            named: true,
+            parallel: false,
+        }
+    }
+    fn max_tokens_field(&self) -> &'static str {
+        MAX_TOKENS
+    }
+    fn strict(&self) -> Strict {
+        Strict::BetaOnly
+    }
+    fn emits_default(&self, field: &str) -> bool {
+        field != "refusal"
+    }
+    fn finish(&self) -> Finish {
+        Finish {
+            others: &["insufficient_system_resource"],
+            ..Finish::OPENAI
+        }
+    }
+}
+
+impl crate::formats::spec::Spec for DeepSeek {
+    const NAME: &'static str = "DeepSeek";
+    const NOTE: Note = Note {
+        arguments: "A JSON string, as in OpenAI Chat.",
+        results: "`tool` messages with `tool_call_id`, as in OpenAI Chat; an error is folded into the text.",
+        ids: "Any call id, paired by `tool_call_id`.",
+        choice: "`auto`, `none`, `required` or one named function: no restriction to several tools and no `parallel_tool_calls`.",
+        other: "OpenAI's wire shape, with `reasoning_content` on assistant messages and `strict` honoured only on the beta endpoint.",
+    };
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::DeepSeek);
+    const LINTS: Family = Family::OpenAi;
+    const SEND: Send = Send::Http(
+        Http::post(
+            "DeepSeek (OpenAI-compatible Chat Completions)",
+            "https://api.deepseek.com/chat/completions",
+        )
+        .headers(&[Header::bearer("DEEPSEEK_API_KEY")])
+        .openai("chat.completions.create", Some("https://api.deepseek.com")),
+    );
+    const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
+    const HOST: Option<&'static str> = Some("deepseek");
+}

@@ -1,0 +1,220 @@
+//! "Count exactly": the providers' token-counting endpoints, which answer the prompt tokens of a
+//! request without running it.
+//!
+//! - OpenAI: `POST {base}/responses/input_tokens` with a Responses body (`model`, `input`,
+//!   `instructions`, `tools`, `tool_choice`, …) → `{"object": "response.input_tokens",
+//!   "input_tokens": n}` (openai-python `client.responses.input_tokens.count`);
+//! - Anthropic: `POST {base}/v1/messages/count_tokens` with a Messages body without
+//!   `max_tokens`/`stream`/sampling → `{"input_tokens": n}` (anthropic `messages.count_tokens`);
+//! - Gemini: `POST {base}/models/{model}:countTokens` with the whole `generateContent` body
+//!   (tools, system instruction) in `generateContentRequest` → `{"totalTokens": n}`
+//!   (google-genai `models.count_tokens`; the REST `CountTokensRequest`).
+//!
+//! Built on [`super::request`], so keys, checks and extra headers follow the Live rules. Sans-IO:
+//! the page sends the [`HttpRequest`] and hands the answer to [`read`].
+
+use super::{request, Blocked, HttpRequest, Provider, Target};
+use crate::model::Exchange;
+use serde_json::{json, Map, Value};
+
+/// Who counts for `provider`'s requests: the Chat Completions provider counts with the
+/// Responses endpoint (OpenAI has no counting endpoint for Chat Completions); `None` for
+/// providers without one.
+pub fn counter(provider: Provider) -> Option<Provider> {
+    match provider {
+        Provider::OpenAiChat | Provider::OpenAiResponses => Some(Provider::OpenAiResponses),
+        Provider::Anthropic => Some(Provider::Anthropic),
+        Provider::Gemini => Some(Provider::Gemini),
+        Provider::Compatible | Provider::Bedrock => None,
+    }
+}
+
+/// The fields each counting endpoint takes; anything else the request body holds (sampling,
+/// `max_tokens`, `stream`, `store`…) is refused by the API, so it is left out.
+fn accepted(provider: Provider) -> &'static [&'static str] {
+    match provider {
+        Provider::Anthropic => &[
+            "model",
+            "messages",
+            "system",
+            "tools",
+            "tool_choice",
+            "thinking",
+            "mcp_servers",
+        ],
+        _ => &[
+            "model",
+            "input",
+            "instructions",
+            "tools",
+            "tool_choice",
+            "parallel_tool_calls",
+            "reasoning",
+            "text",
+            "truncation",
+            "previous_response_id",
+            "conversation",
+        ],
+    }
+}
+
+/// The counting request for `x` sent to `target`'s provider with `key`; `None` when the
+/// provider has no counting endpoint. Refused as [`super::request`] refuses.
+pub fn count_request(
+    target: &Target,
+    key: &str,
+    x: &Exchange,
+    page_secure: bool,
+) -> Option<Result<HttpRequest, Blocked>> {
+    let provider = counter(target.provider)?;
+    let t = Target {
+        provider,
+        stream: false,
+        ..target.clone()
+    };
+    Some(request(&t, key, x, page_secure).map(|mut r| {
+        let body: Value = serde_json::from_str(&r.body).unwrap_or(Value::Null);
+        let base = target.base_url.trim().trim_end_matches('/');
+        let (url, body) = match provider {
+            Provider::Gemini => {
+                let model = target.model.trim().trim_start_matches("models/");
+                let mut inner = body.as_object().cloned().unwrap_or_default();
+                inner.insert("model".into(), Value::String(format!("models/{model}")));
+                (
+                    r.url
+                        .replace(":generateContent", ":countTokens")
+                        .replace(":streamGenerateContent?alt=sse", ":countTokens"),
+                    json!({ "generateContentRequest": inner }),
+                )
+            }
+            Provider::Anthropic => (
+                format!("{base}/v1/messages/count_tokens"),
+                keep(&body, accepted(provider)),
+            ),
+            _ => (
+                format!("{base}/responses/input_tokens"),
+                keep(&body, accepted(provider)),
+            ),
+        };
+        r.url = url;
+        r.body = serde_json::to_string_pretty(&body).unwrap_or_default();
+        r
+    }))
+}
+
+fn keep(body: &Value, fields: &[&str]) -> Value {
+    let mut out = Map::new();
+    if let Some(o) = body.as_object() {
+        for (k, v) in o {
+            if fields.contains(&k.as_str()) {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// The count in a counting endpoint's answer (`status` 2xx), or why there is none.
+pub fn read(provider: Provider, status: u16, body: &str) -> Result<u64, String> {
+    if !(200..300).contains(&status) {
+        return Err(super::error::read(provider, status, None, body).message);
+    }
+    let v: Value = serde_json::from_str(body.trim()).map_err(|e| format!("not JSON: {e}"))?;
+    let field = match counter(provider) {
+        Some(Provider::Gemini) => "totalTokens",
+        _ => "input_tokens",
+    };
+    v[field]
+        .as_u64()
+        .ok_or_else(|| format!("the answer has no {field}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::read_any;
+
+    fn weather() -> Exchange {
+        read_any(crate::examples::EXAMPLES[0].source)
+            .expect("example reads")
+            .0
+            .exchange
+    }
+
+    fn body(r: &HttpRequest) -> Value {
+        serde_json::from_str(&r.body).expect("json body")
+    }
+
+    #[test]
+    fn openai_counts_with_a_responses_body_at_input_tokens() {
+        let mut t = Target::new(Provider::OpenAiChat);
+        t.model = "gpt-4o".into();
+        let r = count_request(&t, "sk-test", &weather(), true)
+            .expect("openai counts")
+            .expect("not blocked");
+        assert_eq!(r.url, "https://api.openai.com/v1/responses/input_tokens");
+        let b = body(&r);
+        assert_eq!(b["model"], "gpt-4o");
+        assert!(b["input"].is_array());
+        assert!(b["tools"][0]["name"].is_string(), "{b}");
+        assert!(b.get("stream").is_none() && b.get("max_output_tokens").is_none());
+        assert!(r
+            .headers
+            .iter()
+            .any(|(k, v)| k == "authorization" && v == "Bearer sk-test"));
+        assert_eq!(
+            read(
+                Provider::OpenAiChat,
+                200,
+                r#"{"object":"response.input_tokens","input_tokens":42}"#
+            ),
+            Ok(42)
+        );
+    }
+
+    #[test]
+    fn anthropic_counts_without_max_tokens_and_with_the_browser_header() {
+        let mut t = Target::new(Provider::Anthropic);
+        t.model = "claude-sonnet-4-5".into();
+        let r = count_request(&t, "sk-ant", &weather(), true)
+            .expect("anthropic counts")
+            .expect("not blocked");
+        assert_eq!(r.url, "https://api.anthropic.com/v1/messages/count_tokens");
+        let b = body(&r);
+        assert!(b.get("max_tokens").is_none() && b.get("stream").is_none());
+        assert!(b["messages"].is_array() && b["tools"].is_array());
+        assert!(r
+            .headers
+            .iter()
+            .any(|(k, v)| k == "anthropic-dangerous-direct-browser-access" && v == "true"));
+        assert_eq!(
+            read(Provider::Anthropic, 200, r#"{"input_tokens":7}"#),
+            Ok(7)
+        );
+        assert!(read(
+            Provider::Anthropic,
+            401,
+            r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#
+        )
+        .is_err_and(|e| e.contains("invalid x-api-key")));
+    }
+
+    #[test]
+    fn gemini_puts_the_request_in_generate_content_request() {
+        let mut t = Target::new(Provider::Gemini);
+        t.model = "gemini-2.5-flash".into();
+        let r = count_request(&t, "AIza", &weather(), true)
+            .expect("gemini counts")
+            .expect("not blocked");
+        assert_eq!(
+            r.url,
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
+        );
+        let b = body(&r);
+        let g = &b["generateContentRequest"];
+        assert_eq!(g["model"], "models/gemini-2.5-flash");
+        assert!(g["contents"].is_array() && g["tools"].is_array(), "{b}");
+        assert_eq!(read(Provider::Gemini, 200, r#"{"totalTokens":99}"#), Ok(99));
+        assert!(count_request(&Target::new(Provider::Bedrock), "", &weather(), true).is_none());
+    }
+}
