@@ -13,14 +13,17 @@
 //   renderer peak       the peak resident memory (VmHWM) of the page's renderer process
 // `--links` runs the large share links instead (first row, usable, longest task, keystroke to
 // frame and to pane, the last row, scrolling; `--quick`: the 1,000-message one only, `--only
-// <text>`: the cases whose name holds <text>). `--runs <n>`: runs per row (default 3).
+// <text>`: the cases whose name holds <text>). `--runs <n>`: runs per row (default 3);
+// `--dist <dir>`: another build than dist/ (to compare two).
 // Figures are printed; nothing is asserted.
 import { serveDist, launch } from '../e2e/serve.mjs';
 import fs from 'node:fs';
+import path from 'node:path';
 import { bigExchange, linkFragment, openaiChatDocument, FORMATS } from '../e2e/big.mjs';
 
 const quick = process.argv.includes('--quick');
 const links = process.argv.includes('--links') || quick || process.argv.includes('--only');
+const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : null;
 const RUNS = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 3;
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const LIMIT = 300_000;
@@ -394,7 +397,7 @@ async function rows(url) {
   if (errors.length) line('page errors', errors.join('; '));
 }
 
-const { server, url } = await serveDist();
+const { server, url } = await serveDist(dist ? { root: path.resolve(dist) } : {});
 try {
   if (!links) {
     await rows(url);
