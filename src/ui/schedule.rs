@@ -178,7 +178,6 @@ fn run_some(visible_only: bool) {
     let quiet = start - LAST_REQUEST.with(Cell::get) >= QUIET_MS;
     loop {
         let (seen, unseen) = stale_jobs();
-        let in_view = !seen.is_empty();
         let next = seen.into_iter().next().or_else(|| {
             (!visible_only && quiet)
                 .then(|| unseen.into_iter().next())
@@ -187,8 +186,7 @@ fn run_some(visible_only: bool) {
         let Some(job) = next else { break };
         job.stale.set(false);
         (job.run)();
-        // One pane out of view per task: a key typed meanwhile waits for one encoding at most.
-        if !in_view || sched_now() - start > BUDGET_MS {
+        if sched_now() - start > BUDGET_MS {
             break;
         }
     }
