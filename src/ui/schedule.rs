@@ -49,9 +49,14 @@ extern "C" {
 /// single encoding is not split); the next waits for the next task.
 const BUDGET_MS: f64 = 12.0;
 
-/// Panes out of view wait until no work was asked for this long: while keys come, only the
-/// panes in view follow them, and a key never waits behind an encoding nobody sees.
-const QUIET_MS: f64 = 120.0;
+/// While keys come (changes less than `TYPING_MS` apart), panes out of view wait until no
+/// work was asked for this long: only the panes in view follow the keys, and a key never waits
+/// behind an encoding nobody sees. A single change (a paste, a click) does not wait.
+const QUIET_MS: f64 = 200.0;
+/// Changes closer than this are typing.
+const TYPING_MS: f64 = 500.0;
+/// Requests closer than this belong to one change (a read, then the encodings it causes).
+const SAME_CHANGE_MS: f64 = 50.0;
 
 struct Inner {
     stale: Cell<bool>,
@@ -71,6 +76,9 @@ thread_local! {
     static AFTER_PAINT: Cell<bool> = const { Cell::new(false) };
     static LATER: Cell<bool> = const { Cell::new(false) };
     static LAST_REQUEST: Cell<f64> = const { Cell::new(0.0) };
+    /// When the change before the last one began (see TYPING_MS).
+    static CHANGE_BEFORE: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
+    static CHANGE_AT: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
     static LISTENING: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -116,7 +124,12 @@ impl Job {
     /// Mark the job stale and make sure its turn comes.
     pub fn request(&self) {
         self.0.stale.set(true);
-        LAST_REQUEST.with(|t| t.set(sched_now()));
+        let now = sched_now();
+        if now - LAST_REQUEST.with(Cell::get) > SAME_CHANGE_MS {
+            CHANGE_BEFORE.with(|b| b.set(CHANGE_AT.with(Cell::get)));
+            CHANGE_AT.with(|c| c.set(now));
+        }
+        LAST_REQUEST.with(|t| t.set(now));
         schedule_soon();
     }
 
@@ -174,8 +187,8 @@ fn stale_jobs() -> (Vec<Rc<Inner>>, Vec<Rc<Inner>>) {
 /// Run stale jobs until the budget is spent; `visible_only`: leave the others for later.
 fn run_some(visible_only: bool) {
     let start = sched_now();
-    // Out of view waits for a quiet moment (see QUIET_MS).
-    let quiet = start - LAST_REQUEST.with(Cell::get) >= QUIET_MS;
+    // Out of view waits for a quiet moment while keys come (see QUIET_MS).
+    let quiet = quiet_for() <= 0.0;
     loop {
         let (seen, unseen) = stale_jobs();
         let next = seen.into_iter().next().or_else(|| {
@@ -209,19 +222,29 @@ fn schedule_soon() {
     }));
 }
 
+/// How long work out of view must still wait: while keys come, until `QUIET_MS` after the
+/// last request; otherwise not at all.
+fn quiet_for() -> f64 {
+    let typing = CHANGE_AT.with(Cell::get) - CHANGE_BEFORE.with(Cell::get) < TYPING_MS;
+    if typing {
+        QUIET_MS - (sched_now() - LAST_REQUEST.with(Cell::get))
+    } else {
+        0.0
+    }
+}
+
 /// In a task of its own once the work asked for has been quiet (panes out of view): input
 /// queued meanwhile goes first.
 fn schedule_later() {
     if LATER.with(|s| s.replace(true)) {
         return;
     }
-    let since = sched_now() - LAST_REQUEST.with(Cell::get);
     sched_later(
         &Closure::once_into_js(|| {
             LATER.with(|s| s.set(false));
             run_some(false);
         }),
-        (QUIET_MS - since).max(0.0),
+        quiet_for().max(0.0),
     );
 }
 
