@@ -2,21 +2,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
+import { openApp, pasteInto } from './serve.mjs';
+import { onPage, startApp, stopApp } from './suite.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let server, url, browser;
+before(async () => ({ server, url, browser } = await startApp()));
+after(() => stopApp({ server, browser }));
 
 const FORMATS = [
   'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'mcp',
@@ -61,19 +52,15 @@ test('the page loads without errors, with every format pane and the first exampl
   await context.close();
 });
 
-test('editing a tool call argument updates every pane', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('editing a tool call argument updates every pane', () => onPage(browser, url, async (page) => {
   const args = page.getByTestId('call-1-0-args');
   const before = await args.inputValue();
   assert.match(before, /Paris/);
   await args.fill(before.replace('Paris, France', 'Lyon, France'));
   for (const f of FORMATS) await waitPane(page, f, /Lyon, France/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('pasting an Anthropic document into its pane updates the OpenAI pane', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('pasting an Anthropic document into its pane updates the OpenAI pane', () => onPage(browser, url, async (page) => {
   const anthropic = {
     model: 'claude-sonnet-4-5',
     max_tokens: 512,
@@ -92,23 +79,17 @@ test('pasting an Anthropic document into its pane updates the OpenAI pane', asyn
   assert.equal(call.function.arguments, '{"zone":"Asia/Tokyo"}');
   // The structured editor followed too.
   assert.equal(await page.getByTestId('tool-0-name').inputValue(), 'get_time');
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('typing into a pane with the keyboard works like a paste', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('typing into a pane with the keyboard works like a paste', () => onPage(browser, url, async (page) => {
   const gemini = await paneText(page, 'gemini');
   await page.locator('[data-testid="editor-gemini"] .cm-content').click();
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(gemini.replace("What's the weather in Paris?", 'Is it windy in Bergen?'));
   await waitPane(page, 'bedrock', /windy in Bergen/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('a broken paste shows the error at its spot and keeps the other panes', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a broken paste shows the error at its spot and keeps the other panes', () => onPage(browser, url, async (page) => {
   const good = await paneText(page, 'anthropic');
   await pasteInto(page, 'editor-openai-chat', '{\n  "messages": [\n    {"role": "user",, }\n  ]\n}');
   const alert = page.getByTestId('pane-error-openai-chat');
@@ -121,9 +102,7 @@ test('a broken paste shows the error at its spot and keeps the other panes', asy
   // Discarding brings the last good document back.
   await page.getByTestId('pane-error-openai-chat').getByRole('button', { name: 'Discard my text' }).click();
   await waitPane(page, 'openai-chat', /get_weather/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
 test('a share link opened in a new page restores the same state and panes', async () => {
   const { context, page, errors } = await openApp(browser, url);
@@ -191,8 +170,7 @@ test('reload keeps the state (localStorage)', async () => {
   await context.close();
 });
 
-test('a lint fix makes a schema strict-compatible', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a lint fix makes a schema strict-compatible', () => onPage(browser, url, async (page) => {
   await page.getByTestId('tool-0-strict').check();
   const badge = page.getByTestId('lint-badge-openai-chat');
   await page.waitForFunction(() => /finding/.test(document.querySelector('[data-testid="lint-badge-openai-chat"]').textContent));
@@ -209,12 +187,9 @@ test('a lint fix makes a schema strict-compatible', async () => {
   assert.equal(params.additionalProperties, false);
   assert.deepEqual([...params.required].sort(), Object.keys(params.properties).sort());
   assert.match(await badge.textContent(), /checks pass/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('fix for every visible format settles OpenAI Responses and Gemini at once', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('fix for every visible format settles OpenAI Responses and Gemini at once', () => onPage(browser, url, async (page) => {
   // A Responses request as users write it: an optional parameter and no `strict`, which the
   // Responses API's default strict mode flags.
   const responses = {
@@ -242,12 +217,9 @@ test('fix for every visible format settles OpenAI Responses and Gemini at once',
   await page.getByTestId('fix-all').click();
   await page.getByTestId('notice').filter({ hasText: 'Nothing to fix' }).waitFor();
   assert.equal(await paneText(page, 'openai-responses'), before);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('each provider pane names a model its API serves, editable per provider', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('each provider pane names a model its API serves, editable per provider', () => onPage(browser, url, async (page) => {
   await page.getByTestId('model').fill('gpt-4o');
   await waitPane(page, 'openai-chat', /"model": "gpt-4o"/);
   await waitPane(page, 'anthropic', /"model": "claude-sonnet-4-5"/);
@@ -258,12 +230,9 @@ test('each provider pane names a model its API serves, editable per provider', a
   await page.getByTestId('model-anthropic').fill('claude-opus-4-1');
   await waitPane(page, 'anthropic', /"model": "claude-opus-4-1"/);
   assert.match(await paneText(page, 'openai-chat'), /"model": "gpt-4o"/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('selecting a call highlights it in every pane, and hovering a pane finds it in the editor', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('selecting a call highlights it in every pane, and hovering a pane finds it in the editor', () => onPage(browser, url, async (page) => {
   await page.getByTestId('call-1-0').click();
   await page.mouse.move(0, 0);
   for (const f of FORMATS) {
@@ -283,12 +252,9 @@ test('selecting a call highlights it in every pane, and hovering a pane finds it
   const target = page.locator('[data-testid="editor-anthropic"] .cm-line', { hasText: '"tool_use_id"' }).first();
   await target.hover();
   await page.locator('[data-testid="result-2-0"].linked').waitFor();
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('every gallery example opens, and the switches and help work', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('every gallery example opens, and the switches and help work', () => onPage(browser, url, async (page) => {
   const ids = await page.getByTestId('gallery').locator('option:not([disabled])').evaluateAll((os) => os.map((o) => o.value));
   assert.ok(ids.length >= 8);
   for (const id of ids) {
@@ -309,9 +275,7 @@ test('every gallery example opens, and the switches and help work', async () => 
   await page.getByTestId('help').waitFor();
   await page.keyboard.press('Escape');
   assert.equal(await page.getByTestId('help').count(), 0);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
 test('copy as curl gives a runnable request without a key', async () => {
   const { context, page, errors } = await openApp(browser, url);
@@ -328,8 +292,7 @@ test('copy as curl gives a runnable request without a key', async () => {
   await context.close();
 });
 
-test('a dropped provider document replaces the exchange', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a dropped provider document replaces the exchange', () => onPage(browser, url, async (page) => {
   const doc = JSON.stringify({
     contents: [{ role: 'user', parts: [{ text: 'Translate hello to Norwegian' }] }],
     tools: [{ functionDeclarations: [{ name: 'translate', description: 'Translate text.', parameters: { type: 'OBJECT', properties: { text: { type: 'STRING' } } } }] }],
@@ -342,12 +305,9 @@ test('a dropped provider document replaces the exchange', async () => {
   await page.dispatchEvent('main', 'drop', { dataTransfer: dt });
   await waitPane(page, 'anthropic', /"name": "translate"/);
   assert.match(await page.getByTestId('notice').textContent(), /gemini request/i); // The notice names the format (Google Gemini request).
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('the structured editor: tools, a parallel call, its result with the error flag, reorder and delete', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('the structured editor: tools, a parallel call, its result with the error flag, reorder and delete', () => onPage(browser, url, async (page) => {
   await page.getByTestId('add-tool').click();
   await page.getByTestId('tool-1-name').fill('get_time');
   await waitPane(page, 'gemini', /"name": "get_time"/);
@@ -377,6 +337,4 @@ test('the structured editor: tools, a parallel call, its result with the error f
   // Remove the tool again.
   await page.getByTestId('tool-0-remove').click();
   assert.equal(await page.getByTestId('tool-1-name').count(), 0);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));

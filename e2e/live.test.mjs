@@ -6,25 +6,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
-import { startStandin, KEY } from './standin.mjs';
+import { openApp, pasteInto } from './serve.mjs';
+import { startApp, stopApp } from './suite.mjs';
+import { KEY } from './standin.mjs';
 
-let server;
-let url;
-let browser;
-let standin;
-
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await launch();
-  standin = await startStandin({ delayMs: 30 });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  await standin?.close();
-});
+let server, url, browser, standin;
+before(async () => ({ server, url, browser, standin } = await startApp({ standin: { delayMs: 30 } })));
+after(() => stopApp({ server, browser, standin }));
 
 /** A conversation whose tool is the one the provider's recording calls. */
 function conversation(tool) {

@@ -4,21 +4,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch, openApp } from './serve.mjs';
+import { onPage, startApp, stopApp } from './suite.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let server, url, browser;
+before(async () => ({ server, url, browser } = await startApp()));
+after(() => stopApp({ server, browser }));
 
 /** tests/fixtures/recorded of the repository (NOTICE.md there says where they come from). */
 function recorded(rel) {
@@ -37,8 +27,7 @@ async function loadStream(page, text) {
 
 const args = (page, i) => page.getByTestId(`call-args-${i}`).textContent();
 
-test('a recorded Anthropic stream steps forward and the arguments grow', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a recorded Anthropic stream steps forward and the arguments grow', () => onPage(browser, url, async (page) => {
   const text = recorded('anthropic/anthropic-json-tool.1.jsonl');
   await loadStream(page, text);
   await page.getByTestId('replay-summary').filter({ hasText: 'Anthropic' }).waitFor();
@@ -58,12 +47,9 @@ test('a recorded Anthropic stream steps forward and the arguments grow', async (
   // Back one step: the state goes back too.
   await page.getByTestId('step-first').click();
   assert.equal(await page.getByTestId('call-args-0').count(), 0);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('an OpenAI chat stream: seek, play to the end, and append the turn to the conversation', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('an OpenAI chat stream: seek, play to the end, and append the turn to the conversation', () => onPage(browser, url, async (page) => {
   await loadStream(page, recorded('openai-chat/groq-tool-call.jsonl'));
   await page.getByTestId('replay-summary').filter({ hasText: 'OpenAI Chat' }).waitFor();
   await page.getByTestId('play').click();
@@ -74,12 +60,9 @@ test('an OpenAI chat stream: seek, play to the end, and append the turn to the c
   await page.getByTestId('append-turn').click();
   await page.getByTestId('pane-gemini').waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-gemini"]')?.toolscopeEditor?.getDoc().includes('"weather"'));
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('anomalies show: interleaved calls, a cut stream, invalid final arguments with a repair', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('anomalies show: interleaved calls, a cut stream, invalid final arguments with a repair', () => onPage(browser, url, async (page) => {
   await page.getByTestId('tab-replay').click();
   for (const [id, kind] of [['chat-interleaved', 'interleaved'], ['anthropic-cut', 'cut'], ['anthropic-invalid-args', 'invalid']]) {
     await page.getByTestId('stream-gallery').selectOption(id);
@@ -95,23 +78,17 @@ test('anomalies show: interleaved calls, a cut stream, invalid final arguments w
   const after = await page.getByTestId('assembled-doc').textContent();
   assert.notEqual(after, before);
   assert.ok(JSON.parse(after).content.some((b) => b.type === 'tool_use' && Object.keys(b.input).length > 0), after);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('garbage input shows an error and keeps the last stream', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('garbage input shows an error and keeps the last stream', () => onPage(browser, url, async (page) => {
   await loadStream(page, recorded('bedrock/amazon-bedrock-tool-call.1.jsonl'));
   await page.getByTestId('replay-summary').filter({ hasText: 'Bedrock' }).waitFor();
   await loadStream(page, 'this is { not a stream');
   await page.getByTestId('stream-error').waitFor();
   assert.match(await page.getByTestId('replay-summary').textContent(), /Bedrock/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('the streams view shows every protocol for the current turn, and a replay travels in a link', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('the streams view shows every protocol for the current turn, and a replay travels in a link', () => onPage(browser, url, async (page) => {
   await page.getByTestId('tab-streams').click();
   for (const p of ['openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'cohere', 'ollama']) {
     assert.equal(await page.getByTestId(`stream-${p}`).count(), 1, p);
@@ -127,6 +104,4 @@ test('the streams view shows every protocol for the current turn, and a replay t
   await fresh.goto(link);
   await fresh.getByTestId('replay-summary').filter({ hasText: 'Gemini' }).waitFor();
   await other.close();
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));

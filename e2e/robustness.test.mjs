@@ -2,21 +2,11 @@
 // kills the page) and the page must keep answering. Timings are printed, not asserted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp } from './serve.mjs';
+import { onPage, startApp, stopApp } from './suite.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let server, url, browser;
+before(async () => ({ server, url, browser } = await startApp()));
+after(() => stopApp({ server, browser }));
 
 async function paste(page, testid, text) {
   return page.$eval(`[data-testid="${testid}"]`, (el, t) => {
@@ -36,20 +26,16 @@ function bigExchange(n) {
   return { tools: [{ name: 'noop', input_schema: { type: 'object', properties: {} } }], messages };
 }
 
-test('a 2,000-message exchange pasted into the canonical editor reaches every pane', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a 2,000-message exchange pasted into the canonical editor reaches every pane', () => onPage(browser, url, async (page) => {
   await page.getByTestId('tab-json').click();
   await page.locator('[data-testid="canonical-editor"] .cm-editor').waitFor();
   const ms = await paste(page, 'canonical-editor', JSON.stringify(bigExchange(2000)));
   await page.waitForFunction(() =>
     document.querySelector('[data-testid="editor-openai-chat"]').toolscopeEditor.getDoc().includes('Answer 999'));
   console.log(`2,000 messages: paste handled in ${ms.toFixed(0)} ms`);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('hostile pastes are refused at their spot and the page keeps working', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('hostile pastes are refused at their spot and the page keeps working', () => onPage(browser, url, async (page) => {
   const hostile = [
     ['[' .repeat(50000), /deeper|nest|line 1/i],
     ['{"messages": [' + '{"role":"user","content":"x"},'.repeat(3) + ']}', /line 1/],
@@ -63,12 +49,9 @@ test('hostile pastes are refused at their spot and the page keeps working', asyn
     await page.getByTestId('discard-openai-chat').click();
   }
   assert.match(await page.$eval('[data-testid="editor-anthropic"]', (el) => el.toolscopeEditor.getDoc()), /get_weather/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('a 10,000-event stream replays and seeks', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a 10,000-event stream replays and seeks', () => onPage(browser, url, async (page) => {
   const lines = [
     JSON.stringify({ type: 'message_start', message: { id: 'msg_big', type: 'message', role: 'assistant', content: [], model: 'claude-x', stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } }),
     JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_big', name: 'noop', input: {} } }),
@@ -89,6 +72,4 @@ test('a 10,000-event stream replays and seeks', async () => {
   await page.getByTestId('step-last').click();
   await page.getByTestId('step-label').filter({ hasText: 'event 10000 of 10000' }).waitFor();
   assert.match(await page.getByTestId('call-parsed-0').textContent(), /9993/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));

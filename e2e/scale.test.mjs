@@ -3,22 +3,13 @@
 // scripts/bench-page.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
+import { openApp, pasteInto } from './serve.mjs';
+import { startApp, stopApp } from './suite.mjs';
 import { bigExchange, linkFragment, openaiChatDocument, FORMATS } from './big.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let server, url, browser;
+before(async () => ({ server, url, browser } = await startApp()));
+after(() => stopApp({ server, browser }));
 
 const LONG = { timeout: 120_000 };
 

@@ -82,6 +82,17 @@ for (const scheme of ['light', 'dark']) {
       await liveShots(live.page, `${name}-${scheme}`, []);
       await live.context.close();
     }
+    // The Cost view: rows per model, tools as bars (one hovered), the rounds chart.
+    await page.getByTestId('tab-cost').click();
+    await page.waitForSelector('[data-testid="cost-view"][data-vocab="ready"][data-computed="true"]');
+    await page.getByTestId('cost-view').scrollIntoViewIfNeeded();
+    await shot(page, `${name}-${scheme}-cost`, errors);
+    await page.getByTestId('cost-tool').first().hover();
+    await page.getByTestId('cost-chart').scrollIntoViewIfNeeded();
+    await shot(page, `${name}-${scheme}-cost-rounds`, errors);
+    await page.mouse.move(0, 0);
+    await page.getByTestId('tab-formats').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
     if (name === 'desktop') {
       // A call hovered: the same call lit in the editor and every pane.
       await page.getByTestId('call-1-0').hover();

@@ -241,11 +241,13 @@ function countAnswer(counter, n) {
 }
 
 /** The Hugging Face files of tests/fixtures/hf, as `/hf/<org>/<name>/resolve/main/<file>`
- *  serves them (any model id: one fixture model); a missing file is the Hub's 404. */
+ *  serves them: `<name>/<file>` when the fixtures have that folder (tiny-bpe/tokenizer.json),
+ *  else `<file>` (the shared tokenizer_config.json); a missing file is the Hub's 404. */
 export const HF_DIR = path.resolve(repoRoot, 'tests', 'fixtures', 'hf');
 function serveHf(pathname, method, send) {
-  const m = /^\/hf\/[^/]+(?:\/[^/]+)?\/resolve\/[^/]+\/([^/]+)$/.exec(pathname);
-  const file = m && path.resolve(HF_DIR, safeDecode(m[1]));
+  const m = /^\/hf\/(?:[^/]+\/)?([^/]+)\/resolve\/[^/]+\/([^/]+)$/.exec(pathname);
+  const own = m && path.resolve(HF_DIR, safeDecode(m[1]), safeDecode(m[2]));
+  const file = m && (own.startsWith(HF_DIR + path.sep) && fs.existsSync(own) ? own : path.resolve(HF_DIR, safeDecode(m[2])));
   if (method !== 'GET' || !file || !file.startsWith(HF_DIR + path.sep) || !fs.existsSync(file))
     return send(404, 'Entry not found', { 'content-type': 'text/plain; charset=utf-8', 'x-error-code': 'EntryNotFound' });
   return send(200, fs.readFileSync(file, 'utf8'), { 'content-type': 'text/plain; charset=utf-8' });

@@ -496,9 +496,13 @@ test('standin_malformed_json_and_unknown_paths_answer_in_the_providers_shape', a
   assert.equal(unknown.status, 404);
   assert.equal((await unknown.json()).error.message, 'Invalid URL (POST /v1/embeddingz)');
   assert.equal(unknown.headers.get('access-control-allow-origin'), '*');
-  const gUnknown = await fetch(`${s.url}/v1beta/models/x:countTokens`, { method: 'POST', headers: auth.gemini, body: '{}' });
+  const gUnknown = await fetch(`${s.url}/v1beta/models/x:embedContent`, { method: 'POST', headers: auth.gemini, body: '{}' });
   assert.equal(gUnknown.status, 404);
   assert.equal((await gUnknown.json()).error.status, 'NOT_FOUND');
+  // countTokens is known (the Cost view's "Count exactly"): an empty request is refused as Gemini does.
+  const gCount = await fetch(`${s.url}/v1beta/models/x:countTokens`, { method: 'POST', headers: auth.gemini, body: '{}' });
+  assert.equal(gCount.status, 400);
+  assert.equal((await gCount.json()).error.status, 'INVALID_ARGUMENT');
 });
 
 test('standin_fixture_overrides_and_the_stream_length_cap', async () => {

@@ -11,8 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch, openApp } from './serve.mjs';
-import { startStandin, KEY } from './standin.mjs';
+import { openApp } from './serve.mjs';
+import { onPage, startApp, stopApp } from './suite.mjs';
+import { KEY } from './standin.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HAR_FILE = path.join(root, 'tests', 'fixtures', 'har', 'chrome-devtools-secrets.har');
@@ -28,22 +29,9 @@ const SECRETS = [
   'SIGvalue-88888888',
 ];
 
-let server;
-let url;
-let browser;
-let standin;
-
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await launch();
-  standin = await startStandin({ delayMs: 10 });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  await standin?.close();
-});
+let server, url, browser, standin;
+before(async () => ({ server, url, browser, standin } = await startApp({ standin: { delayMs: 10 } })));
+after(() => stopApp({ server, browser, standin }));
 
 function assertClean(where, text) {
   for (const s of SECRETS) assert.ok(!text.includes(s), `${s} in ${where}`);
@@ -98,8 +86,7 @@ function storedStates(storage) {
   return out.join('\n');
 }
 
-test('a devtools HAR opened in Replay: secrets removed and counted before anything shows or is kept', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a devtools HAR opened in Replay: secrets removed and counted before anything shows or is kept', () => onPage(browser, url, async (page) => {
   await page.getByTestId('tab-replay').click();
   await page.getByTestId('stream-file').setInputFiles(HAR_FILE);
   const notice = page.getByTestId('notice').filter({ hasText: 'secret values were removed' });
@@ -110,12 +97,9 @@ test('a devtools HAR opened in Replay: secrets removed and counted before anythi
   await page.getByTestId('replay-summary').filter({ hasText: 'OpenAI Chat' }).waitFor();
   assert.match(await page.getByTestId('har-entry').textContent(), /\[redacted\]/);
   await assertNowhere(page);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('a HAR imported through the header, pasted on the page or into the stream editor is redacted too', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a HAR imported through the header, pasted on the page or into the stream editor is redacted too', () => onPage(browser, url, async (page) => {
   // Import (Ctrl+O): opens in Replay.
   await page.getByTestId('import').setInputFiles(HAR_FILE);
   await page.getByTestId('notice').filter({ hasText: /Replaying chrome-devtools-secrets\.har — \d+ secret values were removed/ }).waitFor();
@@ -142,9 +126,7 @@ test('a HAR imported through the header, pasted on the page or into the stream e
   await page.getByTestId('notice').filter({ hasText: /Pasted stream — \d+ secret values were removed/ }).waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid="stream-input"]')?.toolscopeEditor?.getDoc().includes('COOKIEsession') === false);
   await assertNowhere(page);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
 // --- Live: an extra header that is a credential by value, not by name ---------------------
 

@@ -5,24 +5,15 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch, openApp, pasteInto } from './serve.mjs';
+import { openApp, pasteInto } from './serve.mjs';
+import { onPage, startApp, stopApp } from './suite.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AXE = path.join(root, 'node_modules', 'axe-core', 'axe.min.js');
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+let server, url, browser;
+before(async () => ({ server, url, browser } = await startApp()));
+after(() => stopApp({ server, browser }));
 
 /** A code editor's text, once the editor exists (editors are created in turn). */
 async function editorText(page, testid) {
@@ -42,8 +33,7 @@ async function axeViolations(page) {
   return r.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-test('Tab leaves the schema editor in one press and indents nothing; the help names the keys', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('Tab leaves the schema editor in one press and indents nothing; the help names the keys', () => onPage(browser, url, async (page) => {
   const schema = page.getByTestId('tool-0-schema');
   const before = await editorText(page, 'tool-0-schema');
   await schema.locator('.cm-content').click();
@@ -71,9 +61,7 @@ test('Tab leaves the schema editor in one press and indents nothing; the help na
   assert.match(await help.textContent(), /Ctrl\+\] \/ Ctrl\+\[/);
   await page.keyboard.press('Escape');
   await help.waitFor({ state: 'detached' });
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
 test('Import shows a focus ring when reached by keyboard', async () => {
   const { context, page } = await openApp(browser, url);
@@ -109,8 +97,7 @@ test('the As code menu closes on Esc (focus back on its button), an outside clic
   await context.close();
 });
 
-test('a foreign paste says what it was read as, with Undo; the pane says it holds a foreign document', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('a foreign paste says what it was read as, with Undo; the pane says it holds a foreign document', () => onPage(browser, url, async (page) => {
   const gemini = { contents: [{ role: 'user', parts: [{ text: 'Weather in Oslo?' }] }] };
   await pasteInto(page, 'editor-openai-chat', JSON.stringify(gemini, null, 2));
   const notice = page.getByTestId('notice');
@@ -132,9 +119,7 @@ test('a foreign paste says what it was read as, with Undo; the pane says it hold
   // Undo brings the request back.
   await page.getByTestId('notice-undo').click();
   await notice.filter({ hasText: 'Undone' }).waitFor();
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
 test('an error tooltip in an editor is readable, not squashed at the pane\'s edge', async () => {
   const { context, page } = await openApp(browser, url);
@@ -149,8 +134,7 @@ test('an error tooltip in an editor is readable, not squashed at the pane\'s edg
   await context.close();
 });
 
-test('the example picker names the loaded example, then says edited', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('the example picker names the loaded example, then says edited', () => onPage(browser, url, async (page) => {
   await page.getByTestId('gallery').selectOption('parallel_calls');
   await page.getByTestId('notice').filter({ hasText: 'Opened the example Two cities in parallel' }).waitFor();
   const current = page.getByTestId('gallery-current');
@@ -159,12 +143,9 @@ test('the example picker names the loaded example, then says edited', async () =
   await page.getByTestId('tool-0-description').fill('Changed by the test');
   await page.waitForFunction(() => /\(edited\)$/.test(document.querySelector('[data-testid="gallery-current"]').textContent));
   assert.match(await current.textContent(), /Two cities in parallel \(edited\)/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('Compare two marks what differs between two formats, and diffs two of one protocol line by line', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('Compare two marks what differs between two formats, and diffs two of one protocol line by line', () => onPage(browser, url, async (page) => {
   await page.getByTestId('compare-open').click();
   const diff = page.getByTestId('compare-diff');
   await diff.waitFor();
@@ -175,12 +156,9 @@ test('Compare two marks what differs between two formats, and diffs two of one p
   await page.getByTestId('compare-right').selectOption('deepseek');
   await page.getByTestId('line-diff').waitFor();
   assert.ok(await page.getByTestId('line-diff').locator('ins, del').count() > 0);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('the transcript shows the example\'s calls and results, and markdown as elements', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('the transcript shows the example\'s calls and results, and markdown as elements', () => onPage(browser, url, async (page) => {
   await page.getByTestId('gallery').selectOption('parallel_calls');
   await page.getByRole('tab', { name: 'Transcript' }).click();
   const t = page.getByTestId('transcript');
@@ -203,12 +181,9 @@ test('the transcript shows the example\'s calls and results, and markdown as ele
   assert.equal(await t.locator('.bubble.assistant code').first().textContent(), 'Oslo');
   assert.equal(await t.locator('img').count(), 0);
   assert.match(await t.textContent(), /<img src=x/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('replay labels each event by what it changed; the assembled turn grows with the step', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('replay labels each event by what it changed; the assembled turn grows with the step', () => onPage(browser, url, async (page) => {
   await page.getByTestId('tab-replay').click();
   await page.getByTestId('replay-summary').filter({ hasText: /events/ }).waitFor();
   const changes = await page.getByTestId('event-change').allTextContents();
@@ -227,12 +202,9 @@ test('replay labels each event by what it changed; the assembled turn grows with
   await error.waitFor();
   assert.match(await error.textContent(), /Protocol menu/);
   assert.doesNotMatch(await error.textContent(), /--format/);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
-test('the first-visit hint shows once, and stays dismissed', async () => {
-  const { context, page, errors } = await openApp(browser, url);
+test('the first-visit hint shows once, and stays dismissed', () => onPage(browser, url, async (page) => {
   const hint = page.getByTestId('first-hint');
   assert.match(await hint.textContent(), /paste any provider's request or response into any pane/);
   await page.getByTestId('first-hint-dismiss').click();
@@ -241,9 +213,7 @@ test('the first-visit hint shows once, and stays dismissed', async () => {
   await page.waitForSelector('.pane-grid .pane');
   await page.waitForFunction(() => !document.getElementById('prerender'));
   assert.equal(await page.getByTestId('first-hint').count(), 0);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+}));
 
 test('axe-core: no serious or critical violation on the main views, light and dark', async () => {
   for (const scheme of ['light', 'dark']) {

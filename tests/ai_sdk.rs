@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::{assistant, tool_msg};
+
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -224,11 +226,8 @@ fn results_without_a_name_take_the_calls_and_say_so() {
     let x = Exchange {
         messages: vec![
             common::user("go"),
-            Message::new(
-                Role::Assistant,
-                vec![common::call(Some("c1"), "f", json!({}))],
-            ),
-            Message::new(Role::Tool, vec![common::result(Some("c1"), "done")]),
+            assistant(vec![common::call(Some("c1"), "f", json!({}))]),
+            tool_msg(vec![common::result(Some("c1"), "done")]),
         ],
         ..Exchange::default()
     };

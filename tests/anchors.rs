@@ -34,14 +34,43 @@ fn call_name(x: &Exchange, e: Element) -> Option<&str> {
     }
 }
 
-/// The span of `e` parsed as JSON.
-fn span_json(text: &str, spans: &[(Element, Span)], e: Element) -> Value {
-    let s = spans
-        .iter()
-        .find(|(x, _)| *x == e)
-        .map(|(_, s)| *s)
-        .unwrap_or_else(|| panic!("no span for {e:?} in {spans:?}"));
-    serde_json::from_str(text_of(text, s)).expect("a span is a JSON value")
+/// A case's request encoded in one format, and the spans found in it.
+struct Pane {
+    text: String,
+    found: Vec<(Element, Span)>,
+}
+
+fn pane(x: &Exchange, format: Format) -> Pane {
+    Pane {
+        text: format.encode(x, Kind::Request).text,
+        found: spans(x, format, Kind::Request),
+    }
+}
+
+impl Pane {
+    /// The text of the span of `e`.
+    fn body(&self, e: Element) -> &str {
+        let found = &self.found;
+        let s = found
+            .iter()
+            .find(|(x, _)| *x == e)
+            .map(|(_, s)| *s)
+            .unwrap_or_else(|| panic!("no span for {e:?} in {found:?}"));
+        text_of(&self.text, s)
+    }
+
+    /// The span of `e` parsed as JSON.
+    fn json(&self, e: Element) -> Value {
+        serde_json::from_str(self.body(e)).expect("a span is a JSON value")
+    }
+}
+
+fn call(message: usize, part: usize) -> Element {
+    Element::Call { message, part }
+}
+
+fn result(message: usize, part: usize) -> Element {
+    Element::Result { message, part }
 }
 
 #[test]
@@ -118,52 +147,29 @@ fn anchors_response_spans_only_the_last_turn() {
 #[test]
 fn anchors_openai_result_is_the_tool_message() {
     let x = case("weather");
-    let text = Format::OpenAiChat.encode(&x, Kind::Request).text;
-    let found = spans(&x, Format::OpenAiChat, Kind::Request);
+    let p = pane(&x, Format::OpenAiChat);
     let result = *elements(&x)
         .iter()
         .find(|e| matches!(e, Element::Result { .. }))
         .expect("a result");
-    let v = span_json(&text, &found, result);
+    let v = p.json(result);
     assert_eq!(v["role"], "tool");
     assert_eq!(v["tool_call_id"], "call_weather_1");
-    let call = span_json(
-        &text,
-        &found,
-        Element::Call {
-            message: 1,
-            part: 0,
-        },
-    );
+    let call = p.json(call(1, 0));
     assert_eq!(call["function"]["name"], "get_weather");
     assert_eq!(call["id"], "call_weather_1");
-    let tool = span_json(&text, &found, Element::Tool(0));
+    let tool = p.json(Element::Tool(0));
     assert_eq!(tool["type"], "function");
 }
 
 #[test]
 fn anchors_anthropic_result_is_the_tool_result_block() {
     let x = case("multi_turn");
-    let text = Format::Anthropic.encode(&x, Kind::Request).text;
-    let found = spans(&x, Format::Anthropic, Kind::Request);
-    let v = span_json(
-        &text,
-        &found,
-        Element::Result {
-            message: 2,
-            part: 0,
-        },
-    );
+    let p = pane(&x, Format::Anthropic);
+    let v = p.json(result(2, 0));
     assert_eq!(v["type"], "tool_result");
     assert_eq!(v["tool_use_id"], "call_s1");
-    let v = span_json(
-        &text,
-        &found,
-        Element::Call {
-            message: 5,
-            part: 0,
-        },
-    );
+    let v = p.json(call(5, 0));
     assert_eq!(v["type"], "tool_use");
     assert_eq!(v["name"], "book_flight");
 }
@@ -171,28 +177,13 @@ fn anchors_anthropic_result_is_the_tool_result_block() {
 #[test]
 fn anchors_gemini_result_is_the_function_response_part() {
     let x = case("multi_turn");
-    let text = Format::Gemini.encode(&x, Kind::Request).text;
-    let found = spans(&x, Format::Gemini, Kind::Request);
+    let p = pane(&x, Format::Gemini);
     // JSON content: the part is found through the first string of the response object.
-    let v = span_json(
-        &text,
-        &found,
-        Element::Result {
-            message: 2,
-            part: 0,
-        },
-    );
+    let v = p.json(result(2, 0));
     assert_eq!(v["functionResponse"]["name"], "search_flights");
-    let v = span_json(
-        &text,
-        &found,
-        Element::Result {
-            message: 6,
-            part: 0,
-        },
-    );
+    let v = p.json(result(6, 0));
     assert_eq!(v["functionResponse"]["name"], "book_flight");
-    let v = span_json(&text, &found, Element::Tool(1));
+    let v = p.json(Element::Tool(1));
     assert_eq!(v["name"], "book_flight", "a function declaration");
     assert!(v.get("functionDeclarations").is_none());
 }
@@ -200,57 +191,22 @@ fn anchors_gemini_result_is_the_function_response_part() {
 #[test]
 fn anchors_bedrock_and_mcp_results_enclose_their_blocks() {
     let x = case("multi_turn");
-    let text = Format::Bedrock.encode(&x, Kind::Request).text;
-    let found = spans(&x, Format::Bedrock, Kind::Request);
-    let v = span_json(
-        &text,
-        &found,
-        Element::Result {
-            message: 6,
-            part: 0,
-        },
-    );
+    let p = pane(&x, Format::Bedrock);
+    let v = p.json(result(6, 0));
     assert!(v.get("toolResult").is_some(), "{v}");
-    let text = Format::Mcp.encode(&x, Kind::Request).text;
-    let found = spans(&x, Format::Mcp, Kind::Request);
-    let v = span_json(
-        &text,
-        &found,
-        Element::Result {
-            message: 6,
-            part: 0,
-        },
-    );
+    let p = pane(&x, Format::Mcp);
+    let v = p.json(result(6, 0));
     assert_eq!(v["jsonrpc"], "2.0");
     assert!(v.get("result").is_some(), "{v}");
-    let v = span_json(
-        &text,
-        &found,
-        Element::Call {
-            message: 5,
-            part: 0,
-        },
-    );
+    let v = p.json(call(5, 0));
     assert_eq!(v["method"], "tools/call");
 }
 
 #[test]
 fn anchors_xml_elements_are_their_tags() {
     let x = case("multi_turn");
-    let text = Format::AnthropicXml.encode(&x, Kind::Request).text;
-    let found = spans(&x, Format::AnthropicXml, Kind::Request);
-    let body = |e: Element| {
-        let s = found
-            .iter()
-            .find(|(f, _)| *f == e)
-            .map(|(_, s)| *s)
-            .expect("span");
-        text_of(&text, s).to_string()
-    };
-    let call = body(Element::Call {
-        message: 5,
-        part: 0,
-    });
+    let p = pane(&x, Format::AnthropicXml);
+    let call = p.body(call(5, 0));
     assert!(
         call.starts_with("<invoke>") && call.ends_with("</invoke>"),
         "{call}"
@@ -259,13 +215,10 @@ fn anchors_xml_elements_are_their_tags() {
         call.contains("<tool_name>book_flight</tool_name>"),
         "{call}"
     );
-    let result = body(Element::Result {
-        message: 6,
-        part: 0,
-    });
+    let result = p.body(result(6, 0));
     assert!(result.starts_with("<result>") && result.ends_with("</result>"));
     assert!(result.contains("ZX81Q"), "{result}");
-    let tool = body(Element::Tool(0));
+    let tool = p.body(Element::Tool(0));
     assert!(tool.starts_with("<tool_description>"), "{tool}");
     assert!(tool.contains("search_flights"), "{tool}");
 }

@@ -9,32 +9,22 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const A: Format = Format::Anthropic;
 
 fn encode(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = A.encode(x, Kind::Request);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(A, x, Kind::Request)
 }
 
 fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = A.encode(x, Kind::Response);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(A, x, Kind::Response)
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("json");
-    let d = A
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode failed: {e}"));
-    (d.exchange, d.losses)
+    common::decode_doc(A, doc, kind)
 }
 
 /// Encode, decode, and check that every difference is under a reported loss.
@@ -68,22 +58,12 @@ fn base(messages: Vec<Message>) -> Exchange {
 fn anthropic_parallel_results_come_first_in_one_user_message() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text("Checking both."),
-                call(Some("toolu_A"), "get_weather", json!({"location": "Tokyo"})),
-                call(Some("toolu_B"), "get_weather", json!({"location": "Oslo"})),
-            ],
-        ),
+        common::checking_both("toolu_A", "toolu_B"),
         // Results in the opposite order of the calls, then the user's next words.
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("toolu_B"), "-3 °C"),
-                result(Some("toolu_A"), "24 °C"),
-            ],
-        ),
+        tool_msg(vec![
+            result(Some("toolu_B"), "-3 °C"),
+            result(Some("toolu_A"), "24 °C"),
+        ]),
         user("And tomorrow?"),
     ]);
     let (doc, losses, back) = round_trip(&x);
@@ -105,196 +85,34 @@ fn anthropic_parallel_results_come_first_in_one_user_message() {
 
 #[test]
 fn anthropic_consecutive_tool_messages_merge_with_a_report() {
-    let x = base(vec![
-        user("Both?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a1"), "get_weather", json!({"location": "Oslo"})),
-                call(Some("a2"), "get_weather", json!({"location": "Rome"})),
-            ],
-        ),
-        Message::new(Role::Tool, vec![result(Some("a1"), "cold")]),
-        Message::new(Role::Tool, vec![result(Some("a2"), "warm")]),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    assert!(
-        has_loss(&losses, LossKind::Rewritten, "/messages"),
-        "{losses:#?}"
-    );
-    let msgs = doc["messages"].as_array().unwrap();
-    assert_eq!(msgs.len(), 3);
-    assert_eq!(msgs[2]["content"].as_array().unwrap().len(), 2);
-    assert_eq!(back.messages.len(), 3);
-    assert_eq!(back.messages[2].role, Role::Tool);
-    assert_eq!(back.messages[2].tool_results().count(), 2);
+    common::blocks::tool_messages_merge(A, base);
 }
 
 #[test]
 fn anthropic_ids_are_rewritten_consistently_between_call_and_result() {
-    let long = "x".repeat(80);
-    let x = base(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("functions.get_weather:0"), "get_weather", json!({})),
-                call(Some(&long), "get_weather", json!({})),
-                call(Some("toolu_ok-1"), "get_weather", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some(&long), "b"),
-                result(Some("functions.get_weather:0"), "a"),
-                result(Some("toolu_ok-1"), "c"),
-            ],
-        ),
-    ]);
-    let (doc, losses, _) = round_trip(&x);
-    let uses: Vec<&str> = doc["messages"][1]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["id"].as_str().unwrap())
-        .collect();
-    let results: Vec<&str> = doc["messages"][2]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["tool_use_id"].as_str().unwrap())
-        .collect();
-    assert_eq!(uses[0], "functions_get_weather_0");
-    assert_eq!(uses[1].len(), 64);
-    assert_eq!(uses[2], "toolu_ok-1");
-    assert_eq!(results, [uses[1], uses[0], uses[2]]);
-    assert!(uses.iter().all(|id| IdRule::ANTHROPIC.accepts(id)));
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
-    assert!(!losses
-        .iter()
-        .any(|l| l.pointer.starts_with("/messages/1/parts/2")));
+    common::blocks::ids_rewritten_in_pairs(
+        A,
+        base,
+        "toolu_ok-1",
+        ("/id", "/tool_use_id"),
+        IdRule::ANTHROPIC,
+    );
 }
 
 #[test]
 fn anthropic_missing_ids_are_assigned_and_paired_by_name() {
-    let mut r_time = ToolResult::new(None, ResultContent::Text("12:00".into()));
-    r_time.name = Some("get_time".into());
-    let mut r_weather = ToolResult::new(None, ResultContent::Text("sunny".into()));
-    r_weather.name = Some("get_weather".into());
-    let x = base(vec![
-        user("time and weather"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "get_weather", json!({"location": "Paris"})),
-                call(None, "get_time", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(r_time), Part::ToolResult(r_weather)],
-        ),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    let content = &doc["messages"][2]["content"];
-    assert_eq!(content[0]["tool_use_id"], "call_2");
-    assert_eq!(content[1]["tool_use_id"], "call_1");
-    assert_eq!(doc["messages"][1]["content"][0]["id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
-    assert_eq!(
-        back.messages[2]
-            .tool_results()
-            .next()
-            .unwrap()
-            .call_id
-            .as_deref(),
-        Some("call_2")
-    );
+    common::blocks::missing_ids_paired_by_name(A, base, ("/id", "/tool_use_id"));
 }
 
 #[test]
 fn anthropic_invalid_and_non_object_arguments_become_empty_objects() {
-    let invalid = ToolCall::from_text(Some("t1".into()), "get_weather", "{\"location\": \"Par");
-    let spelled = ToolCall::from_text(
-        Some("t2".into()),
-        "get_weather",
-        "{ \"location\" : \"Rome\" }",
-    );
-    let array = ToolCall::new(Some("t3".into()), "get_weather", json!([1, 2]));
-    let x = base(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::ToolCall(invalid),
-                Part::ToolCall(spelled),
-                Part::ToolCall(array),
-            ],
-        ),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    let content = &doc["messages"][1]["content"];
-    assert_eq!(content[0]["input"], json!({}));
-    assert_eq!(content[1]["input"], json!({"location": "Rome"}));
-    assert_eq!(content[2]["input"], json!({}));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/1/arguments_raw"
-    ));
-    assert!(!has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/2/arguments"
-    ));
-    let calls: Vec<_> = back.messages[1].tool_calls().collect();
-    assert_eq!(calls[1].arguments, json!({"location": "Rome"}));
-    assert!(calls.iter().all(|c| c.arguments_raw.is_none()));
+    common::blocks::bad_arguments_become_empty_objects(A, base, "/input");
 }
 
 #[test]
 fn anthropic_empty_arguments_are_an_empty_object() {
     let empty = ToolCall::from_text(Some("t1".into()), "get_time", "  ");
-    let x = base(vec![
-        user("time?"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(empty)]),
-    ]);
+    let x = base(vec![user("time?"), assistant(vec![Part::ToolCall(empty)])]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc["messages"][1]["content"][0]["input"], json!({}));
     assert!(!losses.iter().any(|l| l.pointer.contains("arguments")));
@@ -303,47 +121,21 @@ fn anthropic_empty_arguments_are_an_empty_object() {
 
 #[test]
 fn anthropic_error_results_json_and_blocks() {
-    let mut err = ToolResult::new(
-        Some("t1".into()),
-        ResultContent::Text("Unknown ticker".into()),
-    );
-    err.is_error = true;
+    let err = error_result(Some("t1"), "Unknown ticker");
     let json_result = ToolResult::new(
         Some("t2".into()),
         ResultContent::Json(json!({"price": 231.45})),
     );
-    let blocks = ToolResult::new(
-        Some("t3".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-            Block::Text { text: "".into() },
-        ]),
-    );
-    let x = base(vec![
-        user("prices"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("t1"), "get_weather", json!({})),
-                call(Some("t2"), "get_weather", json!({})),
-                call(Some("t3"), "get_weather", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                Part::ToolResult(err),
-                Part::ToolResult(json_result),
-                Part::ToolResult(blocks),
-            ],
-        ),
-    ]);
+    let blocks = common::chart_result("t3", vec![Block::Text { text: "".into() }]);
+    let x = base(common::calls_answered(
+        "prices",
+        &[
+            ("t1", "get_weather"),
+            ("t2", "get_weather"),
+            ("t3", "get_weather"),
+        ],
+        vec![err, json_result, blocks],
+    ));
     let (doc, losses, back) = round_trip(&x);
     let content = &doc["messages"][2]["content"];
     assert_eq!(
@@ -351,11 +143,7 @@ fn anthropic_error_results_json_and_blocks() {
         json!({"type": "tool_result", "tool_use_id": "t1", "content": "Unknown ticker", "is_error": true})
     );
     assert_eq!(content[1]["content"], "{\"price\":231.45}");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/1/content");
     assert_eq!(
         content[2]["content"],
         json!([
@@ -363,11 +151,11 @@ fn anthropic_error_results_json_and_blocks() {
             {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
         ])
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/2/parts/2/content/blocks/2"
-    ));
+        "/messages/2/parts/2/content/blocks/2",
+    );
     let results: Vec<_> = back.messages[2].tool_results().collect();
     assert!(results[0].is_error);
     assert!(!results[1].is_error);
@@ -489,13 +277,10 @@ fn anthropic_every_tool_choice() {
 fn anthropic_empty_text_is_dropped_next_to_tool_calls() {
     let x = base(vec![
         Message::new(Role::User, vec![Part::text("")]),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text(""),
-                call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
-            ],
-        ),
+        assistant(vec![
+            Part::text(""),
+            call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
+        ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc["messages"][0]["content"], json!([]));
@@ -668,13 +453,7 @@ fn anthropic_pasted_response_survives_unchanged() {
     let (x, _) = decode(&doc, Kind::Response);
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 6039,
-            output_tokens: 931
-        })
-    );
+    assert_eq!(m.usage, common::usage(6039, 931));
     assert_eq!(m.tool_calls().count(), 1);
     assert_eq!(
         x.options.model.as_deref(),
@@ -697,7 +476,7 @@ fn anthropic_pasted_response_survives_unchanged() {
 fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     let mut x = base(vec![
         user("hi"),
-        Message::new(Role::Assistant, vec![call(None, "get_weather", json!({}))]),
+        assistant(vec![call(None, "get_weather", json!({}))]),
     ]);
     x.options.model = None;
     let (doc, losses) = encode_response(&x);
@@ -705,13 +484,8 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     assert_eq!(doc["stop_reason"], "tool_use");
     assert_eq!(doc["usage"], json!({"input_tokens": 0, "output_tokens": 0}));
     assert_eq!(doc["model"], "claude-sonnet-4-5");
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
-    assert!(has_loss(&losses, LossKind::Added, "/messages/0/usage"));
-    assert!(has_loss(&losses, LossKind::Added, "/messages/0/parts/0/id"));
+    assert_losses!(&losses; Added "/messages/0/stop_reason", Added "/messages/0/usage");
+    assert_losses!(&losses; Added "/messages/0/parts/0/id");
     let (back, _) = decode(&doc, Kind::Response);
     assert!(back.messages[0].usage.is_none());
     assert!(back.messages[0].extra.is_empty());
@@ -722,28 +496,12 @@ fn anthropic_response_placeholders_are_reported_and_not_read_back() {
     assert!(has_loss(&losses, LossKind::Added, "/messages"));
 
     // A stop reason Anthropic lacks.
-    let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+    let mut m = assistant(vec![Part::text("x")]);
     m.stop_reason = Some(StopReason::Other("RECITATION".into()));
     m.usage = Some(Usage::default());
     let (doc, losses) = encode_response(&base(vec![user("hi"), m]));
     assert_eq!(doc["stop_reason"], "end_turn");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
-}
-
-/// 1-based line and column of the first occurrence of `snippet` in `text`.
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let offset = text.find(snippet).expect("snippet in text");
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, column)
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 }
 
 #[test]
@@ -766,13 +524,7 @@ fn anthropic_decode_errors_point_at_the_spot() {
             "{\"type\": \"tool_use\"",
         ),
     ];
-    for (text, pointer, snippet) in cases {
-        let e = A.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.format, Some("anthropic"));
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        let (line, column) = position(text, snippet);
-        assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
-    }
+    common::assert_errors_at_snippets(A, Kind::Request, &cases);
     // Shape errors found while parsing: the pointer, and the line where the offending element
     // starts (not where serde noticed, which for a malformed block is its end).
     let shapes = [
@@ -801,12 +553,7 @@ fn anthropic_decode_errors_point_at_the_spot() {
             "unknown variant",
         ),
     ];
-    for (text, pointer, line, message) in shapes {
-        let e = A.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        assert_eq!(e.line, Some(line), "{e}");
-        assert!(e.message.contains(message), "{e}");
-    }
+    common::assert_shape_errors(A, &shapes);
     // Syntax errors: line and column, no pointer.
     let e = A
         .decode(
@@ -874,8 +621,7 @@ fn anthropic_sampling_parameters_are_dropped_and_legacy_ones_read() {
     x.options.top_p = Some(0.9);
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("temperature").is_none() && doc.get("top_p").is_none());
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/temperature"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/top_p"));
+    assert_losses!(&losses; Dropped "/options/temperature", Dropped "/options/top_p");
 
     let legacy = json!({
         "model": "claude-3-5-sonnet-20241022", "max_tokens": 1024, "temperature": 0.2, "top_k": 40,
@@ -921,11 +667,7 @@ fn anthropic_server_tools_keep_their_place() {
         .collect();
     assert_eq!(names, ["b", "web_search", "c"]);
     assert_eq!(again["tools"][2]["strict"], true);
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/tools/1/output_schema"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/tools/1/output_schema");
 }
 
 #[test]
@@ -935,27 +677,20 @@ fn anthropic_system_blocks_are_kept_while_the_text_matches() {
     x.system = Some("Something else.".into());
     let (again, losses) = encode(&x);
     assert_eq!(again["system"], "Something else.");
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/extra/anthropic/system"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/extra/anthropic/system");
 }
 
 #[test]
 fn anthropic_other_formats_details_are_dropped() {
     let mut x = base(vec![
         user("hi"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::Raw {
-                    format: "gemini".into(),
-                    value: json!({"executableCode": {}}),
-                },
-                Part::text("ok"),
-            ],
-        ),
+        assistant(vec![
+            Part::Raw {
+                format: "gemini".into(),
+                value: json!({"executableCode": {}}),
+            },
+            Part::text("ok"),
+        ]),
     ]);
     x.extra.insert(
         "openai-chat".into(),
@@ -969,7 +704,6 @@ fn anthropic_other_formats_details_are_dropped() {
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
     assert_eq!(doc["metadata"], json!({"user_id": "u1"}));
-    assert!(has_loss(&losses, LossKind::Dropped, "/extra/openai-chat"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
+    assert_losses!(&losses; Dropped "/extra/openai-chat", Dropped "/messages/1/parts");
     assert_eq!(doc["messages"][1]["content"], "ok");
 }

@@ -13,7 +13,9 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const X: Format = Format::AnthropicXml;
 
@@ -62,32 +64,11 @@ fn base(messages: Vec<Message>) -> Exchange {
     }
 }
 
-fn assistant(parts: Vec<Part>) -> Message {
-    Message::new(Role::Assistant, parts)
-}
-
-fn tool_msg(parts: Vec<Part>) -> Message {
-    Message::new(Role::Tool, parts)
-}
-
-/// 1-based line and column of the first occurrence of `snippet`.
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let at = text.find(snippet).expect("snippet in text");
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    (line, col)
-}
-
 #[test]
 fn anthropic_xml_parallel_invokes_and_results_in_order() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        assistant(vec![
-            Part::text("Checking both."),
-            call(Some("toolu_A"), "get_weather", json!({"location": "Tokyo"})),
-            call(Some("toolu_B"), "get_weather", json!({"location": "Oslo"})),
-        ]),
+        common::checking_both("toolu_A", "toolu_B"),
         tool_msg(vec![
             result(Some("toolu_A"), "24 °C"),
             result(Some("toolu_B"), "-3 °C"),
@@ -107,21 +88,8 @@ fn anthropic_xml_parallel_invokes_and_results_in_order() {
     assert_eq!(doc.matches("\n\nAssistant:").count(), 1);
     assert!(doc.ends_with("</function_results>\nTokyo is warmer."));
     // Ids are gone, reported; names are added to results.
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/1/id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/1/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/name"
-    ));
+    assert_losses!(&losses; Dropped "/messages/1/parts/1/id", Dropped "/messages/2/parts/1/call_id");
+    assert_losses!(&losses; Added "/messages/2/parts/0/name");
     assert_eq!(back.messages.len(), 4);
     let results: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(results.len(), 2);
@@ -148,25 +116,13 @@ fn anthropic_xml_results_are_named_after_their_calls_by_id_then_order() {
         .map(|r| r.name.clone())
         .collect();
     assert_eq!(names, [Some("search".into()), Some("get_weather".into())]);
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/call_id"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/2/parts/0/call_id");
     assert!(
         doc.ends_with("</function_results>"),
         "the model continues: {doc}"
     );
     // Missing ids: paired by order.
-    for m in &mut x.messages {
-        for p in &mut m.parts {
-            match p {
-                Part::ToolCall(c) => c.id = None,
-                Part::ToolResult(r) => r.call_id = None,
-                _ => {}
-            }
-        }
-    }
+    common::strip_ids(&mut x);
     let (_, _, back) = round_trip(&x);
     let names: Vec<_> = back.messages[2]
         .tool_results()
@@ -177,8 +133,7 @@ fn anthropic_xml_results_are_named_after_their_calls_by_id_then_order() {
 
 #[test]
 fn anthropic_xml_error_results_use_the_error_element() {
-    let mut err = ToolResult::new(None, ResultContent::Text("city not found".into()));
-    err.is_error = true;
+    let mut err = error_result(None, "city not found");
     err.name = Some("get_weather".into());
     let x = base(vec![
         user("Weather in Atlantis?"),
@@ -236,16 +191,7 @@ fn anthropic_xml_json_and_block_results_become_text() {
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert!(doc.contains("<stdout>\n{\"temp\":21,\"sky\":\"clear\"}\n</stdout>"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1/content"
-    ));
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/content", Rewritten "/messages/2/parts/1/content");
     let rs: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(rs[1].content, ResultContent::Text("map:".into()));
 }
@@ -266,26 +212,10 @@ fn anthropic_xml_invalid_non_object_and_empty_arguments() {
         ]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/1/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/2/arguments"
-    ));
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/arguments");
+    assert_losses!(&losses; Dropped "/messages/1/parts/1/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/2/arguments");
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/1/parts/3")));
@@ -357,11 +287,11 @@ fn anthropic_xml_parameter_values_json_versus_strings() {
         json!(" spaced "),
         "spaces are not stripped"
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments/s"
-    ));
+        "/messages/1/parts/1/arguments/s",
+    );
     assert_eq!(
         losses
             .iter()
@@ -378,11 +308,11 @@ fn anthropic_xml_parameter_values_json_versus_strings() {
         assistant(vec![call(None, "f", json!({"a b": 1, "ok": 2}))]),
     ]);
     let (doc, losses, _) = round_trip(&x);
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/1/parts/0/arguments/a b"
-    ));
+        "/messages/1/parts/0/arguments/a b",
+    );
     assert!(doc.contains("<ok>2</ok>"));
 }
 
@@ -419,11 +349,7 @@ fn anthropic_xml_text_that_looks_like_structure_is_rewritten() {
         assistant(vec![Part::text("ok")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/0/text"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/parts/0/text");
     assert_eq!(doc.matches("\n\nAssistant:").count(), 1);
     assert_eq!(back.messages.len(), 2);
     assert_eq!(
@@ -507,24 +433,14 @@ fn anthropic_xml_stock_price_chain() {
         completion,
         "<function_calls>\n<invoke>\n<tool_name>get_current_stock_price</tool_name>\n<parameters>\n<symbol>GM</symbol>\n</parameters>\n</invoke>\n</function_calls>"
     );
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
     let (back, _) = decode(&completion, Kind::Response);
     assert_eq!(back.messages[0].stop_reason, Some(StopReason::ToolUse));
 }
 
 #[test]
 fn anthropic_xml_every_tool_choice_and_options_are_dropped() {
-    for choice in [
-        ToolChoice::mode(ChoiceMode::Auto),
-        ToolChoice::mode(ChoiceMode::None),
-        ToolChoice::mode(ChoiceMode::Required),
-        ToolChoice::mode(ChoiceMode::Validated),
-        ToolChoice::force("get_weather"),
-    ] {
+    for choice in common::every_choice("get_weather") {
         let mut x = base(vec![user("hi")]);
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
@@ -537,8 +453,7 @@ fn anthropic_xml_every_tool_choice_and_options_are_dropped() {
             ..Options::default()
         };
         let (doc, losses, back) = round_trip(&x);
-        assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));
-        assert!(has_loss(&losses, LossKind::Dropped, "/parallel_tool_calls"));
+        assert_losses!(&losses; Dropped "/tool_choice", Dropped "/parallel_tool_calls");
         for f in ["model", "max_tokens", "temperature", "top_p", "stop"] {
             assert!(has_loss(
                 &losses,
@@ -563,12 +478,7 @@ fn anthropic_xml_empty_text_next_to_calls_and_adjacent_texts() {
         assistant(vec![Part::text("It is"), Part::text("cold.")]),
     ]);
     let (doc, losses, back) = round_trip(&x);
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts/0"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/3/parts/1"
-    ));
+    assert_losses!(&losses; Dropped "/messages/1/parts/0", Rewritten "/messages/3/parts/1");
     assert!(doc.contains("\n\nAssistant: <function_calls>"));
     assert_eq!(back.messages[1].parts.len(), 1);
     assert_eq!(back.messages[3].parts, [Part::text("It is\n\ncold.")]);
@@ -594,14 +504,10 @@ fn anthropic_xml_nested_schemas_required_enum_strict_are_reported() {
         ..Exchange::default()
     };
     let (doc, losses, back) = round_trip(&x);
-    for p in [
-        "/tools/0/input_schema/properties/opts/properties",
-        "/tools/0/input_schema/required",
-        "/tools/0/input_schema/additionalProperties",
-        "/tools/0/strict",
-    ] {
-        assert!(has_loss(&losses, LossKind::Dropped, p), "{p}: {losses:#?}");
-    }
+    assert_losses!(&losses; Dropped "/tools/0/input_schema/properties/opts/properties");
+    assert_losses!(&losses; Dropped "/tools/0/input_schema/required");
+    assert_losses!(&losses; Dropped "/tools/0/input_schema/additionalProperties");
+    assert_losses!(&losses; Dropped "/tools/0/strict");
     // Nullable types and enums are said in the `<type>` text and read back.
     assert!(doc.contains("<name>maybe</name>\n<type>string or null</type>"));
     assert!(doc.contains("<type>string, one of \"Paris\" | \"Rome\"</type>"));
@@ -748,10 +654,7 @@ fn anthropic_xml_completion_without_the_stop_sequence() {
 fn anthropic_xml_response_losses() {
     let mut m = assistant(vec![Part::text("Hello")]);
     m.stop_reason = Some(StopReason::MaxTokens);
-    m.usage = Some(Usage {
-        input_tokens: 10,
-        output_tokens: 5,
-    });
+    m.usage = common::usage(10, 5);
     let x = Exchange {
         options: Options {
             model: Some("claude-2.1".into()),
@@ -794,9 +697,8 @@ fn anthropic_xml_other_formats_details_are_dropped() {
     );
     x.tools[0].annotations = Some(json!({"readOnlyHint": true}));
     let (_, losses, _) = round_trip(&x);
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts/0"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/extra/gemini"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/annotations"));
+    assert_losses!(&losses; Dropped "/messages/1/parts/0", Dropped "/extra/gemini");
+    assert_losses!(&losses; Dropped "/tools/0/annotations");
 }
 
 #[test]

@@ -10,32 +10,22 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const B: Format = Format::Bedrock;
 
 fn encode(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = B.encode(x, Kind::Request);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(B, x, Kind::Request)
 }
 
 fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-    let e = B.encode(x, Kind::Response);
-    (
-        serde_json::from_str(&e.text).expect("own output is JSON"),
-        e.losses,
-    )
+    common::encode_doc(B, x, Kind::Response)
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("json");
-    let d = B
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode failed: {e}"));
-    (d.exchange, d.losses)
+    common::decode_doc(B, doc, kind)
 }
 
 /// Encode, decode, and check that every difference is under a reported loss.
@@ -73,30 +63,12 @@ fn base(messages: Vec<Message>) -> Exchange {
 fn bedrock_parallel_results_come_first_in_one_user_message() {
     let x = base(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text("Checking both."),
-                call(
-                    Some("tooluse_A"),
-                    "get_weather",
-                    json!({"location": "Tokyo"}),
-                ),
-                call(
-                    Some("tooluse_B"),
-                    "get_weather",
-                    json!({"location": "Oslo"}),
-                ),
-            ],
-        ),
+        common::checking_both("tooluse_A", "tooluse_B"),
         // Results in the opposite order of the calls, then the user's next words.
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("tooluse_B"), "-3 °C"),
-                result(Some("tooluse_A"), "24 °C"),
-            ],
-        ),
+        tool_msg(vec![
+            result(Some("tooluse_B"), "-3 °C"),
+            result(Some("tooluse_A"), "24 °C"),
+        ]),
         user("And tomorrow?"),
     ]);
     let (doc, losses, back) = round_trip(&x);
@@ -128,168 +100,32 @@ fn bedrock_parallel_results_come_first_in_one_user_message() {
 
 #[test]
 fn bedrock_consecutive_tool_messages_merge_with_a_report() {
-    let x = base(vec![
-        user("Both?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a1"), "get_weather", json!({"location": "Oslo"})),
-                call(Some("a2"), "get_weather", json!({"location": "Rome"})),
-            ],
-        ),
-        Message::new(Role::Tool, vec![result(Some("a1"), "cold")]),
-        Message::new(Role::Tool, vec![result(Some("a2"), "warm")]),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    assert!(
-        has_loss(&losses, LossKind::Rewritten, "/messages"),
-        "{losses:#?}"
-    );
-    let msgs = doc["messages"].as_array().unwrap();
-    assert_eq!(msgs.len(), 3);
-    assert_eq!(msgs[2]["content"].as_array().unwrap().len(), 2);
-    assert_eq!(back.messages.len(), 3);
-    assert_eq!(back.messages[2].role, Role::Tool);
-    assert_eq!(back.messages[2].tool_results().count(), 2);
+    common::blocks::tool_messages_merge(B, base);
 }
 
 #[test]
 fn bedrock_ids_are_rewritten_consistently_between_call_and_result() {
-    let long = "x".repeat(80);
-    let x = base(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("functions.get_weather:0"), "get_weather", json!({})),
-                call(Some(&long), "get_weather", json!({})),
-                call(Some("tooluse_ok-1"), "get_weather", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some(&long), "b"),
-                result(Some("functions.get_weather:0"), "a"),
-                result(Some("tooluse_ok-1"), "c"),
-            ],
-        ),
-    ]);
-    let (doc, losses, _) = round_trip(&x);
-    let uses: Vec<&str> = doc["messages"][1]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["toolUse"]["toolUseId"].as_str().unwrap())
-        .collect();
-    let results: Vec<&str> = doc["messages"][2]["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["toolResult"]["toolUseId"].as_str().unwrap())
-        .collect();
-    assert_eq!(uses[0], "functions_get_weather_0");
-    assert_eq!(uses[1].len(), 64);
-    assert_eq!(uses[2], "tooluse_ok-1");
-    assert_eq!(results, [uses[1], uses[0], uses[2]]);
-    assert!(uses.iter().all(|id| IdRule::BEDROCK.accepts(id)));
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
-    assert!(!losses
-        .iter()
-        .any(|l| l.pointer.starts_with("/messages/1/parts/2")));
+    common::blocks::ids_rewritten_in_pairs(
+        B,
+        base,
+        "tooluse_ok-1",
+        ("/toolUse/toolUseId", "/toolResult/toolUseId"),
+        IdRule::BEDROCK,
+    );
 }
 
 #[test]
 fn bedrock_missing_ids_are_assigned_and_paired_by_name() {
-    let mut r_time = ToolResult::new(None, ResultContent::Text("12:00".into()));
-    r_time.name = Some("get_time".into());
-    let mut r_weather = ToolResult::new(None, ResultContent::Text("sunny".into()));
-    r_weather.name = Some("get_weather".into());
-    let x = base(vec![
-        user("time and weather"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "get_weather", json!({"location": "Paris"})),
-                call(None, "get_time", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(r_time), Part::ToolResult(r_weather)],
-        ),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    let content = &doc["messages"][2]["content"];
-    assert_eq!(content[0]["toolResult"]["toolUseId"], "call_2");
-    assert_eq!(content[1]["toolResult"]["toolUseId"], "call_1");
-    assert_eq!(
-        doc["messages"][1]["content"][0]["toolUse"]["toolUseId"],
-        "call_1"
+    common::blocks::missing_ids_paired_by_name(
+        B,
+        base,
+        ("/toolUse/toolUseId", "/toolResult/toolUseId"),
     );
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
-    let first = back.messages[2].tool_results().next().unwrap();
-    assert_eq!(first.call_id.as_deref(), Some("call_2"));
 }
 
 #[test]
 fn bedrock_invalid_and_non_object_arguments_become_empty_objects() {
-    let invalid = ToolCall::from_text(Some("t1".into()), "get_weather", "{\"location\": \"Par");
-    let spelled = ToolCall::from_text(
-        Some("t2".into()),
-        "get_weather",
-        "{ \"location\" : \"Rome\" }",
-    );
-    let array = ToolCall::new(Some("t3".into()), "get_weather", json!([1, 2]));
-    let x = base(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::ToolCall(invalid),
-                Part::ToolCall(spelled),
-                Part::ToolCall(array),
-            ],
-        ),
-    ]);
-    let (doc, losses, back) = round_trip(&x);
-    let content = &doc["messages"][1]["content"];
-    assert_eq!(content[0]["toolUse"]["input"], json!({}));
-    assert_eq!(content[1]["toolUse"]["input"], json!({"location": "Rome"}));
-    assert_eq!(content[2]["toolUse"]["input"], json!({}));
-    for (kind, p) in [
-        (LossKind::Dropped, "/messages/1/parts/0/arguments_raw"),
-        (LossKind::Rewritten, "/messages/1/parts/0/arguments"),
-        (LossKind::Dropped, "/messages/1/parts/1/arguments_raw"),
-        (LossKind::Rewritten, "/messages/1/parts/2/arguments"),
-    ] {
-        assert!(has_loss(&losses, kind, p), "{p}: {losses:#?}");
-    }
-    assert!(!has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+    let losses = common::blocks::bad_arguments_become_empty_objects(B, base, "/toolUse/input");
     let target = losses
         .iter()
         .find(|l| l.pointer == "/messages/1/parts/0/arguments")
@@ -298,9 +134,6 @@ fn bedrock_invalid_and_non_object_arguments_become_empty_objects() {
         target.as_deref(),
         Some("/messages/1/content/0/toolUse/input")
     );
-    let calls: Vec<_> = back.messages[1].tool_calls().collect();
-    assert_eq!(calls[1].arguments, json!({"location": "Rome"}));
-    assert!(calls.iter().all(|c| c.arguments_raw.is_none()));
 }
 
 #[test]
@@ -308,7 +141,7 @@ fn bedrock_empty_arguments_are_an_empty_object() {
     let empty = ToolCall::from_text(Some("t1".into()), "get_weather", "  ");
     let x = base(vec![
         user("weather?"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(empty)]),
+        assistant(vec![Part::ToolCall(empty)]),
     ]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(
@@ -321,31 +154,18 @@ fn bedrock_empty_arguments_are_an_empty_object() {
 
 #[test]
 fn bedrock_error_results_json_and_blocks() {
-    let mut err = ToolResult::new(
-        Some("t1".into()),
-        ResultContent::Text("Unknown ticker".into()),
-    );
-    err.is_error = true;
+    let err = error_result(Some("t1"), "Unknown ticker");
     let json_result = ToolResult::new(
         Some("t2".into()),
         ResultContent::Json(json!({"price": 231.45, "currency": "USD"})),
     );
     let scalar = ToolResult::new(Some("t3".into()), ResultContent::Json(json!([1, 2])));
-    let blocks = ToolResult::new(
-        Some("t4".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-            Block::Image {
-                media_type: "image/bmp".into(),
-                data: "Qk0=".into(),
-            },
-        ]),
+    let blocks = common::chart_result(
+        "t4",
+        vec![Block::Image {
+            media_type: "image/bmp".into(),
+            data: "Qk0=".into(),
+        }],
     );
     let one_block = ToolResult::new(
         Some("t5".into()),
@@ -357,14 +177,12 @@ fn bedrock_error_results_json_and_blocks() {
     let ids = ["t1", "t2", "t3", "t4", "t5", "t6"];
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
+        assistant(
             ids.iter()
                 .map(|id| call(Some(id), "get_weather", json!({})))
                 .collect(),
         ),
-        Message::new(
-            Role::Tool,
+        tool_msg(
             [err, json_result, scalar, blocks, one_block, empty]
                 .into_iter()
                 .map(Part::ToolResult)
@@ -391,21 +209,9 @@ fn bedrock_error_results_json_and_blocks() {
     );
     assert_eq!(c[4]["toolResult"]["content"], json!([{"text": "only"}]));
     assert_eq!(c[5]["toolResult"]["content"], json!([]));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/2/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/3/content/blocks/2"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/4/content"
-    ));
+    assert_losses!(&losses; Rewritten "/messages/2/parts/2/content");
+    assert_losses!(&losses; Dropped "/messages/2/parts/3/content/blocks/2");
+    assert_losses!(&losses; Rewritten "/messages/2/parts/4/content");
     assert!(!losses
         .iter()
         .any(|l| l.pointer.starts_with("/messages/2/parts/0")
@@ -481,8 +287,7 @@ fn bedrock_every_tool_choice() {
     });
     let (c, l) = choice_doc(&x);
     assert_eq!(c["toolChoice"], json!({"auto": {}}));
-    assert!(has_loss(&l, LossKind::Rewritten, "/tool_choice/mode"));
-    assert!(has_loss(&l, LossKind::Dropped, "/tool_choice/tools"));
+    assert_losses!(&l; Rewritten "/tool_choice/mode", Dropped "/tool_choice/tools");
 
     // No parallel switch at all.
     x.tool_choice = None;
@@ -504,22 +309,16 @@ fn bedrock_every_tool_choice() {
 fn bedrock_calls_without_tools_get_tool_specs() {
     let mut x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a"), "lookup", json!({"q": 1})),
-                call(Some("b"), "lookup", json!({"q": 2})),
-                call(Some("c"), "fetch", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("a"), "1"),
-                result(Some("b"), "2"),
-                result(Some("c"), "3"),
-            ],
-        ),
+        assistant(vec![
+            call(Some("a"), "lookup", json!({"q": 1})),
+            call(Some("b"), "lookup", json!({"q": 2})),
+            call(Some("c"), "fetch", json!({})),
+        ]),
+        tool_msg(vec![
+            result(Some("a"), "1"),
+            result(Some("b"), "2"),
+            result(Some("c"), "3"),
+        ]),
     ]);
     x.tools.clear();
     let (doc, losses, back) = round_trip(&x);
@@ -538,13 +337,10 @@ fn bedrock_calls_without_tools_get_tool_specs() {
 fn bedrock_empty_text_is_dropped_next_to_tool_calls() {
     let x = base(vec![
         user("weather?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text(""),
-                call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
-            ],
-        ),
+        assistant(vec![
+            Part::text(""),
+            call(Some("t1"), "get_weather", json!({"location": "Oslo"})),
+        ]),
     ]);
     let (doc, losses, _) = round_trip(&x);
     assert_eq!(
@@ -557,10 +353,7 @@ fn bedrock_empty_text_is_dropped_next_to_tool_calls() {
     // A response keeps it: that is what the model said.
     let mut msg = x.messages[1].clone();
     msg.stop_reason = Some(StopReason::ToolUse);
-    msg.usage = Some(Usage {
-        input_tokens: 3,
-        output_tokens: 4,
-    });
+    msg.usage = common::usage(3, 4);
     let resp = Exchange {
         messages: vec![msg],
         ..Exchange::default()
@@ -591,14 +384,8 @@ fn bedrock_non_empty_strings_and_ranges() {
         doc["inferenceConfig"],
         json!({"maxTokens": 1024, "temperature": 1.0, "topP": 0.9, "stopSequences": ["END"]})
     );
-    assert!(has_loss(&losses, LossKind::Dropped, "/system"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/description"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/options/temperature"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/stop"));
+    assert_losses!(&losses; Dropped "/system", Dropped "/tools/0/description");
+    assert_losses!(&losses; Rewritten "/options/temperature", Dropped "/options/stop");
     assert_eq!(back.options.stop, ["END"]);
 }
 
@@ -745,13 +532,7 @@ fn bedrock_pasted_response_survives_unchanged() {
     assert!(losses.is_empty());
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 375,
-            output_tokens: 84
-        })
-    );
+    assert_eq!(m.usage, common::usage(375, 84));
     assert_eq!(
         m.tool_calls().next().unwrap().arguments,
         json!({"sign": "WZPZ"})
@@ -783,10 +564,7 @@ fn bedrock_response_placeholders_are_reported_and_not_read_back() {
             model: Some("gpt-4o".into()),
             ..Options::default()
         },
-        messages: vec![Message::new(
-            Role::Assistant,
-            vec![call(Some("c1"), "get_weather", json!({}))],
-        )],
+        messages: vec![assistant(vec![call(Some("c1"), "get_weather", json!({}))])],
         ..Exchange::default()
     };
     let t = common::checked_trip(B, &x, Kind::Response);
@@ -812,7 +590,7 @@ fn bedrock_response_placeholders_are_reported_and_not_read_back() {
     assert!(has_loss(&t.encoder, LossKind::Added, "/messages"));
 
     // A stop reason Bedrock lacks.
-    let mut msg = Message::new(Role::Assistant, vec![Part::text("hm")]);
+    let mut msg = assistant(vec![Part::text("hm")]);
     msg.stop_reason = Some(StopReason::Other("pause_turn".into()));
     let x = Exchange {
         messages: vec![msg],
@@ -858,17 +636,6 @@ fn bedrock_response_message_into_a_request_drops_response_fields() {
     }
 }
 
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let offset = text.find(snippet).expect("snippet in text");
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, column)
-}
-
 #[test]
 fn bedrock_decode_errors_point_at_the_spot() {
     // Semantic errors: (document, pointer, where the error points in the text).
@@ -889,13 +656,7 @@ fn bedrock_decode_errors_point_at_the_spot() {
             "{\"toolUse\"",
         ),
     ];
-    for (text, pointer, snippet) in cases {
-        let e = B.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.format, Some("bedrock"));
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        let (line, column) = position(text, snippet);
-        assert_eq!((e.line, e.column), (Some(line), Some(column)), "{e}");
-    }
+    common::assert_errors_at_snippets(B, Kind::Request, &cases);
     // Shape errors found while parsing: the pointer and the line of the offending element.
     let shapes = [
         (
@@ -923,12 +684,7 @@ fn bedrock_decode_errors_point_at_the_spot() {
             "inputSchema",
         ),
     ];
-    for (text, pointer, line, message) in shapes {
-        let e = B.decode(text, Kind::Request).expect_err(pointer);
-        assert_eq!(e.pointer.as_deref(), Some(pointer), "{e}");
-        assert_eq!(e.line, Some(line), "{e}");
-        assert!(e.message.contains(message), "{e}");
-    }
+    common::assert_shape_errors(B, &shapes);
     // Syntax errors: line and column, no pointer.
     let e = B
         .decode(
@@ -993,29 +749,17 @@ fn bedrock_other_formats_details_are_dropped() {
     fields.insert("store".into(), json!(true));
     x.extra.insert("openai-responses".into(), fields.clone());
     x.tools[0].extra.insert("anthropic".into(), fields.clone());
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![
-            Part::Raw {
-                format: "anthropic".into(),
-                value: json!({"type": "thinking", "thinking": "hmm"}),
-            },
-            Part::text("hello"),
-        ],
-    ));
+    x.messages.push(assistant(vec![
+        Part::Raw {
+            format: "anthropic".into(),
+            value: json!({"type": "thinking", "thinking": "hmm"}),
+        },
+        Part::text("hello"),
+    ]));
     let (doc, losses, _) = round_trip(&x);
     assert!(doc.get("store").is_none());
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/extra/openai-responses"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/tools/0/extra/anthropic"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
+    assert_losses!(&losses; Dropped "/extra/openai-responses", Dropped "/tools/0/extra/anthropic");
+    assert_losses!(&losses; Dropped "/messages/1/parts");
     assert_eq!(doc["messages"][1]["content"], json!([{"text": "hello"}]));
 }
 
@@ -1028,24 +772,17 @@ fn bedrock_system_blocks_are_kept_while_the_text_matches() {
     x.system = Some("Be brief.".into());
     let (doc, losses) = encode(&x);
     assert_eq!(doc["system"], json!([{"text": "Be brief."}]));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/extra/bedrock/system"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/extra/bedrock/system");
 }
 
 #[test]
 fn bedrock_tool_names_are_rewritten_consistently() {
     let mut x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("a"), "weather.get", json!({})),
-                call(Some("b"), "get_weather", json!({})),
-            ],
-        ),
+        assistant(vec![
+            call(Some("a"), "weather.get", json!({})),
+            call(Some("b"), "get_weather", json!({})),
+        ]),
     ]);
     x.tools.push(Tool {
         name: "weather.get".into(),
@@ -1072,16 +809,8 @@ fn bedrock_tool_names_are_rewritten_consistently() {
         doc["toolConfig"]["toolChoice"],
         json!({"tool": {"name": "weather_get_2"}})
     );
-    for p in [
-        "/tools/1/name",
-        "/messages/1/parts/0/name",
-        "/tool_choice/tools/0",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
+    assert_losses!(&losses; Rewritten "/tools/1/name", Rewritten "/messages/1/parts/0/name");
+    assert_losses!(&losses; Rewritten "/tool_choice/tools/0");
     assert!(!has_loss(&losses, LossKind::Rewritten, "/tools/2/name"));
     assert_eq!(back.tools[1].name, "weather_get_2");
     assert!(toolscope::formats::bedrock::tool_name_ok("weather_get_2"));
@@ -1102,22 +831,19 @@ fn bedrock_empty_text_blocks_in_results_are_dropped() {
     );
     let x = base(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![call(Some("t1"), "get_weather", json!({}))],
-        ),
-        Message::new(Role::Tool, vec![Part::ToolResult(r)]),
+        assistant(vec![call(Some("t1"), "get_weather", json!({}))]),
+        tool_msg(vec![Part::ToolResult(r)]),
     ]);
     let (doc, losses, _) = round_trip(&x);
     assert_eq!(
         doc["messages"][2]["content"][0]["toolResult"]["content"],
         json!([{"text": "a"}, {"text": "b"}])
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/2/parts/0/content/blocks"
-    ));
+        "/messages/2/parts/0/content/blocks",
+    );
 }
 
 /// The pasted documents, without the fields made up to test unknown-field handling, are what
@@ -1134,20 +860,10 @@ fn bedrock_pasted_documents_are_valid_for_botocore() {
     for (kind, doc) in [("request", req), ("response", resp)] {
         let path = dir.join(format!("bedrock.{kind}.pasted.json"));
         std::fs::write(&path, doc.to_string()).expect("write");
-        let out = std::process::Command::new("python3")
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/sdk/validate.py"
-            ))
-            .args(["bedrock", kind])
-            .arg(&path)
-            .output()
-            .expect("python3 is needed for the botocore check");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
+        let mut cmd = std::process::Command::new("python3");
+        cmd.arg(script).args(["bedrock", kind]).arg(&path);
+        common::run_ok(&mut cmd, "python3 with botocore");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,16 +4,7 @@
 
 mod common;
 
-use toolscope::cli::run_with;
-
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = String::new();
-    let mut err = String::new();
-    let input = stdin.to_string();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 #[test]
 fn cli_formats_lists_every_format() {
@@ -78,17 +69,10 @@ fn cli_converts_every_case_to_every_format_and_reports_losses_on_stderr() {
 #[test]
 fn cli_binary_reads_a_file() {
     let path = common::fixtures().join("exchanges/weather.json");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
-        .args(["convert", "--to", "canonical"])
-        .arg(&path)
-        .output()
-        .expect("run toolscope");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let back: toolscope::model::Exchange = serde_json::from_slice(&out.stdout).expect("json");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"));
+    cmd.args(["convert", "--to", "canonical"]).arg(&path);
+    let out = common::run_ok(&mut cmd, "toolscope");
+    let back: toolscope::model::Exchange = serde_json::from_str(&out).expect("json");
     assert_eq!(back.tools.len(), 1);
     let missing = std::process::Command::new(env!("CARGO_BIN_EXE_toolscope"))
         .args(["convert", "--to", "gemini", "/nonexistent/file.json"])

@@ -6,19 +6,11 @@
 mod common;
 
 use serde_json::Value;
-use toolscope::cli::run_with;
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = String::new();
-    let mut err = String::new();
-    let input = stdin.to_string();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 fn fixture(name: &str) -> String {
-    std::fs::read_to_string(common::fixtures().join("cost").join(name)).expect("fixture")
+    common::fixture_text("cost", name)
 }
 
 fn path(name: &str) -> String {
@@ -31,10 +23,7 @@ fn path(name: &str) -> String {
 
 #[test]
 fn render_prints_the_harmony_section_byte_exact() {
-    for name in [
-        "render_functions_with_parameters",
-        "browser_and_function_tool",
-    ] {
+    for name in common::HARMONY_FIXTURES {
         let want = fixture(&format!("harmony/{name}.txt"));
         // The model comes from the request (gpt-oss-120b) or from --model.
         let (code, out, err) = run(
@@ -130,14 +119,8 @@ fn tokens_without_model_lists_every_family() {
     let models: Vec<&str> = rows.iter().map(|r| r["model"].as_str().unwrap()).collect();
     // The request's own model first, then one per family.
     assert_eq!(models[0], "gpt-4o");
-    for m in [
-        "gpt-4",
-        "claude-sonnet-4-5",
-        "gemini-2.5-flash",
-        "mistral-large-latest",
-    ] {
-        assert!(models.contains(&m), "{models:?}");
-    }
+    let families = "gpt-4 claude-sonnet-4-5 gemini-2.5-flash mistral-large-latest";
+    common::assert_holds_all(&models, families);
     let families: std::collections::BTreeSet<&str> =
         rows.iter().map(|r| r["family"].as_str().unwrap()).collect();
     assert_eq!(families.len(), 8, "{families:?}");

@@ -5,21 +5,13 @@
 mod common;
 
 use serde_json::{json, Value};
-use toolscope::cli::run_with;
 use toolscope::formats::{Format, Kind};
 use toolscope::model::Exchange;
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut out = String::new();
-    let mut err = String::new();
-    let input = stdin.to_string();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 fn fixture(name: &str) -> String {
-    std::fs::read_to_string(common::fixtures().join("schema").join(name)).expect("fixture")
+    common::fixture_text("schema", name)
 }
 
 /// A realistic OpenAI Chat request whose strict tool breaks strict mode and whose name has a
@@ -216,12 +208,8 @@ fn cli_lint_usage_and_input_errors() {
     assert_eq!(run(&["lint", "--target"], "").0, 2);
     assert_eq!(run(&["lint", "--bogus"], "").0, 2);
     assert_eq!(run(&["lint", "a", "b"], "").0, 2);
-    let (code, _, err) = run(&["lint", "-"], "{\"tools\": [");
-    assert_eq!(code, 1);
-    assert!(err.contains("line 1"), "{err}");
-    let (code, _, err) = run(&["lint", "/nonexistent/x.json"], "");
-    assert_eq!(code, 1);
-    assert!(err.contains("cannot read"), "{err}");
+    common::assert_cli_fails(&["lint", "-"], "{\"tools\": [", 1, "line 1");
+    common::assert_cli_fails(&["lint", "/nonexistent/x.json"], "", 1, "cannot read");
 }
 
 #[test]

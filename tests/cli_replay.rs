@@ -5,16 +5,8 @@
 mod common;
 
 use serde_json::Value;
-use toolscope::cli::run_with;
 
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let input = stdin.to_string();
-    let mut out = String::new();
-    let mut err = String::new();
-    let code = run_with(&args, move || Ok(input), &mut out, &mut err);
-    (code, out, err)
-}
+use common::run_cli as run;
 
 fn stream(name: &str) -> String {
     common::fixtures()
@@ -69,18 +61,24 @@ fn cli_replay_steps_one_line_per_event() {
 
 #[test]
 fn cli_replay_format_override_and_errors() {
-    let (code, _, err) = run(&["replay", "--format", "mcp", "x"], "");
-    assert_eq!(code, 2);
-    assert!(err.contains("not a streaming protocol"), "{err}");
-    let (code, _, err) = run(&["replay", "-"], "{\"a\": 1}\n{\"b\": 2}\n");
-    assert_eq!(code, 1);
-    assert!(err.contains("name it with --format"), "{err}");
-    let (code, _, err) = run(&["replay", "-"], "{\"choices\": 5}");
-    assert_eq!(code, 1);
-    assert!(err.contains("line 1"), "{err}");
-    let (code, _, err) = run(&["replay", "/nonexistent/file.sse"], "");
-    assert_eq!(code, 1);
-    assert!(err.contains("cannot read"), "{err}");
+    for (args, stdin, code, needle) in [
+        (
+            &["replay", "--format", "mcp", "x"][..],
+            "",
+            2,
+            "not a streaming protocol",
+        ),
+        (
+            &["replay", "-"],
+            "{\"a\": 1}\n{\"b\": 2}\n",
+            1,
+            "name it with --format",
+        ),
+        (&["replay", "-"], "{\"choices\": 5}", 1, "line 1"),
+        (&["replay", "/nonexistent/file.sse"], "", 1, "cannot read"),
+    ] {
+        common::assert_cli_fails(args, stdin, code, needle);
+    }
     // The same bytes read as another protocol: the override wins.
     let text = std::fs::read_to_string(stream("anthropic-spliced.jsonl")).unwrap();
     let (code, _, err) = run(&["replay", "--format", "anthropic", "-"], &text);

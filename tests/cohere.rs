@@ -11,7 +11,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Cohere, "command-a-03-2025");
 
@@ -28,32 +28,9 @@ fn tool(name: &str, strict: Option<bool>) -> Tool {
 }
 
 fn weather_round() -> Exchange {
-    let mut x = exchange(vec![
-        user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::text("I will look up both cities."),
-                call(
-                    Some("get_weather_a1"),
-                    "get_weather",
-                    json!({"city": "Tokyo"}),
-                ),
-                call(
-                    Some("get_weather_b2"),
-                    "get_weather",
-                    json!({"city": "Oslo"}),
-                ),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("get_weather_b2"), "-3 °C"),
-                result(Some("get_weather_a1"), "24 °C"),
-            ],
-        ),
-    ]);
+    let mut x = exchange(common::weather_round("get_weather_a1", "get_weather_b2"));
+    let plan = Part::text("I will look up both cities.");
+    x.messages[1].parts.insert(0, plan);
     x.tools = vec![tool("get_weather", None)];
     x
 }
@@ -85,28 +62,20 @@ fn cohere_parallel_results_and_tool_plan() {
 fn cohere_missing_ids_are_assigned_and_results_paired() {
     let x = exchange(vec![
         user("time?"),
-        Message::new(Role::Assistant, vec![call(None, "now", json!({}))]),
-        Message::new(Role::Tool, vec![result(None, "12:00")]),
+        assistant(vec![call(None, "now", json!({}))]),
+        tool_msg(vec![result(None, "12:00")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
     assert_eq!(doc["messages"][2]["tool_call_id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
 }
 
 #[test]
 fn cohere_invalid_and_empty_arguments() {
     let mut broken = ToolCall::new(Some("c1".into()), "f", Value::Null);
     broken.arguments_raw = Some("{\"q\": tru".into());
-    let x = exchange(vec![
-        user("go"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(broken)]),
-    ]);
+    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(
         doc["messages"][1]["tool_calls"][0]["function"]["arguments"],
@@ -121,46 +90,27 @@ fn cohere_invalid_and_empty_arguments() {
         x.messages[1].tool_calls().next().unwrap().arguments,
         json!({})
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
 }
 
 #[test]
 fn cohere_error_and_json_results() {
-    let mut failed = ToolResult::new(Some("c1".into()), ResultContent::Text("timeout".into()));
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "timeout");
     let object = ToolResult::new(Some("c2".into()), ResultContent::Json(json!({"temp": 18})));
     let list = ToolResult::new(Some("c3".into()), ResultContent::Json(json!([1, 2])));
-    let x = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-                call(Some("c3"), "h", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                Part::ToolResult(failed),
-                Part::ToolResult(object),
-                Part::ToolResult(list),
-            ],
-        ),
-    ]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g"), ("c3", "h")],
+        vec![failed, object, list],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
     assert_eq!(m[2]["content"], "Error: timeout");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
     // A JSON object is a document, Cohere's own way: nothing lost.
     assert_eq!(
         m[3]["content"],
@@ -171,11 +121,7 @@ fn cohere_error_and_json_results() {
         .any(|l| l.pointer.starts_with("/messages/2/parts/1")));
     // Other JSON is text.
     assert_eq!(m[4]["content"], "[1,2]");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/2/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/2/content");
 }
 
 #[test]
@@ -253,13 +199,7 @@ fn cohere_sampling_options_use_cohere_names() {
 
 #[test]
 fn cohere_empty_text_next_to_tool_calls() {
-    let x = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
-    ]);
+    let x = exchange(common::empty_text_then_call("c1"));
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_plan"], "");
     let (back, _) = decode(&doc, Kind::Request);
@@ -350,13 +290,7 @@ fn cohere_pasted_response_survives() {
     );
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 913,
-            output_tokens: 83
-        })
-    );
+    assert_eq!(m.usage, common::usage(913, 83));
     assert_eq!(m.parts.len(), 2);
     let (x, _) = survives(
         json!({
@@ -374,17 +308,11 @@ fn cohere_pasted_response_survives() {
 
 #[test]
 fn cohere_response_shape_and_finish_reasons() {
-    let mut msg = Message::new(
-        Role::Assistant,
-        vec![
-            Part::text("Checking."),
-            call(Some("c1"), "f", json!({"a": 1})),
-        ],
-    );
-    msg.usage = Some(Usage {
-        input_tokens: 5,
-        output_tokens: 6,
-    });
+    let mut msg = assistant(vec![
+        Part::text("Checking."),
+        call(Some("c1"), "f", json!({"a": 1})),
+    ]);
+    msg.usage = common::usage(5, 6);
     let (doc, losses) = encode(&exchange(vec![user("go"), msg]), Kind::Response);
     assert_eq!(doc["finish_reason"], "TOOL_CALL");
     assert_eq!(doc["message"]["tool_plan"], "Checking.");
@@ -401,7 +329,7 @@ fn cohere_response_shape_and_finish_reasons() {
         (StopReason::StopSequence, "STOP_SEQUENCE"),
         (StopReason::Other("ERROR".into()), "ERROR"),
     ] {
-        let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+        let mut m = assistant(vec![Part::text("x")]);
         m.stop_reason = Some(reason);
         let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
         assert_eq!(doc["finish_reason"], word);
@@ -415,15 +343,11 @@ fn cohere_response_shape_and_finish_reasons() {
             "/messages/0/stop_reason"
         ));
     }
-    let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+    let mut m = assistant(vec![Part::text("x")]);
     m.stop_reason = Some(StopReason::ContentFilter);
     let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
     assert_eq!(doc["finish_reason"], "COMPLETE");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 }
 
 #[test]
@@ -437,13 +361,9 @@ fn cohere_decode_errors_point_at_the_spot() {
     assert_eq!(e.format, Some("cohere"));
     assert_eq!(e.pointer.as_deref(), Some(""));
     let text = "{\"id\": \"x\", \"finish_reason\": \"COMPLETE\",\n \"message\": {\n  \"role\": \"robot\"}}";
-    let e = F.decode(text, Kind::Response).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/message/role"));
-    assert_eq!(e.line, Some(3));
+    common::assert_error_at(F, text, Kind::Response, "/message/role", 3);
     let text = "{\"model\": \"command-a-03-2025\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"42\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/messages/1"));
-    assert_eq!(e.line, Some(4));
+    common::assert_error_at(F, text, Kind::Request, "/messages/1", 4);
 }
 
 #[test]

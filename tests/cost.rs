@@ -342,10 +342,7 @@ fn harmony_renderings_match_openai_harmony() {
 /// and test_browser_and_function_tool.txt, the developer message's tools section), byte for byte.
 #[test]
 fn harmony_fixtures_byte_exact() {
-    for name in [
-        "render_functions_with_parameters",
-        "browser_and_function_tool",
-    ] {
+    for name in common::HARMONY_FIXTURES {
         let x = read(&format!("harmony/{name}.request.json"));
         let want = std::fs::read_to_string(dir().join(format!("harmony/{name}.txt"))).unwrap();
         let r = cost::render(&x, "gpt-oss-120b");
@@ -637,14 +634,8 @@ fn checks_fire_with_reasons() {
         checks::Limits::default(),
     );
     let rules: Vec<&str> = f.iter().map(|f| f.rule).collect();
-    for rule in [
-        "cost.tools-share",
-        "cost.many-tools",
-        "cost.long-description",
-        "cost.untyped-parameter",
-    ] {
-        assert!(rules.contains(&rule), "{rule} missing: {rules:?}");
-    }
+    let want = "cost.tools-share cost.many-tools cost.long-description cost.untyped-parameter";
+    common::assert_holds_all(&rules, want);
     assert_eq!(
         rules
             .iter()

@@ -12,44 +12,17 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, tool_msg, user};
 
 format_kit!(Format::DeepSeek, "deepseek-chat");
 
 fn weather_round() -> Exchange {
-    exchange(vec![
-        user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("call_0_a"), "get_weather", json!({"city": "Tokyo"})),
-                call(Some("call_1_b"), "get_weather", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("call_1_b"), "-3 °C"),
-                result(Some("call_0_a"), "24 °C"),
-            ],
-        ),
-    ])
+    exchange(common::weather_round("call_0_a", "call_1_b"))
 }
 
 #[test]
 fn deepseek_parallel_results_are_one_tool_message_each_in_order() {
-    let (doc, losses) = encode(&weather_round(), Kind::Request);
-    assert!(losses.is_empty(), "{losses:#?}");
-    let m = doc["messages"].as_array().unwrap();
-    assert_eq!(m.len(), 4);
-    assert_eq!(m[1]["tool_calls"][1]["id"], "call_1_b");
-    assert_eq!(
-        m[2],
-        json!({"role": "tool", "tool_call_id": "call_1_b", "content": "-3 °C"})
-    );
-    assert_eq!(m[3]["tool_call_id"], "call_0_a");
-    let (x, _) = decode(&doc, Kind::Request);
-    assert_eq!(x, weather_round());
+    common::assert_chat_results_in_order(F, &weather_round(), "call_0_a", "call_1_b");
 }
 
 #[test]
@@ -58,33 +31,21 @@ fn deepseek_missing_ids_are_assigned_and_results_paired() {
     r.name = Some("weather".into());
     let x = exchange(vec![
         user("weather?"),
-        Message::new(Role::Assistant, vec![call(None, "weather", json!({}))]),
-        Message::new(Role::Tool, vec![Part::ToolResult(r)]),
+        assistant(vec![call(None, "weather", json!({}))]),
+        tool_msg(vec![Part::ToolResult(r)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
     assert_eq!(doc["messages"][2]["tool_call_id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
+    assert_losses!(&losses; Dropped "/messages/2/parts/0/name");
 }
 
 #[test]
 fn deepseek_invalid_and_empty_arguments() {
     let mut broken = ToolCall::new(Some("c1".into()), "f", Value::Null);
     broken.arguments_raw = Some("{\"city\": \"Par".into());
-    let x = exchange(vec![
-        user("go"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(broken)]),
-    ]);
+    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "{losses:#?}");
     assert_eq!(
@@ -98,47 +59,31 @@ fn deepseek_invalid_and_empty_arguments() {
     let (x, losses) = decode(&doc, Kind::Request);
     let c = x.messages[1].tool_calls().next().unwrap();
     assert_eq!(c.arguments, json!({}));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
 }
 
 #[test]
 fn deepseek_error_results_fold_into_text() {
-    let mut failed = ToolResult::new(Some("c1".into()), ResultContent::Text("no city".into()));
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "no city");
     let x = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(Some("c1"), "f", json!({}))]),
-        Message::new(Role::Tool, vec![Part::ToolResult(failed)]),
+        assistant(vec![call(Some("c1"), "f", json!({}))]),
+        tool_msg(vec![Part::ToolResult(failed)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: no city");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
 }
 
 #[test]
 fn deepseek_every_tool_choice() {
     let base = || {
         let mut x = exchange(vec![user("go")]);
-        x.tools = vec![
-            Tool {
-                name: "a".into(),
-                description: None,
-                input_schema: empty_object_schema(),
-                strict: None,
-                output_schema: None,
-                annotations: None,
-                extra: Extra::new(),
-            };
-            2
-        ];
+        x.tools = vec![common::bare_tool("a"); 2];
         x.tools[1].name = "b".into();
         x
     };
@@ -204,13 +149,7 @@ fn deepseek_parallel_tool_calls_and_strict_are_reported() {
 
 #[test]
 fn deepseek_empty_text_next_to_tool_calls() {
-    let x = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
-    ]);
+    let x = exchange(common::empty_text_then_call("c1"));
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "");
     let (back, _) = decode(&doc, Kind::Request);
@@ -287,21 +226,14 @@ fn deepseek_pasted_response_survives() {
 
 #[test]
 fn deepseek_response_has_no_refusal_and_derives_finish_reason() {
-    let x = exchange(vec![
-        user("hi"),
-        Message::new(Role::Assistant, vec![Part::text("hello")]),
-    ]);
+    let x = exchange(vec![user("hi"), assistant(vec![Part::text("hello")])]);
     let (doc, losses) = encode(&x, Kind::Response);
     let c = &doc["choices"][0];
     assert!(c["message"].get("refusal").is_none());
     assert_eq!(c["logprobs"], Value::Null);
     assert_eq!(c["finish_reason"], "stop");
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
-    let mut msg = Message::new(Role::Assistant, vec![Part::text("busy")]);
+    assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
+    let mut msg = assistant(vec![Part::text("busy")]);
     msg.stop_reason = Some(StopReason::Other("insufficient_system_resource".into()));
     let (doc, losses) = encode(&exchange(vec![msg]), Kind::Response);
     assert_eq!(
@@ -314,15 +246,10 @@ fn deepseek_response_has_no_refusal_and_derives_finish_reason() {
 #[test]
 fn deepseek_decode_errors_point_at_the_spot() {
     let text = "{\"model\": \"deepseek-chat\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \"42\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.format, Some("deepseek"));
-    assert_eq!(e.pointer.as_deref(), Some("/messages/1"));
-    assert_eq!(e.line, Some(4));
+    common::assert_error_at(F, text, Kind::Request, "/messages/1", 4);
     let text =
         "{\"model\": \"deepseek-chat\",\n \"messages\": [{\"role\": \"bot\", \"content\": \"x\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/messages/0/role"));
-    assert_eq!(e.line, Some(2));
+    common::assert_error_at(F, text, Kind::Request, "/messages/0/role", 2);
 }
 
 #[test]

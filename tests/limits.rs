@@ -87,14 +87,17 @@ fn limits_two_thousand_messages_encode_and_decode_in_every_format() {
     }
 }
 
+/// [`long_exchange`] of three rounds, then this answer.
+fn long_exchange_answered(answer: &str) -> Exchange {
+    let mut x = long_exchange(3);
+    x.messages.push(common::assistant(vec![Part::text(answer)]));
+    x
+}
+
 #[test]
 fn limits_ten_thousand_event_streams_replay() {
-    let mut x = long_exchange(3);
     // One long answer after the call: text fragments are the events.
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![Part::text("rain, ".repeat(10_000))],
-    ));
+    let x = long_exchange_answered(&"rain, ".repeat(10_000));
     for p in Protocol::ALL {
         let text = synth::synthesize_with(&x, p, 6).text();
         let start = Instant::now();
@@ -141,11 +144,7 @@ fn har_of(body: &str) -> String {
 
 #[test]
 fn limits_five_megabyte_har_loads() {
-    let mut x = long_exchange(3);
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![Part::text("drizzle and sun, ".repeat(16_000))],
-    ));
+    let x = long_exchange_answered(&"drizzle and sun, ".repeat(16_000));
     let body = synth::synthesize_with(&x, Protocol::OpenAiChat, 12).text();
     let har = har_of(&body);
     assert!(har.len() >= 5_000_000, "{} bytes", har.len());

@@ -140,13 +140,10 @@ fn live_requests_per_provider() {
             );
         }
     }
-    let r = request(
-        &target(Provider::Anthropic, "https://api.anthropic.com"),
-        KEY,
-        &x,
-        false,
-    )
-    .expect("anthropic");
+    let send = |p: Provider, base: &str, key: &str| {
+        request(&target(p, base), key, &x, false).unwrap_or_else(|_| panic!("{p:?} at {base}"))
+    };
+    let r = send(Provider::Anthropic, "https://api.anthropic.com", KEY);
     assert!(r.headers.contains(&(
         "anthropic-dangerous-direct-browser-access".into(),
         "true".into()
@@ -157,13 +154,7 @@ fn live_requests_per_provider() {
         body["max_tokens"].as_u64().is_some(),
         "Anthropic requires max_tokens"
     );
-    let openai = request(
-        &target(Provider::OpenAiChat, "https://api.openai.com/v1"),
-        KEY,
-        &x,
-        false,
-    )
-    .expect("openai");
+    let openai = send(Provider::OpenAiChat, "https://api.openai.com/v1", KEY);
     let body: Value = serde_json::from_str(&openai.body).expect("json");
     assert_eq!(body["stream_options"]["include_usage"], true);
     // Not streamed: no `stream`, Gemini's non-streaming method.
@@ -182,13 +173,7 @@ fn live_requests_per_provider() {
         serde_json::from_str(&request(&t, KEY, &x, false).expect("chat").body).expect("json");
     assert!(body.get("stream").is_none());
     // A compatible server without a key gets no Authorization header; dialects follow the host.
-    let r = request(
-        &target(Provider::Compatible, "http://127.0.0.1:8000/v1"),
-        "",
-        &x,
-        false,
-    )
-    .expect("keyless");
+    let r = send(Provider::Compatible, "http://127.0.0.1:8000/v1", "");
     assert!(!r.headers.iter().any(|(k, _)| k == "authorization"));
     assert_eq!(
         target(Provider::Compatible, "https://api.mistral.ai/v1").format(),

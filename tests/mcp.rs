@@ -10,16 +10,14 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{
+    assert_loss, assistant, call, error_result, has_loss, position, result, tool_msg, user,
+};
 
 const M: Format = Format::Mcp;
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("json");
-    let d = M
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode failed: {e}"));
-    (d.exchange, d.losses)
+    common::decode_doc(M, doc, kind)
 }
 
 /// Decode a pasted document, encode it again: the same JSON value comes back.
@@ -51,14 +49,6 @@ fn base(messages: Vec<Message>) -> Exchange {
         messages,
         ..Exchange::default()
     }
-}
-
-fn assistant(parts: Vec<Part>) -> Message {
-    Message::new(Role::Assistant, parts)
-}
-
-fn tool_msg(parts: Vec<Part>) -> Message {
-    Message::new(Role::Tool, parts)
 }
 
 /// The default request `_meta` of protocol 2026-07-28.
@@ -195,21 +185,11 @@ fn mcp_missing_ids_are_assigned_and_paired_by_name() {
             json!("unpaired-1")
         ]
     );
-    for p in [
-        "/messages/0/parts/0/id",
-        "/messages/0/parts/1/id",
-        "/messages/1/parts/0/call_id",
-        "/messages/1/parts/1/call_id",
-        "/messages/2/parts/0/call_id",
-    ] {
-        assert!(has_loss(&losses, LossKind::Added, p), "{p}: {losses:#?}");
-    }
+    assert_losses!(&losses; Added "/messages/0/parts/0/id", Added "/messages/0/parts/1/id");
+    assert_losses!(&losses; Added "/messages/1/parts/0/call_id", Added "/messages/1/parts/1/call_id");
+    assert_losses!(&losses; Added "/messages/2/parts/0/call_id");
     // Results do not repeat the tool name.
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/name"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/1/parts/0/name");
     // The stray result follows a Tool message: the two merge, and that is reported.
     assert!(has_loss(&losses, LossKind::Rewritten, "/messages"));
     assert_eq!(back.messages.len(), 2);
@@ -217,47 +197,25 @@ fn mcp_missing_ids_are_assigned_and_paired_by_name() {
 
 #[test]
 fn mcp_invalid_and_non_object_arguments_become_empty_objects() {
-    let bad = ToolCall::from_text(Some("a".into()), "get_weather", "{\"location\": \"Par");
-    let spelled = ToolCall::from_text(
-        Some("b".into()),
-        "get_weather",
-        "{ \"location\" : \"Oslo\" }",
-    );
-    let list = ToolCall::new(Some("c".into()), "get_weather", json!([1, 2]));
-    let x = base(vec![assistant(vec![
-        Part::ToolCall(bad),
-        Part::ToolCall(spelled),
-        Part::ToolCall(list),
-    ])]);
+    let calls = common::odd_arguments(["a", "b", "c"], "Oslo");
+    let x = base(vec![assistant(calls)]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc[2]["params"]["arguments"], json!({}));
     assert_eq!(doc[3]["params"]["arguments"], json!({"location": "Oslo"}));
     assert_eq!(doc[4]["params"]["arguments"], json!({}));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/0/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/0/parts/1/arguments_raw"
-    ));
+    assert_losses!(&losses; Dropped "/messages/0/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/0/parts/0/arguments");
+    assert_losses!(&losses; Dropped "/messages/0/parts/1/arguments_raw");
     assert!(!has_loss(
         &losses,
         LossKind::Rewritten,
         "/messages/0/parts/1/arguments"
     ));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/0/parts/2/arguments"
-    ));
+        "/messages/0/parts/2/arguments",
+    );
     let calls: Vec<_> = back.messages[0].tool_calls().collect();
     assert_eq!(calls[0].arguments, json!({}));
     assert_eq!(calls[1].arguments, json!({"location": "Oslo"}));
@@ -285,24 +243,12 @@ fn mcp_empty_and_absent_arguments_are_an_empty_object() {
 
 #[test]
 fn mcp_error_json_and_block_results() {
-    let mut err = ToolResult::new(Some("a".into()), ResultContent::Text("no such city".into()));
-    err.is_error = true;
+    let err = error_result(Some("a"), "no such city");
     let json_result = ToolResult::new(
         Some("b".into()),
         ResultContent::Json(json!({"temp": 21.5, "unit": "C"})),
     );
-    let blocks = ToolResult::new(
-        Some("c".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-        ]),
-    );
+    let blocks = common::chart_result("c", vec![]);
     let one_block = ToolResult::new(
         Some("d".into()),
         ResultContent::Blocks(vec![Block::Text {
@@ -356,21 +302,9 @@ fn mcp_error_json_and_block_results() {
     );
     // `structuredContent: null` is a value, not an absence.
     assert_eq!(r(5)["structuredContent"], Value::Null);
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/3/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/4/content/blocks/1"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/4/content"
-    ));
+    assert_losses!(&losses; Rewritten "/messages/1/parts/3/content");
+    assert_losses!(&losses; Dropped "/messages/1/parts/4/content/blocks/1");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/4/content");
     let back_results: Vec<_> = back.messages[1].tool_results().collect();
     assert!(back_results[0].is_error);
     assert_eq!(
@@ -393,11 +327,7 @@ fn mcp_jsonrpc_errors_read_as_error_results_and_go_back_as_errors() {
     assert_eq!(r.call_id.as_deref(), Some("c1"));
     assert_eq!(r.content, ResultContent::Text("Unknown tool: nope".into()));
     assert_eq!(r.extra["mcp"]["error"]["code"], -32602);
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/1/parts/0");
     // Into another format it is an error result like any other.
     let a = Format::Anthropic.encode(&x, Kind::Request);
     let doc: Value = serde_json::from_str(&a.text).unwrap();
@@ -412,19 +342,12 @@ fn mcp_jsonrpc_errors_read_as_error_results_and_go_back_as_errors() {
 
 #[test]
 fn mcp_every_tool_choice_and_the_parallel_flag_are_reported() {
-    for choice in [
-        ToolChoice::mode(ChoiceMode::Auto),
-        ToolChoice::mode(ChoiceMode::None),
-        ToolChoice::mode(ChoiceMode::Required),
-        ToolChoice::mode(ChoiceMode::Validated),
-        ToolChoice::force("get_weather"),
-    ] {
+    for choice in common::every_choice("get_weather") {
         let mut x = base(vec![user("hi")]);
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
         let (doc, losses, back) = round_trip(&x);
-        assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));
-        assert!(has_loss(&losses, LossKind::Dropped, "/parallel_tool_calls"));
+        assert_losses!(&losses; Dropped "/tool_choice", Dropped "/parallel_tool_calls");
         assert_eq!(back.tool_choice, None);
         assert!(!doc.to_string().contains("tool_choice"));
     }
@@ -439,8 +362,7 @@ fn mcp_empty_text_next_to_tool_calls_is_dropped_and_the_call_kept() {
     ])]);
     let (doc, losses, back) = round_trip(&x);
     assert_eq!(doc.as_array().unwrap().len(), 3);
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts/0"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts/2"));
+    assert_losses!(&losses; Dropped "/messages/0/parts/0", Dropped "/messages/0/parts/2");
     assert_eq!(back.messages[0].parts.len(), 1);
 }
 
@@ -527,16 +449,7 @@ fn mcp_input_schema_gets_its_required_object_type() {
     let tools = &doc[1]["result"]["tools"];
     assert_eq!(tools[0]["inputSchema"]["type"], "object");
     assert_eq!(tools[1]["inputSchema"], empty_object_schema());
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/tools/0/input_schema"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/tools/1/input_schema"
-    ));
+    assert_losses!(&losses; Rewritten "/tools/0/input_schema", Rewritten "/tools/1/input_schema");
 }
 
 #[test]
@@ -547,10 +460,7 @@ fn mcp_response_is_the_models_tools_call_requests() {
         call(None, "get_weather", json!({"location": "Quito"})),
     ]);
     m.stop_reason = Some(StopReason::ToolUse);
-    m.usage = Some(Usage {
-        input_tokens: 10,
-        output_tokens: 5,
-    });
+    m.usage = common::usage(10, 5);
     let mut x = base(vec![user("hi"), m]);
     x.options.model = Some("claude-x".into());
     let t = common::checked_trip(M, &x, Kind::Response);
@@ -705,10 +615,8 @@ fn mcp_spec_example_parts_decode_without_loss_inside_messages() {
     for (name, error) in examples("InvalidParamsError") {
         let doc = json!({"jsonrpc": "2.0", "id": 4, "error": error});
         let (x, losses) = survives(&doc, Kind::Request);
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, "/messages/0/parts/0"),
-            "{name}"
-        );
+        let rewritten = has_loss(&losses, LossKind::Rewritten, "/messages/0/parts/0");
+        assert!(rewritten, "{name}");
         assert!(x.messages[0].tool_results().next().unwrap().is_error);
     }
 }
@@ -789,17 +697,6 @@ fn mcp_single_messages_stay_single_and_transcripts_stay_arrays() {
     survives(&one, Kind::Request);
     survives(&json!([one.clone()]), Kind::Request);
     survives(&json!([one]), Kind::Response);
-}
-
-fn position(text: &str, snippet: &str) -> (usize, usize) {
-    let offset = text.find(snippet).expect("snippet in text");
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
-        .chars()
-        .count()
-        + 1;
-    (line, column)
 }
 
 #[test]

@@ -12,7 +12,7 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Mistral, "mistral-large-latest");
 
@@ -24,17 +24,11 @@ fn is_mistral_id(v: &Value) -> bool {
 fn weather_round(a: &str, b: &str) -> Exchange {
     exchange(vec![
         user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some(a), "get_weather", json!({"city": "Tokyo"})),
-                call(Some(b), "get_time", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![result(Some(b), "09:00"), result(Some(a), "24 °C")],
-        ),
+        assistant(vec![
+            call(Some(a), "get_weather", json!({"city": "Tokyo"})),
+            call(Some(b), "get_time", json!({"city": "Oslo"})),
+        ]),
+        tool_msg(vec![result(Some(b), "09:00"), result(Some(a), "24 °C")]),
     ])
 }
 
@@ -48,14 +42,8 @@ fn mistral_ids_are_rewritten_consistently_in_call_and_result() {
     // Results in the model's order, each paired with its rewritten call.
     assert_eq!(m[2]["tool_call_id"], *b);
     assert_eq!(m[3]["tool_call_id"], *a);
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(has_loss(&losses, LossKind::Rewritten, p), "{p}");
-    }
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/1/parts/1/id");
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/call_id", Rewritten "/messages/2/parts/1/call_id");
     // Valid ids are left alone, and nothing is reported.
     let (doc, losses) = encode(&weather_round("D681PevKs", "a1b2c3d4e"), Kind::Request);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "D681PevKs");
@@ -71,11 +59,7 @@ fn mistral_tool_messages_carry_the_tool_name() {
     let m = &doc["messages"];
     assert_eq!(m[2]["name"], "get_time");
     assert_eq!(m[3]["name"], "get_weather");
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/name"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/2/parts/0/name");
     // A name the model has is sent as it is, with nothing to report.
     let (x, _) = decode(&doc, Kind::Request);
     let (_, losses) = encode(&x, Kind::Request);
@@ -90,29 +74,21 @@ fn mistral_tool_messages_carry_the_tool_name() {
 fn mistral_missing_ids_are_assigned_then_made_valid() {
     let x = exchange(vec![
         user("time?"),
-        Message::new(Role::Assistant, vec![call(None, "now", json!({}))]),
-        Message::new(Role::Tool, vec![result(None, "12:00")]),
+        assistant(vec![call(None, "now", json!({}))]),
+        tool_msg(vec![result(None, "12:00")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let id = &doc["messages"][1]["tool_calls"][0]["id"];
     assert!(is_mistral_id(id));
     assert_eq!(doc["messages"][2]["tool_call_id"], *id);
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
 }
 
 #[test]
 fn mistral_invalid_and_empty_arguments() {
     let mut broken = ToolCall::new(Some("abcdefghi".into()), "f", Value::Null);
     broken.arguments_raw = Some("{\"a\": ".into());
-    let x = exchange(vec![
-        user("go"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(broken)]),
-    ]);
+    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "{losses:#?}");
     assert_eq!(
@@ -128,11 +104,11 @@ fn mistral_invalid_and_empty_arguments() {
         x.messages[1].tool_calls().next().unwrap().arguments,
         json!({})
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
 }
 
 #[test]
@@ -169,36 +145,25 @@ fn mistral_object_arguments_in_responses_are_read_and_kept() {
         doc["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"],
         "{oops"
     );
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/0/parts/1/arguments"
-    ));
+        "/messages/0/parts/1/arguments",
+    );
 }
 
 #[test]
 fn mistral_error_results_fold_into_text() {
-    let mut failed = ToolResult::new(
-        Some("abcdefghi".into()),
-        ResultContent::Text("denied".into()),
-    );
-    failed.is_error = true;
+    let failed = error_result(Some("abcdefghi"), "denied");
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![call(Some("abcdefghi"), "f", json!({}))],
-        ),
-        Message::new(Role::Tool, vec![Part::ToolResult(failed)]),
+        assistant(vec![call(Some("abcdefghi"), "f", json!({}))]),
+        tool_msg(vec![Part::ToolResult(failed)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: denied");
     assert_eq!(doc["messages"][2]["name"], "f");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
 }
 
 #[test]
@@ -206,15 +171,7 @@ fn mistral_every_tool_choice() {
     let base = || {
         let mut x = exchange(vec![user("go")]);
         for name in ["a", "b"] {
-            x.tools.push(Tool {
-                name: name.into(),
-                description: None,
-                input_schema: empty_object_schema(),
-                strict: None,
-                output_schema: None,
-                annotations: None,
-                extra: Extra::new(),
-            });
+            x.tools.push(common::bare_tool(name));
         }
         x
     };
@@ -269,13 +226,7 @@ fn mistral_parallel_tool_calls_is_carried() {
 
 #[test]
 fn mistral_empty_text_next_to_tool_calls() {
-    let x = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("abcdefghi"), "f", json!({}))],
-        ),
-    ]);
+    let x = exchange(common::empty_text_then_call("abcdefghi"));
     let (doc, _) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "");
     let (back, _) = decode(&doc, Kind::Request);
@@ -331,15 +282,11 @@ fn mistral_finish_reasons() {
         assert_eq!(x.messages[0].stop_reason, Some(reason));
     }
     // A content filter has no Mistral finish_reason.
-    let mut msg = Message::new(Role::Assistant, vec![Part::text("no")]);
+    let mut msg = assistant(vec![Part::text("no")]);
     msg.stop_reason = Some(StopReason::ContentFilter);
     let (doc, losses) = encode(&exchange(vec![msg]), Kind::Response);
     assert_eq!(doc["choices"][0]["finish_reason"], "stop");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
     // The response has no refusal/logprobs and always usage.
     assert!(doc["choices"][0]["message"].get("refusal").is_none());
     assert!(doc["choices"][0].get("logprobs").is_none());
@@ -350,10 +297,7 @@ fn mistral_finish_reasons() {
 #[test]
 fn mistral_decode_errors_point_at_the_spot() {
     let text = "{\"model\": \"mistral-small-latest\",\n \"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n  {\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"abcdefghi\", \"function\": {\"arguments\": \"{}\"}}]}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.format, Some("mistral"));
-    assert_eq!(e.pointer.as_deref(), Some("/messages/1/tool_calls/0"));
-    assert_eq!(e.line, Some(4));
+    let e = common::assert_error_at(F, text, Kind::Request, "/messages/1/tool_calls/0", 4);
     assert!(e.column.is_some());
 }
 

@@ -12,24 +12,21 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Ollama, "llama3.2");
 
 fn weather_round() -> Exchange {
     exchange(vec![
         user("Weather in Tokyo, time in Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "get_weather", json!({"city": "Tokyo"})),
-                call(Some("c2"), "get_time", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![result(Some("c1"), "24 °C"), result(Some("c2"), "09:00")],
-        ),
+        assistant(vec![
+            call(Some("c1"), "get_weather", json!({"city": "Tokyo"})),
+            call(Some("c2"), "get_time", json!({"city": "Oslo"})),
+        ]),
+        tool_msg(vec![
+            result(Some("c1"), "24 °C"),
+            result(Some("c2"), "09:00"),
+        ]),
     ])
 }
 
@@ -52,19 +49,9 @@ fn ollama_parallel_calls_pair_by_order_and_tool_name() {
         json!({"role": "tool", "content": "09:00", "tool_name": "get_time"})
     );
     // Ids dropped, names taken from the calls: all reported.
-    for p in [
-        "/messages/1/parts/0/id",
-        "/messages/1/parts/1/id",
-        "/messages/2/parts/0/call_id",
-        "/messages/2/parts/1/call_id",
-    ] {
-        assert!(has_loss(&losses, LossKind::Dropped, p), "{p}");
-    }
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/1/name"
-    ));
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/id", Dropped "/messages/1/parts/1/id");
+    assert_losses!(&losses; Dropped "/messages/2/parts/0/call_id", Dropped "/messages/2/parts/1/call_id");
+    assert_loss(&losses, LossKind::Added, "/messages/2/parts/1/name");
     let (back, _) = decode(&doc, Kind::Request);
     let r: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(r[1].name.as_deref(), Some("get_time"));
@@ -77,8 +64,8 @@ fn ollama_results_without_ids_keep_their_names() {
     r.name = Some("f".into());
     let x = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(None, "f", json!({}))]),
-        Message::new(Role::Tool, vec![Part::ToolResult(r)]),
+        assistant(vec![call(None, "f", json!({}))]),
+        tool_msg(vec![Part::ToolResult(r)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "nothing to invent or drop: {losses:#?}");
@@ -93,40 +80,29 @@ fn ollama_arguments_are_objects() {
     let spaced = ToolCall::from_text(None, "h", "{ \"a\" : 1 }");
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::ToolCall(broken),
-                Part::ToolCall(list),
-                Part::ToolCall(spaced),
-            ],
-        ),
+        assistant(vec![
+            Part::ToolCall(broken),
+            Part::ToolCall(list),
+            Part::ToolCall(spaced),
+        ]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let calls = &doc["messages"][1]["tool_calls"];
     assert_eq!(calls[0]["function"]["arguments"], json!({}));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/arguments_raw"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/arguments"
-    ));
+    assert_losses!(&losses; Dropped "/messages/1/parts/0/arguments_raw");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/arguments");
     assert_eq!(calls[1]["function"]["arguments"], json!({}));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/1/parts/1/arguments"
-    ));
+        "/messages/1/parts/1/arguments",
+    );
     assert_eq!(calls[2]["function"]["arguments"], json!({"a": 1}));
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Dropped,
-        "/messages/1/parts/2/arguments_raw"
-    ));
+        "/messages/1/parts/2/arguments_raw",
+    );
     // Empty arguments: {} (text arguments from a non-native paste read too).
     let doc = json!({"model": "qwen3", "messages": [
         {"role": "user", "content": "time?"},
@@ -141,8 +117,7 @@ fn ollama_arguments_are_objects() {
 
 #[test]
 fn ollama_error_json_and_image_results_are_text() {
-    let mut failed = ToolResult::new(Some("c1".into()), ResultContent::Text("boom".into()));
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "boom");
     let json_result = ToolResult::new(Some("c2".into()), ResultContent::Json(json!({"t": 1})));
     let blocks = ToolResult::new(
         Some("c3".into()),
@@ -154,64 +129,31 @@ fn ollama_error_json_and_image_results_are_text() {
             },
         ]),
     );
-    let x = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-                call(Some("c3"), "h", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                Part::ToolResult(failed),
-                Part::ToolResult(json_result),
-                Part::ToolResult(blocks),
-            ],
-        ),
-    ]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g"), ("c3", "h")],
+        vec![failed, json_result, blocks],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
     assert_eq!(m[2]["content"], "Error: boom");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
     assert_eq!(m[3]["content"], "{\"t\":1}");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/1/content");
     assert_eq!(m[4]["content"], "see");
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/2/content"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/2/parts/2/content");
 }
 
 #[test]
 fn ollama_has_no_tool_choice_nor_parallel_setting() {
-    for choice in [
-        ToolChoice::mode(ChoiceMode::Auto),
-        ToolChoice::mode(ChoiceMode::None),
-        ToolChoice::mode(ChoiceMode::Required),
-        ToolChoice::mode(ChoiceMode::Validated),
-        ToolChoice::force("f"),
-    ] {
+    for choice in common::every_choice("f") {
         let mut x = weather_round();
         x.tool_choice = Some(choice);
         x.parallel_tool_calls = Some(false);
         let (doc, losses) = encode(&x, Kind::Request);
         assert!(doc.get("tool_choice").is_none());
         assert!(doc.get("parallel_tool_calls").is_none());
-        assert!(has_loss(&losses, LossKind::Dropped, "/tool_choice"));
-        assert!(has_loss(&losses, LossKind::Dropped, "/parallel_tool_calls"));
+        assert_losses!(&losses; Dropped "/tool_choice", Dropped "/parallel_tool_calls");
     }
     // A pasted tool_choice is kept for Ollama only, reported.
     let doc = json!({"model": "llama3.2", "messages": [{"role": "user", "content": "x"}], "tool_choice": "auto"});
@@ -224,10 +166,7 @@ fn ollama_has_no_tool_choice_nor_parallel_setting() {
 fn ollama_content_is_one_string() {
     let x = exchange(vec![
         Message::new(Role::User, vec![Part::text("a"), Part::text("b")]),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
+        assistant(vec![Part::text(""), call(Some("c1"), "f", json!({}))]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][0]["content"], "a\nb");
@@ -309,13 +248,7 @@ fn ollama_pasted_response_survives() {
     let m = &x.messages[0];
     // "stop" after tool calls is tool use.
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 156,
-            output_tokens: 83
-        })
-    );
+    assert_eq!(m.usage, common::usage(156, 83));
     assert_eq!(m.parts.len(), 1);
     let (x, _) = survives(
         json!({"model": "llama3.2", "created_at": "2025-05-27T22:55:00Z",
@@ -327,15 +260,9 @@ fn ollama_pasted_response_survives() {
 
 #[test]
 fn ollama_response_shape_and_reasons() {
-    let mut msg = Message::new(
-        Role::Assistant,
-        vec![call(Some("c1"), "f", json!({"a": 1}))],
-    );
+    let mut msg = assistant(vec![call(Some("c1"), "f", json!({"a": 1}))]);
     msg.stop_reason = Some(StopReason::EndTurn);
-    msg.usage = Some(Usage {
-        input_tokens: 3,
-        output_tokens: 4,
-    });
+    msg.usage = common::usage(3, 4);
     let (doc, losses) = encode(&exchange(vec![user("go"), msg]), Kind::Response);
     assert_eq!(doc["done"], true);
     assert_eq!(doc["done_reason"], "stop");
@@ -344,37 +271,24 @@ fn ollama_response_shape_and_reasons() {
     assert_eq!(doc["eval_count"], 4);
     assert_eq!(doc["message"]["content"], "");
     // End of turn with calls reads back as tool use: reported.
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
-    let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
+    let mut m = assistant(vec![Part::text("x")]);
     m.stop_reason = Some(StopReason::StopSequence);
     let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
     assert_eq!(doc["done_reason"], "stop");
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
 }
 
 #[test]
 fn ollama_decode_errors_point_at_the_spot() {
     let text = "{\"model\": \"llama3.2\",\n \"done\": true,\n \"message\": {\"role\": \"assistant\",\n  \"content\": 5}}";
-    let e = F.decode(text, Kind::Response).unwrap_err();
-    assert_eq!(e.format, Some("ollama"));
-    assert_eq!(e.pointer.as_deref(), Some("/message/content"));
-    assert_eq!(e.line, Some(4));
+    common::assert_error_at(F, text, Kind::Response, "/message/content", 4);
     let e = F
         .decode("{\"model\": \"llama3.2\", \"done\": true}", Kind::Response)
         .unwrap_err();
     assert_eq!(e.pointer.as_deref(), Some(""));
     let text = "{\"model\": \"llama3.2\",\n \"messages\": [\n  {\"role\": \"tool\", \"content\": \"x\", \"tool_name\": \"f\"}]}";
-    let e = F.decode(text, Kind::Request).unwrap_err();
-    assert_eq!(e.pointer.as_deref(), Some("/messages/0"));
-    assert_eq!(e.line, Some(3));
+    common::assert_error_at(F, text, Kind::Request, "/messages/0", 3);
 }
 
 #[test]
@@ -409,10 +323,7 @@ fn ollama_kept_field_that_would_not_read_back_is_dropped() {
         "ollama".into(),
         serde_json::Map::from_iter([("id".to_string(), json!(false))]),
     );
-    let x = exchange(vec![
-        user("hi"),
-        Message::new(Role::Assistant, vec![Part::ToolCall(c)]),
-    ]);
+    let x = exchange(vec![user("hi"), assistant(vec![Part::ToolCall(c)])]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(
         doc["messages"][1]["tool_calls"][0].get("id").is_none(),

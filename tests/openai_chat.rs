@@ -12,58 +12,23 @@ use toolscope::model::*;
 
 mod common;
 
-use common::{call, has_loss, result, user};
+use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::OpenAiChat, "gpt-4.1");
 
 fn weather_round() -> Exchange {
-    exchange(vec![
-        user("Weather in Tokyo and Oslo?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("call_a"), "get_weather", json!({"city": "Tokyo"})),
-                call(Some("call_b"), "get_weather", json!({"city": "Oslo"})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![
-                result(Some("call_b"), "-3 °C"),
-                result(Some("call_a"), "24 °C"),
-            ],
-        ),
-    ])
+    exchange(common::weather_round("call_a", "call_b"))
 }
 
 #[test]
 fn openai_chat_parallel_results_are_one_tool_message_each_in_order() {
-    let (doc, losses) = encode(&weather_round(), Kind::Request);
-    assert!(losses.is_empty(), "{losses:#?}");
-    let msgs = doc["messages"].as_array().unwrap();
-    assert_eq!(msgs.len(), 4);
-    assert_eq!(msgs[1]["tool_calls"][0]["id"], "call_a");
-    assert_eq!(msgs[1]["tool_calls"][1]["id"], "call_b");
-    // Results right after the calls, one message each, in the model's order.
-    assert_eq!(
-        msgs[2],
-        json!({"role": "tool", "tool_call_id": "call_b", "content": "-3 °C"})
-    );
-    assert_eq!(
-        msgs[3],
-        json!({"role": "tool", "tool_call_id": "call_a", "content": "24 °C"})
-    );
-    // Read back: consecutive tool messages form one Tool message.
-    let (x, _) = decode(&doc, Kind::Request);
-    assert_eq!(x.messages.len(), 3);
-    assert_eq!(x.messages[2].tool_results().count(), 2);
-    assert_eq!(x, weather_round());
+    common::assert_chat_results_in_order(F, &weather_round(), "call_a", "call_b");
 }
 
 #[test]
 fn openai_chat_consecutive_tool_messages_merge_with_a_loss() {
     let mut x = weather_round();
-    let second = Message::new(Role::Tool, vec![x.messages[2].parts.remove(1)]);
+    let second = tool_msg(vec![x.messages[2].parts.remove(1)]);
     x.messages.push(second);
     let (_, losses) = encode(&x, Kind::Request);
     assert!(has_loss(&losses, LossKind::Rewritten, "/messages"));
@@ -74,16 +39,12 @@ fn openai_chat_ids_are_any_string_and_stay_paired() {
     let odd = ["functions.get_weather:0", "ид-📞", &"x".repeat(80)];
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
+        assistant(
             odd.iter()
                 .map(|id| call(Some(id), "f", json!({})))
                 .collect(),
         ),
-        Message::new(
-            Role::Tool,
-            odd.iter().map(|id| result(Some(id), "ok")).collect(),
-        ),
+        tool_msg(odd.iter().map(|id| result(Some(id), "ok")).collect()),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(
@@ -104,17 +65,11 @@ fn openai_chat_missing_ids_are_assigned_and_results_paired() {
     weather.name = Some("weather".into());
     let x = exchange(vec![
         user("weather and time?"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(None, "weather", json!({})),
-                call(None, "time", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(time), Part::ToolResult(weather)],
-        ),
+        assistant(vec![
+            call(None, "weather", json!({})),
+            call(None, "time", json!({})),
+        ]),
+        tool_msg(vec![Part::ToolResult(time), Part::ToolResult(weather)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     let m = &doc["messages"];
@@ -123,18 +78,9 @@ fn openai_chat_missing_ids_are_assigned_and_results_paired() {
     // Paired by name, not by position.
     assert_eq!(m[2]["tool_call_id"], "call_2");
     assert_eq!(m[3]["tool_call_id"], "call_1");
-    assert!(has_loss(&losses, LossKind::Added, "/messages/1/parts/0/id"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/0/call_id"
-    ));
+    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
     // Tool messages have no name field.
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/0/name"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/2/parts/0/name");
     assert!(m[2].get("name").is_none());
 }
 
@@ -142,16 +88,12 @@ fn openai_chat_missing_ids_are_assigned_and_results_paired() {
 fn openai_chat_result_without_any_call_gets_empty_id_with_a_loss() {
     let x = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(Some("c1"), "f", json!({}))]),
-        Message::new(Role::Tool, vec![result(Some("c1"), "a"), result(None, "b")]),
+        assistant(vec![call(Some("c1"), "f", json!({}))]),
+        tool_msg(vec![result(Some("c1"), "a"), result(None, "b")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][3]["tool_call_id"], "");
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/2/parts/1/call_id"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/2/parts/1/call_id");
 }
 
 #[test]
@@ -161,10 +103,7 @@ fn openai_chat_arguments_are_text_kept_verbatim() {
     let spaced = ToolCall::from_text(Some("c2".into()), "f", "{ \"a\" : 1 }");
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::ToolCall(broken), Part::ToolCall(spaced)],
-        ),
+        assistant(vec![Part::ToolCall(broken), Part::ToolCall(spaced)]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(losses.is_empty(), "{losses:#?}");
@@ -193,11 +132,11 @@ fn openai_chat_empty_arguments_read_as_empty_object() {
         let c = x.messages[1].tool_calls().next().unwrap();
         assert_eq!(c.arguments, json!({}));
         assert_eq!(c.arguments_raw, None);
-        assert!(has_loss(
+        assert_loss(
             &losses,
             LossKind::Rewritten,
-            "/messages/1/parts/0/arguments"
-        ));
+            "/messages/1/parts/0/arguments",
+        );
         let (again, _) = encode(&x, Kind::Request);
         assert_eq!(
             again["messages"][1]["tool_calls"][0]["function"]["arguments"],
@@ -208,11 +147,7 @@ fn openai_chat_empty_arguments_read_as_empty_object() {
 
 #[test]
 fn openai_chat_error_results_fold_into_text() {
-    let mut failed = ToolResult::new(
-        Some("c1".into()),
-        ResultContent::Text("no such city".into()),
-    );
-    failed.is_error = true;
+    let failed = error_result(Some("c1"), "no such city");
     let mut blocks = ToolResult::new(
         Some("c2".into()),
         ResultContent::Blocks(vec![Block::Text {
@@ -220,83 +155,36 @@ fn openai_chat_error_results_fold_into_text() {
         }]),
     );
     blocks.is_error = true;
-    let x = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(failed), Part::ToolResult(blocks)],
-        ),
-    ]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g")],
+        vec![failed, blocks],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "Error: no such city");
     assert_eq!(
         doc["messages"][3]["content"],
         json!([{"type": "text", "text": "Error: timeout"}])
     );
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/1"
-    ));
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0", Rewritten "/messages/2/parts/1");
 }
 
 #[test]
 fn openai_chat_json_and_image_results_become_text() {
     let json_result = ToolResult::new(Some("c1".into()), ResultContent::Json(json!({"t": 18})));
-    let image = ToolResult::new(
-        Some("c2".into()),
-        ResultContent::Blocks(vec![
-            Block::Text {
-                text: "chart:".into(),
-            },
-            Block::Image {
-                media_type: "image/png".into(),
-                data: "iVBORw0KGgo=".into(),
-            },
-        ]),
-    );
-    let x = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![
-                call(Some("c1"), "f", json!({})),
-                call(Some("c2"), "g", json!({})),
-            ],
-        ),
-        Message::new(
-            Role::Tool,
-            vec![Part::ToolResult(json_result), Part::ToolResult(image)],
-        ),
-    ]);
+    let image = common::chart_result("c2", vec![]);
+    let x = exchange(common::calls_answered(
+        "go",
+        &[("c1", "f"), ("c2", "g")],
+        vec![json_result, image],
+    ));
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][2]["content"], "{\"t\":18}");
     assert_eq!(
         doc["messages"][3]["content"],
         json!([{"type": "text", "text": "chart:"}])
     );
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0/content"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/2/parts/1/content"
-    ));
+    assert_losses!(&losses; Rewritten "/messages/2/parts/0/content", Dropped "/messages/2/parts/1/content");
 }
 
 #[test]
@@ -373,18 +261,7 @@ fn openai_chat_every_tool_choice() {
     ];
     for (choice, wire, loss) in cases {
         let mut x = exchange(vec![user("hi")]);
-        x.tools = ["a", "b"]
-            .iter()
-            .map(|n| Tool {
-                name: n.to_string(),
-                description: None,
-                input_schema: empty_object_schema(),
-                strict: None,
-                output_schema: None,
-                annotations: None,
-                extra: Extra::new(),
-            })
-            .collect();
+        x.tools = ["a", "b"].iter().map(|n| common::bare_tool(n)).collect();
         x.tool_choice = choice.clone();
         let (doc, losses) = encode(&x, Kind::Request);
         assert_eq!(doc.get("tool_choice"), wire.as_ref(), "{choice:?}");
@@ -424,19 +301,13 @@ fn openai_chat_tool_choice_spellings_survive() {
 #[test]
 fn openai_chat_empty_text_next_to_tool_calls() {
     // "" is an empty text part; null is no text.
-    let with_empty = exchange(vec![
-        user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![Part::text(""), call(Some("c1"), "f", json!({}))],
-        ),
-    ]);
+    let with_empty = exchange(common::empty_text_then_call("c1"));
     let (doc, losses) = encode(&with_empty, Kind::Request);
     assert!(losses.is_empty());
     assert_eq!(doc["messages"][1]["content"], "");
     let without = exchange(vec![
         user("go"),
-        Message::new(Role::Assistant, vec![call(Some("c1"), "f", json!({}))]),
+        assistant(vec![call(Some("c1"), "f", json!({}))]),
     ]);
     let (doc, _) = encode(&without, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], Value::Null);
@@ -463,10 +334,7 @@ fn openai_chat_empty_text_next_to_tool_calls() {
 fn openai_chat_text_after_a_call_moves_up_with_a_loss() {
     let x = exchange(vec![
         user("go"),
-        Message::new(
-            Role::Assistant,
-            vec![call(Some("c1"), "f", json!({})), Part::text("done")],
-        ),
+        assistant(vec![call(Some("c1"), "f", json!({})), Part::text("done")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1]["content"], "done");
@@ -491,16 +359,13 @@ fn openai_chat_foreign_blocks_are_dropped_own_ones_kept() {
                 },
             ],
         ),
-        Message::new(
-            Role::Assistant,
-            vec![
-                Part::Raw {
-                    format: "anthropic".into(),
-                    value: json!({"type": "thinking", "thinking": "hm"}),
-                },
-                Part::text("a cat"),
-            ],
-        ),
+        assistant(vec![
+            Part::Raw {
+                format: "anthropic".into(),
+                value: json!({"type": "thinking", "thinking": "hm"}),
+            },
+            Part::text("a cat"),
+        ]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(
@@ -508,8 +373,7 @@ fn openai_chat_foreign_blocks_are_dropped_own_ones_kept() {
         json!([{"type": "text", "text": "look"}, image])
     );
     assert_eq!(doc["messages"][1]["content"], "a cat");
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts/2"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts/0"));
+    assert_losses!(&losses; Dropped "/messages/0/parts/2", Dropped "/messages/1/parts/0");
 }
 
 #[test]
@@ -550,7 +414,7 @@ fn openai_chat_system_prompt_and_later_system_messages() {
 fn openai_chat_tool_results_without_a_call_are_sent_as_user_text() {
     let x = exchange(vec![
         user("here is what the tool said"),
-        Message::new(Role::Tool, vec![result(Some("c9"), "42")]),
+        tool_msg(vec![result(Some("c9"), "42")]),
     ]);
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(doc["messages"][1], json!({"role": "user", "content": "42"}));
@@ -587,17 +451,8 @@ fn openai_chat_deprecated_functions_are_imported() {
         (r.call_id.as_deref(), r.name.as_deref()),
         (None, Some("get_current_weather"))
     );
-    for p in [
-        "/tools/0",
-        "/tool_choice",
-        "/messages/1/parts/0",
-        "/messages/2/parts/0",
-    ] {
-        assert!(
-            has_loss(&losses, LossKind::Rewritten, p),
-            "{p}: {losses:#?}"
-        );
-    }
+    assert_losses!(&losses; Rewritten "/tools/0", Rewritten "/tool_choice");
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0", Rewritten "/messages/2/parts/0");
     // Written back in the current shape, paired by a new id.
     let (out, _) = encode(&x, Kind::Request);
     assert!(out.get("functions").is_none() && out.get("function_call").is_none());
@@ -737,13 +592,7 @@ fn openai_chat_pasted_response_survives() {
     assert_eq!(x.options.model.as_deref(), Some("gpt-4o-2024-08-06"));
     let m = &x.messages[0];
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
-    assert_eq!(
-        m.usage,
-        Some(Usage {
-            input_tokens: 82,
-            output_tokens: 17
-        })
-    );
+    assert_eq!(m.usage, common::usage(82, 17));
     assert_eq!(m.tool_calls().count(), 1);
 }
 
@@ -776,11 +625,7 @@ fn openai_chat_deprecated_function_call_response() {
     });
     let (x, losses) = decode(&doc, Kind::Response);
     assert_eq!(x.messages[0].stop_reason, Some(StopReason::ToolUse));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/0/stop_reason");
     let (out, losses) = encode(&x, Kind::Response);
     let choice = &out["choices"][0];
     assert_eq!(choice["finish_reason"], "tool_calls");
@@ -802,25 +647,16 @@ fn openai_chat_response_defaults_and_placeholders() {
     assert!(x.messages[0].extra.is_empty(), "{:?}", x.messages[0].extra);
     // Several texts are joined; a missing stop reason is derived; no model gets a placeholder.
     let mut x = Exchange::default();
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![
-            Part::text("Hello, "),
-            Part::text("world"),
-            call(Some("c1"), "f", json!({})),
-        ],
-    ));
+    x.messages.push(assistant(vec![
+        Part::text("Hello, "),
+        Part::text("world"),
+        call(Some("c1"), "f", json!({})),
+    ]));
     let (doc, losses) = encode(&x, Kind::Response);
     assert_eq!(doc["choices"][0]["message"]["content"], "Hello, world");
     assert_eq!(doc["choices"][0]["finish_reason"], "tool_calls");
     assert_eq!(doc["model"], "gpt-4.1");
-    assert!(has_loss(&losses, LossKind::Rewritten, "/messages/0/parts"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
-    assert!(has_loss(&losses, LossKind::Added, "/options"));
+    assert_losses!(&losses; Rewritten "/messages/0/parts", Added "/messages/0/stop_reason", Added "/options");
 }
 
 #[test]
@@ -832,7 +668,7 @@ fn openai_chat_stop_reasons() {
         (StopReason::StopSequence, "stop", true),
         (StopReason::Other("RECITATION".into()), "stop", true),
     ] {
-        let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+        let mut m = assistant(vec![Part::text("x")]);
         m.stop_reason = Some(reason.clone());
         let (doc, losses) = encode(&exchange(vec![m]), Kind::Response);
         assert_eq!(doc["choices"][0]["finish_reason"], finish, "{reason:?}");
@@ -934,13 +770,8 @@ fn openai_chat_foreign_extras_and_fields_of_other_formats_are_reported() {
     let (doc, losses) = encode(&x, Kind::Request);
     assert!(doc.get("top_k").is_none());
     assert_eq!(doc["seed"], 7);
-    assert!(has_loss(&losses, LossKind::Dropped, "/extra/anthropic"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/tools/0/output_schema"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/annotations"));
+    assert_losses!(&losses; Dropped "/extra/anthropic", Dropped "/tools/0/output_schema");
+    assert_losses!(&losses; Dropped "/tools/0/annotations");
 }
 
 #[test]
@@ -1029,10 +860,8 @@ fn openai_chat_response_message_reused_in_a_request() {
     let (answer, _) = decode(&response, Kind::Response);
     let mut x = exchange(vec![user("time?")]);
     x.messages.extend(answer.messages);
-    x.messages.push(Message::new(
-        Role::Tool,
-        vec![result(Some("call_9"), "noon")],
-    ));
+    x.messages
+        .push(tool_msg(vec![result(Some("call_9"), "noon")]));
     let (doc, losses) = encode(&x, Kind::Request);
     assert_eq!(
         doc["messages"][1],

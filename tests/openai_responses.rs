@@ -13,6 +13,8 @@ use toolscope::model::{
 
 mod common;
 
+use common::{assert_loss, assistant};
+
 use common::has_loss;
 
 const F: Format = Format::OpenAiResponses;
@@ -22,16 +24,11 @@ fn exchange(v: Value) -> Exchange {
 }
 
 fn encode(x: &Exchange, kind: Kind) -> (Value, Vec<Loss>) {
-    let enc = F.encode(x, kind);
-    (serde_json::from_str(&enc.text).expect("json"), enc.losses)
+    common::encode_doc(F, x, kind)
 }
 
 fn decode(doc: &Value, kind: Kind) -> (Exchange, Vec<Loss>) {
-    let text = serde_json::to_string_pretty(doc).expect("text");
-    let dec = F
-        .decode(&text, kind)
-        .unwrap_or_else(|e| panic!("decode: {e}"));
-    (dec.exchange, dec.losses)
+    common::decode_doc(F, doc, kind)
 }
 
 /// decode(encode(x)) differs from x only under the reported losses.
@@ -131,16 +128,7 @@ fn openai_responses_long_call_ids_are_rewritten_in_pairs() {
     let call = doc["input"][1]["call_id"].as_str().expect("call_id");
     assert_eq!(call.chars().count(), 64);
     assert_eq!(doc["input"][2]["call_id"], call);
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/0/id"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/2/parts/0/call_id"
-    ));
+    assert_losses!(&losses; Rewritten "/messages/1/parts/0/id", Rewritten "/messages/2/parts/0/call_id");
     // Ids the rule accepts (any characters, up to 64) are left alone.
     let odd = exchange(json!({"messages": [
         {"role": "assistant", "parts": [{"type": "tool_call", "id": "functions.get_weather:0", "name": "f", "arguments": {}}]}
@@ -168,11 +156,7 @@ fn openai_responses_item_ids_are_not_call_ids() {
     assert_eq!(items[0]["status"], "completed");
     // The API rejects item ids that do not begin with "fc".
     assert!(items[1].get("id").is_none());
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/0/parts/1/extra"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/0/parts/1/extra");
     assert_round_trip(&x, Kind::Request);
 }
 
@@ -207,7 +191,7 @@ fn openai_responses_invalid_arguments_are_sent_verbatim() {
     assert!(call.arguments_invalid());
     call.extra.clear();
     let x = Exchange {
-        messages: vec![Message::new(Role::Assistant, vec![Part::ToolCall(call)])],
+        messages: vec![assistant(vec![Part::ToolCall(call)])],
         ..Exchange::default()
     };
     let (doc, losses) = encode(&x, Kind::Request);
@@ -233,16 +217,8 @@ fn openai_responses_empty_arguments_read_as_empty_object() {
     assert_eq!(calls[0].arguments, json!({}));
     assert_eq!(calls[1].arguments, json!({}));
     assert!(calls[0].arguments_raw.is_none());
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/0/arguments"
-    ));
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/0/parts/1/arguments"
-    ));
+    assert_losses!(&losses; Rewritten "/messages/0/parts/0/arguments");
+    assert_losses!(&losses; Rewritten "/messages/0/parts/1/arguments");
     let (again, _) = encode(&x, Kind::Request);
     assert_eq!(again["input"][0]["arguments"], "{}");
     // Same in a response.
@@ -250,11 +226,11 @@ fn openai_responses_empty_arguments_read_as_empty_object() {
         {"type": "function_call", "call_id": "call_1", "name": "now", "arguments": ""}
     ]});
     let (x, losses) = decode(&resp, Kind::Response);
-    assert!(has_loss(
+    assert_loss(
         &losses,
         LossKind::Rewritten,
-        "/messages/0/parts/0/arguments"
-    ));
+        "/messages/0/parts/0/arguments",
+    );
     assert_eq!(x.messages[0].stop_reason, Some(StopReason::ToolUse));
 }
 
@@ -292,11 +268,7 @@ fn openai_responses_error_results_fold_into_the_output() {
             &format!("/messages/1/parts/{j}")
         ));
     }
-    assert!(has_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/content"
-    ));
+    assert_loss(&losses, LossKind::Rewritten, "/messages/1/parts/1/content");
     assert_round_trip(&x, Kind::Request);
 }
 
@@ -318,11 +290,7 @@ fn openai_responses_result_blocks_become_content_parts() {
             {"type": "input_image", "image_url": "data:image/jpeg;base64,/9j/4AAQ"}
         ])
     );
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/messages/1/parts/0/content"
-    ));
+    assert_loss(&losses, LossKind::Dropped, "/messages/1/parts/0/content");
     let (back, _) = decode(&doc, Kind::Request);
     let r = back.messages[1].tool_results().next().expect("result");
     assert_eq!(
@@ -585,8 +553,7 @@ fn openai_responses_string_input_round_trips() {
     assert_eq!(doc["input"], json!([{"role": "user", "content": "hi"}]));
     // Adding a turn to a string input turns it into items, with a loss for the form.
     let mut more = x.clone();
-    more.messages
-        .push(Message::new(Role::Assistant, vec![Part::text("Once…")]));
+    more.messages.push(assistant(vec![Part::text("Once…")]));
     let (doc, losses) = encode(&more, Kind::Request);
     assert!(doc["input"].is_array());
     assert!(has_loss(&losses, LossKind::Rewritten, "/extra"));
@@ -651,15 +618,9 @@ fn openai_responses_unsupported_parts_and_options_are_reported() {
         ]
     }));
     let (_, losses) = encode(&x, Kind::Request);
-    assert!(has_loss(&losses, LossKind::Dropped, "/options/stop"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/tools/0/annotations"));
-    assert!(has_loss(
-        &losses,
-        LossKind::Dropped,
-        "/tools/0/extra/gemini"
-    ));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/0/parts"));
-    assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/parts"));
+    assert_losses!(&losses; Dropped "/options/stop", Dropped "/tools/0/annotations");
+    assert_losses!(&losses; Dropped "/tools/0/extra/gemini", Dropped "/messages/0/parts");
+    assert_losses!(&losses; Dropped "/messages/1/parts");
     // A past turn's stop reason is response data, outside the request view: not a loss.
     assert!(!losses
         .iter()
@@ -850,7 +811,7 @@ fn openai_responses_stop_reasons() {
         ),
     ];
     for (stop, status, details, loss) in cases {
-        let mut m = Message::new(Role::Assistant, vec![Part::text("x")]);
+        let mut m = assistant(vec![Part::text("x")]);
         m.stop_reason = Some(stop.clone());
         let x = Exchange {
             messages: vec![m],
@@ -873,11 +834,7 @@ fn openai_responses_stop_reasons() {
         json!({"messages": [{"role": "assistant", "parts": [{"type": "tool_call", "id": "c", "name": "f", "arguments": {}}]}]}),
     );
     let losses = assert_round_trip(&x, Kind::Response);
-    assert!(has_loss(
-        &losses,
-        LossKind::Added,
-        "/messages/0/stop_reason"
-    ));
+    assert_loss(&losses, LossKind::Added, "/messages/0/stop_reason");
     // No assistant turn: an empty response and a loss.
     let x = exchange(
         json!({"messages": [{"role": "user", "parts": [{"type": "text", "text": "hi"}]}]}),

@@ -62,6 +62,19 @@ fn paired(x: &Exchange) -> Result<Vec<usize>, String> {
     Ok(out)
 }
 
+/// `x` encoded to every format as `kind` and read back: (format, document, exchange read back).
+fn via_every_format(source: &str, x: &Exchange, kind: Kind) -> Vec<(Format, String, Exchange)> {
+    let trip = |f: Format| {
+        let text = f.encode(x, kind).text;
+        let back = f
+            .decode(&text, kind)
+            .unwrap_or_else(|err| panic!("{source} → {}: {err}\n{text}", f.id()))
+            .exchange;
+        (f, text, back)
+    };
+    Format::ALL.into_iter().map(trip).collect()
+}
+
 #[test]
 fn real_traffic_converts_to_every_format_and_back() {
     for (source, doc) in real_requests() {
@@ -70,12 +83,7 @@ fn real_traffic_converts_to_every_format_and_back() {
         assert!(!x.tools.is_empty(), "{source}: {detected:?} read no tools");
         let (calls, _) = calls_and_results(&x);
         let pairs = paired(&x).unwrap_or_else(|e| panic!("{source}: {e}"));
-        for f in Format::ALL {
-            let e = f.encode(&x, Kind::Request);
-            let back = f
-                .decode(&e.text, Kind::Request)
-                .unwrap_or_else(|err| panic!("{source} → {}: {err}\n{}", f.id(), e.text))
-                .exchange;
+        for (f, text, back) in via_every_format(source, &x, Kind::Request) {
             let at = format!("{source} → {}", f.id());
             let names = |x: &Exchange| x.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
             assert_eq!(names(&back), names(&x), "{at}: tools");
@@ -84,15 +92,15 @@ fn real_traffic_converts_to_every_format_and_back() {
                 // A transcript of tools/call: only calls that were answered are in it.
                 continue;
             }
-            assert_eq!(back_calls.len(), calls.len(), "{at}: calls\n{}", e.text);
+            assert_eq!(back_calls.len(), calls.len(), "{at}: calls\n{}", text);
             for (a, b) in calls.iter().zip(&back_calls) {
-                assert_eq!((&a.1, &a.2), (&b.1, &b.2), "{at}: call\n{}", e.text);
+                assert_eq!((&a.1, &a.2), (&b.1, &b.2), "{at}: call\n{}", text);
             }
             assert_eq!(
                 paired(&back).as_ref(),
                 Ok(&pairs),
                 "{at}: pairing\n{}",
-                e.text
+                text
             );
         }
     }
@@ -110,17 +118,12 @@ fn real_traffic_responses_convert_to_every_format_and_back() {
         let x = d.exchange;
         let (calls, _) = calls_and_results(&x);
         assert!(!calls.is_empty(), "{source}");
-        for f in Format::ALL {
-            let e = f.encode(&x, Kind::Response);
-            let back = f
-                .decode(&e.text, Kind::Response)
-                .unwrap_or_else(|err| panic!("{source} → {}: {err}\n{}", f.id(), e.text))
-                .exchange;
+        for (f, text, back) in via_every_format(source, &x, Kind::Response) {
             let at = format!("{source} → {} response", f.id());
             let (back_calls, _) = calls_and_results(&back);
-            assert_eq!(back_calls.len(), calls.len(), "{at}\n{}", e.text);
+            assert_eq!(back_calls.len(), calls.len(), "{at}\n{}", text);
             for (a, b) in calls.iter().zip(&back_calls) {
-                assert_eq!((&a.1, &a.2), (&b.1, &b.2), "{at}: call\n{}", e.text);
+                assert_eq!((&a.1, &a.2), (&b.1, &b.2), "{at}: call\n{}", text);
             }
         }
     }

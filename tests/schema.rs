@@ -1204,18 +1204,11 @@ fn schema_sdk_accepts_fixed_schemas() {
     let file = dir.join("cases.json");
     std::fs::write(&file, serde_json::to_string(&cases).unwrap()).unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/lint_fixes.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(&file)
-        .output()
-        .expect("python3 is needed for the SDK checks (make test installs what they need)");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "SDK checks failed:\n{stdout}\n{stderr}"
+    let what = "python3 with the SDKs (make test installs them) for the SDK checks";
+    println!(
+        "{}",
+        common::run_ok(Command::new("python3").arg(script).arg(&file), what)
     );
-    println!("{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -676,16 +676,7 @@ fn schema_diff_schema_paths_match_the_reference() {
 /// from a random seed. About one generated schema in ten has an empty `$ref` cycle and is
 /// skipped (see `has_empty_ref_cycle`).
 fn config() -> ProptestConfig {
-    let base = match std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        Some(cases) => ProptestConfig::with_cases(cases),
-        None => ProptestConfig {
-            rng_seed: proptest::test_runner::RngSeed::Fixed(0x5c4e_3a01),
-            ..ProptestConfig::with_cases(256)
-        },
-    };
+    let base = common::gen::config_seeded(256, 0x5c4e_3a01);
     ProptestConfig {
         max_global_rejects: base.cases.max(1024),
         ..base
@@ -913,20 +904,20 @@ fn to_draft7(s: Value) -> Value {
     };
     let mut out = Map::new();
     let rec = to_draft7;
+    let each = |v: Value| {
+        Value::Array(
+            v.as_array()
+                .into_iter()
+                .flatten()
+                .cloned()
+                .map(rec)
+                .collect(),
+        )
+    };
     for (k, v) in m {
         match k.as_str() {
             "prefixItems" => {
-                out.insert(
-                    "items".into(),
-                    Value::Array(
-                        v.as_array()
-                            .cloned()
-                            .unwrap_or_default()
-                            .into_iter()
-                            .map(rec)
-                            .collect(),
-                    ),
-                );
+                out.insert("items".into(), each(v));
             }
             "items" if out.contains_key("items") || v.is_object() || v.is_boolean() => {
                 // After prefixItems, 2020-12 `items` is 07's `additionalItems`.
@@ -960,17 +951,7 @@ fn to_draft7(s: Value) -> Value {
                 );
             }
             "allOf" | "anyOf" | "oneOf" => {
-                out.insert(
-                    k,
-                    Value::Array(
-                        v.as_array()
-                            .cloned()
-                            .unwrap_or_default()
-                            .into_iter()
-                            .map(rec)
-                            .collect(),
-                    ),
-                );
+                out.insert(k, each(v));
             }
             "const" | "enum" | "required" | "type" | "pattern" => {
                 out.insert(k, v);
@@ -1230,20 +1211,21 @@ fn schema_diff_fixture_and_mcp_tool_schemas_agree() {
         pairs += instances.len();
         failures.extend(disagreements(s, &instances));
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {pairs}:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(5)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    assert_no_failures(&failures, pairs);
     println!(
         "{} tool schemas × instances: {pairs} pairs agree",
         schemas.len()
+    );
+}
+
+/// No disagreements among `of` checks (the first five are shown).
+fn assert_no_failures(failures: &[String], of: usize) {
+    let first: Vec<&str> = failures.iter().take(5).map(String::as_str).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {of}:\n{}",
+        failures.len(),
+        first.join("\n\n")
     );
 }
 
@@ -1279,17 +1261,7 @@ fn schema_diff_mcp_schema_validates_the_spec_examples_alike() {
         }
     }
     assert!(checked > 500, "{checked}");
-    assert!(
-        failures.is_empty(),
-        "{} of {checked}:\n{}",
-        failures.len(),
-        failures
-            .iter()
-            .take(5)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n\n")
-    );
+    assert_no_failures(&failures, checked);
 }
 
 #[test]

@@ -7,26 +7,17 @@
 
 mod common;
 
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::process::Command;
 use toolscope::formats::{Format, Kind};
 use toolscope::model::{Exchange, Part};
 
 fn python(args: &[&str]) {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("python3 is needed for the SDK checks (make test installs what they need)");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "SDK validation failed:\n{stdout}\n{stderr}"
+    let what = "python3 with the SDKs (make test installs them) for SDK validation";
+    println!(
+        "{}",
+        common::run_ok(Command::new("python3").arg(script).args(args), what)
     );
-    println!("{stdout}");
 }
 
 /// The formats to check: every JSON format (each has a validator in `tests/sdk/`; the legacy
@@ -100,19 +91,10 @@ fn sdk_accepts_generated_documents() {
     let dir = std::env::temp_dir().join(format!("toolscope-sdk-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     // A fixed seed: the same documents every run, none of them written by hand.
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
-    );
+    let mut runner = common::gen::seeded_runner(7);
     for n in 0..40 {
-        let request = common::gen::exchange()
-            .new_tree(&mut runner)
-            .expect("gen")
-            .current();
-        let response = common::gen::response()
-            .new_tree(&mut runner)
-            .expect("gen")
-            .current();
+        let request = common::gen::draw(common::gen::exchange(), &mut runner);
+        let response = common::gen::draw(common::gen::response(), &mut runner);
         for format in formats() {
             for (kind, x) in [(Kind::Request, &request), (Kind::Response, &response)] {
                 let enc = format.encode(&without_own_pastes(x, format.id()), kind);

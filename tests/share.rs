@@ -26,6 +26,12 @@ fn full_state(x: Exchange, kind: Kind) -> State {
         replay: Some(
             "data: {\"choices\":[{\"delta\":{\"content\":\"hé 🌧️\"}}]}\n\ndata: [DONE]\n\n".into(),
         ),
+        cost: Some(CostState {
+            open: true,
+            model: Some("claude-opus-4-1".into()),
+            models: vec!["gpt-4.1".into()],
+            hf: Some("Qwen/Qwen2.5-7B-Instruct".into()),
+        }),
     }
 }
 
@@ -118,16 +124,10 @@ fn share_unicode_survives() {
     let text =
         "RTL עברית, zero‑width\u{200b}joiner, NUL \u{0} tab\t, emoji 👩‍👩‍👧, \"quotes\" \\ \u{2028}";
     x.system = Some(text.into());
-    x.messages
-        .push(Message::new(Role::User, vec![Part::text(text)]));
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![Part::ToolCall(ToolCall::new(
-            Some("ид-📞".into()),
-            "naïve_tool",
-            json!({"città": "Zürich", "🔑": [text]}),
-        ))],
-    ));
+    let args = json!({"città": "Zürich", "🔑": [text]});
+    x.messages.push(common::user(text));
+    let call = common::call(Some("ид-📞"), "naïve_tool", args);
+    x.messages.push(common::assistant(vec![call]));
     let mut s = State::new(x);
     s.replay = Some(text.repeat(3));
     let link = to_fragment(&s).expect("link");
@@ -365,6 +365,13 @@ fn v1_compact(s: &State) -> String {
     v.to_string()
 }
 
+/// The state is not shared (`to` says why), and a link made without the limits is not read
+/// (`from` says why).
+fn refused_both_ways(s: &State, to: &str, from: &str) {
+    assert_eq!(err_message(to_fragment(s)), to);
+    assert_eq!(err_message(from_fragment(&link_of(&v1_compact(s)))), from);
+}
+
 #[test]
 fn share_too_many_messages_or_tools() {
     let x = Exchange {
@@ -372,13 +379,10 @@ fn share_too_many_messages_or_tools() {
         ..Exchange::default()
     };
     let s = State::new(x);
-    assert_eq!(
-        err_message(to_fragment(&s)),
-        "The state has 5,001 messages; a link carries at most 5,000"
-    );
-    assert_eq!(
-        err_message(from_fragment(&link_of(&v1_compact(&s)))),
-        "The link holds 5,001 messages; at most 5,000 are accepted"
+    refused_both_ways(
+        &s,
+        "The state has 5,001 messages; a link carries at most 5,000",
+        "The link holds 5,001 messages; at most 5,000 are accepted",
     );
     assert_eq!(
         err_message(from_file(&to_file(&s))),
@@ -543,13 +547,10 @@ fn share_deep_nesting_is_refused_without_overflow() {
     assert_eq!(from_fragment(&link), Ok(fits.clone()));
     assert_eq!(from_file(&to_file(&fits)), Ok(fits));
     let deep = state_with_arguments(nested(MAX_DEPTH - 5));
-    assert_eq!(
-        err_message(to_fragment(&deep)),
-        "The state is nested deeper than 100 levels; too deep to share"
-    );
-    assert_eq!(
-        err_message(from_fragment(&link_of(&v1_compact(&deep)))),
-        "The state in the link is nested deeper than 100 levels; refused"
+    refused_both_ways(
+        &deep,
+        "The state is nested deeper than 100 levels; too deep to share",
+        "The state in the link is nested deeper than 100 levels; refused",
     );
 
     // A million brackets: refused by the scanner, serde never sees them.

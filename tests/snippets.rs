@@ -9,14 +9,12 @@
 
 mod common;
 
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use toolscope::formats::{Format, Kind};
-use toolscope::model::{Exchange, Message, Part, Role, Tool, ToolCall};
+use toolscope::model::{Exchange, Tool};
 use toolscope::snippets::{api_key_env, snippet, snippet_with_model, Lang};
 
 /// One body to make snippets for.
@@ -63,16 +61,13 @@ fn hostile_exchange() -> Exchange {
         annotations: None,
         extra: Default::default(),
     });
-    x.messages
-        .push(Message::new(Role::User, vec![Part::text(HOSTILE)]));
-    x.messages.push(Message::new(
-        Role::Assistant,
-        vec![Part::ToolCall(ToolCall::new(
-            Some("call_1".into()),
-            "lookup",
-            json!({"q": HOSTILE, "n": 12345678901234567890u64, "f": -0.5, "e": 1e-7, "t": true, "z": null}),
-        ))],
-    ));
+    let args = json!({"q": HOSTILE, "n": 12345678901234567890u64, "f": -0.5, "e": 1e-7, "t": true, "z": null});
+    x.messages.push(common::user(HOSTILE));
+    x.messages.push(common::assistant(vec![common::call(
+        Some("call_1"),
+        "lookup",
+        args,
+    )]));
     x
 }
 
@@ -87,15 +82,9 @@ fn cases() -> Vec<Case> {
     let mut exchanges = common::cases();
     exchanges.push(("hostile".into(), hostile_exchange()));
     // Generated exchanges (fixed seed): hostile details nobody on the project wrote.
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]),
-    );
+    let mut runner = common::gen::seeded_runner(11);
     for n in 0..12 {
-        let x = common::gen::exchange()
-            .new_tree(&mut runner)
-            .expect("gen")
-            .current();
+        let x = common::gen::draw(common::gen::exchange(), &mut runner);
         exchanges.push((format!("generated-{n}"), x));
     }
     for (name, x) in exchanges {
@@ -150,6 +139,15 @@ fn snippets(cases: &[Case], lang: Lang) -> Vec<(&Case, String)> {
         .collect()
 }
 
+/// A fresh folder `name` holding `manifest.json`, the list of `entries`: (folder, file).
+fn manifest(name: &str, entries: impl Iterator<Item = Value>) -> (PathBuf, PathBuf) {
+    let dir = tmp(name);
+    let path = dir.join("manifest.json");
+    let list: Vec<Value> = entries.collect();
+    std::fs::write(&path, serde_json::to_string(&list).unwrap()).unwrap();
+    (dir, path)
+}
+
 fn tmp(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("snippets-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -161,18 +159,7 @@ fn script(name: &str) -> String {
     format!("{}/tests/snippets/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn run(cmd: &mut Command, what: &str) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what} is needed for the snippet checks: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
+use common::run_ok as run;
 
 fn json_of(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
@@ -405,20 +392,17 @@ fn check_mcp_headers(c: &Case, message: &Value, header: impl Fn(&str) -> Option<
 fn snippets_python_literal_is_the_body_and_the_call_is_right() {
     let cases = cases();
     let all = snippets(&cases, Lang::Python);
-    let manifest: Vec<Value> = all
-        .iter()
-        .map(|(c, s)| {
+    let (_, path) = manifest(
+        "python",
+        all.iter().map(|(c, s)| {
             let var = if c.format == Format::AnthropicXml {
                 "prompt"
             } else {
                 "body"
             };
             json!({"id": c.id, "snippet": s, "var": var})
-        })
-        .collect();
-    let dir = tmp("python");
-    let path = dir.join("manifest.json");
-    std::fs::write(&path, serde_json::to_string(&manifest).unwrap()).unwrap();
+        }),
+    );
     let out = run(
         fake_env(Command::new("python3").arg(script("check.py")).arg(&path)),
         "python3",
@@ -501,13 +485,8 @@ fn check_sdk_call(c: &Case, call: &Value, payload: &Value) {
 fn snippets_typescript_runs_as_javascript_and_sends_the_body() {
     let cases = cases();
     let all = snippets(&cases, Lang::TypeScript);
-    let manifest: Vec<Value> = all
-        .iter()
-        .map(|(c, s)| json!({"id": c.id, "snippet": s}))
-        .collect();
-    let dir = tmp("node");
-    let path = dir.join("manifest.json");
-    std::fs::write(&path, serde_json::to_string(&manifest).unwrap()).unwrap();
+    let entries = all.iter().map(|(c, s)| json!({"id": c.id, "snippet": s}));
+    let (dir, path) = manifest("node", entries);
     let out = run(
         fake_env(
             Command::new("node")

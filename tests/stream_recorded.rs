@@ -15,7 +15,7 @@ use toolscope::formats::Kind;
 use toolscope::formats::Protocol;
 use toolscope::model::StopReason;
 use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
-use toolscope::stream::{ndjson, sse, Assembled, Assembler};
+use toolscope::stream::Assembled;
 
 /// Every recording, as (folder/name, text), sorted.
 fn recordings() -> Vec<(String, String)> {
@@ -318,36 +318,6 @@ fn recorded_stream_equals_the_equivalent_response() {
     }
 }
 
-fn feed(text: &str, cuts: &[usize], p: Protocol, sse_framing: bool) -> Assembled {
-    let bytes = text.as_bytes();
-    let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
-    points.sort_unstable();
-    let mut events = Vec::new();
-    let mut last = 0;
-    if sse_framing {
-        let mut f = sse::SseFramer::new();
-        for &c in &points {
-            events.extend(f.push(&bytes[last..c]));
-            last = c;
-        }
-        events.extend(f.push(&bytes[last..]));
-        events.extend(f.finish());
-    } else {
-        let mut f = ndjson::NdjsonFramer::new();
-        for &c in &points {
-            events.extend(f.push(&bytes[last..c]));
-            last = c;
-        }
-        events.extend(f.push(&bytes[last..]));
-        events.extend(f.finish());
-    }
-    let mut a = AnyAssembler::new(p);
-    for e in &events {
-        a.push(e);
-    }
-    a.finish()
-}
-
 proptest! {
     #![proptest_config(common::gen::config(64))]
 
@@ -364,7 +334,7 @@ proptest! {
         let (name, text) = jsonl[file % jsonl.len()];
         let whole = replay(text);
         let p = whole.protocol;
-        let cut = feed(text, &cuts, p, false);
+        let cut = common::feed_in_pieces(text, &cuts, false, AnyAssembler::new(p));
         prop_assert_eq!(cut.message(), whole.assembled.message(), "{}", name);
         prop_assert_eq!(&cut.anomalies, &whole.assembled.anomalies);
         let nl = if crlf { "\r\n" } else { "\n" };
@@ -373,7 +343,7 @@ proptest! {
             .filter(|l| !l.trim().is_empty())
             .map(|l| format!("data: {l}{nl}{nl}"))
             .collect();
-        let cut = feed(&as_sse, &cuts, p, true);
+        let cut = common::feed_in_pieces(&as_sse, &cuts, true, AnyAssembler::new(p));
         prop_assert_eq!(cut.message(), whole.assembled.message(), "{} as SSE", name);
     }
 }

@@ -10,8 +10,7 @@ use proptest::prelude::*;
 use toolscope::formats::Kind;
 use toolscope::formats::Protocol;
 use toolscope::model::{Exchange, Message, Role};
-use toolscope::replay::{LoadOptions, Replay};
-use toolscope::stream::{ndjson, sse, Assembler};
+use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::synth::{synthesize, synthesize_with};
 
 /// The last assistant message of `x` as the protocol's response decoder reads it back.
@@ -116,33 +115,7 @@ fn synth_chat_fragments_arguments_by_index() {
 }
 
 fn feed(text: &str, cuts: &[usize], p: Protocol) -> toolscope::stream::Assembled {
-    let bytes = text.as_bytes();
-    let mut events = Vec::new();
-    let mut last = 0;
-    let mut points: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
-    points.sort_unstable();
-    if p.is_sse() {
-        let mut f = sse::SseFramer::new();
-        for &c in &points {
-            events.extend(f.push(&bytes[last..c]));
-            last = c;
-        }
-        events.extend(f.push(&bytes[last..]));
-        events.extend(f.finish());
-    } else {
-        let mut f = ndjson::NdjsonFramer::new();
-        for &c in &points {
-            events.extend(f.push(&bytes[last..c]));
-            last = c;
-        }
-        events.extend(f.push(&bytes[last..]));
-        events.extend(f.finish());
-    }
-    let mut a = toolscope::replay::AnyAssembler::new(p);
-    for e in &events {
-        a.push(e);
-    }
-    a.finish()
+    common::feed_in_pieces(text, cuts, p.is_sse(), AnyAssembler::new(p))
 }
 
 proptest! {

@@ -6,9 +6,12 @@
 //! Adding an operation: one arm in [`dispatch`] (plain Rust, tested natively with
 //! `cargo test -p toolscope-lazy`), one `call(op, …)` from the page.
 
+pub mod html;
+
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::cell::RefCell;
+use toolscope::cost::hf::{Template, TemplateError, Tokenizer};
 use toolscope::cost::{self, Encoding, Vocab, Vocabs};
 use toolscope::model::Exchange;
 use toolscope::snippets::Lang;
@@ -28,6 +31,10 @@ pub struct Loaded {
     pub cl100k: Option<Vocab>,
     /// `o200k_base`.
     pub o200k: Option<Vocab>,
+    /// An open-weight model's chat template (`hf.template`).
+    pub template: Option<Template>,
+    /// An open-weight model's tokenizer (`hf.tokenizer`).
+    pub tokenizer: Option<Tokenizer>,
 }
 
 impl Loaded {
@@ -82,6 +89,33 @@ struct CostInput {
     /// Models counted besides [`cost::view::models`].
     #[serde(default)]
     extra: Vec<String>,
+    /// The providers' own counts so far, by model ([`html::cost`]).
+    #[serde(default)]
+    exact: Value,
+}
+
+/// The `hf.template` operation's input: a `tokenizer_config.json` and/or a
+/// `chat_template.jinja` (the config's template wins when it has one).
+#[derive(Deserialize)]
+struct TemplateInput {
+    #[serde(default)]
+    config: Option<String>,
+    #[serde(default)]
+    jinja: Option<String>,
+}
+
+/// The `hf.render` operation's input.
+#[derive(Deserialize)]
+struct RenderInput {
+    /// The exchange as canonical JSON text.
+    exchange: String,
+    /// The label of the count (a Hub id, file names).
+    #[serde(default)]
+    model: String,
+}
+
+fn template_error(e: TemplateError) -> Value {
+    json!({ "template_error": { "line": e.line, "message": e.message } })
 }
 
 /// The `snippet` operation's input (the Copy as code menu of a pane).
@@ -99,8 +133,15 @@ struct SnippetInput {
 
 /// The operations. `input` and the answer are JSON.
 ///
-/// - `cost`: `{exchange, chosen?, extra?}` → [`cost::view::View`] plus `vocabs` (which are loaded);
+/// - `cost`: `{exchange, chosen?, extra?, exact?}` → [`cost::view::View`] plus `vocabs` (which
+///   are loaded) and `html` (the view's figures, [`html::cost`]);
 /// - `vocabs`: `{}` → `{"cl100k_base": bool, "o200k_base": bool}`;
+/// - `hf.template`: `{config?, jinja?}` → `{"template": true}` or
+///   `{"template_error": {line, message}}`; kept for `hf.render`;
+/// - `hf.tokenizer`: the `tokenizer.json` text itself → `{"tokenizer": true}`;
+/// - `hf.render`: `{exchange, model?}` → `{"text", "tokens", "count"}` (`count` as
+///   [`cost::hf::count`], `tokens` its total; null without a tokenizer) or
+///   `{"template_error": …}`.
 /// - `snippet`: `{exchange, format, lang, body}` → `{"text": …}`: the code that sends the body
 ///   ([`toolscope::snippets::snippet_for`]).
 pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, String> {
@@ -121,9 +162,11 @@ pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, Str
                 .or_else(|| models.first().cloned())
                 .unwrap_or_else(|| "gpt-4o".into());
             let v = cost::view::view(&x, &models, &chosen, &loaded.vocabs());
+            let html = html::cost(&v, &i.exact);
             let mut out = serde_json::to_value(v).map_err(|e| e.to_string())?;
             if let Some(o) = out.as_object_mut() {
                 o.insert("vocabs".into(), vocabs(loaded));
+                o.insert("html".into(), Value::String(html));
             }
             Ok(out)
         }
@@ -141,6 +184,69 @@ pub fn dispatch(op: &str, input: &str, loaded: &mut Loaded) -> Result<Value, Str
             let text = toolscope::snippets::snippet_for(&x, format, lang, &i.body)
                 .map_err(|e| e.to_string())?;
             Ok(json!({ "text": text }))
+        }
+        "hf.template" => {
+            let i: TemplateInput = serde_json::from_str(input).map_err(|e| e.to_string())?;
+            let in_config = i
+                .config
+                .as_deref()
+                .is_some_and(|c| c.contains("\"chat_template\""));
+            // The config's own template wins; a separate chat_template.jinja still takes the
+            // config's special tokens (bos_token, eos_token).
+            let t = match (i.config.as_deref(), i.jinja.as_deref()) {
+                (Some(c), _) if in_config => Template::from_tokenizer_config(c),
+                (None, None) => return Err("no template given".into()),
+                (config, jinja) => Template::from_files(config, jinja),
+            };
+            Ok(match t {
+                Ok(t) => {
+                    loaded.template = Some(t);
+                    json!({ "template": true })
+                }
+                Err(e) => {
+                    loaded.template = None;
+                    template_error(e)
+                }
+            })
+        }
+        "hf.tokenizer" => {
+            loaded.tokenizer = Some(Tokenizer::from_json(input)?);
+            Ok(json!({ "tokenizer": true }))
+        }
+        "hf.render" => {
+            let i: RenderInput = serde_json::from_str(input).map_err(|e| e.to_string())?;
+            let x: Exchange = toolscope::formats::json::parse("canonical", &i.exchange)
+                .map_err(|e| e.to_string())?;
+            let t = loaded.template.as_ref().ok_or("no chat template loaded")?;
+            let o = cost::hf::RenderOptions::default();
+            let text = match t.render_with(&x, &o) {
+                Ok(text) => text,
+                Err(e) => return Ok(template_error(e)),
+            };
+            let count = match &loaded.tokenizer {
+                Some(k) => match cost::hf::count(t, k, &x, &o, &i.model) {
+                    Ok(c) => serde_json::to_value(c).map_err(|e| e.to_string())?,
+                    Err(e) => return Ok(template_error(e)),
+                },
+                None => Value::Null,
+            };
+            let summary = match count.get("total") {
+                Some(n) => format!(
+                    "{}: {n} tokens — tools {}, messages {} ({})",
+                    i.model,
+                    count["tools"],
+                    count["messages"],
+                    if count["exact"] == true {
+                        "exact"
+                    } else {
+                        "estimate"
+                    }
+                ),
+                None => format!("{}: no tokenizer.json, not counted", i.model),
+            };
+            Ok(
+                json!({ "text": text, "tokens": count.get("total"), "count": count, "summary": summary }),
+            )
         }
         _ => Err(format!("unknown operation {op:?}")),
     }
@@ -168,6 +274,7 @@ mod tests {
         let bytes = std::fs::read("../assets/vocab/o200k_base.bin").expect("vocab file");
         assert!(load_vocab("o200k_base", &bytes).contains("\"tokens\""));
         assert!(call("nope", "{}").contains("unknown operation"));
+        assert!(call("hf.render", &input).contains("no chat template"));
         let body = toolscope::formats::Format::Anthropic
             .encode(&x, toolscope::formats::Kind::Request)
             .text;
@@ -177,5 +284,39 @@ mod tests {
             .as_str()
             .is_some_and(|t| t.contains("\ncurl ") && t.contains("api.anthropic.com")));
         assert!(call("cost", "{").contains("error"));
+    }
+
+    #[test]
+    fn an_open_weight_template_and_tokenizer_render_and_count_the_exchange() {
+        let mut l = Loaded::default();
+        let fixture =
+            |f: &str| std::fs::read_to_string(format!("../tests/fixtures/hf/{f}")).expect(f);
+        let t = json!({ "config": fixture("tokenizer_config.json") }).to_string();
+        assert_eq!(
+            dispatch("hf.template", &t, &mut l),
+            Ok(json!({ "template": true }))
+        );
+        let tok = fixture("tiny-bpe/tokenizer.json");
+        assert_eq!(
+            dispatch("hf.tokenizer", &tok, &mut l),
+            Ok(json!({ "tokenizer": true }))
+        );
+        let x: Exchange =
+            toolscope::formats::json::parse("x", &fixture("exchange.json")).expect("exchange");
+        let input = json!({ "exchange": toolscope::formats::json::pretty(&x), "model": "tiny" })
+            .to_string();
+        let v = dispatch("hf.render", &input, &mut l).expect("render");
+        assert!(
+            v["text"]
+                .as_str()
+                .is_some_and(|t| t.contains(&x.tools[0].name)),
+            "{v}"
+        );
+        assert!(v["tokens"].as_u64().is_some_and(|n| n > 0));
+        assert_eq!(v["count"]["model"], "tiny");
+        // A broken template answers its line.
+        let bad = json!({ "jinja": "line one\n{{ messages[ }}\n" }).to_string();
+        let e = dispatch("hf.template", &bad, &mut l).expect("answers");
+        assert_eq!(e["template_error"]["line"], 2, "{e}");
     }
 }

@@ -279,7 +279,8 @@ fn ceil(s: &str, mut i: usize) -> usize {
     i
 }
 
-#[cfg(test)]
+// Native only: the built-in vocabularies.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::formats::read_any;

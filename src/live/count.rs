@@ -141,76 +141,61 @@ mod tests {
             .exchange
     }
 
-    fn body(r: &HttpRequest) -> Value {
-        serde_json::from_str(&r.body).expect("json body")
+    /// The counting request of the weather example for `provider` and `model`, with its body.
+    fn counted(provider: Provider, model: &str, key: &str) -> (HttpRequest, Value) {
+        let mut t = Target::new(provider);
+        t.model = model.into();
+        let r = count_request(&t, key, &weather(), true)
+            .expect("the provider counts")
+            .expect("not blocked");
+        let body = serde_json::from_str(&r.body).expect("json body");
+        (r, body)
+    }
+
+    fn has_header(r: &HttpRequest, name: &str, value: &str) -> bool {
+        r.headers.iter().any(|(k, v)| k == name && v == value)
     }
 
     #[test]
     fn openai_counts_with_a_responses_body_at_input_tokens() {
-        let mut t = Target::new(Provider::OpenAiChat);
-        t.model = "gpt-4o".into();
-        let r = count_request(&t, "sk-test", &weather(), true)
-            .expect("openai counts")
-            .expect("not blocked");
+        let (r, b) = counted(Provider::OpenAiChat, "gpt-4o", "sk-test");
         assert_eq!(r.url, "https://api.openai.com/v1/responses/input_tokens");
-        let b = body(&r);
         assert_eq!(b["model"], "gpt-4o");
         assert!(b["input"].is_array());
         assert!(b["tools"][0]["name"].is_string(), "{b}");
         assert!(b.get("stream").is_none() && b.get("max_output_tokens").is_none());
-        assert!(r
-            .headers
-            .iter()
-            .any(|(k, v)| k == "authorization" && v == "Bearer sk-test"));
-        assert_eq!(
-            read(
-                Provider::OpenAiChat,
-                200,
-                r#"{"object":"response.input_tokens","input_tokens":42}"#
-            ),
-            Ok(42)
-        );
+        assert!(has_header(&r, "authorization", "Bearer sk-test"));
+        let answer = r#"{"object":"response.input_tokens","input_tokens":42}"#;
+        assert_eq!(read(Provider::OpenAiChat, 200, answer), Ok(42));
     }
 
     #[test]
     fn anthropic_counts_without_max_tokens_and_with_the_browser_header() {
-        let mut t = Target::new(Provider::Anthropic);
-        t.model = "claude-sonnet-4-5".into();
-        let r = count_request(&t, "sk-ant", &weather(), true)
-            .expect("anthropic counts")
-            .expect("not blocked");
+        let (r, b) = counted(Provider::Anthropic, "claude-sonnet-4-5", "sk-ant");
         assert_eq!(r.url, "https://api.anthropic.com/v1/messages/count_tokens");
-        let b = body(&r);
         assert!(b.get("max_tokens").is_none() && b.get("stream").is_none());
         assert!(b["messages"].is_array() && b["tools"].is_array());
-        assert!(r
-            .headers
-            .iter()
-            .any(|(k, v)| k == "anthropic-dangerous-direct-browser-access" && v == "true"));
+        assert!(has_header(
+            &r,
+            "anthropic-dangerous-direct-browser-access",
+            "true"
+        ));
         assert_eq!(
             read(Provider::Anthropic, 200, r#"{"input_tokens":7}"#),
             Ok(7)
         );
-        assert!(read(
-            Provider::Anthropic,
-            401,
-            r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#
-        )
-        .is_err_and(|e| e.contains("invalid x-api-key")));
+        let refused = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#;
+        assert!(
+            read(Provider::Anthropic, 401, refused).is_err_and(|e| e.contains("invalid x-api-key"))
+        );
     }
 
     #[test]
     fn gemini_puts_the_request_in_generate_content_request() {
-        let mut t = Target::new(Provider::Gemini);
-        t.model = "gemini-2.5-flash".into();
-        let r = count_request(&t, "AIza", &weather(), true)
-            .expect("gemini counts")
-            .expect("not blocked");
-        assert_eq!(
-            r.url,
-            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens"
-        );
-        let b = body(&r);
+        let (r, b) = counted(Provider::Gemini, "gemini-2.5-flash", "AIza");
+        let url =
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens";
+        assert_eq!(r.url, url);
         let g = &b["generateContentRequest"];
         assert_eq!(g["model"], "models/gemini-2.5-flash");
         assert!(g["contents"].is_array() && g["tools"].is_array(), "{b}");

@@ -60,6 +60,25 @@ pub struct State {
     pub compare: Option<(String, String)>,
     /// Raw stream text for the replay view, if any.
     pub replay: Option<String>,
+    /// The Cost view's choices, when it was open or models were picked in it.
+    pub cost: Option<CostState>,
+}
+
+/// What the Cost view keeps in a link (every field optional: older links have none of it).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, Deserialize)]
+pub struct CostState {
+    /// The Cost view was the open tab.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
+    /// The model shown in detail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Models added to the rows.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
+    /// The open-weight (Hugging Face) model id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hf: Option<String>,
 }
 
 impl State {
@@ -72,6 +91,7 @@ impl State {
             panes: Format::ALL.iter().map(|f| f.id().to_string()).collect(),
             compare: None,
             replay: None,
+            cost: None,
         }
     }
 }

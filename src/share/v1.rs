@@ -10,11 +10,12 @@
 //!  "replay": "data: …", "exchange": { …the canonical exchange… }}
 //! ```
 //!
-//! `compare` and `replay` are left out when absent. Fields this version does not know are
+//! `compare`, `replay` and `cost` (the Cost view's choices: `{"open", "model", "models",
+//! "hf"}`, each optional) are left out when absent. Fields this version does not know are
 //! ignored, so a later v1 writer may add optional fields without breaking older readers; a
 //! change an older reader must not ignore takes a new version.
 
-use super::{Origin, ShareError, State};
+use super::{CostState, Origin, ShareError, State};
 use crate::formats::{json, Kind};
 use crate::model::Exchange;
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,8 @@ struct DocRef<'a> {
     compare: Option<(&'a str, &'a str)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     replay: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<&'a CostState>,
     exchange: &'a Exchange,
 }
 
@@ -53,6 +56,8 @@ struct Doc {
     compare: Option<(String, String)>,
     #[serde(default)]
     replay: Option<String>,
+    #[serde(default)]
+    cost: Option<CostState>,
     exchange: Exchange,
 }
 
@@ -67,6 +72,7 @@ fn doc(s: &State) -> DocRef<'_> {
         panes: &s.panes,
         compare: s.compare.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
         replay: s.replay.as_deref(),
+        cost: s.cost.as_ref(),
         exchange: &s.exchange,
     }
 }
@@ -102,5 +108,6 @@ pub fn read(text: &str, origin: Origin) -> Result<State, ShareError> {
         panes: d.panes,
         compare: d.compare,
         replay: d.replay,
+        cost: d.cost,
     })
 }

@@ -1,9 +1,11 @@
 //! The Cost view: what the tool definitions cost in prompt tokens, per model, per tool and per
 //! round of the tool loop, and the text the model reads.
 //!
-//! Everything is computed by the lazy module (`cost` operation, [`crate::cost::view`]), so the
-//! engine and its vocabularies stay out of the main wasm; the answer is read as JSON here. A row
-//! carries the same numbers as `toolscope tokens --json --model <id>` in `data-*` attributes.
+//! Everything is computed by the lazy module (`cost` operation: [`crate::cost::view`], and the
+//! figures' markup, `lazy/src/html.rs`), so the engine, its vocabularies and the view code of
+//! the figures stay out of the main wasm. This side sets that markup, reads clicks and pointer
+//! moves from its `data-*` attributes, sends "Count exactly" requests and shows the editors.
+//! A row carries the same numbers as `toolscope tokens --json --model <id>` in `data-*`.
 
 use super::cm::CodeEditor;
 use super::io;
@@ -13,77 +15,67 @@ use super::state::use_state;
 use crate::anchors::Element;
 use crate::formats::json;
 use crate::live::count::{count_request, read};
-use crate::live::fetch::{self, Flight, Progress};
 use crate::live::keys::KeyFor;
 use crate::live::{Blocked, Provider};
 use leptos::prelude::*;
-use serde_json::{json, Value};
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
+use serde_json::{json, Map, Value};
+use wasm_bindgen::JsCast;
 
-/// The models the user picked in the Cost view (kept in share links).
+/// The models picked in the Cost view (kept in share links).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Choice {
     /// The model shown in detail (`None`: the first row's).
     pub chosen: Option<String>,
     /// Models counted besides the exchange's and the representative ones.
     pub extra: Vec<String>,
-}
-
-/// Where the vocabularies are.
-#[derive(Debug, Clone, PartialEq)]
-enum Vocab {
-    Loading,
-    Ready,
-    Failed(String),
+    /// The Hugging Face model id of the open-weight section, if one was loaded.
+    pub hf: Option<String>,
 }
 
 thread_local! {
-    /// The vocabularies' state for the page's life: fetched once, on the first open of the view.
-    static VOCAB: ArcRwSignal<Option<Vocab>> = ArcRwSignal::new(None);
+    /// The vocabularies: `None` before the first open of the view, then `Some(Ok(false))`
+    /// loading, `Some(Ok(true))` loaded, `Some(Err(why))`.
+    static VOCAB: ArcRwSignal<Option<Result<bool, String>>> = ArcRwSignal::new(None);
 }
 
-/// Fetch both vocabularies into the lazy module, once.
-fn load_vocabularies() -> ArcRwSignal<Option<Vocab>> {
+/// Fetch both vocabularies into the lazy module, once for the page's life.
+fn load_vocabularies() -> ArcRwSignal<Option<Result<bool, String>>> {
     let v = VOCAB.with(Clone::clone);
     if v.get_untracked().is_none() {
-        v.set(Some(Vocab::Loading));
+        v.set(Some(Ok(false)));
         let done = v.clone();
+        // Both fetches start now (`lazy::vocab` starts its load when called).
+        let (a, b) = (lazy::vocab("o200k_base"), lazy::vocab("cl100k_base"));
         wasm_bindgen_futures::spawn_local(async move {
-            let (a, b) = futures_join(lazy::vocab("o200k_base"), lazy::vocab("cl100k_base")).await;
-            done.set(Some(match a.and(b) {
-                Ok(()) => Vocab::Ready,
-                Err(e) => Vocab::Failed(e),
-            }));
+            let r = a.await;
+            let r = r.and(b.await);
+            done.set(Some(r.map(|_| true)));
         });
     }
     v
-}
-
-/// Both futures' results (awaited in turn; both loads were started when the futures were made).
-async fn futures_join<A: std::future::Future, B: std::future::Future>(
-    a: A,
-    b: B,
-) -> (A::Output, B::Output) {
-    (a.await, b.await)
-}
-
-fn num(v: &Value, k: &str) -> u64 {
-    v[k].as_u64().unwrap_or(0)
 }
 
 fn text(v: &Value, k: &str) -> String {
     v[k].as_str().unwrap_or_default().to_string()
 }
 
+/// The `data-*` attribute `name` of the nearest element from the event's target that has one.
+fn data_of(ev: &leptos::ev::Event, name: &str) -> Option<(web_sys::Element, String)> {
+    let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
+    let hit = el.closest(&format!("[{name}]")).ok()??;
+    let value = hit.get_attribute(name)?;
+    Some((hit, value))
+}
+
 /// The view.
 #[component]
 pub fn CostView() -> impl IntoView {
     let state = use_state();
+    let live = expect_context::<LiveState>();
     let vocab = load_vocabularies();
     let answer: RwSignal<Option<Result<Value, String>>> = RwSignal::new(None);
-    let answers: RwSignal<HashMap<String, Exact>> = RwSignal::new(HashMap::new());
+    // The providers' answers by model, rendered into the rows by the lazy module.
+    let exact: RwSignal<Map<String, Value>> = RwSignal::new(Map::new());
     let seq = StoredValue::new(0u64);
     let vocab_track = vocab.clone();
     // Recount on every edit and every choice, and once the vocabularies arrive.
@@ -91,8 +83,13 @@ pub fn CostView() -> impl IntoView {
         let exchange = state.exchange.with(json::pretty);
         let choice = state.cost.get();
         let _ = vocab_track.get();
-        let input = json!({ "exchange": exchange, "chosen": choice.chosen, "extra": choice.extra })
-            .to_string();
+        let input = json!({
+            "exchange": exchange,
+            "chosen": choice.chosen,
+            "extra": choice.extra,
+            "exact": exact.get(),
+        })
+        .to_string();
         seq.update_value(|s| *s += 1);
         let mine = seq.get_value();
         wasm_bindgen_futures::spawn_local(async move {
@@ -104,11 +101,11 @@ pub fn CostView() -> impl IntoView {
             }
         });
     });
-
-    let rows = move || {
-        answer.with(|a| match a {
-            Some(Ok(v)) => v["rows"].as_array().cloned().unwrap_or_default(),
-            _ => Vec::new(),
+    let html = move || {
+        answer.with(|a| {
+            a.as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|v| text(v, "html"))
         })
     };
     let detail = Memo::new(move |_| {
@@ -117,246 +114,147 @@ pub fn CostView() -> impl IntoView {
             _ => Value::Null,
         })
     });
-    let chosen = move || detail.with(|d| text(d, "model"));
     let vocab_status = vocab.clone();
-    let status = move || match vocab_status.get() {
-        Some(Vocab::Ready) | None => match answer.with(|a| a.as_ref().map(|r| r.clone().err())) {
-            None => "Loading the cost engine…".to_string(),
-            Some(Some(e)) => format!("The cost engine did not answer: {e}"),
-            Some(None) => "Prompt tokens of this request, per model. Exact where the provider's \
-                           counting rules are proven; hover a figure for how it was counted."
-                .to_string(),
-        },
-        Some(Vocab::Loading) => {
-            "Loading the tokenizer vocabularies… figures are rough (characters / 4) until then."
-                .to_string()
+    let status = move || {
+        match (vocab_status.get(), answer.with(|a| a.as_ref().map(|r| r.as_ref().err().cloned()))) {
+        (_, None) => "Loading the cost engine…".to_string(),
+        (_, Some(Some(e))) => format!("The cost engine did not answer: {e}"),
+        (Some(Ok(false)), _) => "Loading the tokenizer vocabularies… figures are rough (characters / 4) until then.".to_string(),
+        (Some(Err(e)), _) => format!("The tokenizer vocabularies did not load ({e}): figures are rough (characters / 4)."),
+        _ => "Prompt tokens of this request per model, recounted as you edit. Hover a figure's label for how it was counted; pick a model for its detail.".to_string(),
+    }
+    };
+    // `ready` once an answer was counted with both vocabularies.
+    let ready = move || {
+        let counted = answer.with(|a| {
+            a.as_ref().and_then(|r| r.as_ref().ok()).is_some_and(|v| {
+                v["vocabs"]["o200k_base"] == true && v["vocabs"]["cl100k_base"] == true
+            })
+        });
+        match vocab.get() {
+            _ if counted => "ready",
+            Some(Err(_)) => "failed",
+            _ => "loading",
         }
-        Some(Vocab::Failed(e)) => format!(
-            "The tokenizer vocabularies did not load ({e}): figures are rough (characters / 4)."
-        ),
     };
-    let vocab_attr = vocab.clone();
-    let ready = move || match vocab_attr.get() {
-        Some(Vocab::Ready) => "ready",
-        Some(Vocab::Failed(_)) => "failed",
-        _ => "loading",
-    };
-    let computed = move || answer.with(|a| matches!(a, Some(Ok(_))));
 
-    let row = move |r: Value| {
-        let model = text(&r, "model");
-        let is_chosen = {
-            let m = model.clone();
-            move || chosen() == m
+    // "Count exactly": the provider's counting endpoint, with the Live settings and key.
+    let count_exactly = move |model: String, family: &str| {
+        let provider = match family {
+            "openai" => Provider::OpenAiResponses,
+            "anthropic" => Provider::Anthropic,
+            "gemini" => Provider::Gemini,
+            _ => return,
         };
-        let pick = model.clone();
-        let exact = r["exact"].as_bool().unwrap_or(false);
-        view! {
-            <tr data-testid="cost-row" data-model=model.clone()
-                data-tools=num(&r, "tools") data-messages=num(&r, "messages")
-                data-total=num(&r, "total") data-exact=exact.to_string()
-                class:chosen=is_chosen>
-                <th scope="row">
-                    <button type="button" class="link mono" title="Show this model in detail"
-                        on:click=move |_| state.cost.update(|c| c.chosen = Some(pick.clone()))>{model.clone()}</button>
-                    <span class="muted small-text">" "{text(&r, "family")}</span>
-                </th>
-                <td class="num">{num(&r, "tools")}</td>
-                <td class="num">{num(&r, "messages")}</td>
-                <td class="num strong">{num(&r, "total")}</td>
-                <td><span class=if exact { "badge clean" } else { "badge lossy" } title=text(&r, "method")>
-                    {if exact { "exact" } else { "estimate" }}</span></td>
-                <td><CountExactly model=model.clone() family=text(&r, "family") offline=num(&r, "total") answers=answers /></td>
-            </tr>
+        let (target, key) = live.target_for(provider, &model);
+        let key = match key {
+            KeyFor::Bound(k) => k,
+            KeyFor::Missing => {
+                return state.say_error(format!(
+                    "Count exactly: no {} key. Set one in the Live tab (it stays in this browser).",
+                    provider.label()
+                ))
+            }
+            KeyFor::Elsewhere { typed_for, now } => {
+                return state.say_error(format!(
+                    "Count exactly: the {} key was typed for {typed_for}, not {now}; confirm it in the Live tab.",
+                    provider.label()
+                ))
+            }
+        };
+        if io::framed() {
+            return state.say_error("Not sent: this page is shown inside another site's frame, where it never sends keys.");
         }
+        let req = state
+            .exchange
+            .with_untracked(|x| count_request(&target, &key, x, io::page_secure()));
+        drop(key);
+        let req = match req {
+            Some(Ok(r)) => r,
+            Some(Err(Blocked(c))) => {
+                let why: Vec<String> = c.into_iter().map(|c| c.message).collect();
+                return state.say_error(format!("Not sent: {}", why.join(" ")));
+            }
+            None => return,
+        };
+        exact.update(|a| {
+            a.insert(model.clone(), json!({ "asking": true }));
+        });
+        wasm_bindgen_futures::spawn_local(async move {
+            let got = lazy::post(&req.url, &req.headers, &req.body)
+                .await
+                .and_then(|(status, body)| read(provider, status, &body));
+            exact.update(|a| {
+                a.insert(
+                    model,
+                    match got {
+                        Ok(n) => json!({ "count": n }),
+                        Err(e) => json!({ "error": e }),
+                    },
+                );
+            });
+        });
+    };
+
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some((_, m)) = data_of(&ev, "data-pick") {
+            state.cost.update(|c| c.chosen = Some(m));
+        } else if let Some((el, m)) = data_of(&ev, "data-count-exact") {
+            count_exactly(m, &el.get_attribute("data-family").unwrap_or_default());
+        }
+    };
+    let on_over = move |ev: leptos::ev::MouseEvent| {
+        let el = data_of(&ev, "data-tool-index")
+            .and_then(|(_, i)| i.parse().ok())
+            .map(Element::Tool);
+        if state.hovered.get_untracked() != el {
+            state.hovered.set(el);
+        }
+    };
+    // The tool in focus, lit in the bars (their markup is the lazy module's).
+    let lit = move || {
+        match state.focus() {
+        Some(Element::Tool(i)) => format!(".cost-tools li[data-tool-index=\"{i}\"]{{background:var(--link);outline:1px solid var(--link-line)}}"),
+        _ => String::new(),
+    }
     };
 
     let adding = RwSignal::new(String::new());
-    let add = move || {
+    let add = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
         let m = adding.get_untracked().trim().to_string();
-        if m.is_empty() {
-            return;
+        if !m.is_empty() {
+            state.cost.update(|c| {
+                if !c.extra.contains(&m) {
+                    c.extra.push(m.clone());
+                }
+                c.chosen = Some(m);
+            });
+            adding.set(String::new());
         }
-        state.cost.update(|c| {
-            if !c.extra.contains(&m) {
-                c.extra.push(m.clone());
-            }
-            c.chosen = Some(m);
-        });
-        adding.set(String::new());
     };
 
     view! {
         <section class="cost" aria-labelledby="cost-title" data-testid="cost-view" data-vocab=ready
-            data-computed=move || computed().to_string()>
+            data-computed=move || html().is_some().to_string()>
+            <style>{lit}</style>
             <div class="section-head">
                 <h2 id="cost-title">"What the tools cost"</h2>
-                <span class="muted">"Prompt tokens of this request, tools and messages, per model"</span>
+                <span class="muted">"Prompt tokens of this request: tools and messages, per model"</span>
             </div>
             <p class="status" role="status" data-testid="cost-status">{status}</p>
-            <div class="cost-table-wrap">
-                <table class="cost-table">
-                    <thead><tr>
-                        <th scope="col">"Model"</th>
-                        <th scope="col" class="num">"Tools"</th>
-                        <th scope="col" class="num">"Messages"</th>
-                        <th scope="col" class="num">"Total"</th>
-                        <th scope="col">"Count"</th>
-                        <th scope="col">"Provider's count"</th>
-                    </tr></thead>
-                    <tbody>{move || rows().into_iter().map(row).collect_view()}</tbody>
-                </table>
-            </div>
-            <form class="row wrap cost-add" on:submit=move |ev| { ev.prevent_default(); add(); }>
+            <div class="cost-figures" inner_html=move || html().unwrap_or_default()
+                on:click=on_click on:mouseover=on_over
+                on:mouseleave=move |_| state.hovered.set(None)></div>
+            <form class="row wrap cost-add" on:submit=add>
                 <input type="text" class="grow mono" placeholder="Another model id (gpt-4.1, claude-opus-4-1, …)"
                     aria-label="Count for another model" data-testid="cost-add-model"
-                    prop:value=move || adding.get()
-                    on:input=move |ev| adding.set(event_target_value(&ev)) />
+                    prop:value=move || adding.get() on:input=move |ev| adding.set(event_target_value(&ev)) />
                 <button type="submit" class="ghost small">"Add"</button>
             </form>
-            <ToolBars detail=detail />
-            <RoundChart detail=detail />
             <Reads detail=detail />
+            <OpenWeights />
         </section>
-    }
-}
-
-/// Each tool's tokens as a bar, costliest first; hovering one highlights it everywhere.
-#[component]
-fn ToolBars(detail: Memo<Value>) -> impl IntoView {
-    let state = use_state();
-    let tools = move || detail.with(|d| d["tools"].as_array().cloned().unwrap_or_default());
-    let max = move || {
-        tools()
-            .iter()
-            .map(|t| num(t, "tokens"))
-            .max()
-            .unwrap_or(1)
-            .max(1)
-    };
-    view! {
-        <div class="cost-block">
-            <h3>{move || format!("Per tool — {}", detail.with(|d| text(d, "model")))}</h3>
-            <Show when=move || !tools().is_empty() fallback=|| view! { <p class="muted">"This request has no tools."</p> }>
-                <ol class="cost-tools" data-testid="cost-tools">
-                    {move || {
-                        let m = max();
-                        tools().into_iter().map(|t| {
-                            let i = num(&t, "index") as usize;
-                            let n = num(&t, "tokens");
-                            let el = Some(Element::Tool(i));
-                            let hot = move || state.focus() == el;
-                            let pct = (n as f64 * 100.0 / m as f64).max(1.0);
-                            view! {
-                                <li data-testid="cost-tool" data-tool=text(&t, "name") data-tokens=n class:hot=hot
-                                    on:mouseenter=move |_| state.hovered.set(el)
-                                    on:mouseleave=move |_| state.hovered.set(None)
-                                    on:click=move |_| state.selected.set(el)>
-                                    <span class="mono name">{text(&t, "name")}</span>
-                                    <span class="bar" aria-hidden="true"><span style=format!("width:{pct:.1}%")></span></span>
-                                    <span class="num">{n}</span>
-                                </li>
-                            }
-                        }).collect_view()
-                    }}
-                </ol>
-            </Show>
-        </div>
-    }
-}
-
-/// Prompt tokens per round (tools' share stacked, cached share marked) and the running total.
-#[component]
-fn RoundChart(detail: Memo<Value>) -> impl IntoView {
-    let rounds = move || detail.with(|d| d["rounds"].as_array().cloned().unwrap_or_default());
-    let caching = move || detail.with(|d| d["caching"].clone());
-    let chart = move || {
-        let rs = rounds();
-        if rs.is_empty() {
-            return None;
-        }
-        let (w, h, pad) = (600.0, 180.0, 28.0);
-        let top = rs
-            .iter()
-            .map(|r| num(r, "prompt"))
-            .max()
-            .unwrap_or(1)
-            .max(1) as f64;
-        let total = rs.last().map_or(1, |r| num(r, "running_total")).max(1) as f64;
-        let n = rs.len() as f64;
-        let slot = (w - 2.0 * pad) / n;
-        let bw = (slot * 0.6).min(48.0);
-        let y = |v: f64, of: f64| h - pad - (h - 2.0 * pad) * v / of;
-        let bars = rs
-            .iter()
-            .enumerate()
-            .map(|(k, r)| {
-                let x = pad + slot * k as f64 + (slot - bw) / 2.0;
-                let (p, t, c) = (
-                    num(r, "prompt") as f64,
-                    num(r, "tools") as f64,
-                    num(r, "cached") as f64,
-                );
-                let title = format!(
-                    "round {}: prompt {} tokens, tools {}, cached {}, running total {}",
-                    num(r, "round"),
-                    p,
-                    t,
-                    c,
-                    num(r, "running_total")
-                );
-                view! {
-                    <g data-testid="cost-round" data-prompt=p data-tools=t data-cached=c>
-                        <title>{title}</title>
-                        <rect class="msg" x=x y=y(p, top) width=bw height=(h - pad - y(p, top)).max(0.0) />
-                        <rect class="tools" x=x y=y(t, top) width=bw height=(h - pad - y(t, top)).max(0.0) />
-                        {(c > 0.0).then(|| view! {
-                            <rect class="cached" x=x y=y(c, top) width=bw height=(h - pad - y(c, top)).max(0.0) />
-                        })}
-                    </g>
-                }
-            })
-            .collect_view();
-        let line: String = rs
-            .iter()
-            .enumerate()
-            .map(|(k, r)| {
-                let x = pad + slot * k as f64 + slot / 2.0;
-                format!("{x:.1},{:.1}", y(num(r, "running_total") as f64, total))
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        Some(view! {
-            <svg class="cost-chart" viewBox=format!("0 0 {w} {h}") role="img" data-testid="cost-chart"
-                aria-label=format!("Prompt tokens over {} rounds; running total {}", rs.len(), total)>
-                <line class="axis" x1=pad y1=h - pad x2=w - pad y2=h - pad />
-                {bars}
-                <polyline class="running" points=line />
-                <text class="label" x=pad y=14>{format!("prompt per round (max {top})")}</text>
-                <text class="label total" x=w - pad y=14 text-anchor="end">{format!("running total {total}")}</text>
-            </svg>
-        })
-    };
-    view! {
-        <div class="cost-block">
-            <h3>"Per round of the tool loop"</h3>
-            {chart}
-            <p class="legend muted">
-                <span class="key tools"></span>"tool definitions "
-                <span class="key msg"></span>"messages "
-                <span class="key cached"></span>"served from the prompt cache "
-                <span class="key running"></span>"running total"
-            </p>
-            <p class="muted" data-testid="cost-caching">{move || {
-                let c = caching();
-                if c.is_null() {
-                    "No prompt caching modelled for this model.".to_string()
-                } else {
-                    format!("{} — cached over every round: {} tokens; saves about {} tokens at full price.",
-                        text(&c, "rule"), num(&c, "cached"), c["saved"].as_i64().unwrap_or(0))
-                }
-            }}</p>
-        </div>
     }
 }
 
@@ -367,37 +265,26 @@ fn Reads(detail: Memo<Value>) -> impl IntoView {
     let doc = Signal::derive(move || detail.with(|d| text(d, "text")));
     let spans = Memo::new(move |_| {
         detail.with(|d| {
-            d["tools"]
-                .as_array()
-                .map(|ts| {
-                    ts.iter()
-                        .map(|t| {
-                            (
-                                num(t, "index") as usize,
-                                num(t, "start") as usize,
-                                num(t, "end") as usize,
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+            let n = |t: &Value, k: &str| t[k].as_u64().unwrap_or(0) as usize;
+            d["tools"].as_array().map_or(Vec::new(), |ts| {
+                ts.iter()
+                    .map(|t| (n(t, "index"), n(t, "start"), n(t, "end")))
+                    .collect::<Vec<_>>()
+            })
         })
     });
     let marks = Signal::derive(move || match state.focus() {
-        Some(Element::Tool(i)) => spans.with(|s| {
-            s.iter()
-                .filter(|(k, _, _)| *k == i)
-                .map(|(_, a, b)| (*a, *b))
-                .collect()
-        }),
+        Some(Element::Tool(i)) => {
+            spans.with(|s| s.iter().filter(|t| t.0 == i).map(|t| (t.1, t.2)).collect())
+        }
         _ => Vec::new(),
     });
     let on_hover = Callback::new(move |at: Option<usize>| {
         let el = at.and_then(|b| {
             spans.with_untracked(|s| {
                 s.iter()
-                    .find(|(_, a, e)| (*a..*e).contains(&b))
-                    .map(|(i, _, _)| Element::Tool(*i))
+                    .find(|t| (t.1..t.2).contains(&b))
+                    .map(|t| Element::Tool(t.0))
             })
         });
         if state.hovered.get_untracked() != el {
@@ -406,145 +293,300 @@ fn Reads(detail: Memo<Value>) -> impl IntoView {
     });
     view! {
         <div class="cost-block">
-            <h3>{move || format!("What {} reads", detail.with(|d| text(d, "model")))}</h3>
+            <h3>{move || detail.with(|d| format!("What {} reads", text(d, "model")))}</h3>
             <p class="muted" title=move || detail.with(|d| text(d, "note"))>
                 {move || detail.with(|d| format!("The tool definitions as rendered into the prompt ({}).", text(d, "known")))}
             </p>
             <div class="cost-reads">
-                <CodeEditor text=doc lang="text" label="What the model reads" testid="cost-reads"
-                    marks=marks on_hover=on_hover />
+                <CodeEditor text=doc lang="text" label="What the model reads" testid="cost-reads" marks=marks on_hover=on_hover />
             </div>
         </div>
     }
 }
 
-/// A provider's own count for one model.
-#[derive(Debug, Clone, PartialEq)]
-enum Exact {
-    /// Sent, waiting.
-    Asking,
-    /// The provider's figure, and the offline total it was asked for.
-    Count(u64),
-    /// Why there is none.
-    Failed(String),
+/// The Hub the open-weight files come from; a test points it at the stand-in.
+const HUB: &str = "https://huggingface.co";
+
+/// What the open-weight section shows: a status or error line, and the rendering (or the
+/// template with its error line marked).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Hf {
+    /// Loading, a load failure, or the count's summary.
+    line: String,
+    /// `line` is an error.
+    error: bool,
+    /// The count (`data-tokens`), when there is one.
+    tokens: Option<u64>,
+    /// The template loaded (then every edit re-renders).
+    loaded: bool,
+    /// Where the files came from.
+    source: String,
+    /// The template source, shown when it fails.
+    template: String,
+    /// The rendering, or the template error (line, message).
+    rendered: Option<Result<String, (Option<usize>, String)>>,
 }
 
-/// The provider that counts a family's requests (`None`: no counting endpoint).
-fn counting_provider(family: &str) -> Option<Provider> {
-    match family {
-        "openai" => Some(Provider::OpenAiResponses),
-        "anthropic" => Some(Provider::Anthropic),
-        "gemini" => Some(Provider::Gemini),
-        _ => None,
-    }
+/// Fetch `url` as text, `None` on a 404.
+async fn hub(url: String) -> Result<Option<String>, String> {
+    lazy::fetch_text(&url).await
 }
 
-/// "Count exactly": ask the provider's counting endpoint (Live settings and key), show its
-/// figure beside the offline one with the difference.
-#[component]
-fn CountExactly(
-    model: String,
-    family: String,
-    offline: u64,
-    answers: RwSignal<HashMap<String, Exact>>,
-) -> impl IntoView {
-    let state = use_state();
-    let live = expect_context::<LiveState>();
-    let Some(provider) = counting_provider(&family) else {
-        return view! { <span class="muted small-text" title="This provider has no token-counting endpoint">"—"</span> }
-            .into_any();
+/// The template source to show: the config's `chat_template` (a string, or the `default` of a
+/// named list), else the jinja file.
+fn template_source(config: Option<&str>, jinja: Option<&str>) -> String {
+    let from_config = config
+        .and_then(|c| serde_json::from_str::<Value>(c).ok())
+        .and_then(|v| match &v["chat_template"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Array(list) => list
+                .iter()
+                .find(|t| t["name"] == "default")
+                .or_else(|| list.first())
+                .map(|t| text(t, "template")),
+            _ => None,
+        });
+    from_config
+        .or_else(|| jinja.map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Hand the files to the lazy module; the state to show.
+async fn load(
+    source: String,
+    config: Option<String>,
+    jinja: Option<String>,
+    tokenizer: Option<String>,
+) -> Hf {
+    let template = template_source(config.as_deref(), jinja.as_deref());
+    let mut h = Hf {
+        source,
+        template,
+        ..Hf::default()
     };
-    let m = model.clone();
-    let ask = move |_| {
-        let (target, key) = live.target_for(provider, &m);
-        let key = match key {
-            KeyFor::Bound(k) => k,
-            KeyFor::Missing => {
-                state.say_error(format!(
-                    "Count exactly: no {} key. Set one in the Live tab (it stays in this browser).",
-                    provider.label()
-                ));
-                return;
+    let answer = lazy::call(
+        "hf.template",
+        &json!({ "config": config, "jinja": jinja }).to_string(),
+    )
+    .await;
+    let tok = match tokenizer {
+        Some(t) => lazy::call("hf.tokenizer", &t).await.map(|_| ()),
+        None => Ok(()),
+    };
+    match (
+        answer.and_then(|a| serde_json::from_str::<Value>(&a).map_err(|e| e.to_string())),
+        tok,
+    ) {
+        (Err(e), _) | (_, Err(e)) => {
+            h.line = e;
+            h.error = true;
+        }
+        (Ok(v), _) => match v.get("template_error") {
+            Some(e) => {
+                h.rendered = Some(Err((
+                    e["line"].as_u64().map(|l| l as usize),
+                    text(e, "message"),
+                )))
             }
-            KeyFor::Elsewhere { typed_for, now } => {
-                state.say_error(format!(
-                    "Count exactly: the {} key was typed for {typed_for}, not {now}; confirm it in the Live tab.",
-                    provider.label()
-                ));
-                return;
-            }
-        };
-        if io::framed() {
-            state.say_error("Not sent: this page is shown inside another site's frame, where it never sends keys.");
+            None => h.loaded = true,
+        },
+    }
+    h
+}
+
+/// Open-weight models: a Hugging Face model's chat template renders the exchange as the model
+/// reads it (tools, calls, results), its tokenizer counts it. From the Hub by model id, or from
+/// dropped files. Fetched only when asked.
+#[component]
+fn OpenWeights() -> impl IntoView {
+    let state = use_state();
+    let hf = RwSignal::new(Hf::default());
+    let id = RwSignal::new(
+        state
+            .cost
+            .with_untracked(|c| c.hf.clone())
+            .unwrap_or_default(),
+    );
+    let base = RwSignal::new(HUB.to_string());
+    let busy = move |what: &str| {
+        hf.set(Hf {
+            line: what.into(),
+            ..Hf::default()
+        });
+    };
+
+    let from_hub = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let model = id.get_untracked().trim().trim_matches('/').to_string();
+        if model.is_empty() {
             return;
         }
-        let req = state
-            .exchange
-            .with_untracked(|x| count_request(&target, &key, x, io::page_secure()));
-        drop(key);
-        let req = match req {
-            Some(Ok(r)) => r,
-            Some(Err(Blocked(c))) => {
-                let text: Vec<String> = c.into_iter().map(|c| c.message).collect();
-                state.say_error(format!("Not sent: {}", text.join(" ")));
-                return;
-            }
-            None => return,
-        };
-        let Some(flight) = Flight::new() else { return };
-        let id = m.clone();
-        answers.update(|a| {
-            a.insert(id.clone(), Exact::Asking);
-        });
+        let root = format!(
+            "{}/{model}/resolve/main",
+            base.get_untracked().trim().trim_end_matches('/')
+        );
+        state.cost.update(|c| c.hf = Some(model.clone()));
+        busy("Fetching the template and tokenizer…");
         wasm_bindgen_futures::spawn_local(async move {
-            let got: Rc<RefCell<(u16, Vec<u8>, Option<String>)>> = Rc::default();
-            let g = got.clone();
-            fetch::send(&req, &flight.signal(), move |p| {
-                let mut g = g.borrow_mut();
-                match p {
-                    Progress::Head { status, .. } => g.0 = status,
-                    Progress::Bytes(b) => g.1.extend_from_slice(&b),
-                    Progress::Failed(e) => g.2 = Some(e),
-                    _ => {}
+            let files = async {
+                let config = hub(format!("{root}/tokenizer_config.json")).await?;
+                let jinja = match &config {
+                    Some(c) if c.contains("\"chat_template\"") => None,
+                    _ => hub(format!("{root}/chat_template.jinja")).await?,
+                };
+                if config.is_none() && jinja.is_none() {
+                    return Err(format!("{model}: neither tokenizer_config.json nor chat_template.jinja on the Hub (a gated model needs its files dropped here)"));
                 }
-            })
-            .await;
-            let (status, bytes, failed) = got.take();
-            let r = match failed {
-                Some(e) => Exact::Failed(e),
-                None => match read(provider, status, &String::from_utf8_lossy(&bytes)) {
-                    Ok(n) => Exact::Count(n),
-                    Err(e) => Exact::Failed(e),
-                },
+                Ok((config, jinja, hub(format!("{root}/tokenizer.json")).await?))
             };
-            answers.update(|a| {
-                a.insert(id, r);
+            hf.set(match files.await {
+                Ok((c, j, t)) => load(model, c, j, t).await,
+                Err(e) => Hf {
+                    line: e,
+                    error: true,
+                    ..Hf::default()
+                },
             });
         });
     };
-    let shown = move || answers.with(|a| a.get(&model).cloned());
-    view! {
-        <span class="cost-exact">
-            {move || match shown() {
-                None => view! {
-                    <button type="button" class="ghost small" data-testid="count-exact"
-                        title=format!("Ask {} for its count (Live settings and key)", provider.label())
-                        on:click=ask.clone()>"Count exactly"</button>
-                }.into_any(),
-                Some(Exact::Asking) => view! { <span class="muted small-text">"asking…"</span> }.into_any(),
-                Some(Exact::Count(n)) => {
-                    let d = n as i64 - offline as i64;
-                    view! {
-                        <span data-testid="count-exact-result" data-count=n class="num strong">{n}</span>
-                        <span class="diff" title="The provider's count minus the offline figure">{format!("{d:+}")}</span>
-                    }.into_any()
+
+    let from_files = move |ev: leptos::ev::Event| {
+        let Some(files) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|i| i.files())
+        else {
+            return;
+        };
+        let list: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
+        busy("Reading the files…");
+        wasm_bindgen_futures::spawn_local(async move {
+            let (mut config, mut jinja, mut tokenizer, mut names) = (None, None, None, Vec::new());
+            for f in list {
+                let t = wasm_bindgen_futures::JsFuture::from(f.text())
+                    .await
+                    .ok()
+                    .and_then(|t| t.as_string())
+                    .unwrap_or_default();
+                let name = f.name();
+                let slot = if name.ends_with(".jinja") {
+                    &mut jinja
+                } else if t.contains("\"chat_template\"") {
+                    &mut config
+                } else if t.contains("\"model\"") {
+                    &mut tokenizer
+                } else {
+                    continue;
+                };
+                *slot = Some(t);
+                names.push(name);
+            }
+            hf.set(if config.is_none() && jinja.is_none() {
+                Hf { line: "Drop a tokenizer_config.json or a chat_template.jinja (and a tokenizer.json to count).".into(), error: true, ..Hf::default() }
+            } else {
+                load(names.join(", "), config, jinja, tokenizer).await
+            });
+        });
+    };
+
+    // Render (and count) on every edit once a template is loaded.
+    let seq = StoredValue::new(0u64);
+    // What the rendering depends on besides the exchange: a memo, so the rendering's own
+    // update of `hf` does not render again.
+    let loaded = Memo::new(move |_| hf.with(|h| h.loaded.then(|| h.source.clone())));
+    Effect::new(move |_| {
+        let exchange = state.exchange.with(json::pretty);
+        let Some(source) = loaded.get() else {
+            return;
+        };
+        seq.update_value(|s| *s += 1);
+        let mine = seq.get_value();
+        let input = json!({ "exchange": exchange, "model": source }).to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let r = lazy::call("hf.render", &input)
+                .await
+                .and_then(|s| serde_json::from_str::<Value>(&s).map_err(|e| e.to_string()));
+            if seq.try_get_value() != Some(mine) {
+                return;
+            }
+            hf.update(|h| match r {
+                Ok(v) => {
+                    h.error = false;
+                    h.tokens = v["tokens"].as_u64();
+                    h.line = text(&v, "summary");
+                    h.rendered = Some(match v.get("template_error") {
+                        Some(e) => {
+                            Err((e["line"].as_u64().map(|l| l as usize), text(e, "message")))
+                        }
+                        None => Ok(text(&v, "text")),
+                    });
                 }
-                Some(Exact::Failed(e)) => view! {
-                    <span class="error small-text" data-testid="count-exact-error" title=e.clone()>"failed"</span>
-                    <button type="button" class="ghost small" on:click=ask.clone()>"Retry"</button>
-                }.into_any(),
-            }}
-        </span>
+                Err(e) => {
+                    h.line = e;
+                    h.error = true;
+                }
+            });
+        });
+    });
+
+    let shown = Signal::derive(move || {
+        hf.with(|h| match &h.rendered {
+            Some(Ok(t)) => t.clone(),
+            _ => h.template.clone(),
+        })
+    });
+    let failed = Signal::derive(move || {
+        hf.with(|h| match &h.rendered {
+            Some(Err((line, msg))) => {
+                let from = super::cm::offset_of(&h.template, line.unwrap_or(1), 1);
+                let to = h.template[from..]
+                    .find('\n')
+                    .map_or(h.template.len(), |k| from + k);
+                Some((from, to, msg.clone()))
+            }
+            _ => None,
+        })
+    });
+    let error_line = move || failed.with(|f| f.as_ref().map(|(_, _, m)| m.clone()));
+    view! {
+        <div class="cost-block cost-hf" data-testid="hf">
+            <h3>"Open-weight model: its chat template and tokenizer"</h3>
+            <p class="muted">"The exchange rendered by a Hugging Face model's chat template (tools, calls and results as the model receives them), counted with its tokenizer. Files are fetched only when you ask."</p>
+            <form class="row wrap" on:submit=from_hub>
+                <input type="text" class="grow mono" placeholder="Hugging Face model id (Qwen/Qwen2.5-7B-Instruct)"
+                    aria-label="Hugging Face model id" data-testid="hf-model"
+                    prop:value=move || id.get() on:input=move |ev| id.set(event_target_value(&ev)) />
+                <button type="submit" class="ghost small" data-testid="hf-load">"Load"</button>
+            </form>
+            <details>
+                <summary class="muted">"Files or another hub"</summary>
+                <div class="row wrap">
+                    <label class="muted">"tokenizer_config.json, chat_template.jinja, tokenizer.json: "
+                        <input type="file" multiple accept=".json,.jinja" data-testid="hf-files" on:change=from_files />
+                    </label>
+                    <label class="muted">"Hub URL "
+                        <input type="url" class="mono" data-testid="hf-base"
+                            prop:value=move || base.get() on:input=move |ev| base.set(event_target_value(&ev)) />
+                    </label>
+                </div>
+            </details>
+            <p role="status" class:error=move || hf.with(|h| h.error) data-testid="hf-count"
+                data-tokens=move || hf.with(|h| h.tokens.map(|n| n.to_string()))>{move || hf.with(|h| h.line.clone())}</p>
+            <Show when=move || error_line().is_some()>
+                <p class="error" role="alert" data-testid="hf-error"
+                    data-line=move || hf.with(|h| match &h.rendered { Some(Err((Some(l), _))) => l.to_string(), _ => String::new() })>
+                    {move || hf.with(|h| match &h.rendered {
+                        Some(Err((Some(l), m))) => format!("Template error at line {l}: {m}"),
+                        Some(Err((None, m))) => format!("Template error: {m}"),
+                        _ => String::new(),
+                    })}
+                </p>
+            </Show>
+            <Show when=move || hf.with(|h| h.rendered.is_some())>
+                <div class="cost-reads">
+                    <CodeEditor text=shown lang="text" label="The exchange as the open-weight model reads it" testid="hf-rendered" error=failed />
+                </div>
+            </Show>
+        </div>
     }
-    .into_any()
 }

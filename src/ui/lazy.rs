@@ -40,6 +40,10 @@ export function lazy_vocab(name) {
   }
   return vocabs.get(name);
 }
+export function lazy_post(url, headers, body) {
+  return fetch(url, { method: 'POST', headers: JSON.parse(headers), body, credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store' })
+    .then((r) => r.text().then((t) => [r.status, t]));
+}
 export function lazy_fetch_text(url) {
   return fetch(url, { credentials: 'omit', referrerPolicy: 'no-referrer' }).then((r) => {
     if (r.status === 404) return null;
@@ -52,6 +56,7 @@ extern "C" {
     fn lazy_call(op: &str, input: &str) -> js_sys::Promise;
     fn lazy_vocab(name: &str) -> js_sys::Promise;
     fn lazy_fetch_text(url: &str) -> js_sys::Promise;
+    fn lazy_post(url: &str, headers: &str, body: &str) -> js_sys::Promise;
 }
 
 /// An error's text (a JS `Error`'s message, or the value as a string).
@@ -92,4 +97,28 @@ pub fn vocab(name: &str) -> impl std::future::Future<Output = Result<(), String>
 pub async fn fetch_text(url: &str) -> Result<Option<String>, String> {
     let v = JsFuture::from(lazy_fetch_text(url)).await.map_err(reason)?;
     Ok(v.as_string())
+}
+
+/// POST `body` to `url` with `headers` (no credentials, no referrer, not cached): the status
+/// and the body as text. For short answers (token counts); live runs stream with
+/// [`crate::live::fetch`].
+pub async fn post(
+    url: &str,
+    headers: &[(String, String)],
+    body: &str,
+) -> Result<(u16, String), String> {
+    let h: serde_json::Map<String, serde_json::Value> = headers
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    let v = JsFuture::from(lazy_post(
+        url,
+        &serde_json::Value::Object(h).to_string(),
+        body,
+    ))
+    .await
+    .map_err(reason)?;
+    let pair: js_sys::Array = v.unchecked_into();
+    let status = pair.get(0).as_f64().unwrap_or(0.0) as u16;
+    Ok((status, pair.get(1).as_string().unwrap_or_default()))
 }

@@ -364,6 +364,15 @@ impl AppState {
                 .get_untracked()
                 .map(|(a, b)| (a.id().to_string(), b.id().to_string())),
             replay: self.replay.get_untracked(),
+            cost: self.cost.with_untracked(|c| {
+                let open = self.right_tab.get_untracked() == "cost";
+                (open || *c != Default::default()).then(|| share::CostState {
+                    open,
+                    model: c.chosen.clone(),
+                    models: c.extra.clone(),
+                    hf: c.hf.clone(),
+                })
+            }),
         }
     }
 
@@ -386,6 +395,15 @@ impl AppState {
         if s.replay.is_some() {
             self.right_tab.set("replay");
         }
+        let cost = s.cost.unwrap_or_default();
+        if cost.open {
+            self.right_tab.set("cost");
+        }
+        self.cost.set(super::cost::Choice {
+            chosen: cost.model,
+            extra: cost.models,
+            hf: cost.hf,
+        });
         self.replay.set(s.replay);
         self.load(s.exchange, s.kind);
     }

@@ -311,15 +311,7 @@ pub fn exchange() -> impl Strategy<Value = Exchange> {
                 };
                 if !ids {
                     // The Gemini shape: no ids anywhere, results named after their calls.
-                    for m in &mut x.messages {
-                        for p in &mut m.parts {
-                            match p {
-                                Part::ToolCall(c) => c.id = None,
-                                Part::ToolResult(r) => r.call_id = None,
-                                _ => {}
-                            }
-                        }
-                    }
+                    super::strip_ids(&mut x);
                 }
                 x
             },
@@ -366,14 +358,37 @@ pub fn response() -> impl Strategy<Value = Exchange> {
 /// random seed.
 #[allow(dead_code)]
 pub fn config(cases: u32) -> ProptestConfig {
+    config_seeded(cases, 0x7001_5c0e)
+}
+
+/// [`config`] with another fixed seed.
+#[allow(dead_code)]
+pub fn config_seeded(cases: u32, seed: u64) -> ProptestConfig {
     match std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
     {
         Some(n) => ProptestConfig::with_cases(n),
         None => ProptestConfig {
-            rng_seed: proptest::test_runner::RngSeed::Fixed(0x7001_5c0e),
+            rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
             ..ProptestConfig::with_cases(cases)
         },
     }
+}
+
+/// A test runner with a fixed seed: the same values every run, none of them written by hand.
+#[allow(dead_code)]
+pub fn seeded_runner(seed: u8) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+    )
+}
+
+/// One value of `strategy`, drawn with `runner`.
+#[allow(dead_code)]
+pub fn draw<S: Strategy>(strategy: S, runner: &mut proptest::test_runner::TestRunner) -> S::Value {
+    use proptest::strategy::ValueTree as _;
+    strategy.new_tree(runner).expect("gen").current()
 }

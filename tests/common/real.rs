@@ -201,20 +201,18 @@ pub fn real_responses() -> Vec<(&'static str, Value)> {
 /// `dir`; returns how many.
 pub fn write_conversions(dir: &std::path::Path) -> usize {
     let mut n = 0;
-    for (k, (_, doc)) in real_requests().into_iter().enumerate() {
-        let x = read_any(&doc.to_string()).unwrap().0.exchange;
-        for f in Format::ALL.into_iter().filter(|f| !f.is_text()) {
-            let text = f.encode(&x, Kind::Request).text;
-            std::fs::write(dir.join(format!("{}.request.real{k}.json", f.id())), text).unwrap();
-            n += 1;
-        }
-    }
-    for (k, (_, doc)) in real_responses().into_iter().enumerate() {
-        let x = read_any(&doc.to_string()).unwrap().0.exchange;
-        for f in Format::ALL.into_iter().filter(|f| !f.is_text()) {
-            let text = f.encode(&x, Kind::Response).text;
-            std::fs::write(dir.join(format!("{}.response.real{k}.json", f.id())), text).unwrap();
-            n += 1;
+    for (kind, docs) in [
+        (Kind::Request, real_requests()),
+        (Kind::Response, real_responses()),
+    ] {
+        for (k, (_, doc)) in docs.into_iter().enumerate() {
+            let x = read_any(&doc.to_string()).unwrap().0.exchange;
+            for f in Format::ALL.into_iter().filter(|f| !f.is_text()) {
+                let text = f.encode(&x, kind).text;
+                let name = format!("{}.{}.real{k}.json", f.id(), kind.as_str());
+                std::fs::write(dir.join(name), text).unwrap();
+                n += 1;
+            }
         }
     }
     n

@@ -10,26 +10,7 @@ import copy
 import strict
 
 
-def _import_sdk(name: str, *modules: str):
-    """Import the SDK package `name` (and submodules) with this folder off `sys.path`: this
-    file has the package's name and would shadow it."""
-    import importlib
-    import pathlib
-    import sys
-
-    here = pathlib.Path(__file__).resolve().parent
-    saved = list(sys.path)
-    sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != here]
-    shadow = sys.modules.get(name)
-    if shadow is not None and pathlib.Path(getattr(shadow, "__file__", "") or "").resolve().parent == here:
-        sys.modules.pop(name)
-    try:
-        return [importlib.import_module(m) for m in (name, *modules)]
-    finally:
-        sys.path[:] = saved
-
-
-_, _types = _import_sdk("ollama", "ollama._types")
+_, _types = strict.import_sdk("ollama", "ollama._types")
 ChatRequest, ChatResponse, Message, Tool = (
     _types.ChatRequest,
     _types.ChatResponse,

@@ -16,6 +16,26 @@ import typing
 import pydantic
 import typing_extensions
 
+
+def import_sdk(name: str, *modules: str):
+    """Import the SDK package `name` (and submodules) with this folder off `sys.path`: a
+    checker here named after its package (cohere.py, ollama.py) would shadow it."""
+    import importlib
+    import pathlib
+    import sys
+
+    here = pathlib.Path(__file__).resolve().parent
+    saved = list(sys.path)
+    sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != here]
+    shadow = sys.modules.get(name)
+    if shadow is not None and pathlib.Path(getattr(shadow, "__file__", "") or "").resolve().parent == here:
+        sys.modules.pop(name)
+    try:
+        return [importlib.import_module(m) for m in (name, *modules)]
+    finally:
+        sys.path[:] = saved
+
+
 _NONE = type(None)
 
 
