@@ -9,7 +9,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(HOME)/.pyenv/shi
 export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: serve dist test setup setup-test lint test-native fuzz-smoke test-sdk test-wasm test-e2e size screenshots clean
+.PHONY: serve dist test setup setup-test lint test-native fuzz-smoke test-sdk test-wasm test-e2e size bench-page screenshots clean
 
 serve: setup
 	trunk serve
@@ -83,6 +83,10 @@ test-e2e:
 
 size:
 	@node scripts/size.mjs dist
+
+# The page's figures (issue 15), median / worst: keystroke to frame, a 1,000-message paste, memory.
+bench-page: dist
+	node scripts/bench-page.mjs
 
 screenshots:
 	node e2e/screenshots.mjs target/screenshots

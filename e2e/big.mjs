@@ -48,3 +48,28 @@ export function linkFragment(exchange, panes = FORMATS) {
   const packed = zlib.deflateRawSync(Buffer.from(JSON.stringify(state)), { level: 9 });
   return '#v1.' + packed.toString('base64url');
 }
+
+/**
+ * The OpenAI Chat Completions request (pretty JSON, as a user would paste it) of a canonical
+ * exchange made by `bigExchange`: a system message, the messages with `tool_calls` and `tool`
+ * results, and the tools as functions.
+ */
+export function openaiChatDocument(x) {
+  const messages = [{ role: 'system', content: x.system }];
+  for (const m of x.messages) {
+    const p = m.parts[0];
+    if (p.type === 'text') messages.push({ role: m.role, content: p.text });
+    else if (p.type === 'tool_call') {
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: p.id, type: 'function', function: { name: p.name, arguments: JSON.stringify(p.arguments) } }],
+      });
+    } else messages.push({ role: 'tool', tool_call_id: p.call_id, content: p.content.text });
+  }
+  const tools = x.tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.input_schema },
+  }));
+  return JSON.stringify({ model: 'gpt-4o', messages, tools }, null, 2);
+}

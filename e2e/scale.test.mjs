@@ -3,9 +3,9 @@
 // scripts/bench-page.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp } from './serve.mjs';
+import { openApp, pasteInto } from './serve.mjs';
 import { startApp, stopApp } from './suite.mjs';
-import { bigExchange, linkFragment } from './big.mjs';
+import { bigExchange, linkFragment, openaiChatDocument, FORMATS } from './big.mjs';
 
 let server, url, browser;
 before(async () => ({ server, url, browser } = await startApp()));
@@ -20,6 +20,13 @@ async function waitPane(page, format, pattern) {
     const t = el?.toolscopeEditor ? el.toolscopeEditor.getDoc() : el?.querySelector('textarea')?.value;
     return t !== undefined && new RegExp(src).test(t);
   }, [format, pattern.source], LONG);
+}
+
+/** Click the field `testid` and type `text` at its end. */
+async function typeAtEnd(page, testid, text) {
+  await page.getByTestId(testid).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(text);
 }
 
 /** Bring the top of the conversation into view (the tools come first). */
@@ -54,19 +61,13 @@ test('a 5,000-message link opens, takes keystrokes at both ends, and the panes f
   // Only the rows near the viewport exist.
   assert.ok(await page.locator('.message').count() < 200);
 
-  const first = page.getByTestId('text-0-0');
-  await first.click();
-  await page.keyboard.press('End');
-  await page.keyboard.type(' typed');
+  await typeAtEnd(page, 'text-0-0', ' typed');
   await waitPane(page, 'openai-chat', /Question 0 typed/);
   await waitPane(page, 'anthropic', /Question 0 typed/);
 
   await scrollUntil(page, 'text-4999-0', '.messages');
-  const last = page.getByTestId('text-4999-0');
-  assert.equal(await last.inputValue(), 'Answer 1249');
-  await last.click();
-  await page.keyboard.press('End');
-  await page.keyboard.type(' at the end');
+  assert.equal(await page.getByTestId('text-4999-0').inputValue(), 'Answer 1249');
+  await typeAtEnd(page, 'text-4999-0', ' at the end');
   await waitPane(page, 'gemini', /Answer 1249 at the end/);
   // A result's call picker lists every call once it is used.
   await scrollUntil(page, 'result-4998-0-call', '.messages');
@@ -117,6 +118,51 @@ test('a 5,000-message state autosaved opens again from storage on the next visit
   await page.getByTestId('message-0').waitFor(LONG);
   await waitPane(page, 'openai-chat', /Saved and reopened/);
   assert.equal(await page.getByTestId('system').inputValue(), 'Saved and reopened.');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a 1,000-message OpenAI request pasted into its pane reaches every pane; edits land in their message; Undo', LONG, async () => {
+  const x = bigExchange({ messages: 1000, tools: 50 });
+  const { context, page, errors } = await openApp(browser, url);
+  await pasteInto(page, 'editor-openai-chat', openaiChatDocument(x));
+  // Every pane, in view or not, ends with the last message (MCP carries the calls and results).
+  for (const id of FORMATS) await waitPane(page, id, id === 'mcp' ? /result 249/ : /Answer 249/);
+  assert.match(await page.getByTestId('tools-editor').locator('h3').textContent(), /Tools \(50\)/);
+
+  // Keys typed in the pane, right after the last message's text, reach the other panes and
+  // the last message of the structured editor (read once per frame, never lost).
+  await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
+    const v = el.toolscopeEditor.view;
+    v.focus();
+    v.dispatch({ selection: { anchor: v.state.doc.toString().lastIndexOf('Answer 249') + 10 } });
+  });
+  await page.keyboard.type(' typed fast');
+  await waitPane(page, 'anthropic', /Answer 249 typed fast/);
+  await waitPane(page, 'gemini', /Answer 249 typed fast/);
+  // Leaving the pane keeps every key.
+  await toConversation(page);
+  await scrollUntil(page, 'text-999-0', '.messages');
+  assert.equal(await page.getByTestId('text-999-0').inputValue(), 'Answer 249 typed fast');
+
+  // A keystroke in message 997 changes that message only.
+  await scrollUntil(page, 'text-996-0', '.messages');
+  assert.equal(await page.getByTestId('text-996-0').inputValue(), 'Question 249');
+  await typeAtEnd(page, 'text-996-0', '?');
+  await waitPane(page, 'openai-chat', /"Question 249\?"/);
+  const doc = await page.$eval('[data-testid="editor-openai-chat"]', (el) => el.toolscopeEditor.getDoc());
+  assert.equal((doc.match(/Question 249\?/g) ?? []).length, 1);
+  assert.match(doc, /"Question 248"/);
+  assert.match(doc, /"Answer 249 typed fast"/);
+
+  // Removing a message keeps the state before it: Undo brings it back.
+  await page.getByTestId('message-996-remove').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="editor-openai-chat"]').toolscopeEditor.getDoc().includes('Question 249'));
+  await page.getByTestId('notice-undo').click();
+  await waitPane(page, 'openai-chat', /"Question 249\?"/);
+  await waitPane(page, 'bedrock', /Question 249\?/);
+  await scrollUntil(page, 'text-999-0', '.messages');
+  assert.equal(await page.getByTestId('text-999-0').inputValue(), 'Answer 249 typed fast');
   assert.deepEqual(errors, []);
   await context.close();
 });

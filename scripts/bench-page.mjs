@@ -1,22 +1,30 @@
-// Page benchmark: large share links opened in headless Chromium (the release build in dist/,
-// served like the end-to-end tests serve it). For each case it reports
-//   first row   ms from navigation start until the first message (or tool) row is drawn
-//   usable      ms from navigation start until a key typed into the first field (the first
-//               tool's description), as soon as that field exists, shows in the OpenAI pane
-//   longest     the longest main-thread task while opening (PerformanceObserver longtask)
-//   key→frame   a keystroke in the first message (first tool name for the tools case) until
-//               the next frame is painted
-//               (median and worst of 10)
-//   key→pane    the same keystroke until the OpenAI pane shows it (median and worst)
-//   end         scrolling to the last row, then a key typed there until the pane shows it
-//   scroll      the longest task while scrolling to the end
-// Usage: make dist && node scripts/bench-page.mjs [--quick | --only <text>]   (--quick: the
-// 1,000-message case only; --only: the cases whose name holds <text>). Figures are printed;
-// nothing is asserted.
+// Page benchmark in headless Chromium (the release build in dist/, served on loopback like the
+// end-to-end tests serve it). `make bench-page` builds dist/ and prints the rows of issue 15,
+// each as median / worst over several runs (a fresh browser per run):
+//   gallery key→frame   a keystroke in the largest gallery example (multi-turn booking), in
+//                       the first message's text, until the next frame is painted
+//   paste → panes       the 1,000-message, 50-tool OpenAI Chat request pasted into the OpenAI
+//                       pane, until every pane in view shows its last message, and until every
+//                       pane does (those out of view are handed their text later)
+//   key→frame (pane)    then keystrokes in that pane, in the last message's text, until the
+//                       next frame; (field): the same in the structured editor's last message
+//   key→panes           those keystrokes until every pane in view shows them
+//   wasm memory         the wasm memory's size after the paste and the typing
+//   renderer peak       the peak resident memory (VmHWM) of the page's renderer process
+// `--links` runs the large share links instead (first row, usable, longest task, keystroke to
+// frame and to pane, the last row, scrolling; `--quick`: the 1,000-message one only, `--only
+// <text>`: the cases whose name holds <text>). `--runs <n>`: runs per row (default 3);
+// `--dist <dir>`: another build than dist/ (to compare two).
+// Figures are printed; nothing is asserted.
 import { serveDist, launch } from '../e2e/serve.mjs';
-import { bigExchange, linkFragment } from '../e2e/big.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { bigExchange, linkFragment, openaiChatDocument, FORMATS } from '../e2e/big.mjs';
 
 const quick = process.argv.includes('--quick');
+const links = process.argv.includes('--links') || quick || process.argv.includes('--only');
+const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf('--dist') + 1] : null;
+const RUNS = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 3;
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const LIMIT = 300_000;
 
@@ -58,6 +66,15 @@ const PROBE = () => {
     }
   });
   mo.observe(document, { childList: true, subtree: true });
+  // The wasm instance's memory, whoever loads it.
+  for (const name of ['instantiate', 'instantiateStreaming']) {
+    const orig = WebAssembly[name];
+    WebAssembly[name] = async (...args) => {
+      const r = await orig.apply(WebAssembly, args);
+      if (r?.instance?.exports?.memory) b.memory = r.instance.exports.memory;
+      return r;
+    };
+  }
   document.addEventListener('keydown', (e) => {
     const rec = { t0: e.timeStamp, frame: null };
     b.keys.push(rec);
@@ -182,20 +199,225 @@ async function runCase(browser, url, c) {
   return row;
 }
 
-const { server, url } = await serveDist();
-const browser = await launch();
-try {
-  const cases = quick ? CASES.slice(0, 1) : CASES.filter((c) => !only || c.name.includes(only));
-  for (const c of cases) {
-    console.log(`${c.name}…`);
+
+// ---- The rows of issue 15 ----
+
+const LAST = 999; // the last message of the pasted exchange: "Answer 249"
+/** Per pane, a text only its rendering of the last message holds. */
+const lastNeedle = (id) => (id === 'mcp' ? 'result 249' : 'Answer 249');
+
+/** The peak and current resident memory (MiB) of the browser's renderer processes. */
+async function rendererMemory(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  let peak = 0;
+  let now = 0;
+  for (const p of processInfo.filter((p) => p.type === 'renderer')) {
     try {
-      const row = await runCase(browser, url, c);
-      for (const [k, v] of Object.entries(row)) console.log(`  ${k.padEnd(18)} ${v}`);
-    } catch (e) {
-      console.log(`  failed: ${e.message.split('\n')[0]}`);
+      const status = fs.readFileSync(`/proc/${p.id}/status`, 'utf8');
+      const kb = (k) => Number((status.match(new RegExp(`${k}:\\s+(\\d+)`)) ?? [0, 0])[1]);
+      peak = Math.max(peak, kb('VmHWM') / 1024);
+      now = Math.max(now, kb('VmRSS') / 1024);
+    } catch {
+      // Gone already.
+    }
+  }
+  return { peak, now };
+}
+
+/** Until every pane (`visibleOnly`: every pane in the viewport) holds its last message; the
+ * in-page time. */
+function panesShowLast(page, visibleOnly) {
+  return page.waitForFunction(([ids, only]) => {
+    for (const id of ids) {
+      const el = document.querySelector(`[data-testid="editor-${id}"]`);
+      if (!el) return false;
+      if (only) {
+        const r = el.getBoundingClientRect();
+        if (r.bottom < 0 || r.top > innerHeight) continue;
+      }
+      const t = el.toolscopeEditor ? el.toolscopeEditor.getDoc() : el.querySelector('textarea')?.value;
+      if (!t || !t.includes(id === 'mcp' ? 'result 249' : 'Answer 249')) return false;
+    }
+    return performance.now();
+  }, [FORMATS, visibleOnly], { polling: 'raf', timeout: LIMIT }).then((h) => h.jsonValue());
+}
+
+/** Until every pane in view contains `needle`. */
+function visiblePanesHave(page, needle) {
+  return page.waitForFunction((n) => {
+    for (const el of document.querySelectorAll('[data-testid^="editor-"]')) {
+      const r = el.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > innerHeight || r.height === 0) continue;
+      const t = el.toolscopeEditor ? el.toolscopeEditor.getDoc() : el.querySelector('textarea')?.value;
+      if (!t?.includes(n)) return false;
+    }
+    return performance.now();
+  }, needle, { polling: 'raf', timeout: LIMIT }).then((h) => h.jsonValue());
+}
+
+/** Type `n` keys (one per ~120 ms) where the focus is; key→frame times, and (with `needle`)
+ * key→every visible pane. `needle(i)` is the text the panes show after key i. */
+async function typeKeys(page, n, needle) {
+  const start = await page.evaluate(() => window.__bench.keys.length);
+  const toPanes = [];
+  for (let i = 0; i < n; i++) {
+    await page.keyboard.type(String.fromCharCode(97 + (i % 26)));
+    if (needle) {
+      const shown = await visiblePanesHave(page, needle(i));
+      const rec = await page.evaluate((k) => window.__bench.keys[k], start + i);
+      toPanes.push(shown - rec.t0);
+    }
+    await page.waitForTimeout(120);
+  }
+  await page.waitForTimeout(200);
+  const keys = (await page.evaluate(() => window.__bench.keys)).slice(start);
+  return { frames: keys.filter((k) => k.frame !== null).map((k) => k.frame - k.t0), toPanes };
+}
+
+const wasmMiB = (page) => page.evaluate(() => (window.__bench.memory ? window.__bench.memory.buffer.byteLength / 1048576 : null));
+
+/** A fresh browser and page on the app, settled. */
+async function freshPage(url) {
+  const browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.addInitScript(PROBE);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url, { timeout: LIMIT });
+  await page.waitForSelector('.pane .cm-editor', { timeout: LIMIT });
+  await page.waitForFunction(() => !document.querySelector('.code-fallback'), null, { timeout: LIMIT });
+  await page.waitForTimeout(500);
+  return { browser, page, errors };
+}
+
+/** Keystrokes in the largest gallery example. */
+async function galleryRun(url) {
+  const { browser, page, errors } = await freshPage(url);
+  try {
+    await page.getByTestId('gallery').selectOption('multi_turn');
+    await page.waitForTimeout(800);
+    await page.getByTestId('text-0-0').click();
+    await page.keyboard.press('Control+End');
+    await page.waitForTimeout(300);
+    const typed = await page.getByTestId('text-0-0').inputValue();
+    const { frames, toPanes } = await typeKeys(page, 20, (i) => typed + 'abcdefghijklmnopqrstuvwxyz'.slice(0, i + 1));
+    return { frames, toPanes, errors };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The 1,000-message paste, then typing in the pane and in the structured editor. */
+async function pasteRun(url, doc) {
+  const { browser, page, errors } = await freshPage(url);
+  try {
+    const before = await rendererMemory(browser);
+    const t0 = await page.$eval('[data-testid="editor-openai-chat"]', (el, t) => {
+      const v = el.toolscopeEditor.view;
+      v.focus();
+      const at = performance.now();
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
+      return at;
+    }, doc);
+    const seen = await panesShowLast(page, true);
+    const all = await panesShowLast(page, false);
+    await page.waitForTimeout(1000);
+    // Keystrokes in the pane, right after the last message's text.
+    await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
+      const v = el.toolscopeEditor.view;
+      const at = v.state.doc.toString().lastIndexOf('Answer 249') + 'Answer 249'.length;
+      v.focus();
+      v.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+    });
+    await page.waitForTimeout(300);
+    const inPane = await typeKeys(page, 20, (i) => 'Answer 249' + 'abcdefghijklmnopqrstuvwxyz'.slice(0, i + 1));
+    // The same in the structured editor's last message.
+    await page.evaluate(() => document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
+    for (let i = 0; i < 100 && !(await page.getByTestId(`text-${LAST}-0`).count()); i++) {
+      await page.evaluate(() => {
+        const r = document.querySelector('.messages').getBoundingClientRect();
+        window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
+      });
+      await page.waitForTimeout(100);
+    }
+    const field = page.getByTestId(`text-${LAST}-0`);
+    await field.click();
+    await page.keyboard.press('Control+End');
+    await page.waitForTimeout(300);
+    const inField = await typeKeys(page, 20, null);
+    const wasm = await wasmMiB(page);
+    const mem = await rendererMemory(browser);
+    return { seen: seen - t0, all: all - t0, inPane, inField, wasm, mem, before, errors };
+  } finally {
+    await browser.close();
+  }
+}
+
+const fmt = (xs) => (xs.length ? `${ms(median(xs))} / ${ms(Math.max(...xs))}` : '—');
+const fmtMiB = (xs) => (xs.length ? `${median(xs).toFixed(0)} / ${Math.max(...xs).toFixed(0)} MiB` : '—');
+
+async function rows(url) {
+  const doc = openaiChatDocument(bigExchange({ messages: 1000, tools: 50 }));
+  console.log(`${RUNS} runs per row; median / worst (ms unless said)`);
+  const g = { frames: [], toPanes: [] };
+  const p = { seen: [], all: [], pane: [], panePanes: [], field: [], wasm: [], peak: [], now: [], before: [] };
+  const errors = [];
+  for (let r = 0; r < RUNS; r++) {
+    const a = await galleryRun(url);
+    g.frames.push(...a.frames);
+    g.toPanes.push(...a.toPanes);
+    errors.push(...a.errors);
+    const b = await pasteRun(url, doc);
+    p.seen.push(b.seen);
+    p.all.push(b.all);
+    p.pane.push(...b.inPane.frames);
+    p.panePanes.push(...b.inPane.toPanes);
+    p.field.push(...b.inField.frames);
+    if (b.wasm !== null) p.wasm.push(b.wasm);
+    p.peak.push(b.mem.peak);
+    p.now.push(b.mem.now);
+    p.before.push(b.before.now);
+    errors.push(...b.errors);
+  }
+  const line = (k, v) => console.log(`  ${k.padEnd(52)} ${v}`);
+  line('gallery (multi-turn) key→next frame', fmt(g.frames));
+  line('gallery (multi-turn) key→every visible pane', fmt(g.toPanes));
+  line(`paste of ${(doc.length / 1024).toFixed(0)} KiB (1,000 msgs, 50 tools) → panes in view show last`, fmt(p.seen));
+  line('paste → every pane shows its last message', fmt(p.all));
+  line('after the paste: key in the pane → next frame', fmt(p.pane));
+  line('after the paste: key in the pane → every visible pane', fmt(p.panePanes));
+  line(`after the paste: key in message ${LAST + 1}'s field → next frame`, fmt(p.field));
+  line('wasm memory after the paste and typing', fmtMiB(p.wasm));
+  line('renderer resident before the paste (VmRSS)', fmtMiB(p.before));
+  line('renderer peak (VmHWM)', fmtMiB(p.peak));
+  line('renderer resident at the end (VmRSS)', fmtMiB(p.now));
+  if (errors.length) line('page errors', errors.join('; '));
+}
+
+const { server, url } = await serveDist(dist ? { root: path.resolve(dist) } : {});
+try {
+  if (!links) {
+    await rows(url);
+  } else {
+    const browser = await launch();
+    try {
+      const cases = quick ? CASES.slice(0, 1) : CASES.filter((c) => !only || c.name.includes(only));
+      for (const c of cases) {
+        console.log(`${c.name}…`);
+        try {
+          const row = await runCase(browser, url, c);
+          for (const [k, v] of Object.entries(row)) console.log(`  ${k.padEnd(18)} ${v}`);
+        } catch (e) {
+          console.log(`  failed: ${e.message.split('\n')[0]}`);
+        }
+      }
+    } finally {
+      await browser.close();
     }
   }
 } finally {
-  await browser.close();
   server.close();
 }

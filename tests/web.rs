@@ -32,10 +32,14 @@ fn mount() -> Element {
 }
 
 /// Let the app's effects run: an edit reaches the panes through a chain of effects (the
-/// exchange, then each pane's encoding, then its editor), all before the next paint.
+/// exchange, then each pane's encoding in its turn: after the next paint for panes in view,
+/// after a quiet moment for the others, then its editor).
 async fn settle() {
-    for _ in 0..8 {
-        leptos::task::tick().await;
+    for _ in 0..6 {
+        for _ in 0..8 {
+            leptos::task::tick().await;
+        }
+        sleep(50).await;
     }
 }
 

@@ -32,12 +32,15 @@ pub fn compile(schema: &Value) -> Result<Validator, CompileError> {
 /// Validators are compiled once per tool per check.
 pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
     let mut out = Vec::new();
-    let mut validators: HashMap<&str, Option<Validator>> = HashMap::new();
+    let mut validators: HashMap<&str, Option<std::rc::Rc<Result<Validator, CompileError>>>> =
+        HashMap::new();
     for (i, tool) in x.tools.iter().enumerate() {
         if validators.contains_key(tool.name.as_str()) {
             continue; // a duplicate name: the first tool wins, as `names::duplicates` reports
         }
-        let v = match compile(&tool.input_schema) {
+        // Cached by schema: a keystroke recompiles only the schema it changed.
+        let cached = Validator::cached(&tool.input_schema);
+        let v = match cached.as_ref() {
             Ok(v) => {
                 for u in v.unchecked() {
                     out.push(Finding::new(
@@ -50,7 +53,7 @@ pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
                         ),
                     ));
                 }
-                Some(v)
+                Some(cached.clone())
             }
             Err(e) => {
                 out.push(Finding::new(
@@ -99,7 +102,7 @@ pub fn validate_arguments(x: &Exchange) -> Vec<Finding> {
                         }
                         continue;
                     };
-                    let Some(validator) = validator else {
+                    let Some(Ok(validator)) = validator.as_deref() else {
                         continue; // the schema finding says it all
                     };
                     if value_depth(&call.arguments, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH {

@@ -3,6 +3,7 @@
 
 use super::cm::CodeEditor;
 use super::draft::Draft;
+use super::schedule::Job;
 use super::state::{use_state, Origin};
 use crate::anchors::{self, Element, Span};
 use crate::formats::json;
@@ -13,12 +14,31 @@ use leptos::prelude::*;
 pub fn CanonicalEditor() -> impl IntoView {
     let state = use_state();
     let draft = Draft::new(Origin::Canonical, None);
-    let rendered: Memo<String> = Memo::new(move |_| state.exchange.with(json::pretty));
+    // Rendered now, then after each change in its turn (after the keystroke's frame, once per
+    // frame at most), as the panes are.
+    let rendered = RwSignal::new(state.exchange.with_untracked(json::pretty));
+    let render = move || {
+        if let Some(t) = state.exchange.try_with_untracked(json::pretty) {
+            if rendered.try_with_untracked(|r| *r != t) == Some(true) {
+                rendered.set(t);
+            }
+        }
+    };
+    let job = StoredValue::new_local(Job::new(render));
+    Effect::new(move |first: Option<()>| {
+        state.exchange.track();
+        if first.is_some() {
+            job.with_value(Job::request);
+        }
+    });
     let shown = draft.shown(rendered.into());
+    // Of the rendering (which follows the exchange a frame later).
     let spans: Memo<Vec<(Element, Span)>> = Memo::new(move |_| {
-        state
-            .exchange
-            .with(|x| rendered.with(|t| anchors::canonical_spans(x, t)))
+        rendered.with(|t| {
+            state
+                .exchange
+                .with_untracked(|x| anchors::canonical_spans(x, t))
+        })
     });
     let links = draft.links(spans);
     let status = move || {

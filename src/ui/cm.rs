@@ -155,6 +155,9 @@ pub fn CodeEditor(
 
     // Set once this editor exists: the effects below then hand it what they hold.
     let created = RwSignal::new(false);
+    // The text the editor itself sent last: when it comes back as `text`, the editor has it
+    // already (a keystroke in a 150 KB document must not cross into JavaScript again).
+    let echo: StoredValue<Option<String>> = StoredValue::new(None);
 
     // Create the editor once the module is there and the host is mounted: in its turn
     // (`schedule`), editors in view first, so that a page of editors over a large exchange
@@ -170,6 +173,7 @@ pub fn CodeEditor(
         let el: &web_sys::HtmlElement = el.unchecked_ref();
         let change = Closure::<dyn FnMut(String)>::new(move |t: String| {
             if let Some(cb) = on_change {
+                echo.set_value(Some(t.clone()));
                 cb.run(t);
             }
         });
@@ -212,6 +216,12 @@ pub fn CodeEditor(
     Effect::new(move |_| {
         let t = text.get();
         let _ = created.get();
+        let echoed = echo
+            .try_update_value(|e| e.take().is_some_and(|e| e == t))
+            .unwrap_or(false);
+        if echoed {
+            return;
+        }
         live.with_value(|l| {
             if let Some(l) = l {
                 l.handle.set_doc(&t);

@@ -17,6 +17,20 @@ pub fn ConversationEditor() -> impl IntoView {
             .exchange
             .with(|x| x.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
     });
+    // Memos: the fields are written only when their value changes, not on every keystroke.
+    let system = Memo::new(move |_| {
+        state
+            .exchange
+            .with(|x| x.system.clone().unwrap_or_default())
+    });
+    let choice = Memo::new(move |_| state.exchange.with(edit::choice_value));
+    let parallel = Memo::new(move |_| {
+        state.exchange.with(|x| match x.parallel_tool_calls {
+            None => "default",
+            Some(true) => "yes",
+            Some(false) => "no",
+        })
+    });
     view! {
         <section class="block" aria-labelledby="conv-title" data-testid="conversation-editor">
             <div class="block-head">
@@ -26,7 +40,7 @@ pub fn ConversationEditor() -> impl IntoView {
                 <label class="field">
                     <span>"System prompt"</span>
                     <textarea rows="2" data-testid="system"
-                        prop:value=move || state.exchange.with(|x| x.system.clone().unwrap_or_default())
+                        prop:value=system
                         on:input=move |ev| {
                             let v = event_target_value(&ev);
                             state.edit(|x| x.system = (!v.is_empty()).then_some(v));
@@ -38,7 +52,11 @@ pub fn ConversationEditor() -> impl IntoView {
                     <label class="field">
                         <span>"Tool choice"</span>
                         <select data-testid="tool-choice"
-                            prop:value=move || state.exchange.with(edit::choice_value)
+                            prop:value=move || {
+                                // Again once the options change: the value may name a new one.
+                                let _ = tool_names.with(Vec::len);
+                                choice.get()
+                            }
                             on:change=move |ev| {
                                 let v = event_target_value(&ev);
                                 state.edit(|x| edit::set_choice(x, &v));
@@ -58,8 +76,7 @@ pub fn ConversationEditor() -> impl IntoView {
                     <label class="field">
                         <span>"Parallel calls"</span>
                         <select data-testid="parallel"
-                            prop:value=move || state.exchange.with(|x| match x.parallel_tool_calls {
-                                None => "default", Some(true) => "yes", Some(false) => "no" })
+                            prop:value=parallel
                             on:change=move |ev| {
                                 let v = event_target_value(&ev);
                                 state.edit(|x| x.parallel_tool_calls = match v.as_str() {

@@ -5,11 +5,15 @@
 //! editor's draft until the editor loses focus with valid text, or a whole new state is
 //! loaded: nothing the user typed is replaced under their cursor.
 
+use super::schedule::Job;
 use super::state::{use_state, AppState, Origin};
 use crate::anchors::{self, Element, Span};
 use crate::edit::read_into;
 use crate::formats::{json, DecodeError, Format, Kind, Source};
 use leptos::prelude::*;
+
+/// Drafts up to this size are read on the keystroke (microseconds); larger ones in their turn.
+const READ_AT_ONCE: usize = 20_000;
 
 /// How an editor takes part in highlighting: the ranges to mark, and what the pointer and the
 /// cursor point at.
@@ -33,6 +37,9 @@ pub struct Draft {
     pub foreign: RwSignal<Option<Source>>,
     origin: Origin,
     format: Option<Format>,
+    // A large draft is read in its turn (after the keystroke's frame), once per frame however
+    // many keys came: reading 150 KB of JSON per key kept each key from showing.
+    reader: StoredValue<Option<Job>, LocalStorage>,
     // Held, not looked up: edits arrive from the editor's JavaScript callbacks, outside any
     // reactive owner, where the context is not reachable.
     state: AppState,
@@ -49,12 +56,16 @@ impl Draft {
             origin,
             format,
             state,
+            reader: StoredValue::new_local(None),
         };
+        d.reader
+            .set_value(Some(Job::urgent(move || d.read_pending())));
         // Another editor changed the exchange: a valid draft gives way to the new rendering;
         // a broken one stays (the user's text is not lost) with its error.
         Effect::new(move |_| {
             state.exchange.track();
             if state.origin.get_untracked() != origin
+                && !d.waiting()
                 && d.error.with_untracked(Option::is_none)
                 && d.text.with_untracked(Option::is_some)
             {
@@ -78,13 +89,54 @@ impl Draft {
         Signal::derive(move || self.text.get().unwrap_or_else(|| rendered.get()))
     }
 
-    /// Take an edit: keep it as the draft, and when it reads, make it the exchange.
+    /// Take an edit: keep it as the draft (at once: the editor's text is never replaced under
+    /// the cursor), and when it reads, make it the exchange (a large text in its turn).
     pub fn change(self, text: String) {
-        let state = self.state;
-        let read = state
-            .exchange
-            .with_untracked(|x| read_into(self.format, state.kind.get_untracked(), &text, x));
+        let large = text.len() > READ_AT_ONCE;
         self.text.set(Some(text));
+        if large {
+            self.reader.with_value(|j| j.as_ref().map(Job::request));
+        } else {
+            self.read();
+        }
+    }
+
+    /// The draft waits for its turn to be read.
+    fn waiting(self) -> bool {
+        self.reader
+            .try_with_value(|j| j.as_ref().is_some_and(Job::is_stale))
+            == Some(true)
+    }
+
+    /// Read a draft whose turn was still to come (the editor is left).
+    pub fn flush(self) {
+        if self.waiting() {
+            self.read();
+        }
+    }
+
+    /// The reader's turn: read the draft unless something read it meanwhile.
+    fn read_pending(self) {
+        if self.text.try_with_untracked(Option::is_some) == Some(true) {
+            self.read();
+        }
+    }
+
+    /// Read the draft: when it reads, make it the exchange.
+    fn read(self) {
+        // Read now: the reader's turn, if still to come, has nothing left to do.
+        self.reader.try_with_value(|j| j.as_ref().map(Job::cancel));
+        let state = self.state;
+        let Some(read) = self.text.with_untracked(|t| {
+            let t = t.as_deref()?;
+            Some(
+                state
+                    .exchange
+                    .with_untracked(|x| read_into(self.format, state.kind.get_untracked(), t, x)),
+            )
+        }) else {
+            return;
+        };
         match read {
             Ok(r) => {
                 self.error.set(None);
@@ -208,6 +260,7 @@ impl Draft {
 
     /// The editor lost focus: valid text gives way to the canonical rendering.
     pub fn settle(self) {
+        self.flush();
         if self.error.with_untracked(Option::is_none) && self.text.with_untracked(Option::is_some) {
             self.text.set(None);
         }
@@ -221,6 +274,7 @@ impl Draft {
     /// Throw the broken draft away and show the last good state again. (Signals are set only
     /// when they change: a set always notifies, and every pane's editor would redraw.)
     pub fn discard(self) {
+        self.reader.try_with_value(|j| j.as_ref().map(Job::cancel));
         if self.text.with_untracked(Option::is_some) {
             self.text.set(None);
         }

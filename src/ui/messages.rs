@@ -61,10 +61,10 @@ pub fn MessageList(
     }
 }
 
-/// Change part `p` of message `m` in place (nothing when it is gone).
+/// Change part `p` of message `m` in place (nothing when it is gone): only that row re-reads.
 fn edit_part(state: AppState, m: usize, p: usize, f: impl FnOnce(&mut Part)) {
-    state.edit(|x| {
-        if let Some(part) = x.messages.get_mut(m).and_then(|msg| msg.parts.get_mut(p)) {
+    state.edit_message(m, |msg| {
+        if let Some(part) = msg.parts.get_mut(p) {
             f(part);
         }
     });
@@ -73,9 +73,16 @@ fn edit_part(state: AppState, m: usize, p: usize, f: impl FnOnce(&mut Part)) {
 #[component]
 fn MessageCard(m: usize) -> impl IntoView {
     let state = use_state();
-    // This row's message: compared on each change, so the row re-renders only when it moved.
-    let msg: Memo<Option<Message>> =
-        Memo::new(move |_| state.exchange.with(|x| x.messages.get(m).cloned()));
+    // This row's message, re-read only when its revision moves (an edit of this message, or
+    // one that may have moved any): a keystroke elsewhere clones and compares nothing here.
+    let revision = Memo::new(move |_| state.message_revision(m));
+    let msg: Memo<Option<Message>> = Memo::new(move |_| {
+        // Read, not only tracked: a memo computes (and subscribes) when read.
+        let _ = revision.get();
+        state
+            .exchange
+            .with_untracked(|x| x.messages.get(m).cloned())
+    });
     let role = Memo::new(move |_| msg.with(|x| x.as_ref().map(|x| x.role)));
     let parts = Memo::new(move |_| msg.with(|x| x.as_ref().map_or(0, |x| x.parts.len())));
     let role_value = move || match role.get() {

@@ -409,7 +409,9 @@ fn persistence(state: AppState) {
         pending.set_value(h);
     });
     let flush = move || {
-        if dirty.get_value() {
+        // Text typed in a pane whose reading was still to come is read now, and saved.
+        let read = schedule::run_urgent();
+        if dirty.get_value() || read {
             dirty.set_value(false);
             save_now();
         }

@@ -19,12 +19,18 @@ pub fn ModelEditor() -> impl IntoView {
                 .count()
         })
     });
+    // Memos: the fields are written only when their value changes, not on every keystroke.
+    let model = Memo::new(move |_| {
+        state
+            .exchange
+            .with(|x| x.options.model.clone().unwrap_or_default())
+    });
     view! {
         <label class="field">
             <span>"Model"</span>
             <input type="text" data-testid="model" placeholder="provider default"
                 title="The exchange's model: sent to every provider whose API takes that name"
-                prop:value=move || state.exchange.with(|x| x.options.model.clone().unwrap_or_default())
+                prop:value=model
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     state.edit(|x| x.set_model((!v.trim().is_empty()).then_some(v)));
@@ -50,7 +56,7 @@ pub fn ModelEditor() -> impl IntoView {
 fn FamilyModel(family: ModelFamily) -> impl IntoView {
     let state = use_state();
     let id = family.id();
-    let placeholder = move || {
+    let placeholder = Memo::new(move |_| {
         state.exchange.with(|x| {
             let m = x.fallback_model(family);
             if m.is_default() {
@@ -59,13 +65,18 @@ fn FamilyModel(family: ModelFamily) -> impl IntoView {
                 m.name
             }
         })
-    };
+    });
+    let value = Memo::new(move |_| {
+        state
+            .exchange
+            .with(|x| x.options.models.get(id).cloned().unwrap_or_default())
+    });
     view! {
         <label class="field model-family">
             <span>{family.name()}</span>
             <input type="text" data-testid=format!("model-{id}")
                 placeholder=placeholder
-                prop:value=move || state.exchange.with(|x| x.options.models.get(id).cloned().unwrap_or_default())
+                prop:value=value
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     state.edit(|x| {

@@ -153,13 +153,10 @@ pub fn FormatPane(format: Format) -> impl IntoView {
     }
 }
 
-/// Up to this many messages and tools, a pane re-encodes as soon as the exchange changes
-/// (microseconds); beyond, its work waits for its turn (`schedule`), panes in view first.
+/// Up to this many messages and tools, a pane's first encoding is made at once (the first
+/// paint shows it); beyond, it waits for its turn (`schedule`), panes in view first. Later
+/// encodings always wait for their turn.
 const SMALL: usize = 64;
-/// Beyond this many messages and tools, elements are not highlighted in the panes: finding
-/// every element's span encodes the exchange again and locates each element, a second or
-/// more per pane at thousands of messages (`anchors::spans_in`).
-const SPANS_MAX: usize = 600;
 
 /// Where a pane's element spans come from, and what asks for them.
 struct SpanWork {
@@ -198,15 +195,12 @@ fn pane_work(
         make_strict: format.protocol() == Format::OpenAiChat
             || format.protocol() == Format::OpenAiResponses,
     };
+    // Element spans are found in one pass over the pane's text (`anchors::spans_in`), at any
+    // size, but only once something is to be highlighted.
     let wants_spans = move || {
-        let spannable = state
-            .exchange
-            .try_with_untracked(|x| x.messages.len() + x.tools.len() <= SPANS_MAX)
-            == Some(true);
-        spannable
-            && (pointer_in.try_get_untracked().unwrap_or(false)
-                || state.hovered.try_with_untracked(Option::is_some) == Some(true)
-                || state.selected.try_with_untracked(Option::is_some) == Some(true))
+        pointer_in.try_get_untracked().unwrap_or(false)
+            || state.hovered.try_with_untracked(Option::is_some) == Some(true)
+            || state.selected.try_with_untracked(Option::is_some) == Some(true)
     };
     let run = move || {
         // The pane may have left the page while its turn was coming.
@@ -216,11 +210,16 @@ fn pane_work(
         if need_encode.try_get_value() == Some(true) {
             need_encode.set_value(false);
             let e = state.exchange.with_untracked(|x| format.encode(x, kind));
-            encoded.set(e);
-            if spans.with_untracked(Option::is_some) {
-                spans.set(None);
+            // Unchanged (an edit this format does not show): nothing to hand to the editor.
+            if encoded.with_untracked(|old| *old != e) {
+                encoded.set(e);
+                if spans.with_untracked(Option::is_some) {
+                    spans.set(None);
+                }
             }
-            stale.set(false);
+            if stale.get_untracked() {
+                stale.set(false);
+            }
         }
         if wants_spans() && spans.try_with_untracked(Option::is_none) == Some(true) {
             let s = state.exchange.with_untracked(|x| {
@@ -241,7 +240,9 @@ fn pane_work(
         };
         let mut found = state.arguments.get_untracked();
         found.append(&mut l);
-        lints.try_set(found);
+        if lints.try_with_untracked(|old| *old != found) == Some(true) {
+            lints.set(found);
+        }
     };
     let checks = StoredValue::new_local(Job::later(check));
     let small = move || {
@@ -249,28 +250,19 @@ fn pane_work(
             .exchange
             .with_untracked(|x| x.messages.len() + x.tools.len() <= SMALL)
     };
-    let go = move || {
-        if small() {
-            job.with_value(Job::run_now);
-        } else {
-            job.with_value(Job::request);
-        }
-    };
-    let recheck = move || {
-        if small() {
-            checks.with_value(Job::run_now);
-        } else {
-            checks.with_value(Job::request);
-        }
-    };
+    // After a change, every pane's work waits for its turn (after the next paint, panes in
+    // view first), whatever the size: the keystroke's own frame carries none of it.
+    let go = move || job.with_value(Job::request);
+    let recheck = move || checks.with_value(Job::request);
     // The first encoding: at once when small (the first paint shows it), else in its turn.
     if small() {
         job.with_value(Job::run_now);
+        checks.with_value(Job::run_now);
     } else {
         stale.set(true);
-        job.with_value(Job::request);
+        go();
+        recheck();
     }
-    recheck();
     Effect::new(move |_| {
         if let Some(el) = host.get() {
             let el: web_sys::Element = el.into();
@@ -321,13 +313,9 @@ fn loss_places(format: Format, encoded: RwSignal<Encoded>) -> Vec<String> {
     let state = use_state();
     let kind = state.kind.get_untracked();
     encoded.with_untracked(|e| {
-        let spans = state.exchange.with_untracked(|x| {
-            if x.messages.len() + x.tools.len() <= SPANS_MAX {
-                anchors::spans_in(x, format, kind, &e.text)
-            } else {
-                Vec::new()
-            }
-        });
+        let spans = state
+            .exchange
+            .with_untracked(|x| anchors::spans_in(x, format, kind, &e.text));
         e.losses
             .iter()
             .map(|l| {

@@ -5,7 +5,7 @@ use crate::anchors::Element;
 use crate::examples::EXAMPLES;
 use crate::formats::{read_any, Format, Kind};
 use crate::history::{self, Entry, History};
-use crate::model::Exchange;
+use crate::model::{Exchange, Message, Tool};
 use crate::schema::Finding;
 use crate::share::{self, State};
 use leptos::prelude::*;
@@ -35,11 +35,49 @@ pub struct Notice {
     pub rescue: bool,
 }
 
+/// Which messages and tools the edits changed: a revision per item and an epoch for edits
+/// that may have changed any of them. A row re-reads (and clones) its own item only when its
+/// revision moves, so a keystroke in message 900 does not clone or compare the others.
+#[derive(Debug, Default)]
+pub struct Revisions {
+    epoch: u64,
+    messages: Vec<u64>,
+    tools: Vec<u64>,
+}
+
+impl Revisions {
+    fn bump(v: &mut Vec<u64>, i: usize) {
+        if v.len() <= i {
+            v.resize(i + 1, 0);
+        }
+        v[i] += 1;
+    }
+
+    /// Bump the items of `next` that differ from `current` (compared, never cloned).
+    fn note_changes(&mut self, current: &Exchange, next: &Exchange) {
+        let n = current.messages.len().max(next.messages.len());
+        for i in 0..n {
+            if current.messages.get(i) != next.messages.get(i) {
+                Self::bump(&mut self.messages, i);
+            }
+        }
+        let n = current.tools.len().max(next.tools.len());
+        for i in 0..n {
+            if current.tools.get(i) != next.tools.get(i) {
+                Self::bump(&mut self.tools, i);
+            }
+        }
+    }
+}
+
 /// The page's state.
 #[derive(Clone, Copy)]
 pub struct AppState {
-    /// The canonical exchange: the one truth every pane and editor shows.
+    /// The canonical exchange: the one truth every pane and editor shows. Written only through
+    /// `AppState`'s methods, which keep `revisions` in step.
     pub exchange: RwSignal<Exchange>,
+    /// What the last edits changed (see [`Revisions`]).
+    revisions: StoredValue<Revisions>,
     /// Who changed `exchange` last.
     pub origin: RwSignal<Origin>,
     /// Request or response bodies in the panes.
@@ -95,6 +133,7 @@ impl AppState {
         AppState {
             arguments: Memo::new(move |_| exchange.with(crate::schema::validate_arguments)),
             exchange,
+            revisions: StoredValue::new(Revisions::default()),
             origin: RwSignal::new(Origin::Outside),
             kind: RwSignal::new(Kind::Request),
             panes: RwSignal::new(Format::ALL.to_vec()),
@@ -124,10 +163,53 @@ impl AppState {
         self.hovered.get().or_else(|| self.selected.get())
     }
 
-    /// Apply a structured edit to the exchange.
+    /// Apply a structured edit to the exchange (any part of it may change).
     pub fn edit(&self, f: impl FnOnce(&mut Exchange)) {
-        self.origin.set(Origin::Outside);
+        self.edit_noting(|r| r.epoch += 1, f);
+    }
+
+    /// Apply an edit to message `m` alone (nothing when it is gone): only its row re-reads it.
+    pub fn edit_message(&self, m: usize, f: impl FnOnce(&mut Message)) {
+        self.edit_noting(
+            |r| Revisions::bump(&mut r.messages, m),
+            |x| x.messages.get_mut(m).map_or((), f),
+        );
+    }
+
+    /// Apply an edit to tool `i` alone (nothing when it is gone): only its card re-reads it.
+    pub fn edit_tool(&self, i: usize, f: impl FnOnce(&mut Tool)) {
+        self.edit_noting(
+            |r| Revisions::bump(&mut r.tools, i),
+            |x| x.tools.get_mut(i).map_or((), f),
+        );
+    }
+
+    /// A structured edit `f`, with `note` saying in the revisions what it changes.
+    fn edit_noting(&self, note: impl FnOnce(&mut Revisions), f: impl FnOnce(&mut Exchange)) {
+        self.revisions.update_value(note);
+        self.set_origin(Origin::Outside);
         self.exchange.update(f);
+    }
+
+    /// Message `m`'s revision, tracked: it changes when an edit may have changed that message.
+    pub fn message_revision(&self, m: usize) -> (u64, u64) {
+        self.exchange.track();
+        self.revisions
+            .with_value(|r| (r.epoch, r.messages.get(m).copied().unwrap_or(0)))
+    }
+
+    /// Tool `i`'s revision, tracked (see [`AppState::message_revision`]).
+    pub fn tool_revision(&self, i: usize) -> (u64, u64) {
+        self.exchange.track();
+        self.revisions
+            .with_value(|r| (r.epoch, r.tools.get(i).copied().unwrap_or(0)))
+    }
+
+    /// Who edits (set only when it changes: a set notifies even with the same value).
+    fn set_origin(&self, o: Origin) {
+        if self.origin.get_untracked() != o {
+            self.origin.set(o);
+        }
     }
 
     /// Replace the exchange from an editor's text. An edit that removes messages or tools
@@ -137,7 +219,9 @@ impl AppState {
         let undo = before
             .as_ref()
             .and_then(|_| self.checkpoint("before an edit removed part of the work"));
-        self.origin.set(origin);
+        self.revisions
+            .update_value(|r| self.exchange.with_untracked(|c| r.note_changes(c, &x)));
+        self.set_origin(origin);
         self.exchange.set(x);
         if let Some(what) = before {
             let by = match origin {
@@ -234,8 +318,9 @@ impl AppState {
     pub fn load(&self, x: Exchange, kind: Kind) {
         self.selected.set(None);
         self.hovered.set(None);
-        self.origin.set(Origin::Outside);
+        self.set_origin(Origin::Outside);
         self.kind.set(kind);
+        self.revisions.update_value(|r| r.epoch += 1);
         let example = matching_example(&x);
         if example.is_some() || self.example.with_untracked(Option::is_some) {
             self.example.set(example);

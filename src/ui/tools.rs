@@ -43,8 +43,14 @@ pub fn ToolsEditor() -> impl IntoView {
 #[component]
 fn ToolCard(i: usize) -> impl IntoView {
     let state = use_state();
-    // This card's tool: a keystroke elsewhere re-renders nothing here.
-    let tool = Memo::new(move |_| state.exchange.with(|x| x.tools.get(i).cloned()));
+    // This card's tool, re-read only when its revision moves: a keystroke elsewhere clones,
+    // compares and re-renders nothing here.
+    let revision = Memo::new(move |_| state.tool_revision(i));
+    let tool = Memo::new(move |_| {
+        // Read, not only tracked: a memo computes (and subscribes) when read.
+        let _ = revision.get();
+        state.exchange.with_untracked(|x| x.tools.get(i).cloned())
+    });
     let read = move |f: fn(&crate::model::Tool) -> String| {
         move || tool.with(|t| t.as_ref().map(f).unwrap_or_default())
     };
@@ -72,11 +78,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     error.set(None);
                     draft.set(Some(t));
                     mine.set_value(true);
-                    state.edit(|x| {
-                        if let Some(tool) = x.tools.get_mut(i) {
-                            tool.input_schema = v;
-                        }
-                    });
+                    state.edit_tool(i, |tool| tool.input_schema = v);
                 }
                 Err(e) => {
                     let at = match (e.line, e.column) {
@@ -126,11 +128,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                         prop:checked=strict
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
-                            state.edit(|x| {
-                                if let Some(t) = x.tools.get_mut(i) {
-                                    t.strict = on.then_some(true);
-                                }
-                            });
+                            state.edit_tool(i, |t| t.strict = on.then_some(true));
                         }
                     />
                     "strict"
@@ -151,11 +149,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     prop:value=description
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
-                        state.edit(|x| {
-                            if let Some(t) = x.tools.get_mut(i) {
-                                t.description = (!v.is_empty()).then_some(v);
-                            }
-                        });
+                        state.edit_tool(i, |t| t.description = (!v.is_empty()).then_some(v));
                     }
                 ></textarea>
             </label>

@@ -33,6 +33,7 @@ mod value;
 
 use serde_json::Value;
 use std::fmt;
+use std::rc::Rc;
 
 /// JSON values (schemas, instances) nested deeper than this are not compiled or validated, so a
 /// hostile document cannot overflow the stack. Text parsed by serde_json cannot exceed 128 anyway.
@@ -179,6 +180,36 @@ impl Validator {
     /// nothing wrong was found.
     pub fn is_valid(&self, instance: &Value) -> bool {
         check::run(self, instance, false).0
+    }
+}
+
+/// Schemas compiled recently, by their JSON text: a check that runs on every keystroke compiles
+/// only the schema that changed (the tool being edited), not every tool's.
+const CACHED: usize = 4096;
+
+thread_local! {
+    static CACHE: std::cell::RefCell<std::collections::HashMap<String, Rc<Result<Validator, CompileError>>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+impl Validator {
+    /// [`Validator::new`] through a cache keyed by the schema's text: the same schema compiles
+    /// once. Shared, since a compiled schema may serve many checks.
+    pub fn cached(schema: &Value) -> Rc<Result<Validator, CompileError>> {
+        let key = serde_json::to_string(schema).unwrap_or_default();
+        if let Some(hit) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
+            return hit;
+        }
+        let v = Rc::new(Validator::new(schema));
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            // Bounded: past the limit, start over (a keystroke in a schema makes a new one).
+            if c.len() >= CACHED {
+                c.clear();
+            }
+            c.insert(key, v.clone());
+        });
+        v
     }
 }
 
