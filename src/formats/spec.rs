@@ -4,7 +4,6 @@
 //! turns one line per format into [`Format`], [`Protocol`] and their dispatch; every other
 //! module asks a `Format` or a `Protocol`, never matches on them.
 
-use super::notes::Note;
 use super::{Codec, Format};
 use crate::model::ModelFamily;
 use crate::schema::Family;
@@ -15,10 +14,9 @@ use std::fmt::Debug;
 /// Everything about a format that is not its codec. Every item without a default must be
 /// given: a new format that forgets one does not compile.
 pub trait Spec: Codec {
-    /// Human name (`OpenAI Chat Completions`).
-    const NAME: &'static str;
-    /// How the format differs, shown next to its pane.
-    const NOTE: Note;
+    /// The format's note, Markdown kept in its folder (`NOTE.md`): its human name as the
+    /// title, then how it differs, one `##` section per [`Note`](super::notes::Note) field.
+    const NOTE: &'static str;
     /// The family whose model names the requests carry; `None` when it names none (MCP) or
     /// names any provider's (the AI SDK).
     const MODELS: Option<ModelFamily>;
@@ -269,8 +267,7 @@ impl Http {
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     pub(super) id: &'static str,
-    pub(super) name: &'static str,
-    pub(super) note: Note,
+    pub(super) note: &'static str,
     pub(super) models: Option<ModelFamily>,
     pub(super) lints: Family,
     pub(super) send: Send,
@@ -284,7 +281,6 @@ impl Entry {
     pub(super) const fn of<C: Spec>() -> Entry {
         Entry {
             id: C::ID,
-            name: C::NAME,
             note: C::NOTE,
             models: C::MODELS,
             lints: C::LINTS,

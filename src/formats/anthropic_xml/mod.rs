@@ -48,7 +48,6 @@ pub mod wire;
 
 pub use convert::{read_value, ID};
 
-use crate::formats::notes::Note;
 use crate::formats::spec::Send;
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -136,14 +135,7 @@ fn has_prompt_markers(text: &str) -> bool {
 }
 
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "Anthropic legacy XML";
-    const NOTE: Note = Note {
-        arguments: "XML parameters inside `<invoke>` (`<location>Paris</location>`): flat, every value as text.",
-        results: "`<function_results>` right after the calls in the same Assistant turn, each result as `<stdout>` or `<error>`.",
-        ids: "None: results pair with calls by order and `<tool_name>`.",
-        choice: "None: tool use is a prompt convention, so there is no tool_choice, parallel switch or strict mode.",
-        other: "Everything is one prompt text (tools described in the system part, then `Human:` and `Assistant:` turns), and nested schemas flatten to name, type and description.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
     const LINTS: Family = Family::Anthropic;
     const SEND: Send = Send::Prompt(crate::formats::anthropic::API);

@@ -37,9 +37,8 @@ pub mod wire;
 
 pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};
 
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, ModelIn, Send};
-use crate::formats::{json, DecodeError, Kind};
+use crate::formats::{json, DecodeError};
 use crate::model::ModelFamily;
 use crate::schema::Family;
 use serde::de::DeserializeOwned;
@@ -60,22 +59,6 @@ impl crate::formats::Codec for Codec {
     const ID: &'static str = ID;
     crate::formats::by_convert!(wire::Request, wire::Response);
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
-        let m = v.as_object()?;
-        if m.contains_key("contents") {
-            Some((Kind::Request, 95))
-        } else if m.contains_key("candidates") {
-            Some((Kind::Response, 95))
-        } else if m.contains_key("promptFeedback")
-            || (m.contains_key("usageMetadata") && m.contains_key("modelVersion"))
-        {
-            // A response whose prompt was blocked has no candidates.
-            Some((Kind::Response, 60))
-        } else {
-            None
-        }
-    }
-
     fn parse_request(text: &str) -> Result<wire::Request, DecodeError> {
         let mut v: Value = json::parse(ID, text)?;
         let renamed = wire::normalize_request(&mut v);
@@ -94,14 +77,7 @@ impl crate::formats::Codec for Codec {
 }
 
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "Google Gemini";
-    const NOTE: Note = Note {
-        arguments: "A JSON object (`functionCall.args`).",
-        results: "`functionResponse` parts in the next user content, each one object: text as `{\"output\": …}`, an error as `{\"error\": …}`.",
-        ids: "Ids are optional (`functionCall.id`, never invented here): without them results pair with calls by order and `name`.",
-        choice: "`functionCallingConfig.mode` `AUTO`, `ANY`, `NONE` or `VALIDATED`, with `allowedFunctionNames` under `ANY` or `VALIDATED`; no parallel switch.",
-        other: "The model is named in the URL, not the body, the roles are `user` and `model`, and schemas go as the OpenAPI subset `parameters` or as `parametersJsonSchema`.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Gemini);
     const LINTS: Family = Family::Gemini;
     const SEND: Send = Send::Http(

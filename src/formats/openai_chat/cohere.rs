@@ -25,7 +25,6 @@
 use super::dialects::messages;
 use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -312,14 +311,7 @@ fn tokens(u: &Value) -> Option<(u64, u64)> {
 }
 
 impl crate::formats::spec::Spec for Cohere {
-    const NAME: &'static str = "Cohere v2";
-    const NOTE: Note = Note {
-        arguments: "A JSON string, as in OpenAI Chat.",
-        results: "`tool` messages with `tool_call_id`: JSON objects travel as documents, and an error is folded into the text.",
-        ids: "Any call id, paired by `tool_call_id`.",
-        choice: "Only `REQUIRED` or `NONE` (left out, the model decides); no named tool and no parallel switch.",
-        other: "Chat Completions with other names: `p`, `stop_sequences`, one `strict_tools` flag for all tools, and the text before calls as `tool_plan`.",
-    };
+    const NOTE: &'static str = include_str!("notes/cohere.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Cohere);
     const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Http(

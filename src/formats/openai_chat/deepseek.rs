@@ -7,7 +7,6 @@
 
 use super::dialects::{choice_messages, messages};
 use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::{Format, Kind};
 use crate::model::ModelFamily;
@@ -64,14 +63,7 @@ impl Profile for DeepSeek {
 }
 
 impl crate::formats::spec::Spec for DeepSeek {
-    const NAME: &'static str = "DeepSeek";
-    const NOTE: Note = Note {
-        arguments: "A JSON string, as in OpenAI Chat.",
-        results: "`tool` messages with `tool_call_id`, as in OpenAI Chat; an error is folded into the text.",
-        ids: "Any call id, paired by `tool_call_id`.",
-        choice: "`auto`, `none`, `required` or one named function: no restriction to several tools and no `parallel_tool_calls`.",
-        other: "OpenAI's wire shape, with `reasoning_content` on assistant messages and `strict` honoured only on the beta endpoint.",
-    };
+    const NOTE: &'static str = include_str!("notes/deepseek.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::DeepSeek);
     const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Http(

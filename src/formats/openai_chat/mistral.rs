@@ -8,7 +8,6 @@
 
 use super::dialects::untyped_tools;
 use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Quirks, MAX_TOKENS};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::{Format, Kind};
 use crate::model::{ChoiceMode, IdRule, ModelFamily};
@@ -108,14 +107,7 @@ impl Profile for Mistral {
 }
 
 impl crate::formats::spec::Spec for Mistral {
-    const NAME: &'static str = "Mistral";
-    const NOTE: Note = Note {
-        arguments: "A JSON string (some responses send an object, which is kept so).",
-        results: "`tool` messages with `tool_call_id` and the tool's `name`; an error is folded into the text.",
-        ids: "Exactly 9 letters and digits; other ids are rewritten in calls and results.",
-        choice: "`auto`, `none`, `any` (what is sent for required) or one named function.",
-        other: "OpenAI's wire shape plus `random_seed`, `safe_prompt` and `prompt_mode`.",
-    };
+    const NOTE: &'static str = include_str!("notes/mistral.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Mistral);
     const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Http(

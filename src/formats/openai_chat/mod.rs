@@ -112,7 +112,6 @@ macro_rules! adapted_codec {
 }
 pub(crate) use adapted_codec;
 
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
@@ -131,14 +130,7 @@ impl crate::formats::Codec for Codec {
 }
 
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "OpenAI Chat Completions";
-    const NOTE: Note = Note {
-        arguments: "A JSON string (`function.arguments`), sent exactly as written, even when it is not valid JSON.",
-        results: "One `tool` message per result right after the assistant message, text only; an error is folded into the text.",
-        ids: "Every call needs an `id` (`call_…`), and its `tool` message names it in `tool_call_id`.",
-        choice: "`auto`, `none`, `required`, one named function or `allowed_tools` for several; `parallel_tool_calls` is a separate flag.",
-        other: "The system prompt is a `system` (or `developer`) message; the deprecated `functions` and `function_call` are read and written back in the current shape.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
     const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Http(

@@ -29,7 +29,6 @@
 use super::dialects::messages;
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -262,14 +261,7 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
 }
 
 impl crate::formats::spec::Spec for Ollama {
-    const NAME: &'static str = "Ollama";
-    const NOTE: Note = Note {
-        arguments: "A JSON object (`function.arguments`).",
-        results: "`tool` messages with text content and `tool_name`; an error is folded into the text.",
-        ids: "None: results pair with calls by order and `tool_name`.",
-        choice: "None: there is no tool_choice and no parallel switch.",
-        other: "The native `/api/chat`: sampling settings live in `options` (`num_predict` is the token limit), and tools keep OpenAI's function shape.",
-    };
+    const NOTE: &'static str = include_str!("notes/ollama.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Ollama);
     const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Http(

@@ -1715,3 +1715,17 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
     x.messages.push(msg);
     Ok((x, losses.into_vec()))
 }
+
+/// How sure it is that `v` is a Responses body, and which one.
+pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    let o = v.as_object()?;
+    if o.get("object").and_then(Value::as_str) == Some("response")
+        || o.get("output").is_some_and(Value::is_array)
+    {
+        return Some((Kind::Response, 95));
+    }
+    if o.contains_key("input") || (o.contains_key("instructions") && !o.contains_key("messages")) {
+        return Some((Kind::Request, 90));
+    }
+    None
+}
