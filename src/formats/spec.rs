@@ -20,8 +20,9 @@ pub trait Spec: Codec {
     /// The family whose model names the requests carry; `None` when it names none (MCP) or
     /// names any provider's (the AI SDK).
     const MODELS: Option<ModelFamily>;
-    /// Which lint rules its tools are checked against.
-    const LINTS: Family;
+    /// Which lint rules its tools are checked against: by default those of the provider whose
+    /// models it names (see [`lints_of`]).
+    const LINTS: Family = lints_of(Self::MODELS);
     /// How a request is sent (endpoint, key header and its environment variable, Python SDK),
     /// for the snippets.
     const SEND: Send;
@@ -60,6 +61,25 @@ pub trait Streams: Spec {
     /// The events (JSON values, or strings for sentinels) of the stream that carries the
     /// response body `doc`, with text and argument fragments of `n` characters.
     fn synthesize(doc: &Value, n: usize) -> Vec<Value>;
+}
+
+/// The lint rules of the provider whose models a format names: Anthropic's, Gemini's and
+/// Bedrock's own; OpenAI's for OpenAI and the OpenAI-compatible dialects, and as the common bar
+/// for a format that names any provider's (the AI SDK's `inputSchema` goes to any of them).
+pub const fn lints_of(models: Option<ModelFamily>) -> Family {
+    match models {
+        Some(ModelFamily::Anthropic) => Family::Anthropic,
+        Some(ModelFamily::Gemini) => Family::Gemini,
+        Some(ModelFamily::Bedrock) => Family::Bedrock,
+        Some(
+            ModelFamily::OpenAi
+            | ModelFamily::Mistral
+            | ModelFamily::Cohere
+            | ModelFamily::DeepSeek
+            | ModelFamily::Ollama,
+        )
+        | None => Family::OpenAi,
+    }
 }
 
 /// How a format's requests are sent.

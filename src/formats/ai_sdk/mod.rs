@@ -45,7 +45,6 @@ pub use convert::ID;
 
 use crate::formats::spec::Send;
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde_json::Value;
 
 /// The AI SDK codec.
@@ -60,8 +59,6 @@ impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     // The AI SDK names the model of any provider.
     const MODELS: Option<ModelFamily> = None;
-    // The AI SDK's `inputSchema` goes to any provider: OpenAI's rules are the common bar.
-    const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Nothing(
         "AI SDK messages are passed to generateText in a TypeScript app, not sent over HTTP",
     );

@@ -41,7 +41,6 @@ pub use convert::{PLACEHOLDER_ID, PLACEHOLDER_MAX_TOKENS, PLACEHOLDER_MODEL};
 
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::model::ModelFamily;
-use crate::schema::Family;
 
 /// The Messages API, as snippets call it (the legacy XML prompt is sent to it too).
 pub const API: Http = Http::post(
@@ -69,6 +68,5 @@ impl crate::formats::Codec for Codec {
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
-    const LINTS: Family = Family::Anthropic;
     const SEND: Send = Send::Http(API);
 }

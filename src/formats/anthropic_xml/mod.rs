@@ -52,7 +52,6 @@ use crate::formats::spec::Send;
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::model::{Exchange, Loss};
-use crate::schema::Family;
 use serde_json::Value;
 
 /// The legacy XML codec.
@@ -137,7 +136,6 @@ fn has_prompt_markers(text: &str) -> bool {
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
-    const LINTS: Family = Family::Anthropic;
     const SEND: Send = Send::Prompt(crate::formats::anthropic::API);
     const TEXT: bool = true;
 }

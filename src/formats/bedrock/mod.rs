@@ -53,7 +53,6 @@ pub use convert::{tool_name_ok, PLACEHOLDER_MODEL, PLACEHOLDER_TOOL, UNPAIRED_ID
 
 use crate::formats::spec::{Http, ModelIn, Print, Sdk, Send};
 use crate::model::ModelFamily;
-use crate::schema::Family;
 
 /// The boto3 client a Python snippet makes (region from the environment).
 const BOTO3_CLIENT: &str =
@@ -67,17 +66,17 @@ impl crate::formats::Codec for Codec {
     crate::formats::by_convert!(wire::Request, wire::Response);
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Amazon Bedrock Converse",
+    "https://bedrock-runtime.$REGION.amazonaws.com/model/{model}/converse",
+)
+.model(ModelIn::BodyAndUrl("modelId"))
+.sdk(Sdk::new("boto3", BOTO3_CLIENT, "converse").print(Print::Dict))
+.aws();
+
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Bedrock);
-    const LINTS: Family = Family::Bedrock;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Amazon Bedrock Converse",
-            "https://bedrock-runtime.$REGION.amazonaws.com/model/{model}/converse",
-        )
-        .model(ModelIn::BodyAndUrl("modelId"))
-        .sdk(Sdk::new("boto3", BOTO3_CLIENT, "converse").print(Print::Dict))
-        .aws(),
-    );
+    const SEND: Send = Send::Http(API);
 }

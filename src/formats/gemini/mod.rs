@@ -40,7 +40,6 @@ pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};
 use crate::formats::spec::{Header, Http, ModelIn, Send};
 use crate::formats::{json, DecodeError};
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -76,16 +75,16 @@ impl crate::formats::Codec for Codec {
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Google Gemini generateContent ({model})",
+    "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+)
+.headers(&[Header::env("x-goog-api-key", "GEMINI_API_KEY")])
+.model(ModelIn::Url);
+
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Gemini);
-    const LINTS: Family = Family::Gemini;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Google Gemini generateContent ({model})",
-            "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-        )
-        .headers(&[Header::env("x-goog-api-key", "GEMINI_API_KEY")])
-        .model(ModelIn::Url),
-    );
+    const SEND: Send = Send::Http(API);
 }

@@ -61,6 +61,7 @@ impl crate::formats::Codec for Codec {
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = None;
+    // Names no model: its tools are checked by MCP's own rules.
     const LINTS: Family = Family::Mcp;
     const SEND: Send = Send::JsonRpc;
 }

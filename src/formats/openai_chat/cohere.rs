@@ -29,7 +29,6 @@ use crate::formats::spec::{Header, Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::model::{ChoiceMode, Exchange, Losses, FORM_KEY};
-use crate::schema::Family;
 use serde_json::{json, Value};
 
 const ID: &str = "cohere";
@@ -310,23 +309,23 @@ fn tokens(u: &Value) -> Option<(u64, u64)> {
     ))
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
+    // The cohere SDK's own variable.
+    .headers(&[Header::bearer("CO_API_KEY")])
+    .sdk(
+        Sdk::new(
+            "cohere",
+            "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])",
+            "chat",
+        )
+        .print(Print::Repr),
+    );
+
 impl crate::formats::spec::Spec for Cohere {
     const NOTE: &'static str = include_str!("notes/cohere.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Cohere);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
-            // The cohere SDK's own variable.
-            .headers(&[Header::bearer("CO_API_KEY")])
-            .sdk(
-                Sdk::new(
-                    "cohere",
-                    "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])",
-                    "chat",
-                )
-                .print(Print::Repr),
-            ),
-    );
+    const SEND: Send = Send::Http(API);
 }
 
 /// Cohere Chat v2 as a Chat Completions dialect (the renames and the response shape are done

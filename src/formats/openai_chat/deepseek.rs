@@ -10,7 +10,6 @@ use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::{Format, Kind};
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde_json::Value;
 
 /// DeepSeek Chat Completions.
@@ -62,18 +61,18 @@ impl Profile for DeepSeek {
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "DeepSeek (OpenAI-compatible Chat Completions)",
+    "https://api.deepseek.com/chat/completions",
+)
+.headers(&[Header::bearer("DEEPSEEK_API_KEY")])
+.openai("chat.completions.create", Some("https://api.deepseek.com"));
+
 impl crate::formats::spec::Spec for DeepSeek {
     const NOTE: &'static str = include_str!("notes/deepseek.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::DeepSeek);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "DeepSeek (OpenAI-compatible Chat Completions)",
-            "https://api.deepseek.com/chat/completions",
-        )
-        .headers(&[Header::bearer("DEEPSEEK_API_KEY")])
-        .openai("chat.completions.create", Some("https://api.deepseek.com")),
-    );
+    const SEND: Send = Send::Http(API);
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("deepseek");
 }

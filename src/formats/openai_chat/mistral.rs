@@ -11,7 +11,6 @@ use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Qui
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::{Format, Kind};
 use crate::model::{ChoiceMode, IdRule, ModelFamily};
-use crate::schema::Family;
 use serde_json::Value;
 
 /// Words of Mistral's model names (`mistral-large-latest`, `codestral-2501`, …).
@@ -106,25 +105,25 @@ impl Profile for Mistral {
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Mistral Chat Completions",
+    "https://api.mistral.ai/v1/chat/completions",
+)
+.headers(&[Header::bearer("MISTRAL_API_KEY")])
+.sdk(
+    Sdk::new(
+        "mistralai",
+        "Mistral(api_key=os.environ[\"MISTRAL_API_KEY\"])",
+        "chat.complete",
+    )
+    .import("from mistralai.client import Mistral"),
+);
+
 impl crate::formats::spec::Spec for Mistral {
     const NOTE: &'static str = include_str!("notes/mistral.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Mistral);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Mistral Chat Completions",
-            "https://api.mistral.ai/v1/chat/completions",
-        )
-        .headers(&[Header::bearer("MISTRAL_API_KEY")])
-        .sdk(
-            Sdk::new(
-                "mistralai",
-                "Mistral(api_key=os.environ[\"MISTRAL_API_KEY\"])",
-                "chat.complete",
-            )
-            .import("from mistralai.client import Mistral"),
-        ),
-    );
+    const SEND: Send = Send::Http(API);
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("mistral");
 }

@@ -115,7 +115,6 @@ pub(crate) use adapted_codec;
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde_json::Value;
 
 /// The OpenAI Chat Completions codec.
@@ -129,16 +128,16 @@ impl crate::formats::Codec for Codec {
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "OpenAI Chat Completions",
+    "https://api.openai.com/v1/chat/completions",
+)
+.headers(&[Header::bearer("OPENAI_API_KEY")])
+.openai("chat.completions.create", None);
+
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "OpenAI Chat Completions",
-            "https://api.openai.com/v1/chat/completions",
-        )
-        .headers(&[Header::bearer("OPENAI_API_KEY")])
-        .openai("chat.completions.create", None),
-    );
+    const SEND: Send = Send::Http(API);
 }

@@ -33,7 +33,6 @@ use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::model::{ChoiceMode, Exchange, Losses, StopReason};
-use crate::schema::Family;
 use serde_json::{json, Value};
 
 const ID: &str = "ollama";
@@ -260,17 +259,17 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
     })
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Ollama /api/chat (local, no key)",
+    "http://localhost:11434/api/chat",
+)
+.sdk(Sdk::new("ollama", "ollama.Client()", "chat").print(Print::Repr));
+
 impl crate::formats::spec::Spec for Ollama {
     const NOTE: &'static str = include_str!("notes/ollama.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Ollama);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Ollama /api/chat (local, no key)",
-            "http://localhost:11434/api/chat",
-        )
-        .sdk(Sdk::new("ollama", "ollama.Client()", "chat").print(Print::Repr)),
-    );
+    const SEND: Send = Send::Http(API);
 }
 
 /// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are

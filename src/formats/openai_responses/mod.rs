@@ -40,7 +40,6 @@ pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
 
 use crate::formats::spec::{Header, Http, Send};
 use crate::model::ModelFamily;
-use crate::schema::Family;
 
 /// The OpenAI Responses codec.
 pub struct Codec;
@@ -50,13 +49,13 @@ impl crate::formats::Codec for Codec {
     crate::formats::by_convert!(wire::Request, wire::Response);
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post("OpenAI Responses", "https://api.openai.com/v1/responses")
+    .headers(&[Header::bearer("OPENAI_API_KEY")])
+    .openai("responses.create", None);
+
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post("OpenAI Responses", "https://api.openai.com/v1/responses")
-            .headers(&[Header::bearer("OPENAI_API_KEY")])
-            .openai("responses.create", None),
-    );
+    const SEND: Send = Send::Http(API);
 }
