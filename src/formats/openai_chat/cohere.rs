@@ -22,7 +22,7 @@
 //! - Finish reasons `COMPLETE`, `TOOL_CALL`, `MAX_TOKENS`, `STOP_SEQUENCE`, `ERROR`,
 //!   `TIMEOUT`; a content filter has none (sent as the derived one, reported).
 
-use super::dialects::messages;
+use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
 use crate::formats::spec::{Header, Http, Print, Sdk, Send};
@@ -133,23 +133,8 @@ fn renamed(x: &Exchange, losses: &mut Losses) -> Exchange {
 /// The reverse of [`renamed`] on a decoded request.
 fn lift(x: &mut Exchange) {
     let own = x.extra.entry(ID.to_string()).or_default();
-    if x.options.top_p.is_none() {
-        if let Some(p) = own.get("p").and_then(Value::as_f64) {
-            x.options.top_p = Some(p);
-            own.remove("p");
-        }
-    }
-    if x.options.stop.is_empty() {
-        let stop: Option<Vec<String>> = own
-            .get("stop_sequences")
-            .and_then(Value::as_array)
-            .filter(|a| !a.is_empty())
-            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
-        if let Some(stop) = stop {
-            x.options.stop = stop;
-            own.remove("stop_sequences");
-        }
-    }
+    dialects::lift(&mut x.options.top_p, own, "p", Value::as_f64);
+    dialects::lift_stop(&mut x.options.stop, own, "stop_sequences");
     let all_unset = !x.tools.is_empty() && x.tools.iter().all(|t| t.strict.is_none());
     match own.get("strict_tools").and_then(Value::as_bool) {
         // false is the default the encoder states: no tool is strict.

@@ -26,7 +26,7 @@
 //!   the document carries the whole schema, and keywords outside that subset may be ignored
 //!   (not reported).
 
-use super::dialects::messages;
+use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
 use crate::formats::spec::{Http, Print, Sdk, Send};
@@ -116,35 +116,20 @@ fn lift(x: &mut Exchange) {
         return;
     };
     let before = options.len();
-    if x.options.temperature.is_none() {
-        if let Some(t) = options.get("temperature").and_then(Value::as_f64) {
-            x.options.temperature = Some(t);
-            options.remove("temperature");
-        }
-    }
-    if x.options.top_p.is_none() {
-        if let Some(p) = options.get("top_p").and_then(Value::as_f64) {
-            x.options.top_p = Some(p);
-            options.remove("top_p");
-        }
-    }
-    if x.options.max_tokens.is_none() {
-        if let Some(n) = options.get("num_predict").and_then(Value::as_u64) {
-            x.options.max_tokens = Some(n);
-            options.remove("num_predict");
-        }
-    }
-    if x.options.stop.is_empty() {
-        let stop: Option<Vec<String>> = options
-            .get("stop")
-            .and_then(Value::as_array)
-            .filter(|a| !a.is_empty())
-            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
-        if let Some(stop) = stop {
-            x.options.stop = stop;
-            options.remove("stop");
-        }
-    }
+    dialects::lift(
+        &mut x.options.temperature,
+        options,
+        "temperature",
+        Value::as_f64,
+    );
+    dialects::lift(&mut x.options.top_p, options, "top_p", Value::as_f64);
+    dialects::lift(
+        &mut x.options.max_tokens,
+        options,
+        "num_predict",
+        Value::as_u64,
+    );
+    dialects::lift_stop(&mut x.options.stop, options, "stop");
     // An `options` emptied by lifting is the encoder's to rebuild; one pasted empty stays.
     if options.is_empty() && before > 0 {
         if let Some(own) = x.extra.get_mut(ID) {
