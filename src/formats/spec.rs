@@ -153,6 +153,9 @@ impl Header {
     }
 }
 
+/// The key header of OpenAI's own API.
+const OPENAI_KEY: &[Header] = &[Header::bearer("OPENAI_API_KEY")];
+
 /// Where a request names its model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ModelIn {
@@ -249,6 +252,14 @@ impl Http {
             python: Python::Httpx,
             aws: false,
         }
+    }
+
+    /// An endpoint of OpenAI's own API: the key in `Authorization: Bearer $OPENAI_API_KEY`,
+    /// Python through the `openai` SDK's `call` at its default base URL.
+    pub const fn openai_api(title: &'static str, url: &'static str, call: &'static str) -> Http {
+        Http::post(title, url)
+            .headers(OPENAI_KEY)
+            .openai(call, None)
     }
 
     /// With these headers.

@@ -46,12 +46,21 @@ use serde_json::Value;
 /// The Gemini codec.
 pub struct Codec;
 
-/// Typed parse of an already normalised document; shape errors keep their pointer, spelled as
-/// the user wrote it (line and column are added by the dispatcher).
-fn typed<T: DeserializeOwned>(v: Value, renamed: &[wire::Renamed]) -> Result<T, DecodeError> {
-    json::typed(v).map_err(|(pointer, message)| {
-        DecodeError::at(ID, wire::original_pointer(renamed, &pointer), message)
-    })
+/// A document parsed, its snake_case names normalised, and typed; shape errors keep their
+/// pointer, spelled as the user wrote it (line and column are added by the dispatcher), and
+/// the document keeps what was renamed (in the field `renamed` returns).
+fn parse<T: DeserializeOwned>(
+    text: &str,
+    normalize: fn(&mut Value) -> Vec<wire::Renamed>,
+    renamed: fn(&mut T) -> &mut Vec<wire::Renamed>,
+) -> Result<T, DecodeError> {
+    let mut v: Value = json::parse(ID, text)?;
+    let names = normalize(&mut v);
+    let mut doc: T = json::typed(v).map_err(|(pointer, message)| {
+        DecodeError::at(ID, wire::original_pointer(&names, &pointer), message)
+    })?;
+    *renamed(&mut doc) = names;
+    Ok(doc)
 }
 
 impl crate::formats::Codec for Codec {
@@ -59,19 +68,11 @@ impl crate::formats::Codec for Codec {
     crate::formats::by_convert!(wire::Request, wire::Response);
 
     fn parse_request(text: &str) -> Result<wire::Request, DecodeError> {
-        let mut v: Value = json::parse(ID, text)?;
-        let renamed = wire::normalize_request(&mut v);
-        let mut doc: wire::Request = typed(v, &renamed)?;
-        doc.renamed = renamed;
-        Ok(doc)
+        parse(text, wire::normalize_request, |doc| &mut doc.renamed)
     }
 
     fn parse_response(text: &str) -> Result<wire::Response, DecodeError> {
-        let mut v: Value = json::parse(ID, text)?;
-        let renamed = wire::normalize_response(&mut v);
-        let mut doc: wire::Response = typed(v, &renamed)?;
-        doc.renamed = renamed;
-        Ok(doc)
+        parse(text, wire::normalize_response, |doc| &mut doc.renamed)
     }
 }
 

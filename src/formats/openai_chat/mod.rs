@@ -112,7 +112,7 @@ macro_rules! adapted_codec {
 }
 pub(crate) use adapted_codec;
 
-use crate::formats::spec::{Header, Http, Send};
+use crate::formats::spec::{Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
 use serde_json::Value;
@@ -129,12 +129,11 @@ impl crate::formats::Codec for Codec {
 }
 
 /// The API its requests are sent to, as the snippets call it.
-const API: Http = Http::post(
+const API: Http = Http::openai_api(
     "OpenAI Chat Completions",
     "https://api.openai.com/v1/chat/completions",
-)
-.headers(&[Header::bearer("OPENAI_API_KEY")])
-.openai("chat.completions.create", None);
+    "chat.completions.create",
+);
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");

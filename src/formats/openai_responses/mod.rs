@@ -38,7 +38,7 @@ pub mod wire;
 
 pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
 
-use crate::formats::spec::{Header, Http, Send};
+use crate::formats::spec::{Http, Send};
 use crate::model::ModelFamily;
 
 /// The OpenAI Responses codec.
@@ -50,9 +50,11 @@ impl crate::formats::Codec for Codec {
 }
 
 /// The API its requests are sent to, as the snippets call it.
-const API: Http = Http::post("OpenAI Responses", "https://api.openai.com/v1/responses")
-    .headers(&[Header::bearer("OPENAI_API_KEY")])
-    .openai("responses.create", None);
+const API: Http = Http::openai_api(
+    "OpenAI Responses",
+    "https://api.openai.com/v1/responses",
+    "responses.create",
+);
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
