@@ -2,7 +2,9 @@
 //! of `extra`, loss pointers that stay right when elements move, and object arguments.
 
 use crate::formats::json::escape;
-use crate::model::{is_form_key, Extra, Losses, Message, StopReason, ToolCall};
+use crate::model::{
+    empty_object_schema, is_form_key, Extra, Losses, Message, StopReason, Tool, ToolCall,
+};
 use serde_json::{Map, Value};
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
@@ -110,4 +112,26 @@ pub(crate) fn derived_stop(m: &Message) -> StopReason {
     } else {
         StopReason::EndTurn
     }
+}
+
+/// Tool `i`'s input schema where the format needs a JSON object: anything else is sent as an
+/// empty object schema, reported with `why` at `target` (where the schema lands).
+pub(crate) fn object_schema(
+    i: usize,
+    t: &Tool,
+    why: &str,
+    target: String,
+    losses: &mut Losses,
+) -> Value {
+    if t.input_schema.is_object() {
+        return t.input_schema.clone();
+    }
+    losses
+        .rewritten(
+            format!("/tools/{i}/input_schema"),
+            format!("schema {} sent as an empty object schema", t.input_schema),
+            why,
+        )
+        .at(target);
+    empty_object_schema()
 }

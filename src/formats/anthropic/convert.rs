@@ -14,9 +14,9 @@ use crate::formats::shared::{self, drop_pointer, option_pointer};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
-    assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
-    ToolChoice, ToolResult, Usage,
+    assign_missing_ids, rewrite_ids, Block as ModelBlock, ChoiceMode, Exchange, IdRule, Loss,
+    Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult,
+    Usage,
 };
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -452,18 +452,13 @@ fn encode_system(x: &Exchange, stored: Option<Value>, losses: &mut Losses) -> Op
 
 fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
     let p = format!("/tools/{i}");
-    let input_schema = if t.input_schema.is_object() {
-        t.input_schema.clone()
-    } else {
-        losses
-            .rewritten(
-                format!("{p}/input_schema"),
-                format!("schema {} sent as an empty object schema", t.input_schema),
-                "Anthropic input_schema must be a JSON object",
-            )
-            .at(format!("{p}/input_schema"));
-        empty_object_schema()
-    };
+    let input_schema = shared::object_schema(
+        i,
+        t,
+        "Anthropic input_schema must be a JSON object",
+        format!("{p}/input_schema"),
+        losses,
+    );
     if t.output_schema.is_some() {
         losses.dropped(
             format!("{p}/output_schema"),

@@ -598,18 +598,13 @@ fn encode_inference(
 
 fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
     let p = format!("/tools/{i}");
-    let input_schema = if t.input_schema.is_object() {
-        t.input_schema.clone()
-    } else {
-        losses
-            .rewritten(
-                format!("{p}/input_schema"),
-                format!("schema {} sent as an empty object schema", t.input_schema),
-                "Bedrock inputSchema.json must be a JSON object",
-            )
-            .at(format!("/toolConfig/tools/{i}/toolSpec/inputSchema/json"));
-        empty_object_schema()
-    };
+    let input_schema = shared::object_schema(
+        i,
+        t,
+        "Bedrock inputSchema.json must be a JSON object",
+        format!("/toolConfig/tools/{i}/toolSpec/inputSchema/json"),
+        losses,
+    );
     let description = match &t.description {
         Some(d) if d.is_empty() => {
             losses.dropped(
