@@ -660,21 +660,12 @@ fn speaker_of(role: Role) -> Speaker {
 /// Model → prompt.
 pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
     let mut losses = Losses::new();
-    let o = &x.options;
-    for (set, field) in [
-        (o.model.is_some(), "model"),
-        (o.max_tokens.is_some(), "max_tokens"),
-        (o.temperature.is_some(), "temperature"),
-        (o.top_p.is_some(), "top_p"),
-        (!o.stop.is_empty(), "stop"),
-    ] {
-        if set {
-            losses.dropped(
-                format!("/options/{field}"),
-                format!("option {field}"),
-                "API parameters (max_tokens_to_sample, …) are not part of the prompt text",
-            );
-        }
+    for field in x.options.set_parameters() {
+        losses.dropped(
+            format!("/options/{field}"),
+            format!("option {field}"),
+            "API parameters (max_tokens_to_sample, …) are not part of the prompt text",
+        );
     }
     if x.tool_choice.is_some() {
         losses.dropped(

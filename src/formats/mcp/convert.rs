@@ -510,17 +510,8 @@ fn drop_exchange_level(x: &Exchange, losses: &mut Losses) {
             "MCP clients may always send several tools/call requests at once",
         );
     }
-    let o = &x.options;
-    for (set, field) in [
-        (o.model.is_some(), "model"),
-        (o.max_tokens.is_some(), "max_tokens"),
-        (o.temperature.is_some(), "temperature"),
-        (o.top_p.is_some(), "top_p"),
-        (!o.stop.is_empty(), "stop"),
-    ] {
-        if set {
-            losses.dropped(format!("/options/{field}"), field, WHY_PROVIDER);
-        }
+    for field in x.options.set_parameters() {
+        losses.dropped(format!("/options/{field}"), field, WHY_PROVIDER);
     }
     losses.foreign_extra(&x.extra, ID, "");
     // A transcript has no top-level object: only the parts of it kept by the decoder return.
