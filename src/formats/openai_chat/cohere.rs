@@ -208,22 +208,9 @@ fn from_cohere(doc: Value) -> Result<wire::Response, DecodeError> {
     let Value::Object(mut top) = doc else {
         return Err(DecodeError::at(ID, "", "a response is a JSON object"));
     };
-    let id = match top.remove("id") {
-        None => None,
-        Some(Value::String(s)) => Some(s),
-        Some(_) => return Err(DecodeError::at(ID, "/id", "id is a string")),
-    };
-    let finish_reason = match top.remove("finish_reason") {
-        None => Field::Absent,
-        Some(Value::String(s)) => Field::Value(s),
-        Some(_) => {
-            return Err(DecodeError::at(
-                ID,
-                "/finish_reason",
-                "finish_reason is a string",
-            ))
-        }
-    };
+    let id = dialects::take_str(ID, &mut top, "id")?;
+    let finish_reason =
+        dialects::take_str(ID, &mut top, "finish_reason")?.map_or(Field::Absent, Field::Value);
     let Some(mut message) = top.remove("message") else {
         return Err(DecodeError::at(ID, "", "a response needs a message"));
     };
@@ -316,9 +303,6 @@ impl crate::formats::spec::Spec for Cohere {
 /// Cohere Chat v2 as a Chat Completions dialect (the renames and the response shape are done
 /// above, around the converter).
 impl Profile for Cohere {
-    fn provider(&self) -> &'static str {
-        "Cohere"
-    }
     fn quirks(&self) -> Quirks {
         Quirks {
             tool_type_optional: true,

@@ -34,9 +34,6 @@ impl crate::formats::Codec for DeepSeek {
 }
 
 impl Profile for DeepSeek {
-    fn provider(&self) -> &'static str {
-        "DeepSeek"
-    }
     fn choices(&self) -> Choices {
         Choices {
             allowed_tools: false,

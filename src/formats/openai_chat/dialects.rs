@@ -19,6 +19,7 @@
 //! plain OpenAI document).
 
 use super::wire::Fields;
+use crate::formats::DecodeError;
 use serde_json::Value;
 
 pub use super::cohere::Cohere;
@@ -81,5 +82,23 @@ pub(crate) fn lift_stop(stop: &mut Vec<String>, fields: &mut Fields, key: &str) 
             *stop = lifted;
             fields.remove(key);
         }
+    }
+}
+
+/// Takes `key` out of dialect `id`'s response object: absent, or a string (anything else is
+/// the error at `/key`).
+pub(crate) fn take_str(
+    id: &'static str,
+    top: &mut Fields,
+    key: &str,
+) -> Result<Option<String>, DecodeError> {
+    match top.remove(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(DecodeError::at(
+            id,
+            format!("/{key}"),
+            format!("{key} is a string"),
+        )),
     }
 }

@@ -50,9 +50,6 @@ impl crate::formats::Codec for Mistral {
 }
 
 impl Profile for Mistral {
-    fn provider(&self) -> &'static str {
-        "Mistral"
-    }
     fn quirks(&self) -> Quirks {
         Quirks {
             required_alias: true,

@@ -184,28 +184,15 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
     let Value::Object(mut top) = doc else {
         return Err(DecodeError::at(ID, "", "a response is a JSON object"));
     };
-    let model = match top.remove("model") {
-        None => None,
-        Some(Value::String(s)) => Some(s),
-        Some(_) => return Err(DecodeError::at(ID, "/model", "model is a string")),
-    };
+    let model = dialects::take_str(ID, &mut top, "model")?;
     if top.get("created_at") == Some(&json!(PLACEHOLDER_CREATED_AT)) {
         top.remove("created_at");
     }
     if top.get("done") == Some(&Value::Bool(true)) {
         top.remove("done");
     }
-    let finish_reason = match top.remove("done_reason") {
-        None => Field::Absent,
-        Some(Value::String(s)) => Field::Value(s),
-        Some(_) => {
-            return Err(DecodeError::at(
-                ID,
-                "/done_reason",
-                "done_reason is a string",
-            ))
-        }
-    };
+    let finish_reason =
+        dialects::take_str(ID, &mut top, "done_reason")?.map_or(Field::Absent, Field::Value);
     let Some(message) = top.remove("message") else {
         return Err(DecodeError::at(ID, "", "a response needs a message"));
     };
@@ -260,9 +247,6 @@ impl crate::formats::spec::Spec for Ollama {
 /// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are
 /// done above, around the converter).
 impl Profile for Ollama {
-    fn provider(&self) -> &'static str {
-        "Ollama"
-    }
     fn quirks(&self) -> Quirks {
         Quirks {
             has_ids: false,
