@@ -135,3 +135,24 @@ pub(crate) fn object_schema(
         .at(target);
     empty_object_schema()
 }
+
+/// Reports what tool `t` (at `p`) carries from MCP that the format's tools cannot hold: its
+/// output schema (`no_output` says why) and its annotations (`no_annotations`).
+pub(crate) fn drop_mcp_tool_parts(
+    t: &Tool,
+    p: &str,
+    no_output: &str,
+    no_annotations: &str,
+    losses: &mut Losses,
+) {
+    if t.output_schema.is_some() {
+        losses.dropped(format!("{p}/output_schema"), "output schema", no_output);
+    }
+    if t.annotations.is_some() {
+        losses.dropped(
+            format!("{p}/annotations"),
+            "tool annotations",
+            no_annotations,
+        );
+    }
+}

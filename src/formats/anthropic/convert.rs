@@ -459,20 +459,13 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
         format!("{p}/input_schema"),
         losses,
     );
-    if t.output_schema.is_some() {
-        losses.dropped(
-            format!("{p}/output_schema"),
-            "output schema",
-            "Anthropic tools have no output schema",
-        );
-    }
-    if t.annotations.is_some() {
-        losses.dropped(
-            format!("{p}/annotations"),
-            "tool annotations",
-            "Anthropic tools have no annotations",
-        );
-    }
+    shared::drop_mcp_tool_parts(
+        t,
+        &p,
+        "Anthropic tools have no output schema",
+        "Anthropic tools have no annotations",
+        losses,
+    );
     let extra = shared::own_fields(
         ID,
         &t.extra,

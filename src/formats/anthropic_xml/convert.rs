@@ -364,20 +364,13 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDescription {
             "the legacy format has no strict mode",
         );
     }
-    if t.output_schema.is_some() {
-        losses.dropped(
-            format!("{p}/output_schema"),
-            "output schema",
-            "the legacy format has no output schemas",
-        );
-    }
-    if t.annotations.is_some() {
-        losses.dropped(
-            format!("{p}/annotations"),
-            "tool annotations",
-            "the legacy format has no annotations",
-        );
-    }
+    crate::formats::shared::drop_mcp_tool_parts(
+        t,
+        &p,
+        "the legacy format has no output schemas",
+        "the legacy format has no annotations",
+        losses,
+    );
     let unknown = own_children(&t.extra, &p, losses);
     ToolDescription {
         name: t.name.clone(),

@@ -616,20 +616,13 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
         }
         d => d.clone(),
     };
-    if t.output_schema.is_some() {
-        losses.dropped(
-            format!("{p}/output_schema"),
-            "output schema",
-            "Bedrock tool specs have no output schema",
-        );
-    }
-    if t.annotations.is_some() {
-        losses.dropped(
-            format!("{p}/annotations"),
-            "tool annotations",
-            "Bedrock tool specs have no annotations",
-        );
-    }
+    shared::drop_mcp_tool_parts(
+        t,
+        &p,
+        "Bedrock tool specs have no output schema",
+        "Bedrock tool specs have no annotations",
+        losses,
+    );
     let extra = shared::own_fields(
         ID,
         &t.extra,
