@@ -32,7 +32,8 @@ use spec::registry;
 use std::fmt;
 
 /// The conversions of a [`Codec`] whose format's `convert` module has `encode_request`,
-/// `decode_request`, `encode_response` and `decode_response` of these body types.
+/// `decode_request`, `encode_response` and `decode_response` of these body types, and its
+/// `sniff`.
 macro_rules! by_convert {
     ($request:ty, $response:ty) => {
         type Request = $request;
@@ -49,6 +50,9 @@ macro_rules! by_convert {
         }
         fn decode_response(doc: $response) -> $crate::formats::Decoding {
             convert::decode_response(doc)
+        }
+        fn sniff(v: &serde_json::Value) -> Option<($crate::formats::Kind, u8)> {
+            convert::sniff(v)
         }
     };
 }
@@ -243,12 +247,12 @@ impl Format {
 
     /// Human name.
     pub fn name(self) -> &'static str {
-        self.entry().name
+        notes::title(self.entry().note)
     }
 
     /// "How this format differs", shown next to its pane.
     pub fn note(self) -> notes::Note {
-        self.entry().note
+        notes::Note::parse(self.entry().note)
     }
 
     /// The protocol a dialect speaks (`deepseek` and `mistral` speak `openai-chat`); a format

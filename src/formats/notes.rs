@@ -1,6 +1,7 @@
 //! "How this format differs": one short note per format, shown next to its pane. Each field is
 //! one sentence, taken from the format's `mod.rs` doc and converter (which say it in full,
-//! with every loss); each format's note is its `Spec::NOTE`.
+//! with every loss). The notes are prose, so each is Markdown in its format's folder
+//! (`NOTE.md`, the `Spec::NOTE`): `# Name`, then one `## Label` section per field.
 
 use super::Format;
 
@@ -19,17 +20,49 @@ pub struct Note {
     pub other: &'static str,
 }
 
+/// The section labels, in display order (the `##` headings of a `NOTE.md`).
+const LABELS: [&str; 5] = ["Arguments", "Results", "Ids", "Tool choice", "Other"];
+
 impl Note {
     /// The fields with labels, in display order.
     pub fn rows(&self) -> [(&'static str, &'static str); 5] {
-        [
-            ("Arguments", self.arguments),
-            ("Results", self.results),
-            ("Ids", self.ids),
-            ("Tool choice", self.choice),
-            ("Other", self.other),
-        ]
+        let fields = [
+            self.arguments,
+            self.results,
+            self.ids,
+            self.choice,
+            self.other,
+        ];
+        std::array::from_fn(|i| (LABELS[i], fields[i]))
     }
+
+    /// The note a `NOTE.md` says: each `## Label` section's text (trimmed); a missing
+    /// section is empty (the unit test below keeps every format's note whole).
+    pub fn parse(md: &'static str) -> Note {
+        let mut fields = [""; 5];
+        for section in md.split("\n## ").skip(1) {
+            let (label, text) = section.split_once('\n').unwrap_or((section, ""));
+            if let Some(i) = LABELS.iter().position(|l| *l == label.trim()) {
+                fields[i] = text.trim();
+            }
+        }
+        let [arguments, results, ids, choice, other] = fields;
+        Note {
+            arguments,
+            results,
+            ids,
+            choice,
+            other,
+        }
+    }
+}
+
+/// The `# Title` of a `NOTE.md`: the format's human name.
+pub fn title(md: &'static str) -> &'static str {
+    md.lines()
+        .find_map(|l| l.strip_prefix("# "))
+        .unwrap_or_default()
+        .trim()
 }
 
 /// The note of a format (each format's `Spec::NOTE`, in its folder).
@@ -57,6 +90,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn notes_every_note_md_has_a_title_and_all_sections() {
+        for f in Format::ALL {
+            let md = f.entry().note;
+            assert!(!title(md).is_empty(), "{}", f.id());
+            for label in LABELS {
+                assert!(
+                    md.contains(&format!("\n## {label}\n")),
+                    "{} {label}",
+                    f.id()
+                );
+            }
+        }
+        assert_eq!(Format::OpenAiChat.name(), "OpenAI Chat Completions");
+        assert_eq!(Format::Mcp.name(), "MCP (JSON-RPC)");
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! of `extra`, loss pointers that stay right when elements move, and object arguments.
 
 use crate::formats::json::escape;
-use crate::model::{is_form_key, Extra, Losses, Message, StopReason, ToolCall};
+use crate::model::{
+    empty_object_schema, is_form_key, Extra, Losses, Message, StopReason, Tool, ToolCall,
+};
 use serde_json::{Map, Value};
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
@@ -109,5 +111,48 @@ pub(crate) fn derived_stop(m: &Message) -> StopReason {
         StopReason::ToolUse
     } else {
         StopReason::EndTurn
+    }
+}
+
+/// Tool `i`'s input schema where the format needs a JSON object: anything else is sent as an
+/// empty object schema, reported with `why` at `target` (where the schema lands).
+pub(crate) fn object_schema(
+    i: usize,
+    t: &Tool,
+    why: &str,
+    target: String,
+    losses: &mut Losses,
+) -> Value {
+    if t.input_schema.is_object() {
+        return t.input_schema.clone();
+    }
+    losses
+        .rewritten(
+            format!("/tools/{i}/input_schema"),
+            format!("schema {} sent as an empty object schema", t.input_schema),
+            why,
+        )
+        .at(target);
+    empty_object_schema()
+}
+
+/// Reports what tool `t` (at `p`) carries from MCP that the format's tools cannot hold: its
+/// output schema (`no_output` says why) and its annotations (`no_annotations`).
+pub(crate) fn drop_mcp_tool_parts(
+    t: &Tool,
+    p: &str,
+    no_output: &str,
+    no_annotations: &str,
+    losses: &mut Losses,
+) {
+    if t.output_schema.is_some() {
+        losses.dropped(format!("{p}/output_schema"), "output schema", no_output);
+    }
+    if t.annotations.is_some() {
+        losses.dropped(
+            format!("{p}/annotations"),
+            "tool annotations",
+            no_annotations,
+        );
     }
 }

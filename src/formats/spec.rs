@@ -4,7 +4,6 @@
 //! turns one line per format into [`Format`], [`Protocol`] and their dispatch; every other
 //! module asks a `Format` or a `Protocol`, never matches on them.
 
-use super::notes::Note;
 use super::{Codec, Format};
 use crate::model::ModelFamily;
 use crate::schema::Family;
@@ -15,15 +14,15 @@ use std::fmt::Debug;
 /// Everything about a format that is not its codec. Every item without a default must be
 /// given: a new format that forgets one does not compile.
 pub trait Spec: Codec {
-    /// Human name (`OpenAI Chat Completions`).
-    const NAME: &'static str;
-    /// How the format differs, shown next to its pane.
-    const NOTE: Note;
+    /// The format's note, Markdown kept in its folder (`NOTE.md`): its human name as the
+    /// title, then how it differs, one `##` section per [`Note`](super::notes::Note) field.
+    const NOTE: &'static str;
     /// The family whose model names the requests carry; `None` when it names none (MCP) or
     /// names any provider's (the AI SDK).
     const MODELS: Option<ModelFamily>;
-    /// Which lint rules its tools are checked against.
-    const LINTS: Family;
+    /// Which lint rules its tools are checked against: by default those of the provider whose
+    /// models it names (see [`lints_of`]).
+    const LINTS: Family = lints_of(Self::MODELS);
     /// How a request is sent (endpoint, key header and its environment variable, Python SDK),
     /// for the snippets.
     const SEND: Send;
@@ -62,6 +61,25 @@ pub trait Streams: Spec {
     /// The events (JSON values, or strings for sentinels) of the stream that carries the
     /// response body `doc`, with text and argument fragments of `n` characters.
     fn synthesize(doc: &Value, n: usize) -> Vec<Value>;
+}
+
+/// The lint rules of the provider whose models a format names: Anthropic's, Gemini's and
+/// Bedrock's own; OpenAI's for OpenAI and the OpenAI-compatible dialects, and as the common bar
+/// for a format that names any provider's (the AI SDK's `inputSchema` goes to any of them).
+pub const fn lints_of(models: Option<ModelFamily>) -> Family {
+    match models {
+        Some(ModelFamily::Anthropic) => Family::Anthropic,
+        Some(ModelFamily::Gemini) => Family::Gemini,
+        Some(ModelFamily::Bedrock) => Family::Bedrock,
+        Some(
+            ModelFamily::OpenAi
+            | ModelFamily::Mistral
+            | ModelFamily::Cohere
+            | ModelFamily::DeepSeek
+            | ModelFamily::Ollama,
+        )
+        | None => Family::OpenAi,
+    }
 }
 
 /// How a format's requests are sent.
@@ -134,6 +152,9 @@ impl Header {
         }
     }
 }
+
+/// The key header of OpenAI's own API.
+const OPENAI_KEY: &[Header] = &[Header::bearer("OPENAI_API_KEY")];
 
 /// Where a request names its model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,6 +254,14 @@ impl Http {
         }
     }
 
+    /// An endpoint of OpenAI's own API: the key in `Authorization: Bearer $OPENAI_API_KEY`,
+    /// Python through the `openai` SDK's `call` at its default base URL.
+    pub const fn openai_api(title: &'static str, url: &'static str, call: &'static str) -> Http {
+        Http::post(title, url)
+            .headers(OPENAI_KEY)
+            .openai(call, None)
+    }
+
     /// With these headers.
     pub const fn headers(self, headers: &'static [Header]) -> Http {
         Http { headers, ..self }
@@ -269,8 +298,7 @@ impl Http {
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     pub(super) id: &'static str,
-    pub(super) name: &'static str,
-    pub(super) note: Note,
+    pub(super) note: &'static str,
     pub(super) models: Option<ModelFamily>,
     pub(super) lints: Family,
     pub(super) send: Send,
@@ -284,7 +312,6 @@ impl Entry {
     pub(super) const fn of<C: Spec>() -> Entry {
         Entry {
             id: C::ID,
-            name: C::NAME,
             note: C::NOTE,
             models: C::MODELS,
             lints: C::LINTS,

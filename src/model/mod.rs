@@ -116,6 +116,20 @@ impl Options {
     pub fn is_empty(&self) -> bool {
         *self == Options::default()
     }
+
+    /// The request parameters that are set, by field name (`model`, `max_tokens`,
+    /// `temperature`, `top_p`, `stop`): what a format without such parameters drops.
+    pub fn set_parameters(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.model.is_some(), "model"),
+            (self.max_tokens.is_some(), "max_tokens"),
+            (self.temperature.is_some(), "temperature"),
+            (self.top_p.is_some(), "top_p"),
+            (!self.stop.is_empty(), "stop"),
+        ]
+        .into_iter()
+        .filter_map(|(set, field)| set.then_some(field))
+    }
 }
 
 /// A tool definition.

@@ -242,12 +242,7 @@ fn prelude(cx: &mut Ctx, m: &Map<String, Value>, at: &str) -> Map<String, Value>
             "`oneOf` is not in `parameters`; fix: `anyOf`".into(),
             true,
         );
-        let mut any = m
-            .remove("anyOf")
-            .and_then(|a| a.as_array().cloned())
-            .unwrap_or_default();
-        any.extend(one.as_array().cloned().unwrap_or_default());
-        m.insert("anyOf".into(), Value::Array(any));
+        super::openai::one_of_into_any_of(&mut m, &one);
     }
     if let Some(c) = m.remove("const") {
         if let Value::String(_) = c {

@@ -405,12 +405,7 @@ fn go(root: &Value, s: &Value, depth: usize) -> Value {
         }
     }
     if let Some(one) = m.remove("oneOf") {
-        let mut any = m
-            .remove("anyOf")
-            .and_then(|a| a.as_array().cloned())
-            .unwrap_or_default();
-        any.extend(one.as_array().cloned().unwrap_or_default());
-        m.insert("anyOf".into(), Value::Array(any));
+        one_of_into_any_of(&mut m, &one);
     }
     for k in UNSUPPORTED.iter().chain(LIMITED.iter()) {
         m.remove(*k);
@@ -528,4 +523,15 @@ fn nullable(s: Value) -> Value {
         out.insert("description".into(), d);
     }
     Value::Object(out)
+}
+
+/// A removed `oneOf`'s branches appended to the `anyOf` of `m` (made when absent): the fix
+/// where `oneOf` is not supported.
+pub(crate) fn one_of_into_any_of(m: &mut Map<String, Value>, one: &Value) {
+    let mut any = m
+        .remove("anyOf")
+        .and_then(|a| a.as_array().cloned())
+        .unwrap_or_default();
+    any.extend(one.as_array().cloned().unwrap_or_default());
+    m.insert("anyOf".into(), Value::Array(any));
 }

@@ -435,6 +435,18 @@ impl Tracker {
         );
     }
 
+    /// [`Tracker::read`], a payload that does not read reported as [`Tracker::malformed`]
+    /// (`None` then: the assembler returns the updates so far).
+    pub fn read_or_report(&mut self, event: &Event) -> Option<serde_json::Map<String, Value>> {
+        match self.read(event) {
+            Ok(o) => Some(o),
+            Err(e) => {
+                self.malformed(&e);
+                None
+            }
+        }
+    }
+
     /// Report an unknown event type (kept in the timeline, otherwise ignored).
     pub fn unknown(&mut self, what: &str) {
         self.anomaly(

@@ -2,14 +2,14 @@
 //! form of recorded fixtures): push bytes in chunks of any size, get one event per non-blank
 //! line. CRLF is accepted; a last line without its newline comes out at `finish`.
 
-use super::sse::MAX_LINE;
+use super::sse::{keep_byte, take_line};
 use super::Event;
 
 /// The framer's state between chunks.
 #[derive(Debug, Clone, Default)]
 pub struct NdjsonFramer {
     line: Vec<u8>,
-    /// Lines cut at [`MAX_LINE`].
+    /// Lines cut at [`MAX_LINE`](super::sse::MAX_LINE).
     pub truncated: usize,
 }
 
@@ -25,11 +25,8 @@ impl NdjsonFramer {
         for &b in bytes {
             if b == b'\n' {
                 self.end_line(&mut out);
-            } else if self.line.len() < MAX_LINE {
-                self.line.push(b);
-            } else if self.line.len() == MAX_LINE {
-                self.line.push(b);
-                self.truncated += 1;
+            } else {
+                keep_byte(&mut self.line, &mut self.truncated, b);
             }
         }
         out
@@ -43,9 +40,7 @@ impl NdjsonFramer {
     }
 
     fn end_line(&mut self, out: &mut Vec<Event>) {
-        let mut bytes = std::mem::take(&mut self.line);
-        bytes.truncate(MAX_LINE);
-        let line = String::from_utf8_lossy(&bytes);
+        let line = take_line(&mut self.line);
         let line = line.trim_matches(|c: char| c == '\r' || c == '\u{feff}' || c.is_whitespace());
         if !line.is_empty() {
             out.push(Event::data(line));

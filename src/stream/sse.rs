@@ -14,6 +14,24 @@ use super::Event;
 /// cut is counted in [`SseFramer::truncated`].
 pub const MAX_LINE: usize = 16 * 1024 * 1024;
 
+/// Keeps byte `b` of the line being framed, up to [`MAX_LINE`]; one byte past the limit marks
+/// the line cut, so each cut line counts once in `truncated`.
+pub(crate) fn keep_byte(line: &mut Vec<u8>, truncated: &mut usize, b: u8) {
+    if line.len() < MAX_LINE {
+        line.push(b);
+    } else if line.len() == MAX_LINE {
+        line.push(b);
+        *truncated += 1;
+    }
+}
+
+/// The line framed so far, cut at [`MAX_LINE`] (invalid UTF-8 replaced), leaving it empty.
+pub(crate) fn take_line(line: &mut Vec<u8>) -> String {
+    let mut bytes = std::mem::take(line);
+    bytes.truncate(MAX_LINE);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// The framer's state between chunks.
 #[derive(Debug, Clone, Default)]
 pub struct SseFramer {
@@ -47,15 +65,7 @@ impl SseFramer {
                     self.end_line(&mut out);
                     self.after_cr = true;
                 }
-                _ => {
-                    if self.line.len() < MAX_LINE {
-                        self.line.push(b);
-                    } else if self.line.len() == MAX_LINE {
-                        // Count once per line: one byte past the limit marks it.
-                        self.line.push(b);
-                        self.truncated += 1;
-                    }
-                }
+                _ => keep_byte(&mut self.line, &mut self.truncated, b),
             }
         }
         out
@@ -72,9 +82,7 @@ impl SseFramer {
     }
 
     fn end_line(&mut self, out: &mut Vec<Event>) {
-        let mut bytes = std::mem::take(&mut self.line);
-        bytes.truncate(MAX_LINE);
-        let line = String::from_utf8_lossy(&bytes);
+        let line = take_line(&mut self.line);
         if line.is_empty() {
             self.dispatch(out);
             return;
@@ -88,7 +96,7 @@ impl SseFramer {
                 let v = v.get(1..).unwrap_or("");
                 (f, v.strip_prefix(' ').unwrap_or(v))
             }
-            None => (line.as_ref(), ""),
+            None => (line.as_str(), ""),
         };
         match field {
             "data" => match &mut self.data {

@@ -43,11 +43,8 @@ pub mod ui;
 
 pub use convert::ID;
 
-use crate::formats::notes::Note;
 use crate::formats::spec::Send;
-use crate::formats::Kind;
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde_json::Value;
 
 /// The AI SDK codec.
@@ -56,25 +53,12 @@ pub struct Codec;
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
     crate::formats::by_convert!(Value, Value);
-
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
-        convert::sniff(v)
-    }
 }
 
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "Vercel AI SDK";
-    const NOTE: Note = Note {
-        arguments: "A JSON value (`input` of a `tool-call` part).",
-        results: "`tool-result` parts in a `tool` message, with `toolName` and a typed `output`: `text`, `json`, `error-text`, `error-json` or `content`.",
-        ids: "`toolCallId` pairs call and result: any string, always present.",
-        choice: "`toolChoice` `auto`, `none`, `required` or one `tool`, with `activeTools` to restrict the set; no parallel switch.",
-        other: "Provider-neutral messages apps store and pass to `generateText`: tools are a record keyed by name with an `inputSchema`, and `useChat` keeps `UIMessage`s with tool parts in states.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     // The AI SDK names the model of any provider.
     const MODELS: Option<ModelFamily> = None;
-    // The AI SDK's `inputSchema` goes to any provider: OpenAI's rules are the common bar.
-    const LINTS: Family = Family::OpenAi;
     const SEND: Send = Send::Nothing(
         "AI SDK messages are passed to generateText in a TypeScript app, not sent over HTTP",
     );

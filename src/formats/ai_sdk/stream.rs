@@ -269,9 +269,8 @@ impl Assembler for AiSdkAssembler {
             return self.t.take_updates();
         }
         self.t.begin();
-        match self.t.read(event) {
-            Ok(o) => self.chunk(&o),
-            Err(e) => self.t.malformed(&e),
+        if let Some(o) = self.t.read_or_report(event) {
+            self.chunk(&o);
         }
         self.t.take_updates()
     }

@@ -14,9 +14,9 @@ use crate::formats::shared::{self, drop_pointer, option_pointer};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
-    assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
-    ToolChoice, ToolResult, Usage,
+    assign_missing_ids, rewrite_ids, Block as ModelBlock, ChoiceMode, Exchange, IdRule, Loss,
+    Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult,
+    Usage,
 };
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -452,32 +452,20 @@ fn encode_system(x: &Exchange, stored: Option<Value>, losses: &mut Losses) -> Op
 
 fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
     let p = format!("/tools/{i}");
-    let input_schema = if t.input_schema.is_object() {
-        t.input_schema.clone()
-    } else {
-        losses
-            .rewritten(
-                format!("{p}/input_schema"),
-                format!("schema {} sent as an empty object schema", t.input_schema),
-                "Anthropic input_schema must be a JSON object",
-            )
-            .at(format!("{p}/input_schema"));
-        empty_object_schema()
-    };
-    if t.output_schema.is_some() {
-        losses.dropped(
-            format!("{p}/output_schema"),
-            "output schema",
-            "Anthropic tools have no output schema",
-        );
-    }
-    if t.annotations.is_some() {
-        losses.dropped(
-            format!("{p}/annotations"),
-            "tool annotations",
-            "Anthropic tools have no annotations",
-        );
-    }
+    let input_schema = shared::object_schema(
+        i,
+        t,
+        "Anthropic input_schema must be a JSON object",
+        format!("{p}/input_schema"),
+        losses,
+    );
+    shared::drop_mcp_tool_parts(
+        t,
+        &p,
+        "Anthropic tools have no output schema",
+        "Anthropic tools have no annotations",
+        losses,
+    );
     let extra = shared::own_fields(
         ID,
         &t.extra,

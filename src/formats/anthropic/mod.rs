@@ -39,12 +39,8 @@ pub mod wire;
 
 pub use convert::{PLACEHOLDER_ID, PLACEHOLDER_MAX_TOKENS, PLACEHOLDER_MODEL};
 
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Sdk, Send};
-use crate::formats::Kind;
 use crate::model::ModelFamily;
-use crate::schema::Family;
-use serde_json::Value;
 
 /// The Messages API, as snippets call it (the legacy XML prompt is sent to it too).
 pub const API: Http = Http::post(
@@ -67,22 +63,10 @@ pub struct Codec;
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
     crate::formats::by_convert!(wire::Request, wire::Response);
-
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
-        convert::sniff(v)
-    }
 }
 
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "Anthropic Messages";
-    const NOTE: Note = Note {
-        arguments: "A JSON object (`input` of a `tool_use` block); argument text that is not valid JSON becomes `{}`.",
-        results: "`tool_result` blocks at the start of the next user message, with `is_error` for a failure.",
-        ids: "`tool_use.id` (`^[a-zA-Z0-9_-]{1,64}$`) pairs with `tool_result.tool_use_id`; other ids are rewritten in both places.",
-        choice: "`auto`, `any`, `tool` (one name) or `none`, with `disable_parallel_tool_use` inside tool_choice as the parallel switch.",
-        other: "`system` is a top-level field, `model` and `max_tokens` are required, and the current API version takes no `temperature` or `top_p`.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
-    const LINTS: Family = Family::Anthropic;
     const SEND: Send = Send::Http(API);
 }

@@ -364,20 +364,13 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDescription {
             "the legacy format has no strict mode",
         );
     }
-    if t.output_schema.is_some() {
-        losses.dropped(
-            format!("{p}/output_schema"),
-            "output schema",
-            "the legacy format has no output schemas",
-        );
-    }
-    if t.annotations.is_some() {
-        losses.dropped(
-            format!("{p}/annotations"),
-            "tool annotations",
-            "the legacy format has no annotations",
-        );
-    }
+    crate::formats::shared::drop_mcp_tool_parts(
+        t,
+        &p,
+        "the legacy format has no output schemas",
+        "the legacy format has no annotations",
+        losses,
+    );
     let unknown = own_children(&t.extra, &p, losses);
     ToolDescription {
         name: t.name.clone(),
@@ -660,21 +653,12 @@ fn speaker_of(role: Role) -> Speaker {
 /// Model → prompt.
 pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
     let mut losses = Losses::new();
-    let o = &x.options;
-    for (set, field) in [
-        (o.model.is_some(), "model"),
-        (o.max_tokens.is_some(), "max_tokens"),
-        (o.temperature.is_some(), "temperature"),
-        (o.top_p.is_some(), "top_p"),
-        (!o.stop.is_empty(), "stop"),
-    ] {
-        if set {
-            losses.dropped(
-                format!("/options/{field}"),
-                format!("option {field}"),
-                "API parameters (max_tokens_to_sample, …) are not part of the prompt text",
-            );
-        }
+    for field in x.options.set_parameters() {
+        losses.dropped(
+            format!("/options/{field}"),
+            format!("option {field}"),
+            "API parameters (max_tokens_to_sample, …) are not part of the prompt text",
+        );
     }
     if x.tool_choice.is_some() {
         losses.dropped(

@@ -48,12 +48,10 @@ pub mod wire;
 
 pub use convert::{read_value, ID};
 
-use crate::formats::notes::Note;
 use crate::formats::spec::Send;
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::model::{Exchange, Loss};
-use crate::schema::Family;
 use serde_json::Value;
 
 /// The legacy XML codec.
@@ -136,16 +134,8 @@ fn has_prompt_markers(text: &str) -> bool {
 }
 
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "Anthropic legacy XML";
-    const NOTE: Note = Note {
-        arguments: "XML parameters inside `<invoke>` (`<location>Paris</location>`): flat, every value as text.",
-        results: "`<function_results>` right after the calls in the same Assistant turn, each result as `<stdout>` or `<error>`.",
-        ids: "None: results pair with calls by order and `<tool_name>`.",
-        choice: "None: tool use is a prompt convention, so there is no tool_choice, parallel switch or strict mode.",
-        other: "Everything is one prompt text (tools described in the system part, then `Human:` and `Assistant:` turns), and nested schemas flatten to name, type and description.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
-    const LINTS: Family = Family::Anthropic;
     const SEND: Send = Send::Prompt(crate::formats::anthropic::API);
     const TEXT: bool = true;
 }

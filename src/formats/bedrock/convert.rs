@@ -598,18 +598,13 @@ fn encode_inference(
 
 fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
     let p = format!("/tools/{i}");
-    let input_schema = if t.input_schema.is_object() {
-        t.input_schema.clone()
-    } else {
-        losses
-            .rewritten(
-                format!("{p}/input_schema"),
-                format!("schema {} sent as an empty object schema", t.input_schema),
-                "Bedrock inputSchema.json must be a JSON object",
-            )
-            .at(format!("/toolConfig/tools/{i}/toolSpec/inputSchema/json"));
-        empty_object_schema()
-    };
+    let input_schema = shared::object_schema(
+        i,
+        t,
+        "Bedrock inputSchema.json must be a JSON object",
+        format!("/toolConfig/tools/{i}/toolSpec/inputSchema/json"),
+        losses,
+    );
     let description = match &t.description {
         Some(d) if d.is_empty() => {
             losses.dropped(
@@ -621,20 +616,13 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
         }
         d => d.clone(),
     };
-    if t.output_schema.is_some() {
-        losses.dropped(
-            format!("{p}/output_schema"),
-            "output schema",
-            "Bedrock tool specs have no output schema",
-        );
-    }
-    if t.annotations.is_some() {
-        losses.dropped(
-            format!("{p}/annotations"),
-            "tool annotations",
-            "Bedrock tool specs have no annotations",
-        );
-    }
+    shared::drop_mcp_tool_parts(
+        t,
+        &p,
+        "Bedrock tool specs have no output schema",
+        "Bedrock tool specs have no annotations",
+        losses,
+    );
     let extra = shared::own_fields(
         ID,
         &t.extra,

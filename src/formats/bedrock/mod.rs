@@ -51,12 +51,8 @@ pub mod wire;
 
 pub use convert::{tool_name_ok, PLACEHOLDER_MODEL, PLACEHOLDER_TOOL, UNPAIRED_ID};
 
-use crate::formats::notes::Note;
 use crate::formats::spec::{Http, ModelIn, Print, Sdk, Send};
-use crate::formats::Kind;
 use crate::model::ModelFamily;
-use crate::schema::Family;
-use serde_json::Value;
 
 /// The boto3 client a Python snippet makes (region from the environment).
 const BOTO3_CLIENT: &str =
@@ -68,30 +64,19 @@ pub struct Codec;
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
     crate::formats::by_convert!(wire::Request, wire::Response);
-
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
-        convert::sniff(v)
-    }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Amazon Bedrock Converse",
+    "https://bedrock-runtime.$REGION.amazonaws.com/model/{model}/converse",
+)
+.model(ModelIn::BodyAndUrl("modelId"))
+.sdk(Sdk::new("boto3", BOTO3_CLIENT, "converse").print(Print::Dict))
+.aws();
+
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "Amazon Bedrock Converse";
-    const NOTE: Note = Note {
-        arguments: "A JSON object (`toolUse.input`).",
-        results: "`toolResult` blocks at the start of the next user message, content as `text` or `json` blocks, `status: \"error\"` for a failure.",
-        ids: "`toolUseId` (`^[a-zA-Z0-9_-]{1,64}$`) pairs call and result; other ids are rewritten in both places.",
-        choice: "`toolChoice` `auto`, `any` or one `tool`; there is no `none` and no parallel switch.",
-        other: "The request is what boto3's `converse` takes (`modelId` travels in the URL), tool names must match `[a-zA-Z0-9_-]{1,64}`, and sampling sits in `inferenceConfig`.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Bedrock);
-    const LINTS: Family = Family::Bedrock;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Amazon Bedrock Converse",
-            "https://bedrock-runtime.$REGION.amazonaws.com/model/{model}/converse",
-        )
-        .model(ModelIn::BodyAndUrl("modelId"))
-        .sdk(Sdk::new("boto3", BOTO3_CLIENT, "converse").print(Print::Dict))
-        .aws(),
-    );
+    const SEND: Send = Send::Http(API);
 }

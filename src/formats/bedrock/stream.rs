@@ -153,12 +153,8 @@ impl Assembler for BedrockAssembler {
     fn push(&mut self, event: &Event) -> Vec<Update> {
         // `metadata` follows `messageStop` on the wire: nothing is after the end here.
         self.t.begin_quiet();
-        let o = match self.t.read(event) {
-            Ok(o) => o,
-            Err(e) => {
-                self.t.malformed(&e);
-                return self.t.take_updates();
-            }
+        let Some(o) = self.t.read_or_report(event) else {
+            return self.t.take_updates();
         };
         // `{"<type>": body}`, or a bare body named by the event.
         let (kind, body) = match event.name.as_deref() {

@@ -1714,3 +1714,21 @@ pub fn decode_response(mut doc: wire::Response) -> Result<(Exchange, Vec<Loss>),
     x.messages.push(msg);
     Ok((x, l.into_vec()))
 }
+
+/// How sure it is that `v` is a Gemini body, and which one (the contents of a request, the
+/// candidates of a response).
+pub fn sniff(v: &Value) -> Option<(crate::formats::Kind, u8)> {
+    let m = v.as_object()?;
+    if m.contains_key("contents") {
+        Some((crate::formats::Kind::Request, 95))
+    } else if m.contains_key("candidates") {
+        Some((crate::formats::Kind::Response, 95))
+    } else if m.contains_key("promptFeedback")
+        || (m.contains_key("usageMetadata") && m.contains_key("modelVersion"))
+    {
+        // A response whose prompt was blocked has no candidates.
+        Some((crate::formats::Kind::Response, 60))
+    } else {
+        None
+    }
+}

@@ -37,79 +37,55 @@ pub mod wire;
 
 pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};
 
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, ModelIn, Send};
-use crate::formats::{json, DecodeError, Kind};
+use crate::formats::{json, DecodeError};
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// The Gemini codec.
 pub struct Codec;
 
-/// Typed parse of an already normalised document; shape errors keep their pointer, spelled as
-/// the user wrote it (line and column are added by the dispatcher).
-fn typed<T: DeserializeOwned>(v: Value, renamed: &[wire::Renamed]) -> Result<T, DecodeError> {
-    json::typed(v).map_err(|(pointer, message)| {
-        DecodeError::at(ID, wire::original_pointer(renamed, &pointer), message)
-    })
+/// A document parsed, its snake_case names normalised, and typed; shape errors keep their
+/// pointer, spelled as the user wrote it (line and column are added by the dispatcher), and
+/// the document keeps what was renamed (in the field `renamed` returns).
+fn parse<T: DeserializeOwned>(
+    text: &str,
+    normalize: fn(&mut Value) -> Vec<wire::Renamed>,
+    renamed: fn(&mut T) -> &mut Vec<wire::Renamed>,
+) -> Result<T, DecodeError> {
+    let mut v: Value = json::parse(ID, text)?;
+    let names = normalize(&mut v);
+    let mut doc: T = json::typed(v).map_err(|(pointer, message)| {
+        DecodeError::at(ID, wire::original_pointer(&names, &pointer), message)
+    })?;
+    *renamed(&mut doc) = names;
+    Ok(doc)
 }
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = ID;
     crate::formats::by_convert!(wire::Request, wire::Response);
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
-        let m = v.as_object()?;
-        if m.contains_key("contents") {
-            Some((Kind::Request, 95))
-        } else if m.contains_key("candidates") {
-            Some((Kind::Response, 95))
-        } else if m.contains_key("promptFeedback")
-            || (m.contains_key("usageMetadata") && m.contains_key("modelVersion"))
-        {
-            // A response whose prompt was blocked has no candidates.
-            Some((Kind::Response, 60))
-        } else {
-            None
-        }
-    }
-
     fn parse_request(text: &str) -> Result<wire::Request, DecodeError> {
-        let mut v: Value = json::parse(ID, text)?;
-        let renamed = wire::normalize_request(&mut v);
-        let mut doc: wire::Request = typed(v, &renamed)?;
-        doc.renamed = renamed;
-        Ok(doc)
+        parse(text, wire::normalize_request, |doc| &mut doc.renamed)
     }
 
     fn parse_response(text: &str) -> Result<wire::Response, DecodeError> {
-        let mut v: Value = json::parse(ID, text)?;
-        let renamed = wire::normalize_response(&mut v);
-        let mut doc: wire::Response = typed(v, &renamed)?;
-        doc.renamed = renamed;
-        Ok(doc)
+        parse(text, wire::normalize_response, |doc| &mut doc.renamed)
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Google Gemini generateContent ({model})",
+    "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+)
+.headers(&[Header::env("x-goog-api-key", "GEMINI_API_KEY")])
+.model(ModelIn::Url);
+
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "Google Gemini";
-    const NOTE: Note = Note {
-        arguments: "A JSON object (`functionCall.args`).",
-        results: "`functionResponse` parts in the next user content, each one object: text as `{\"output\": …}`, an error as `{\"error\": …}`.",
-        ids: "Ids are optional (`functionCall.id`, never invented here): without them results pair with calls by order and `name`.",
-        choice: "`functionCallingConfig.mode` `AUTO`, `ANY`, `NONE` or `VALIDATED`, with `allowedFunctionNames` under `ANY` or `VALIDATED`; no parallel switch.",
-        other: "The model is named in the URL, not the body, the roles are `user` and `model`, and schemas go as the OpenAPI subset `parameters` or as `parametersJsonSchema`.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Gemini);
-    const LINTS: Family = Family::Gemini;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Google Gemini generateContent ({model})",
-            "https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-        )
-        .headers(&[Header::env("x-goog-api-key", "GEMINI_API_KEY")])
-        .model(ModelIn::Url),
-    );
+    const SEND: Send = Send::Http(API);
 }

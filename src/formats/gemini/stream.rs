@@ -312,12 +312,8 @@ impl Assembler for GeminiAssembler {
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin_quiet();
-        let o = match self.t.read(event) {
-            Ok(o) => o,
-            Err(e) => {
-                self.t.malformed(&e);
-                return self.t.take_updates();
-            }
+        let Some(o) = self.t.read_or_report(event) else {
+            return self.t.take_updates();
         };
         if let Some(err) = o.get("error") {
             self.t.anomaly(

@@ -10,6 +10,7 @@ use super::wire::{
 };
 use crate::formats::field::Field;
 use crate::formats::json::escape;
+use crate::formats::shared;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, Block, Exchange, Extra, Loss, Losses, Message, Part, ResultContent, Role,
@@ -77,29 +78,6 @@ fn form_of(extra: &Extra) -> Map<String, Value> {
 
 fn flag<'a>(form: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     form.get(key)
-}
-
-/// This format's fields of `extra` (other formats' reported as dropped), without the form
-/// markers and without `reserved` keys (reported: the encoder writes those from the model).
-fn own_fields(
-    extra: &Extra,
-    reserved: &[&str],
-    pointer: &str,
-    losses: &mut Losses,
-) -> Map<String, Value> {
-    losses.foreign_extra(extra, ID, pointer);
-    let mut m = extra.get(ID).cloned().unwrap_or_default();
-    m.remove(FORM_KEY);
-    for k in reserved {
-        if m.remove(*k).is_some() {
-            losses.dropped(
-                format!("{pointer}/extra/{ID}/{}", escape(k)),
-                format!("extra field {k:?}"),
-                "the encoder writes this field from the model itself",
-            );
-        }
-    }
-    m
 }
 
 /// Unknown envelope fields kept under `envelope`, without the ones the envelope types itself.
@@ -185,7 +163,8 @@ fn encode_tool(t: &Tool, k: usize, losses: &mut Losses) -> WireTool {
             )
             .at(format!("/1/result/tools/{k}"));
     }
-    let extra = own_fields(
+    let extra = shared::own_fields(
+        ID,
         &t.extra,
         &[
             "name",
@@ -232,7 +211,7 @@ fn encode_tool(t: &Tool, k: usize, losses: &mut Losses) -> WireTool {
 /// A call as a `tools/call` request.
 fn encode_call(c: &ToolCall, p: &str, losses: &mut Losses) -> Rpc {
     let form = form_of(&c.extra);
-    let mut own = own_fields(&c.extra, &["name", "arguments"], p, losses);
+    let mut own = shared::own_fields(ID, &c.extra, &["name", "arguments"], p, losses);
     let envelope = envelope_of(&mut own);
     let meta = match own.remove("_meta") {
         Some(v) => Some(v),
@@ -294,7 +273,7 @@ fn encode_call(c: &ToolCall, p: &str, losses: &mut Losses) -> Rpc {
 /// A result as a `tools/call` response (a JSON-RPC error response when it came from one).
 fn encode_result(r: &ToolResult, p: &str, unpaired: &mut usize, losses: &mut Losses) -> Rpc {
     let form = form_of(&r.extra);
-    let mut own = own_fields(&r.extra, &["structuredContent", "isError"], p, losses);
+    let mut own = shared::own_fields(ID, &r.extra, &["structuredContent", "isError"], p, losses);
     let envelope = envelope_of(&mut own);
     let mut m = Rpc::empty();
     m.extra = envelope;
@@ -531,17 +510,8 @@ fn drop_exchange_level(x: &Exchange, losses: &mut Losses) {
             "MCP clients may always send several tools/call requests at once",
         );
     }
-    let o = &x.options;
-    for (set, field) in [
-        (o.model.is_some(), "model"),
-        (o.max_tokens.is_some(), "max_tokens"),
-        (o.temperature.is_some(), "temperature"),
-        (o.top_p.is_some(), "top_p"),
-        (!o.stop.is_empty(), "stop"),
-    ] {
-        if set {
-            losses.dropped(format!("/options/{field}"), field, WHY_PROVIDER);
-        }
+    for field in x.options.set_parameters() {
+        losses.dropped(format!("/options/{field}"), field, WHY_PROVIDER);
     }
     losses.foreign_extra(&x.extra, ID, "");
     // A transcript has no top-level object: only the parts of it kept by the decoder return.

@@ -46,12 +46,9 @@ pub mod wire;
 
 pub use convert::{default_meta, LIST_ID, PROTOCOL_VERSION, UNPAIRED_PREFIX};
 
-use crate::formats::notes::Note;
 use crate::formats::spec::Send;
-use crate::formats::Kind;
 use crate::model::ModelFamily;
 use crate::schema::Family;
-use serde_json::Value;
 
 /// The MCP (JSON-RPC transcript) codec.
 pub struct Codec;
@@ -59,22 +56,12 @@ pub struct Codec;
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
     crate::formats::by_convert!(wire::Document, wire::Document);
-
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
-        convert::sniff(v)
-    }
 }
 
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "MCP (JSON-RPC)";
-    const NOTE: Note = Note {
-        arguments: "A JSON object (`params.arguments` of a `tools/call` request).",
-        results: "The JSON-RPC response to each `tools/call`: `content` blocks, `structuredContent` for JSON, `isError` for a failure.",
-        ids: "The JSON-RPC `id` of the `tools/call` request is the call id, and its response repeats it.",
-        choice: "None: the client decides which tools to call, so neither tool_choice nor a parallel switch has a place.",
-        other: "A transcript between client and server, not a model request: `tools/list` carries the tools (`inputSchema`, `outputSchema`, annotations), and no system, user or assistant text.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = None;
+    // Names no model: its tools are checked by MCP's own rules.
     const LINTS: Family = Family::Mcp;
     const SEND: Send = Send::JsonRpc;
 }

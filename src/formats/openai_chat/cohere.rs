@@ -22,15 +22,13 @@
 //! - Finish reasons `COMPLETE`, `TOOL_CALL`, `MAX_TOKENS`, `STOP_SEQUENCE`, `ERROR`,
 //!   `TIMEOUT`; a content filter has none (sent as the derived one, reported).
 
-use super::dialects::messages;
+use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::model::{ChoiceMode, Exchange, Losses, FORM_KEY};
-use crate::schema::Family;
 use serde_json::{json, Value};
 
 const ID: &str = "cohere";
@@ -135,23 +133,8 @@ fn renamed(x: &Exchange, losses: &mut Losses) -> Exchange {
 /// The reverse of [`renamed`] on a decoded request.
 fn lift(x: &mut Exchange) {
     let own = x.extra.entry(ID.to_string()).or_default();
-    if x.options.top_p.is_none() {
-        if let Some(p) = own.get("p").and_then(Value::as_f64) {
-            x.options.top_p = Some(p);
-            own.remove("p");
-        }
-    }
-    if x.options.stop.is_empty() {
-        let stop: Option<Vec<String>> = own
-            .get("stop_sequences")
-            .and_then(Value::as_array)
-            .filter(|a| !a.is_empty())
-            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
-        if let Some(stop) = stop {
-            x.options.stop = stop;
-            own.remove("stop_sequences");
-        }
-    }
+    dialects::lift(&mut x.options.top_p, own, "p", Value::as_f64);
+    dialects::lift_stop(&mut x.options.stop, own, "stop_sequences");
     let all_unset = !x.tools.is_empty() && x.tools.iter().all(|t| t.strict.is_none());
     match own.get("strict_tools").and_then(Value::as_bool) {
         // false is the default the encoder states: no tool is strict.
@@ -225,22 +208,9 @@ fn from_cohere(doc: Value) -> Result<wire::Response, DecodeError> {
     let Value::Object(mut top) = doc else {
         return Err(DecodeError::at(ID, "", "a response is a JSON object"));
     };
-    let id = match top.remove("id") {
-        None => None,
-        Some(Value::String(s)) => Some(s),
-        Some(_) => return Err(DecodeError::at(ID, "/id", "id is a string")),
-    };
-    let finish_reason = match top.remove("finish_reason") {
-        None => Field::Absent,
-        Some(Value::String(s)) => Field::Value(s),
-        Some(_) => {
-            return Err(DecodeError::at(
-                ID,
-                "/finish_reason",
-                "finish_reason is a string",
-            ))
-        }
-    };
+    let id = dialects::take_str(ID, &mut top, "id")?;
+    let finish_reason =
+        dialects::take_str(ID, &mut top, "finish_reason")?.map_or(Field::Absent, Field::Value);
     let Some(mut message) = top.remove("message") else {
         return Err(DecodeError::at(ID, "", "a response needs a message"));
     };
@@ -311,38 +281,28 @@ fn tokens(u: &Value) -> Option<(u64, u64)> {
     ))
 }
 
-impl crate::formats::spec::Spec for Cohere {
-    const NAME: &'static str = "Cohere v2";
-    const NOTE: Note = Note {
-        arguments: "A JSON string, as in OpenAI Chat.",
-        results: "`tool` messages with `tool_call_id`: JSON objects travel as documents, and an error is folded into the text.",
-        ids: "Any call id, paired by `tool_call_id`.",
-        choice: "Only `REQUIRED` or `NONE` (left out, the model decides); no named tool and no parallel switch.",
-        other: "Chat Completions with other names: `p`, `stop_sequences`, one `strict_tools` flag for all tools, and the text before calls as `tool_plan`.",
-    };
-    const MODELS: Option<ModelFamily> = Some(ModelFamily::Cohere);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
-            // The cohere SDK's own variable.
-            .headers(&[Header::bearer("CO_API_KEY")])
-            .sdk(
-                Sdk::new(
-                    "cohere",
-                    "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])",
-                    "chat",
-                )
-                .print(Print::Repr),
-            ),
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
+    // The cohere SDK's own variable.
+    .headers(&[Header::bearer("CO_API_KEY")])
+    .sdk(
+        Sdk::new(
+            "cohere",
+            "cohere.ClientV2(api_key=os.environ[\"CO_API_KEY\"])",
+            "chat",
+        )
+        .print(Print::Repr),
     );
+
+impl crate::formats::spec::Spec for Cohere {
+    const NOTE: &'static str = include_str!("notes/cohere.md");
+    const MODELS: Option<ModelFamily> = Some(ModelFamily::Cohere);
+    const SEND: Send = Send::Http(API);
 }
 
 /// Cohere Chat v2 as a Chat Completions dialect (the renames and the response shape are done
 /// above, around the converter).
 impl Profile for Cohere {
-    fn provider(&self) -> &'static str {
-        "Cohere"
-    }
     fn quirks(&self) -> Quirks {
         Quirks {
             tool_type_optional: true,

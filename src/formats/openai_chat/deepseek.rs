@@ -7,11 +7,9 @@
 
 use super::dialects::{choice_messages, messages};
 use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::{Format, Kind};
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde_json::Value;
 
 /// DeepSeek Chat Completions.
@@ -36,9 +34,6 @@ impl crate::formats::Codec for DeepSeek {
 }
 
 impl Profile for DeepSeek {
-    fn provider(&self) -> &'static str {
-        "DeepSeek"
-    }
     fn choices(&self) -> Choices {
         Choices {
             allowed_tools: false,
@@ -63,25 +58,18 @@ impl Profile for DeepSeek {
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "DeepSeek (OpenAI-compatible Chat Completions)",
+    "https://api.deepseek.com/chat/completions",
+)
+.headers(&[Header::bearer("DEEPSEEK_API_KEY")])
+.openai("chat.completions.create", Some("https://api.deepseek.com"));
+
 impl crate::formats::spec::Spec for DeepSeek {
-    const NAME: &'static str = "DeepSeek";
-    const NOTE: Note = Note {
-        arguments: "A JSON string, as in OpenAI Chat.",
-        results: "`tool` messages with `tool_call_id`, as in OpenAI Chat; an error is folded into the text.",
-        ids: "Any call id, paired by `tool_call_id`.",
-        choice: "`auto`, `none`, `required` or one named function: no restriction to several tools and no `parallel_tool_calls`.",
-        other: "OpenAI's wire shape, with `reasoning_content` on assistant messages and `strict` honoured only on the beta endpoint.",
-    };
+    const NOTE: &'static str = include_str!("notes/deepseek.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::DeepSeek);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "DeepSeek (OpenAI-compatible Chat Completions)",
-            "https://api.deepseek.com/chat/completions",
-        )
-        .headers(&[Header::bearer("DEEPSEEK_API_KEY")])
-        .openai("chat.completions.create", Some("https://api.deepseek.com")),
-    );
+    const SEND: Send = Send::Http(API);
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("deepseek");
 }

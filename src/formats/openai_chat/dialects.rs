@@ -18,6 +18,8 @@
 //! OpenAI one and is detected as `openai-chat` (scores never exceed openai-chat's 95 on a
 //! plain OpenAI document).
 
+use super::wire::Fields;
+use crate::formats::DecodeError;
 use serde_json::Value;
 
 pub use super::cohere::Cohere;
@@ -49,4 +51,54 @@ pub(crate) fn choice_messages(v: &Value) -> impl Iterator<Item = &Value> {
         .into_iter()
         .flatten()
         .filter_map(|c| c.get("message"))
+}
+
+/// Moves a sampling setting a dialect keeps under its own key (Cohere's `p`, Ollama's
+/// `options.num_predict`, …) into the canonical `slot`, when the slot is unset and the value
+/// reads: what a decoded request's kept fields say back.
+pub(crate) fn lift<T>(
+    slot: &mut Option<T>,
+    fields: &mut Fields,
+    key: &str,
+    read: fn(&Value) -> Option<T>,
+) {
+    if slot.is_none() {
+        if let Some(v) = fields.get(key).and_then(read) {
+            *slot = Some(v);
+            fields.remove(key);
+        }
+    }
+}
+
+/// [`lift`] for the stop sequences: a non-empty array of strings under `key`.
+pub(crate) fn lift_stop(stop: &mut Vec<String>, fields: &mut Fields, key: &str) {
+    if stop.is_empty() {
+        let lifted: Option<Vec<String>> = fields
+            .get(key)
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
+        if let Some(lifted) = lifted {
+            *stop = lifted;
+            fields.remove(key);
+        }
+    }
+}
+
+/// Takes `key` out of dialect `id`'s response object: absent, or a string (anything else is
+/// the error at `/key`).
+pub(crate) fn take_str(
+    id: &'static str,
+    top: &mut Fields,
+    key: &str,
+) -> Result<Option<String>, DecodeError> {
+    match top.remove(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(DecodeError::at(
+            id,
+            format!("/{key}"),
+            format!("{key} is a string"),
+        )),
+    }
 }

@@ -8,11 +8,9 @@
 
 use super::dialects::untyped_tools;
 use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Quirks, MAX_TOKENS};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::{Format, Kind};
 use crate::model::{ChoiceMode, IdRule, ModelFamily};
-use crate::schema::Family;
 use serde_json::Value;
 
 /// Words of Mistral's model names (`mistral-large-latest`, `codestral-2501`, …).
@@ -52,9 +50,6 @@ impl crate::formats::Codec for Mistral {
 }
 
 impl Profile for Mistral {
-    fn provider(&self) -> &'static str {
-        "Mistral"
-    }
     fn quirks(&self) -> Quirks {
         Quirks {
             required_alias: true,
@@ -107,32 +102,25 @@ impl Profile for Mistral {
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Mistral Chat Completions",
+    "https://api.mistral.ai/v1/chat/completions",
+)
+.headers(&[Header::bearer("MISTRAL_API_KEY")])
+.sdk(
+    Sdk::new(
+        "mistralai",
+        "Mistral(api_key=os.environ[\"MISTRAL_API_KEY\"])",
+        "chat.complete",
+    )
+    .import("from mistralai.client import Mistral"),
+);
+
 impl crate::formats::spec::Spec for Mistral {
-    const NAME: &'static str = "Mistral";
-    const NOTE: Note = Note {
-        arguments: "A JSON string (some responses send an object, which is kept so).",
-        results: "`tool` messages with `tool_call_id` and the tool's `name`; an error is folded into the text.",
-        ids: "Exactly 9 letters and digits; other ids are rewritten in calls and results.",
-        choice: "`auto`, `none`, `any` (what is sent for required) or one named function.",
-        other: "OpenAI's wire shape plus `random_seed`, `safe_prompt` and `prompt_mode`.",
-    };
+    const NOTE: &'static str = include_str!("notes/mistral.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Mistral);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Mistral Chat Completions",
-            "https://api.mistral.ai/v1/chat/completions",
-        )
-        .headers(&[Header::bearer("MISTRAL_API_KEY")])
-        .sdk(
-            Sdk::new(
-                "mistralai",
-                "Mistral(api_key=os.environ[\"MISTRAL_API_KEY\"])",
-                "chat.complete",
-            )
-            .import("from mistralai.client import Mistral"),
-        ),
-    );
+    const SEND: Send = Send::Http(API);
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);
     const HOST: Option<&'static str> = Some("mistral");
 }

@@ -112,11 +112,9 @@ macro_rules! adapted_codec {
 }
 pub(crate) use adapted_codec;
 
-use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, Send};
+use crate::formats::spec::{Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
-use crate::schema::Family;
 use serde_json::Value;
 
 /// The OpenAI Chat Completions codec.
@@ -130,23 +128,15 @@ impl crate::formats::Codec for Codec {
     }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::openai_api(
+    "OpenAI Chat Completions",
+    "https://api.openai.com/v1/chat/completions",
+    "chat.completions.create",
+);
+
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "OpenAI Chat Completions";
-    const NOTE: Note = Note {
-        arguments: "A JSON string (`function.arguments`), sent exactly as written, even when it is not valid JSON.",
-        results: "One `tool` message per result right after the assistant message, text only; an error is folded into the text.",
-        ids: "Every call needs an `id` (`call_…`), and its `tool` message names it in `tool_call_id`.",
-        choice: "`auto`, `none`, `required`, one named function or `allowed_tools` for several; `parallel_tool_calls` is a separate flag.",
-        other: "The system prompt is a `system` (or `developer`) message; the deprecated `functions` and `function_call` are read and written back in the current shape.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "OpenAI Chat Completions",
-            "https://api.openai.com/v1/chat/completions",
-        )
-        .headers(&[Header::bearer("OPENAI_API_KEY")])
-        .openai("chat.completions.create", None),
-    );
+    const SEND: Send = Send::Http(API);
 }

@@ -26,15 +26,13 @@
 //!   the document carries the whole schema, and keywords outside that subset may be ignored
 //!   (not reported).
 
-use super::dialects::messages;
+use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
-use crate::formats::notes::Note;
 use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::model::{ChoiceMode, Exchange, Losses, StopReason};
-use crate::schema::Family;
 use serde_json::{json, Value};
 
 const ID: &str = "ollama";
@@ -118,35 +116,20 @@ fn lift(x: &mut Exchange) {
         return;
     };
     let before = options.len();
-    if x.options.temperature.is_none() {
-        if let Some(t) = options.get("temperature").and_then(Value::as_f64) {
-            x.options.temperature = Some(t);
-            options.remove("temperature");
-        }
-    }
-    if x.options.top_p.is_none() {
-        if let Some(p) = options.get("top_p").and_then(Value::as_f64) {
-            x.options.top_p = Some(p);
-            options.remove("top_p");
-        }
-    }
-    if x.options.max_tokens.is_none() {
-        if let Some(n) = options.get("num_predict").and_then(Value::as_u64) {
-            x.options.max_tokens = Some(n);
-            options.remove("num_predict");
-        }
-    }
-    if x.options.stop.is_empty() {
-        let stop: Option<Vec<String>> = options
-            .get("stop")
-            .and_then(Value::as_array)
-            .filter(|a| !a.is_empty())
-            .and_then(|a| a.iter().map(|s| s.as_str().map(String::from)).collect());
-        if let Some(stop) = stop {
-            x.options.stop = stop;
-            options.remove("stop");
-        }
-    }
+    dialects::lift(
+        &mut x.options.temperature,
+        options,
+        "temperature",
+        Value::as_f64,
+    );
+    dialects::lift(&mut x.options.top_p, options, "top_p", Value::as_f64);
+    dialects::lift(
+        &mut x.options.max_tokens,
+        options,
+        "num_predict",
+        Value::as_u64,
+    );
+    dialects::lift_stop(&mut x.options.stop, options, "stop");
     // An `options` emptied by lifting is the encoder's to rebuild; one pasted empty stays.
     if options.is_empty() && before > 0 {
         if let Some(own) = x.extra.get_mut(ID) {
@@ -201,28 +184,15 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
     let Value::Object(mut top) = doc else {
         return Err(DecodeError::at(ID, "", "a response is a JSON object"));
     };
-    let model = match top.remove("model") {
-        None => None,
-        Some(Value::String(s)) => Some(s),
-        Some(_) => return Err(DecodeError::at(ID, "/model", "model is a string")),
-    };
+    let model = dialects::take_str(ID, &mut top, "model")?;
     if top.get("created_at") == Some(&json!(PLACEHOLDER_CREATED_AT)) {
         top.remove("created_at");
     }
     if top.get("done") == Some(&Value::Bool(true)) {
         top.remove("done");
     }
-    let finish_reason = match top.remove("done_reason") {
-        None => Field::Absent,
-        Some(Value::String(s)) => Field::Value(s),
-        Some(_) => {
-            return Err(DecodeError::at(
-                ID,
-                "/done_reason",
-                "done_reason is a string",
-            ))
-        }
-    };
+    let finish_reason =
+        dialects::take_str(ID, &mut top, "done_reason")?.map_or(Field::Absent, Field::Value);
     let Some(message) = top.remove("message") else {
         return Err(DecodeError::at(ID, "", "a response needs a message"));
     };
@@ -261,32 +231,22 @@ fn from_ollama(doc: Value) -> Result<wire::Response, DecodeError> {
     })
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::post(
+    "Ollama /api/chat (local, no key)",
+    "http://localhost:11434/api/chat",
+)
+.sdk(Sdk::new("ollama", "ollama.Client()", "chat").print(Print::Repr));
+
 impl crate::formats::spec::Spec for Ollama {
-    const NAME: &'static str = "Ollama";
-    const NOTE: Note = Note {
-        arguments: "A JSON object (`function.arguments`).",
-        results: "`tool` messages with text content and `tool_name`; an error is folded into the text.",
-        ids: "None: results pair with calls by order and `tool_name`.",
-        choice: "None: there is no tool_choice and no parallel switch.",
-        other: "The native `/api/chat`: sampling settings live in `options` (`num_predict` is the token limit), and tools keep OpenAI's function shape.",
-    };
+    const NOTE: &'static str = include_str!("notes/ollama.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Ollama);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post(
-            "Ollama /api/chat (local, no key)",
-            "http://localhost:11434/api/chat",
-        )
-        .sdk(Sdk::new("ollama", "ollama.Client()", "chat").print(Print::Repr)),
-    );
+    const SEND: Send = Send::Http(API);
 }
 
 /// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are
 /// done above, around the converter).
 impl Profile for Ollama {
-    fn provider(&self) -> &'static str {
-        "Ollama"
-    }
     fn quirks(&self) -> Quirks {
         Quirks {
             has_ids: false,

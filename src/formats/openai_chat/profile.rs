@@ -127,8 +127,10 @@ impl<T: Spec> FromSpec for T {
 
 /// One API speaking Chat Completions: every method has OpenAI's answer as its default.
 pub trait Profile: FromSpec + Sync {
-    /// Provider name, for loss messages.
-    fn provider(&self) -> &'static str;
+    /// Provider name, for loss messages: its model family's.
+    fn provider(&self) -> &'static str {
+        self.family().name()
+    }
     /// What the API does otherwise than OpenAI, switch by switch.
     fn quirks(&self) -> Quirks {
         Quirks::OPENAI
@@ -265,8 +267,4 @@ pub fn openai_mode(word: &str) -> Option<ChoiceMode> {
 }
 
 /// OpenAI itself: every default.
-impl Profile for super::Codec {
-    fn provider(&self) -> &'static str {
-        "OpenAI"
-    }
-}
+impl Profile for super::Codec {}

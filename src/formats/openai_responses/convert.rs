@@ -594,6 +594,22 @@ fn drop_part(i: usize, j: usize, n: usize, p: &Part, why: &str, losses: &mut Los
     losses.dropped(drop_ptr(i, j, n), what, why);
 }
 
+/// Pushes an assistant message item; returns its index.
+fn push_assistant(items: &mut Vec<Item>, extra: Obj, content: Content) -> usize {
+    items.push(Item::Message(MessageItem {
+        extra,
+        role: "assistant".into(),
+        content,
+    }));
+    items.len() - 1
+}
+
+/// Reports the `output_text` fields of a text sent as string content (`why` they have no
+/// place).
+fn drop_output_text_fields(pp: &str, why: &str, losses: &mut Losses) {
+    losses.dropped(format!("{pp}/extra"), "output_text fields", why);
+}
+
 /// The assistant's parts as output items: text runs as message items (easy string items in
 /// requests when nothing says otherwise), calls as function_call items, own raw items verbatim.
 fn encode_assistant(
@@ -627,25 +643,16 @@ fn encode_assistant(
                         drop_unreadable(&mut f, &pp, losses);
                         if marker(&pv, "content") == Some("string") {
                             if !w.is_empty() {
-                                losses.dropped(
-                                    format!("{pp}/extra"),
-                                    "output_text fields",
+                                drop_output_text_fields(
+                                    &pp,
                                     "a message with string content has no content parts",
+                                    losses,
                                 );
                             }
-                            items.push(Item::Message(MessageItem {
-                                extra: f,
-                                role: "assistant".into(),
-                                content: Content::Text(text.clone()),
-                            }));
+                            push_assistant(items, f, Content::Text(text.clone()));
                         } else {
                             let f = item_defaults(f, &pv, kind, items.len());
-                            items.push(Item::Message(MessageItem {
-                                extra: f,
-                                role: "assistant".into(),
-                                content: Content::Parts(vec![part]),
-                            }));
-                            open = Some(items.len() - 1);
+                            open = Some(push_assistant(items, f, Content::Parts(vec![part])));
                         }
                     }
                     _ => {
@@ -657,25 +664,16 @@ fn encode_assistant(
                             ps.push(part);
                         } else if kind == Kind::Request {
                             if !w.is_empty() {
-                                losses.dropped(
-                                    format!("{pp}/extra"),
-                                    "output_text fields",
+                                drop_output_text_fields(
+                                    &pp,
                                     "an assistant text item without id has string content",
+                                    losses,
                                 );
                             }
-                            items.push(Item::Message(MessageItem {
-                                extra: Obj::new(),
-                                role: "assistant".into(),
-                                content: Content::Text(text.clone()),
-                            }));
+                            push_assistant(items, Obj::new(), Content::Text(text.clone()));
                         } else {
                             let f = item_defaults(Obj::new(), &Obj::new(), kind, items.len());
-                            items.push(Item::Message(MessageItem {
-                                extra: f,
-                                role: "assistant".into(),
-                                content: Content::Parts(vec![part]),
-                            }));
-                            open = Some(items.len() - 1);
+                            open = Some(push_assistant(items, f, Content::Parts(vec![part])));
                         }
                     }
                 }
@@ -1116,18 +1114,7 @@ fn decode_items(
             Item::Message(m) => match m.role.as_str() {
                 "assistant" => {
                     let i = group_index(x, Role::Assistant);
-                    let parts = assistant_item_parts(&m, Kind::Request, k, open);
-                    let msg = &mut x.messages[i];
-                    match parts {
-                        Some((parts, array)) => {
-                            msg.parts.extend(parts);
-                            open = array;
-                        }
-                        None => {
-                            msg.parts.push(raw(&Item::Message(m)));
-                            open = false;
-                        }
-                    }
+                    open = decode_assistant_item(&mut x.messages[i], m, Kind::Request, k, open);
                 }
                 role @ ("user" | "system" | "developer") => {
                     open = false;
@@ -1232,6 +1219,27 @@ fn user_parts(c: Content) -> Vec<Part> {
                 },
             })
             .collect(),
+    }
+}
+
+/// An assistant message item's parts appended to `msg` (the item kept verbatim when its parts
+/// cannot say it, see [`assistant_item_parts`]); returns whether it is an open array-form item.
+fn decode_assistant_item(
+    msg: &mut Message,
+    m: MessageItem,
+    kind: Kind,
+    index: usize,
+    open: bool,
+) -> bool {
+    match assistant_item_parts(&m, kind, index, open) {
+        Some((parts, array)) => {
+            msg.parts.extend(parts);
+            array
+        }
+        None => {
+            msg.parts.push(raw(&Item::Message(m)));
+            false
+        }
     }
 }
 
@@ -1620,16 +1628,7 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
                 ))
             }
             Item::Message(m) if m.role == "assistant" => {
-                match assistant_item_parts(&m, Kind::Response, k, open) {
-                    Some((parts, array)) => {
-                        msg.parts.extend(parts);
-                        open = array;
-                    }
-                    None => {
-                        msg.parts.push(raw(&Item::Message(m)));
-                        open = false;
-                    }
-                }
+                open = decode_assistant_item(&mut msg, m, Kind::Response, k, open);
             }
             Item::FunctionCall(f) => {
                 open = false;
@@ -1714,4 +1713,18 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
     msg.extra = own_join(f, pv);
     x.messages.push(msg);
     Ok((x, losses.into_vec()))
+}
+
+/// How sure it is that `v` is a Responses body, and which one.
+pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    let o = v.as_object()?;
+    if o.get("object").and_then(Value::as_str) == Some("response")
+        || o.get("output").is_some_and(Value::is_array)
+    {
+        return Some((Kind::Response, 95));
+    }
+    if o.contains_key("input") || (o.contains_key("instructions") && !o.contains_key("messages")) {
+        return Some((Kind::Request, 90));
+    }
+    None
 }

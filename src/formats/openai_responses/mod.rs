@@ -38,12 +38,8 @@ pub mod wire;
 
 pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
 
-use crate::formats::notes::Note;
-use crate::formats::spec::{Header, Http, Send};
-use crate::formats::Kind;
+use crate::formats::spec::{Http, Send};
 use crate::model::ModelFamily;
-use crate::schema::Family;
-use serde_json::Value;
 
 /// The OpenAI Responses codec.
 pub struct Codec;
@@ -51,37 +47,17 @@ pub struct Codec;
 impl crate::formats::Codec for Codec {
     const ID: &'static str = ID;
     crate::formats::by_convert!(wire::Request, wire::Response);
-
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
-        let o = v.as_object()?;
-        if o.get("object").and_then(Value::as_str) == Some("response")
-            || o.get("output").is_some_and(Value::is_array)
-        {
-            return Some((Kind::Response, 95));
-        }
-        if o.contains_key("input")
-            || (o.contains_key("instructions") && !o.contains_key("messages"))
-        {
-            return Some((Kind::Request, 90));
-        }
-        None
-    }
 }
 
+/// The API its requests are sent to, as the snippets call it.
+const API: Http = Http::openai_api(
+    "OpenAI Responses",
+    "https://api.openai.com/v1/responses",
+    "responses.create",
+);
+
 impl crate::formats::spec::Spec for Codec {
-    const NAME: &'static str = "OpenAI Responses";
-    const NOTE: Note = Note {
-        arguments: "A JSON string on a `function_call` item.",
-        results: "`function_call_output` items in `input`, among the messages, with the output as text; an error is folded into it.",
-        ids: "`call_id` (at most 64 characters) pairs a `function_call` with its output; the item's own `id` (`fc_…`) is a different thing.",
-        choice: "`auto`, `none`, `required`, one named function or `allowed_tools`; `parallel_tool_calls` is a separate flag.",
-        other: "The system prompt is `instructions`, tools are flat (`{type, name, parameters, strict}`), and there are no stop sequences.",
-    };
+    const NOTE: &'static str = include_str!("NOTE.md");
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
-    const LINTS: Family = Family::OpenAi;
-    const SEND: Send = Send::Http(
-        Http::post("OpenAI Responses", "https://api.openai.com/v1/responses")
-            .headers(&[Header::bearer("OPENAI_API_KEY")])
-            .openai("responses.create", None),
-    );
+    const SEND: Send = Send::Http(API);
 }

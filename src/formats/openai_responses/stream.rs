@@ -302,12 +302,8 @@ impl Assembler for ResponsesAssembler {
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
-        let o = match self.t.read(event) {
-            Ok(o) => Value::Object(o),
-            Err(e) => {
-                self.t.malformed(&e);
-                return self.t.take_updates();
-            }
+        let Some(o) = self.t.read_or_report(event).map(Value::Object) else {
+            return self.t.take_updates();
         };
         let ty = get_str(&o, "type").unwrap_or("").to_string();
         let delta = get_str(&o, "delta").unwrap_or("").to_string();
