@@ -14,8 +14,13 @@ export CHROMEDRIVER := /usr/bin/chromedriver
 serve: setup
 	trunk serve
 
+# The wasm is built with Cargo.toml's size profile (opt-level "z"), native builds with the
+# speed profile (`release`, opt-level 3). The profile is Trunk's `--cargo-profile`: it applies
+# to every rust link of index.html, so a second wasm crate gets the same size settings.
+WASM_PROFILE := wasm-release
+
 dist: setup
-	trunk build --release --public-url ./
+	trunk build --release --cargo-profile $(WASM_PROFILE) --public-url ./
 
 setup:
 	@scripts/setup.sh build
