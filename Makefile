@@ -9,7 +9,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(HOME)/.pyenv/shi
 export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: serve dist test setup setup-test lint test-native fuzz-smoke test-sdk test-wasm test-e2e size screenshots clean
+.PHONY: serve dist test setup setup-test lint test-native fuzz-smoke test-sdk test-wasm test-e2e size screenshots bench clean
 
 serve: setup
 	trunk serve
@@ -81,6 +81,21 @@ size:
 
 screenshots:
 	node e2e/screenshots.mjs target/screenshots
+
+# Figures, not tests (nothing is asserted): OpenAI Chat -> Anthropic against its floor (a bare
+# serde_json parse + pretty print) and LiteLLM; stream assembly against the openai and anthropic
+# SDK accumulators; share-link length against lz-string. Everything runs under nice. LiteLLM
+# lives in a venv under target/ (benches/requirements.txt, not the test requirements); the SDKs
+# are the test ones (tests/sdk/requirements.txt: `make setup-test` installs them).
+BENCH_VENV := target/bench-venv
+bench: setup
+	@test -x $(BENCH_VENV)/bin/python || { python3 -m venv $(BENCH_VENV) && \
+	  $(BENCH_VENV)/bin/pip install --quiet --disable-pip-version-check -r benches/requirements.txt; }
+	nice -n 10 cargo bench --locked --bench convert --bench stream --bench links
+	nice -n 10 $(BENCH_VENV)/bin/python scripts/bench-competitors.py litellm
+	nice -n 10 python3 scripts/bench-competitors.py sdk
+	nice -n 10 node scripts/bench-links.mjs
+	@node scripts/bench-table.mjs
 
 clean:
 	cargo clean

@@ -34,6 +34,8 @@ def measure(f, runs):
 
 
 def litellm_bench():
+    # Offline: LiteLLM's bundled model list, not a download at import.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     from litellm.llms.anthropic.chat.transformation import AnthropicConfig
 
     with open(os.path.join(BENCH, "openai-request.json"), encoding="utf-8") as f:

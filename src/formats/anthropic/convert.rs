@@ -328,10 +328,9 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
 /// Model → request body.
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut losses = Losses::new();
-    let (with_ids, l) = assign_missing_ids(x, WHY_IDS);
+    let (x, l) = crate::model::settle_ids(x, WHY_IDS, &IdRule::ANTHROPIC);
     losses.extend(l);
-    let (x, l) = rewrite_ids(&with_ids, &IdRule::ANTHROPIC);
-    losses.extend(l);
+    let x: &Exchange = &x;
 
     losses.foreign_extra(&x.extra, ID, "");
     let mut extra = x.extra.get(ID).cloned().unwrap_or_default();

@@ -98,6 +98,20 @@ impl crate::formats::Codec for Codec {
         Ok(doc)
     }
 
+    fn request_from_json(mut v: Value) -> Option<wire::Request> {
+        let renamed = wire::normalize_request(&mut v);
+        let mut doc: wire::Request = json::from_value(v)?;
+        doc.renamed = renamed;
+        Some(doc)
+    }
+
+    fn response_from_json(mut v: Value) -> Option<wire::Response> {
+        let renamed = wire::normalize_response(&mut v);
+        let mut doc: wire::Response = json::from_value(v)?;
+        doc.renamed = renamed;
+        Some(doc)
+    }
+
     fn parse_response(text: &str) -> Result<wire::Response, DecodeError> {
         let mut v: Value = json::parse(ID, text)?;
         let renamed = wire::normalize_response(&mut v);
