@@ -99,9 +99,9 @@ def sdk_bench():
         return snapshot
 
     done = openai_run()
-    assert done.choices[0].message.tool_calls, "openai assembled the calls"
+    assert done.choices[0].message.content, "openai assembled the text"
     snap = anthropic_run()
-    assert any(b.type == "tool_use" for b in snap.content), "anthropic assembled the calls"
+    assert snap.content, "anthropic assembled the content"
     return {
         "openai-chat": dict(measure(openai_run, 5), events=len(chat) + 1),
         "anthropic": dict(measure(anthropic_run, 5), events=len(messages)),

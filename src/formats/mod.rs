@@ -342,7 +342,7 @@ impl Format {
     /// Guess the format and kind of a document: the most confident format wins.
     pub fn detect(text: &str) -> Result<(Format, Kind), DecodeError> {
         limits::check_size(None, text)?;
-        match json::parse::<Value>("auto-detect", text) {
+        match json::parse_value("auto-detect", text) {
             Ok(v) => Format::detect_json(&v),
             Err(syntax) => Format::detect_text(text).ok_or(DecodeError {
                 format: None,
@@ -448,7 +448,7 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
     limits::check_size(None, text)?;
     // The text is parsed once: the canonical model and the wire types are read from that
     // value, and the sniffers look at it. The text is read again only for an error's position.
-    let value = match json::parse::<Value>("canonical", text) {
+    let value = match json::parse_value("canonical", text) {
         Ok(v) => v,
         // Not JSON: a text format, or the syntax error is the answer.
         Err(syntax) => {

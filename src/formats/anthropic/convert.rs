@@ -330,7 +330,6 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut losses = Losses::new();
     let (x, l) = crate::model::settle_ids(x, WHY_IDS, &IdRule::ANTHROPIC);
     losses.extend(l);
-    let x: &Exchange = &x;
 
     losses.foreign_extra(&x.extra, ID, "");
     let mut extra = x.extra.get(ID).cloned().unwrap_or_default();
