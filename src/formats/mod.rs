@@ -353,26 +353,25 @@ impl Format {
 
     /// The most confident format for a parsed JSON document.
     fn detect_json(v: &Value) -> Result<(Format, Kind), DecodeError> {
-        Format::ALL
-            .into_iter()
-            .filter_map(|f| f.sniff(v).map(|(k, score)| (f, k, score)))
-            .filter(|(_, _, score)| *score > 0)
-            .max_by_key(|(_, _, score)| *score)
-            .map(|(f, k, _)| (f, k))
-            .ok_or_else(|| DecodeError {
-                format: None,
-                pointer: None,
-                line: None,
-                column: None,
-                message: "not a request or response of any known format".into(),
-            })
+        Format::most_confident(|f| f.sniff(v)).ok_or_else(|| DecodeError {
+            format: None,
+            pointer: None,
+            line: None,
+            column: None,
+            message: "not a request or response of any known format".into(),
+        })
     }
 
     /// The most confident text (non-JSON) format for text that is not JSON.
     fn detect_text(text: &str) -> Option<(Format, Kind)> {
+        Format::most_confident(|f| f.sniff_text(text))
+    }
+
+    /// The format (and kind) `sniff` scores highest, above 0.
+    fn most_confident(sniff: impl Fn(Format) -> Option<(Kind, u8)>) -> Option<(Format, Kind)> {
         Format::ALL
             .into_iter()
-            .filter_map(|f| f.sniff_text(text).map(|(k, score)| (f, k, score)))
+            .filter_map(|f| sniff(f).map(|(k, score)| (f, k, score)))
             .filter(|(_, _, score)| *score > 0)
             .max_by_key(|(_, _, score)| *score)
             .map(|(f, k, _)| (f, k))

@@ -15,6 +15,7 @@
 //!
 //! Files stay v1 (pretty, self-describing); v2 is a link's form only.
 
+use super::v1::KindV1;
 use super::{Origin, ShareError, State, MAX_EXPANDED};
 use crate::formats::{json, Format, Kind};
 use crate::model::Exchange;
@@ -56,18 +57,11 @@ pub const DICTIONARY: &str = concat!(
 /// DEFLATE level of links: miniz's best.
 pub const LEVEL: u8 = 10;
 
-#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum KindV2 {
-    Request,
-    Response,
-}
-
 /// The document as written: borrowed; defaults left out.
 #[derive(Serialize)]
 struct DocRef<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    kind: Option<KindV2>,
+    kind: Option<KindV1>,
     #[serde(skip_serializing_if = "Option::is_none")]
     panes: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,7 +76,7 @@ struct DocRef<'a> {
 #[derive(Deserialize)]
 struct Doc {
     #[serde(default)]
-    kind: Option<KindV2>,
+    kind: Option<KindV1>,
     #[serde(default)]
     panes: Option<Vec<String>>,
     #[serde(default)]
@@ -100,7 +94,7 @@ fn default_panes(panes: &[String]) -> bool {
 /// The compact document of a state.
 pub fn to_compact(s: &State) -> String {
     let doc = DocRef {
-        kind: (s.kind == Kind::Response).then_some(KindV2::Response),
+        kind: (s.kind == Kind::Response).then_some(KindV1::Response),
         panes: (!default_panes(&s.panes)).then_some(s.panes.as_slice()),
         compare: s.compare.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
         replay: s.replay.as_deref(),
@@ -122,8 +116,8 @@ pub fn read(text: &str) -> Result<State, ShareError> {
     Ok(State {
         exchange: d.exchange,
         kind: match d.kind {
-            Some(KindV2::Response) => Kind::Response,
-            Some(KindV2::Request) | None => Kind::Request,
+            Some(KindV1::Response) => Kind::Response,
+            Some(KindV1::Request) | None => Kind::Request,
         },
         panes: d
             .panes
