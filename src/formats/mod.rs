@@ -23,7 +23,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 
 use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
-use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use std::fmt;
 
@@ -380,6 +380,14 @@ impl Format {
     /// [`Format::decode`] of a document already parsed into `v` (from `text`): no second read
     /// of the text unless it does not fit, when [`Format::decode`] reads it for the error.
     fn decode_json(self, v: Value, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+        // The wasm reads the text again instead: deserialising every wire type from a `Value`
+        // as well as from text would add about a tenth to the page's wasm.
+        #[cfg(target_arch = "wasm32")]
+        let decoded: Option<Result<(Exchange, Vec<Loss>), DecodeError>> = {
+            let _ = v;
+            None
+        };
+        #[cfg(not(target_arch = "wasm32"))]
         let decoded = with_codec!(self, C => match kind {
             Kind::Request => C::request_from_json(v).map(C::decode_request),
             Kind::Response => C::response_from_json(v).map(C::decode_response),
@@ -462,7 +470,11 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
             };
         }
     };
-    if let Ok(exchange) = Exchange::deserialize(&value) {
+    #[cfg(not(target_arch = "wasm32"))]
+    let canonical = <Exchange as serde::Deserialize>::deserialize(&value).ok();
+    #[cfg(target_arch = "wasm32")]
+    let canonical = json::parse::<Exchange>("canonical", text).ok();
+    if let Some(exchange) = canonical {
         limits::check_counts("canonical", &exchange).map_err(|e| json::locate_error(e, text))?;
         return Ok((
             Decoded {
@@ -550,6 +562,9 @@ impl crate::stream::Protocol {
         let format = self.format();
         // The assembled value is decoded as it is; only one that does not fit is written out
         // and read as text, for the error's position.
+        #[cfg(target_arch = "wasm32")]
+        let fast: Option<(Exchange, Vec<Loss>)> = None;
+        #[cfg(not(target_arch = "wasm32"))]
         let fast = with_codec!(format, C => C::response_from_json(response.clone())
             .map(C::decode_response))
         .and_then(Result::ok)
