@@ -80,8 +80,10 @@ pub fn check_depth(format: &'static str, text: &str) -> Result<(), DecodeError> 
 /// than [`MAX_DEPTH`] is refused before serde sees it.
 pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T, DecodeError> {
     check_depth(format, text)?;
-    // Fast path: serde_json alone. Tracking the path costs a third of a typed parse, and only
-    // an error needs it: then the text is read again, with the path, for the pointer.
+    // Fast path (native): serde_json alone. Tracking the path costs a third of a typed parse,
+    // and only an error needs it: then the text is read again, with the path, for the pointer.
+    // The wasm keeps the one path: a second deserialiser per wire type would grow it.
+    #[cfg(not(target_arch = "wasm32"))]
     if let Ok(value) = serde_json::from_str(text) {
         return Ok(value);
     }
