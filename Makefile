@@ -9,16 +9,21 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(HOME)/.pyenv/shi
 export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 
-.PHONY: serve dist test setup setup-test lint test-native fuzz-smoke test-sdk test-wasm test-e2e size bench-page screenshots clean
+.PHONY: serve dist test setup setup-test lint test-native fuzz-smoke test-sdk test-wasm test-e2e size bench bench-page screenshots clean
 
 serve: setup
 	trunk serve
+
+# The wasm is built with Cargo.toml's size profile (opt-level "z"), native builds with the
+# speed profile (`release`, opt-level 3). The profile is Trunk's `--cargo-profile`: it applies
+# to every rust link of index.html, so a second wasm crate gets the same size settings.
+WASM_PROFILE := wasm-release
 
 # After Trunk: the first example's panes into index.html as static text (the native CLI in its
 # debug build, which `cargo test` has already made), styles and boot script inline, the CSP
 # hash again, the service worker's file list, then .br/.gz next to every file.
 dist: setup
-	trunk build --release --public-url ./
+	trunk build --release --cargo-profile $(WASM_PROFILE) --public-url ./
 	cargo build --locked --quiet --bin toolscope
 	target/debug/toolscope prerender dist/index.html > dist/index.html.tmp
 	mv dist/index.html.tmp dist/index.html
@@ -90,6 +95,21 @@ bench-page: dist
 
 screenshots:
 	node e2e/screenshots.mjs target/screenshots
+
+# Figures, not tests (nothing is asserted): OpenAI Chat -> Anthropic against its floor (a bare
+# serde_json parse + pretty print) and LiteLLM; stream assembly against the openai and anthropic
+# SDK accumulators; share-link length against lz-string. Everything runs under nice. LiteLLM
+# lives in a venv under target/ (benches/requirements.txt, not the test requirements); the SDKs
+# are the test ones (tests/sdk/requirements.txt: `make setup-test` installs them).
+BENCH_VENV := target/bench-venv
+bench: setup
+	@test -x $(BENCH_VENV)/bin/python || { python3 -m venv $(BENCH_VENV) && \
+	  $(BENCH_VENV)/bin/pip install --quiet --disable-pip-version-check -r benches/requirements.txt; }
+	nice -n 10 cargo bench --locked --bench convert --bench stream --bench links
+	nice -n 10 $(BENCH_VENV)/bin/python scripts/bench-competitors.py litellm
+	nice -n 10 python3 scripts/bench-competitors.py sdk
+	nice -n 10 node scripts/bench-links.mjs
+	@node scripts/bench-table.mjs
 
 clean:
 	cargo clean

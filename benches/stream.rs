@@ -2,6 +2,10 @@
 //! 10,000-event synthesised stream, and on the recorded streams. `cargo bench --bench stream`
 //! prints the median of several runs; no timing is asserted anywhere (the figures go into the
 //! notes). "frame+assemble" starts from the stream's bytes (SSE or JSON lines).
+//!
+//! The OpenAI Chat and Anthropic streams are also written to `target/bench/stream-<id>.jsonl`
+//! (one event's data a line), which `scripts/bench-competitors.py sdk` feeds to the SDKs'
+//! accumulators, and their figures to `target/bench/stream.json` for `make bench`'s table.
 
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -10,6 +14,8 @@ use toolscope::model::*;
 use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{ndjson, sse, Assembler, Event};
 use toolscope::synth::synthesize;
+
+mod common;
 
 const EVENTS: usize = 10_000;
 
@@ -77,6 +83,7 @@ fn rate(events: usize, d: Duration) -> f64 {
 
 fn main() {
     let x = turn();
+    let mut figures = serde_json::Map::new();
     println!(
         "{:<18} {:>7} {:>16} {:>20} {:>14}",
         "protocol", "events", "assemble ev/s", "frame+assemble ev/s", "replay load ms"
@@ -114,6 +121,26 @@ fn main() {
             };
             std::hint::black_box(Replay::load(&text, opts).map(|r| r.len()).ok());
         });
+        if matches!(p, Protocol::OpenAiChat | Protocol::Anthropic) {
+            let lines: String = events.iter().map(|e| format!("{}\n", e.data)).collect();
+            let _ = std::fs::write(
+                common::out_dir().join(format!("stream-{}.jsonl", p.id())),
+                lines,
+            );
+            // The best of more runs: the table compares it with the SDKs' best.
+            let best = (0..9)
+                .map(|_| {
+                    let t = Instant::now();
+                    std::hint::black_box(assemble(p, &events));
+                    t.elapsed()
+                })
+                .min()
+                .unwrap_or(a);
+            figures.insert(
+                p.id().into(),
+                json!({"events": n, "median_ms": a.as_secs_f64() * 1e3, "best_ms": best.as_secs_f64() * 1e3}),
+            );
+        }
         println!(
             "{:<18} {:>7} {:>16.0} {:>20.0} {:>14.1}",
             p.id(),
@@ -123,6 +150,10 @@ fn main() {
             load.as_secs_f64() * 1e3
         );
     }
+    let _ = std::fs::write(
+        common::out_dir().join("stream.json"),
+        serde_json::Value::Object(figures).to_string(),
+    );
     // The recorded streams, all together.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recorded");
     let mut streams = Vec::new();

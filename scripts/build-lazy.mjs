@@ -3,8 +3,9 @@
 // output, wasm-opt -Oz in release) and target/vocab/ (the tokenizer vocabularies, fetched by the
 // Cost view on first use); index.html copies both into dist/.
 //
-// Same size settings as the main wasm: the release profile (opt-level z, LTO) and wasm-opt -Oz.
-// `node scripts/build-lazy.mjs` alone builds release; Trunk says which profile in TRUNK_PROFILE.
+// Same size settings as the main wasm: Cargo.toml's `wasm-release` profile (opt-level z, LTO; the
+// plain `release` profile is the native speed profile) and wasm-opt -Oz.
+// `node scripts/build-lazy.mjs` alone builds release; Trunk says debug or release in TRUNK_PROFILE.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,9 +15,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const release = (process.env.TRUNK_PROFILE ?? 'release') === 'release';
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
-const profile = release ? ['--release'] : [];
+const cargoProfile = process.env.WASM_PROFILE ?? 'wasm-release';
+const profile = release ? ['--profile', cargoProfile] : [];
 run('cargo', ['build', ...profile, '--target', 'wasm32-unknown-unknown', '-p', 'toolscope-lazy']);
-const built = path.join(root, 'target/wasm32-unknown-unknown', release ? 'release' : 'debug', 'toolscope_lazy.wasm');
+const built = path.join(root, 'target/wasm32-unknown-unknown', release ? cargoProfile : 'debug', 'toolscope_lazy.wasm');
 const out = path.join(root, 'target/lazy');
 fs.rmSync(out, { recursive: true, force: true });
 run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', out, built]);

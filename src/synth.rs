@@ -68,3 +68,37 @@ pub fn synthesize_with(x: &Exchange, protocol: Protocol, fragment: usize) -> Syn
 }
 
 pub use crate::stream::fragments;
+
+/// For the assemblers' tests: the typed fast path and the general path (`set_fast(false)` around
+/// its pushes) give the same updates and the same assembler after every event, over the streams
+/// of every example exchange (text, parallel calls, arguments in fragments), whole and cut into
+/// small fragments.
+#[cfg(test)]
+pub(crate) fn check_fast_path<A: crate::stream::Assembler + PartialEq + std::fmt::Debug>(
+    protocols: &[crate::formats::Protocol],
+    new: impl Fn(crate::formats::Protocol) -> A,
+    set_fast: impl Fn(bool),
+) {
+    let mut streams = 0;
+    for e in crate::examples::EXAMPLES {
+        let Ok((d, _)) = crate::formats::read_any(e.source) else {
+            continue;
+        };
+        for &p in protocols {
+            for fragment in [3, 40] {
+                let events = crate::synth::synthesize_with(&d.exchange, p, fragment).events;
+                let (mut fast, mut general) = (new(p), new(p));
+                for ev in &events {
+                    let a = fast.push(ev);
+                    set_fast(false);
+                    let b = general.push(ev);
+                    set_fast(true);
+                    assert_eq!(a, b, "{}: {:?}", e.id, ev.data);
+                    assert_eq!(fast, general, "{}: {:?}", e.id, ev.data);
+                }
+                streams += 1;
+            }
+        }
+    }
+    assert!(streams > 10, "{streams}");
+}

@@ -1,4 +1,7 @@
-//! What the benches share: the 50-tool, 1,000-message exchange they measure, and the timer.
+//! What the benches share: the 50-tool, 1,000-message exchange they measure, the timer, and
+//! where figures go.
+// Each bench uses a part of it.
+#![allow(dead_code)]
 
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -83,4 +86,12 @@ pub fn measure(mut f: impl FnMut()) -> (Duration, Duration) {
         .collect();
     times.sort();
     (times[times.len() / 2], times[0])
+}
+
+/// `target/bench/`, where the benches leave their inputs and figures for `make bench`'s
+/// competitor scripts and table (created if missing).
+pub fn out_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench");
+    let _ = std::fs::create_dir_all(&dir);
+    dir
 }

@@ -24,20 +24,24 @@ pub const MAX_DEPTH: usize = 100;
 /// text that is not JSON count as well: the scan only ever refuses what nests too deep.
 pub fn too_deep(text: &[u8], limit: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &c) in text.iter().enumerate() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut i = 0;
+    while let Some(&c) = text.get(i) {
         match c {
-            b'"' => in_string = true,
+            b'"' => {
+                // Skip the string: to its closing quote, over escapes. An unterminated string
+                // runs to the end, where no bracket counts.
+                i += 1;
+                loop {
+                    let rest = text.get(i..)?;
+                    let at = rest.iter().position(|&b| b == b'"' || b == b'\\')?;
+                    i += at;
+                    if text.get(i) == Some(&b'\\') {
+                        i += 2;
+                    } else {
+                        break;
+                    }
+                }
+            }
             b'{' | b'[' => {
                 depth += 1;
                 if depth > limit {
@@ -47,6 +51,7 @@ pub fn too_deep(text: &[u8], limit: usize) -> Option<usize> {
             b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     None
 }
@@ -75,6 +80,13 @@ pub fn check_depth(format: &'static str, text: &str) -> Result<(), DecodeError> 
 /// than [`MAX_DEPTH`] is refused before serde sees it.
 pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T, DecodeError> {
     check_depth(format, text)?;
+    // Fast path (native): serde_json alone. Tracking the path costs a third of a typed parse,
+    // and only an error needs it: then the text is read again, with the path, for the pointer.
+    // The wasm keeps the one path: a second deserialiser per wire type would grow it.
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok(value) = serde_json::from_str(text) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let pointer = path_pointer(e.path());
@@ -101,6 +113,33 @@ pub fn parse<T: DeserializeOwned>(format: &'static str, text: &str) -> Result<T,
         message: strip_position(&e.to_string()),
     })?;
     Ok(value)
+}
+
+/// [`parse`] into a `Value`, with the depth checked on the parsed value instead of by a scan of
+/// the text first (the value has far fewer nodes than the text has bytes); the scan runs only
+/// to place an error. Same results as `parse::<Value>`.
+pub fn parse_value(format: &'static str, text: &str) -> Result<serde_json::Value, DecodeError> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        // serde_json stops at 128 levels, so this walk never goes deeper.
+        Ok(v) if depth(&v) <= MAX_DEPTH => Ok(v),
+        _ => parse(format, text),
+    }
+}
+
+/// Nesting depth of arrays and objects (`1` for `[]`, `0` for a scalar).
+fn depth(v: &serde_json::Value) -> usize {
+    match v {
+        serde_json::Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+        serde_json::Value::Object(o) => 1 + o.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Deserialise a document already parsed (by [`parse`], so its depth was checked) as `T`,
+/// moving its strings. `None` on a shape error: the caller reads the text again with
+/// [`parse`] (or the format's own parser) for the error with its pointer, line and column.
+pub fn from_value<T: DeserializeOwned>(v: serde_json::Value) -> Option<T> {
+    T::deserialize(v).ok()
 }
 
 /// The JSON pointer of a serde path (sequence indexes and map keys; other segments carry no
@@ -339,6 +378,26 @@ mod tests {
         );
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse::<Value>("t", &ok).is_ok());
+    }
+
+    #[test]
+    fn json_parse_value_is_parse_of_a_value() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        for text in [
+            "{\"a\": [1, {\"b\": null}]}".to_string(),
+            "{} x".into(),
+            "[1,,]".into(),
+            deep(MAX_DEPTH),
+            deep(MAX_DEPTH + 1),
+            deep(130),
+            format!("{{\"a\": {}", deep(120)),
+        ] {
+            assert_eq!(
+                parse_value("t", &text),
+                parse::<Value>("t", &text),
+                "{text}"
+            );
+        }
     }
 
     #[test]

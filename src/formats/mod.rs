@@ -210,6 +210,17 @@ pub trait Codec {
     fn parse_response(text: &str) -> Result<Self::Response, DecodeError> {
         json::parse(Self::ID, text)
     }
+    /// Parsed JSON → request body, moving its strings: how [`read_any`] decodes the value it
+    /// sniffed, without reading the text again. `None` when the value does not fit (or the
+    /// format is not JSON): the text is then read with [`Codec::parse_request`], which says
+    /// why. A format whose `parse_request` does more than deserialise overrides this too.
+    fn request_from_json(v: Value) -> Option<Self::Request> {
+        json::from_value(v)
+    }
+    /// Parsed JSON → response body ([`Codec::request_from_json`] for responses).
+    fn response_from_json(v: Value) -> Option<Self::Response> {
+        json::from_value(v)
+    }
 }
 
 registry! {
@@ -315,38 +326,72 @@ impl Format {
     /// Guess the format and kind of a document: the most confident format wins.
     pub fn detect(text: &str) -> Result<(Format, Kind), DecodeError> {
         limits::check_size(None, text)?;
-        let scores: Vec<(Format, Kind, u8)> = match json::parse::<Value>("auto-detect", text) {
-            Ok(v) => Format::ALL
-                .into_iter()
-                .filter_map(|f| f.sniff(&v).map(|(k, score)| (f, k, score)))
-                .collect(),
-            Err(syntax) => {
-                let text_scores: Vec<_> = Format::ALL
-                    .into_iter()
-                    .filter_map(|f| f.sniff_text(text).map(|(k, score)| (f, k, score)))
-                    .filter(|(_, _, score)| *score > 0)
-                    .collect();
-                if text_scores.is_empty() {
-                    return Err(DecodeError {
-                        format: None,
-                        ..syntax
-                    });
-                }
-                text_scores
-            }
-        };
-        scores
+        match json::parse_value("auto-detect", text) {
+            Ok(v) => Format::detect_json(&v),
+            Err(syntax) => Format::detect_text(text).ok_or(DecodeError {
+                format: None,
+                ..syntax
+            }),
+        }
+    }
+
+    /// The most confident format for a parsed JSON document.
+    fn detect_json(v: &Value) -> Result<(Format, Kind), DecodeError> {
+        Format::most_confident(|f| f.sniff(v)).ok_or_else(|| DecodeError {
+            format: None,
+            pointer: None,
+            line: None,
+            column: None,
+            message: "not a request or response of any known format".into(),
+        })
+    }
+
+    /// The most confident text (non-JSON) format for text that is not JSON.
+    fn detect_text(text: &str) -> Option<(Format, Kind)> {
+        Format::most_confident(|f| f.sniff_text(text))
+    }
+
+    /// The format (and kind) `sniff` scores highest, above 0.
+    fn most_confident(sniff: impl Fn(Format) -> Option<(Kind, u8)>) -> Option<(Format, Kind)> {
+        Format::ALL
             .into_iter()
+            .filter_map(|f| sniff(f).map(|(k, score)| (f, k, score)))
             .filter(|(_, _, score)| *score > 0)
             .max_by_key(|(_, _, score)| *score)
             .map(|(f, k, _)| (f, k))
-            .ok_or_else(|| DecodeError {
-                format: None,
-                pointer: None,
-                line: None,
-                column: None,
-                message: "not a request or response of any known format".into(),
-            })
+    }
+
+    /// [`Format::decode`] of a document already parsed into `v` (from `text`): no second read
+    /// of the text unless it does not fit, when [`Format::decode`] reads it for the error.
+    fn decode_json(self, v: Value, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+        // The wasm reads the text again instead: deserialising every wire type from a `Value`
+        // as well as from text would add about a tenth to the page's wasm.
+        #[cfg(target_arch = "wasm32")]
+        let decoded: Option<Result<(Exchange, Vec<Loss>), DecodeError>> = {
+            let _ = v;
+            None
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let decoded = self.decode_value(v, kind);
+        let Some(result) = decoded else {
+            return self.decode(text, kind);
+        };
+        result
+            .map(|(exchange, losses)| Decoded { exchange, losses })
+            .and_then(|d| limits::check_counts(self.id(), &d.exchange).map(|()| d))
+            .map_err(|e| json::locate_error(e, text))
+    }
+}
+
+/// [`Format::decode_value`] for one codec.
+#[cfg(not(target_arch = "wasm32"))]
+fn decode_value_with<C: Codec>(
+    v: Value,
+    kind: Kind,
+) -> Option<Result<(Exchange, Vec<Loss>), DecodeError>> {
+    match kind {
+        Kind::Request => C::request_from_json(v).map(C::decode_request),
+        Kind::Response => C::response_from_json(v).map(C::decode_response),
     }
 }
 
@@ -401,31 +446,51 @@ impl Source {
 /// format at the element that does not fit; otherwise why it is not a canonical exchange.
 pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
     limits::check_size(None, text)?;
-    let canonical = json::parse::<Exchange>("canonical", text);
-    let canonical_err = match canonical {
-        Ok(exchange) => {
-            limits::check_counts("canonical", &exchange)
-                .map_err(|e| json::locate_error(e, text))?;
-            return Ok((
-                Decoded {
-                    exchange,
-                    losses: Vec::new(),
-                },
-                Source::Canonical,
-            ));
+    // The text is parsed once: the canonical model and the wire types are read from that
+    // value, and the sniffers look at it. The text is read again only for an error's position.
+    let value = match json::parse_value("canonical", text) {
+        Ok(v) => v,
+        // Not JSON: a text format, or the syntax error is the answer.
+        Err(syntax) => {
+            return match Format::detect_text(text) {
+                Some((format, kind)) => format
+                    .decode(text, kind)
+                    .map(|d| (d, Source::Wire(format, kind))),
+                None => Err(DecodeError {
+                    format: None,
+                    ..syntax
+                }),
+            };
         }
-        Err(e) => e,
     };
-    match Format::detect(text) {
+    #[cfg(not(target_arch = "wasm32"))]
+    let canonical = <Exchange as serde::Deserialize>::deserialize(&value).ok();
+    #[cfg(target_arch = "wasm32")]
+    let canonical = json::parse::<Exchange>("canonical", text).ok();
+    if let Some(exchange) = canonical {
+        limits::check_counts("canonical", &exchange).map_err(|e| json::locate_error(e, text))?;
+        return Ok((
+            Decoded {
+                exchange,
+                losses: Vec::new(),
+            },
+            Source::Canonical,
+        ));
+    }
+    match Format::detect_json(&value) {
         Ok((format, kind)) => format
-            .decode(text, kind)
+            .decode_json(value, text, kind)
             .map(|d| (d, Source::Wire(format, kind))),
-        // Not JSON, and no text format recognises it: the syntax error is the answer.
-        Err(_) if canonical_err.pointer.is_none() => Err(DecodeError {
-            format: None,
-            ..canonical_err
-        }),
-        Err(_) => Err(canonical_err),
+        // Why it is not a canonical exchange, with its pointer.
+        Err(_) => Err(json::parse::<Exchange>("canonical", text)
+            .err()
+            .unwrap_or_else(|| DecodeError {
+                format: None,
+                pointer: None,
+                line: None,
+                column: None,
+                message: "not a request or response of any known format".into(),
+            })),
     }
 }
 
@@ -503,8 +568,21 @@ impl Protocol {
 
     /// Decode a response body of this protocol with its format.
     pub fn decode_response(self, response: &Value) -> crate::stream::Decoding {
+        let format = self.format();
+        // The assembled value is decoded as it is; only one that does not fit is written out
+        // and read as text, for the error's position.
+        #[cfg(target_arch = "wasm32")]
+        let fast: Option<(Exchange, Vec<Loss>)> = None;
+        #[cfg(not(target_arch = "wasm32"))]
+        let fast = format
+            .decode_value(response.clone(), Kind::Response)
+            .and_then(Result::ok)
+            .filter(|(x, _)| limits::check_counts(format.id(), x).is_ok());
+        if let Some(decoded) = fast {
+            return Ok(decoded);
+        }
         let text = serde_json::to_string(response).unwrap_or_default();
-        self.format()
+        format
             .decode(&text, Kind::Response)
             .map(|d| (d.exchange, d.losses))
             .map_err(|e| e.to_string())

@@ -386,6 +386,19 @@ macro_rules! registry {
                 }
             }
 
+            /// Decode a document already parsed into a value: `None` when the codec reads
+            /// only text (native builds; the wasm reads the text, see `decode_json`).
+            #[cfg(not(target_arch = "wasm32"))]
+            fn decode_value(
+                self,
+                v: Value,
+                kind: Kind,
+            ) -> Option<Result<($crate::model::Exchange, Vec<$crate::model::Loss>), DecodeError>> {
+                match self {
+                    $( Format::$v => decode_value_with::<$c>(v, kind), )*
+                }
+            }
+
             fn sniff(self, v: &Value) -> Option<(Kind, u8)> {
                 match self {
                     $( Format::$v => <$c as Codec>::sniff(v), )*

@@ -169,6 +169,28 @@ pub fn rewrite_ids(x: &Exchange, rule: &IdRule) -> (Exchange, Vec<Loss>) {
     (out, losses.into_vec())
 }
 
+/// [`assign_missing_ids`] then [`rewrite_ids`], borrowing the exchange when neither would
+/// change it (every call has an id, every result its `call_id`, and the rule accepts them all:
+/// the common case, which then costs no copy of the exchange).
+pub fn settle_ids<'a>(
+    x: &'a Exchange,
+    why: &str,
+    rule: &IdRule,
+) -> (std::borrow::Cow<'a, Exchange>, Vec<Loss>) {
+    let settled = x.messages.iter().flat_map(|m| &m.parts).all(|p| match p {
+        Part::ToolCall(c) => c.id.as_deref().is_some_and(|id| rule.accepts(id)),
+        Part::ToolResult(r) => r.call_id.as_deref().is_some_and(|id| rule.accepts(id)),
+        _ => true,
+    });
+    if settled {
+        return (std::borrow::Cow::Borrowed(x), Vec::new());
+    }
+    let (with_ids, mut losses) = assign_missing_ids(x, why);
+    let (out, rewritten) = rewrite_ids(&with_ids, rule);
+    losses.extend(rewritten);
+    (std::borrow::Cow::Owned(out), losses)
+}
+
 /// Give an id to every call that has none and pair every result that has no `call_id` with a
 /// call: by name among the calls not yet answered, else the oldest unanswered call. New ids are
 /// `call_1`, `call_2`, … in order, skipping ids already present. Each change is reported.

@@ -1,10 +1,10 @@
 //! Share and keep: the whole playground state as a link fragment, a file or a localStorage
 //! value, and back, with limits that make a hostile link fail fast with a clear message.
 //!
-//! A link fragment is `v1.<base64url(deflate-raw(json))>`: the version first, so
-//! [`from_fragment`] dispatches on it and a later `v2` can migrate `v1` links; the JSON is the
-//! same document a file holds ([`v1`]), compact. Raw DEFLATE is what browsers'
-//! `CompressionStream("deflate-raw")` reads, so a link can be inspected with web tools too.
+//! A link fragment is `v2.<base64url(deflate-raw(json))>` ([`v2`]: a compact document without
+//! defaults, compressed with a preset dictionary): the version first, so [`from_fragment`]
+//! dispatches on it. `v1.` links ([`v1`]: the same document a file holds, compact, plain raw
+//! DEFLATE) open exactly as they always did.
 //!
 //! Opening a link checks, in order and before any parsing: the fragment length, the version,
 //! base64url, the size after decompression (the inflater stops at [`MAX_EXPANDED`], so a zip
@@ -15,6 +15,7 @@
 
 pub mod base64url;
 pub mod v1;
+pub mod v2;
 
 use crate::formats::{json, Format, Kind};
 use crate::model::Exchange;
@@ -40,12 +41,12 @@ pub const MAX_TOOLS: usize = 1_000;
 /// Largest replay (raw stream text) a link carries, in bytes. Files carry any replay within
 /// [`MAX_EXPANDED`].
 pub const MAX_REPLAY: usize = 1024 * 1024;
-/// The version this Toolscope writes and the newest it reads.
-pub const VERSION: u64 = 1;
+/// The link version this Toolscope writes and the newest it reads (files are version 1).
+pub const VERSION: u64 = 2;
 
 /// DEFLATE level: miniz's best (`UberCompression`); links are made on a click, rarely, and a
 /// few percent shorter is worth the milliseconds.
-const LEVEL: u8 = 10;
+const LEVEL: u8 = v2::LEVEL;
 
 /// Everything a link, an export file or localStorage restores.
 #[derive(Debug, Clone, PartialEq)]
@@ -379,11 +380,17 @@ fn size(n: usize) -> String {
     }
 }
 
-/// The state as a link fragment, `v1.<base64url(deflate-raw(json))>` (without the `#`).
+/// The state as a link fragment, `v2.<base64url(deflate-raw(json))>` (without the `#`).
 /// Fails when the link would break a limit its reader enforces; a replay over [`MAX_REPLAY`]
 /// fails first, with [`ShareError::ReplayTooLarge`], so the UI can offer to share without it.
 pub fn to_fragment(s: &State) -> Result<String, ShareError> {
-    pack(s, LEVEL)
+    pack(s, LEVEL, 2)
+}
+
+/// The state as a `v1.` link, as Toolscope made them before `v2` (which [`from_fragment`]
+/// still opens): for the tests and the link benchmark.
+pub fn v1_fragment(s: &State) -> Result<String, ShareError> {
+    pack(s, LEVEL, 1)
 }
 
 /// The state in the form the page keeps it in localStorage (the autosave, the history): a
@@ -391,7 +398,7 @@ pub fn to_fragment(s: &State) -> Result<String, ShareError> {
 /// the state file where a link cannot carry it. It has the limits of its reader, so whatever
 /// is kept is known to restore with [`from_stored`]; a state no reader accepts is refused.
 pub fn to_stored(s: &State) -> Result<String, ShareError> {
-    match pack(s, STORED_LEVEL) {
+    match pack(s, STORED_LEVEL, 2) {
         // What a link cannot carry but a file can (a replay over the link's limit, text that
         // does not compress): the state file, which [`from_stored`] reads within its limit.
         Err(ShareError::ReplayTooLarge { .. } | ShareError::LinkTooLong { .. }) => {
@@ -420,7 +427,7 @@ pub fn from_stored(text: &str) -> Result<State, ShareError> {
 /// DEFLATE level of [`to_stored`]: fast (it runs after each pause in typing).
 const STORED_LEVEL: u8 = 1;
 
-fn pack(s: &State, level: u8) -> Result<String, ShareError> {
+fn pack(s: &State, level: u8, version: u64) -> Result<String, ShareError> {
     let redacted = without_secrets(s);
     let s = redacted.as_ref().unwrap_or(s);
     if let Some(replay) = &s.replay {
@@ -432,7 +439,10 @@ fn pack(s: &State, level: u8) -> Result<String, ShareError> {
         }
     }
     check_counts(s, Origin::Share)?;
-    let json = v1::to_compact(s);
+    let json = match version {
+        1 => v1::to_compact(s),
+        _ => v2::to_compact(s),
+    };
     if json.len() > MAX_EXPANDED {
         return Err(ShareError::TooLarge {
             origin: Origin::Share,
@@ -440,8 +450,11 @@ fn pack(s: &State, level: u8) -> Result<String, ShareError> {
         });
     }
     check_depth(&json, Origin::Share)?;
-    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level);
-    let fragment = format!("v{VERSION}.{}", base64url::encode(&packed));
+    let packed = match version {
+        1 => miniz_oxide::deflate::compress_to_vec(json.as_bytes(), level),
+        _ => v2::deflate(json.as_bytes(), level),
+    };
+    let fragment = format!("v{version}.{}", base64url::encode(&packed));
     if fragment.len() > MAX_LINK_LEN {
         return Err(ShareError::LinkTooLong {
             origin: Origin::Share,
@@ -481,6 +494,12 @@ pub fn open_fragment(f: &str) -> Result<Restored, ShareError> {
             let json = unpack(payload, f.len() - payload.len())?;
             read_document(&json, Origin::Link, Some(version))
         }
+        2 => {
+            let packed = base64(payload, f.len() - payload.len())?;
+            let json = utf8(v2::inflate(&packed)?)?;
+            check_depth(&json, Origin::Link)?;
+            restore(v2::read(&json)?, Origin::Link)
+        }
         v => Err(ShareError::NewerVersion {
             origin: Origin::Link,
             version: v,
@@ -504,13 +523,7 @@ fn split_version(f: &str) -> Result<(u64, &str), ShareError> {
 /// base64url → inflate (stopping at the size limit) → UTF-8. `prefix` is the length of `v1.`
 /// for positions in messages.
 fn unpack(payload: &str, prefix: usize) -> Result<String, ShareError> {
-    let packed = base64url::decode(payload).map_err(|e| match e {
-        base64url::Base64Error::Invalid { offset } => ShareError::NotBase64 {
-            // Everything before `offset` is ASCII, so bytes count characters.
-            position: prefix + offset + 1,
-        },
-        base64url::Base64Error::Truncated => ShareError::Truncated,
-    })?;
+    let packed = base64(payload, prefix)?;
     use miniz_oxide::inflate::{decompress_to_vec_with_limit, TINFLStatus};
     let too_large = ShareError::TooLarge {
         origin: Origin::Link,
@@ -530,6 +543,22 @@ fn unpack(payload: &str, prefix: usize) -> Result<String, ShareError> {
             })
         }
     };
+    utf8(bytes)
+}
+
+/// base64url → bytes; `prefix` is the length of `v1.` for positions in messages.
+fn base64(payload: &str, prefix: usize) -> Result<Vec<u8>, ShareError> {
+    base64url::decode(payload).map_err(|e| match e {
+        base64url::Base64Error::Invalid { offset } => ShareError::NotBase64 {
+            // Everything before `offset` is ASCII, so bytes count characters.
+            position: prefix + offset + 1,
+        },
+        base64url::Base64Error::Truncated => ShareError::Truncated,
+    })
+}
+
+/// Inflated bytes → text.
+fn utf8(bytes: Vec<u8>) -> Result<String, ShareError> {
     String::from_utf8(bytes).map_err(|e| ShareError::Invalid {
         origin: Origin::Link,
         pointer: None,
@@ -638,6 +667,12 @@ fn read_document(
         1 => v1::read(text, origin)?,
         v => return Err(ShareError::NewerVersion { origin, version: v }),
     };
+    restore(state, origin)
+}
+
+/// What every version's reader does with the state it read: the count and replay limits,
+/// the pane ids, the replay's secrets.
+fn restore(state: State, origin: Origin) -> Result<Restored, ShareError> {
     check_counts(&state, origin)?;
     if origin == Origin::Link {
         if let Some(replay) = &state.replay {

@@ -23,10 +23,13 @@ use serde::{Deserialize, Serialize};
 /// The `toolscope` marker of a state document.
 pub const MARKER: &str = "state";
 
+/// `kind` (v2 writes it too).
 #[derive(Serialize, Deserialize, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
-enum KindV1 {
+pub(super) enum KindV1 {
+    /// `request`.
     Request,
+    /// `response`.
     Response,
 }
 

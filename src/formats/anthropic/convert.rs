@@ -339,9 +339,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
 /// Model → request body.
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut losses = Losses::new();
-    let (with_ids, l) = assign_missing_ids(x, WHY_IDS);
-    losses.extend(l);
-    let (x, l) = rewrite_ids(&with_ids, &IdRule::ANTHROPIC);
+    let (x, l) = crate::model::settle_ids(x, WHY_IDS, &IdRule::ANTHROPIC);
     losses.extend(l);
 
     losses.foreign_extra(&x.extra, ID, "");

@@ -12,7 +12,42 @@ use crate::stream::{
     arguments_value, get_str, get_u64, AnomalyKind, Assembler, Event, Tracker, Update,
 };
 use crate::stream::{fields, fragments};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+
+thread_local! {
+    /// Whether the typed fast path runs (always, except in the test that compares it with the
+    /// general path).
+    static FAST: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// The event most of a stream is: a `content_block_delta` of text, argument or thinking text,
+/// read without building a `Value` (the typed parse borrows the text when it has no escapes).
+/// Anything else (another field, another delta type) fails this parse and takes the general
+/// path, which reads every event the same way.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastDelta<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    index: u64,
+    #[serde(borrow)]
+    delta: FastDeltaBody<'a>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastDeltaBody<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    partial_json: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    thinking: Option<Cow<'a, str>>,
+}
 
 /// One content block: its wire index, the block as started, and for tool blocks the tracker
 /// slot whose argument text replaces `input`.
@@ -229,6 +264,43 @@ impl AnthropicAssembler {
     }
 }
 
+impl AnthropicAssembler {
+    /// A text, argument or thinking delta for a block that started, read typed: what
+    /// [`AnthropicAssembler::block_delta`] does with it, without the `Value`. False (nothing
+    /// done) for any other event.
+    fn fast_delta(&mut self, event: &Event) -> bool {
+        let Ok(d) = serde_json::from_str::<FastDelta>(&event.data) else {
+            return false;
+        };
+        if d.kind != "content_block_delta" {
+            return false;
+        }
+        let index = Some(d.index);
+        let body = d.delta;
+        let Some(block) = self.blocks.iter_mut().rev().find(|b| b.index == index) else {
+            return false;
+        };
+        // Only the field the type reads may be there (the general path ignores others, but
+        // then it also reads them as a `Value`: keep to the common shape).
+        match (&*body.kind, body.text, body.partial_json, body.thinking) {
+            ("text_delta", Some(s), None, None) => {
+                append(&mut block.value, "text", &s);
+                self.t.text(&s);
+            }
+            ("input_json_delta", None, Some(s), None) => match block.call {
+                Some(c) => self.t.append_args(c, &s),
+                None => return false,
+            },
+            ("thinking_delta", None, None, Some(s)) => {
+                append(&mut block.value, "thinking", &s);
+                self.t.reasoning(&s);
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
 fn append(v: &mut Value, key: &str, s: &str) {
     if let Value::Object(m) = v {
         match m.get_mut(key) {
@@ -245,6 +317,9 @@ impl Assembler for AnthropicAssembler {
 
     fn push(&mut self, event: &Event) -> Vec<Update> {
         self.t.begin();
+        if FAST.with(|f| f.get()) && self.fast_delta(event) {
+            return self.t.take_updates();
+        }
         let o = match self.t.read(event) {
             Ok(o) => Value::Object(o),
             Err(e) => {
@@ -409,4 +484,14 @@ fn anthropic(doc: &Value, n: usize) -> Vec<Value> {
     out.push(md);
     out.push(json!({"type": "message_stop"}));
     out
+}
+
+#[cfg(test)]
+#[test]
+fn stream_fast_path_matches_the_general_path() {
+    crate::synth::check_fast_path(
+        &[crate::formats::Protocol::Anthropic],
+        |_| AnthropicAssembler::new(),
+        |on| FAST.with(|f| f.set(on)),
+    );
 }

@@ -71,6 +71,20 @@ impl crate::formats::Codec for Codec {
         parse(text, wire::normalize_request, |doc| &mut doc.renamed)
     }
 
+    fn request_from_json(mut v: Value) -> Option<wire::Request> {
+        let renamed = wire::normalize_request(&mut v);
+        let mut doc: wire::Request = json::from_value(v)?;
+        doc.renamed = renamed;
+        Some(doc)
+    }
+
+    fn response_from_json(mut v: Value) -> Option<wire::Response> {
+        let renamed = wire::normalize_response(&mut v);
+        let mut doc: wire::Response = json::from_value(v)?;
+        doc.renamed = renamed;
+        Some(doc)
+    }
+
     fn parse_response(text: &str) -> Result<wire::Response, DecodeError> {
         parse(text, wire::normalize_response, |doc| &mut doc.renamed)
     }

@@ -12,14 +12,92 @@
 
 use super::dialects::{DeepSeek, Mistral};
 use super::mistral::MISTRAL_MODELS;
+use crate::formats::field::Field;
 use crate::formats::spec::Streams;
 use crate::formats::{Format, Protocol};
 use crate::stream::{
     accumulate, fields, fragments, get_str, get_u64, AnomalyKind, Assembler, Event, Tracker, Update,
 };
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+
+thread_local! {
+    /// Whether the typed fast path runs (always, except in the test that compares it with the
+    /// general path).
+    static FAST: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
 
 const DEPTH: usize = 32;
+
+/// A chunk after the first in its common shape, read typed (no `Value`; text borrowed when it
+/// has no escapes): top-level fields the first chunk already brought, one choice whose delta
+/// has text or call fragments. Anything else fails this parse and takes the general path,
+/// which reads every chunk the same way.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastChunk<'a> {
+    #[serde(default)]
+    id: Option<IgnoredAny>,
+    #[serde(default, borrow)]
+    object: Option<Cow<'a, str>>,
+    #[serde(default)]
+    created: Option<IgnoredAny>,
+    #[serde(default)]
+    model: Option<IgnoredAny>,
+    #[serde(default)]
+    system_fingerprint: Option<IgnoredAny>,
+    #[serde(default)]
+    service_tier: Option<IgnoredAny>,
+    #[serde(default)]
+    usage: Option<Value>,
+    #[serde(borrow)]
+    choices: Vec<FastChoice<'a>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastChoice<'a> {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow)]
+    delta: FastDelta<'a>,
+    #[serde(default)]
+    logprobs: Field<Value>,
+    #[serde(default, borrow)]
+    finish_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastDelta<'a> {
+    #[serde(default, borrow)]
+    content: Field<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    tool_calls: Option<Vec<FastFragment<'a>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastFragment<'a> {
+    index: u64,
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, rename = "type")]
+    _kind: Option<IgnoredAny>,
+    #[serde(default, borrow)]
+    function: Option<FastFunction<'a>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FastFunction<'a> {
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    arguments: Option<Cow<'a, str>>,
+}
 
 /// One call of a chat stream: the wire index it was keyed by and its tracker slot.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +147,22 @@ impl ChatAssembler {
         let id = get_str(frag, "id").filter(|s| !s.is_empty());
         let function = frag.get("function");
         let name = function.and_then(|f| get_str(f, "name")).unwrap_or("");
+        let Some(call) = self.fragment_call(index, id, name) else {
+            return;
+        };
+        match function.and_then(|f| f.get("arguments")) {
+            Some(Value::String(s)) => self.t.append_args(call, s),
+            Some(v @ (Value::Object(_) | Value::Array(_))) => {
+                // Some compatible servers send the arguments as a JSON value, whole.
+                let text = serde_json::to_string(v).unwrap_or_default();
+                self.t.set_args(call, &text);
+            }
+            _ => {}
+        }
+    }
+
+    /// The call a fragment belongs to (opened if new), with its id and name noted.
+    fn fragment_call(&mut self, index: Option<u64>, id: Option<&str>, name: &str) -> Option<usize> {
         let slot = match index {
             Some(ix) => {
                 let found = self.slots.iter().rposition(|s| s.index == Some(ix));
@@ -118,21 +212,110 @@ impl ChatAssembler {
                 }
             }
         };
-        let Some(call) = slot else { return };
+        let call = slot?;
         if let Some(c) = self.t.calls.get_mut(call) {
             if c.id.is_none() {
                 c.id = id.map(str::to_string);
             }
         }
         self.t.name_call(call, name);
-        match function.and_then(|f| f.get("arguments")) {
-            Some(Value::String(s)) => self.t.append_args(call, s),
-            Some(v @ (Value::Object(_) | Value::Array(_))) => {
-                // Some compatible servers send the arguments as a JSON value, whole.
-                let text = serde_json::to_string(v).unwrap_or_default();
-                self.t.set_args(call, &text);
+        Some(call)
+    }
+
+    /// A chunk after the first in its common shape ([`FastChunk`]): what
+    /// [`ChatAssembler::chunk`] does with it, without the `Value`. False (nothing done) when
+    /// the chunk has another shape, or a field the first chunk did not bring.
+    fn fast_chunk(&mut self, data: &str) -> bool {
+        if !self.started || self.done {
+            return false;
+        }
+        let Ok(c) = serde_json::from_str::<FastChunk>(data) else {
+            return false;
+        };
+        let top = [
+            ("id", c.id.is_some()),
+            ("created", c.created.is_some()),
+            ("model", c.model.is_some()),
+            ("system_fingerprint", c.system_fingerprint.is_some()),
+            ("service_tier", c.service_tier.is_some()),
+        ];
+        // A new non-null top-level field is kept by the general path.
+        let known_top = top
+            .iter()
+            .all(|(k, there)| !there || self.top.contains_key(*k));
+        let chunk_object = c
+            .object
+            .as_deref()
+            .is_none_or(|o| o == "chat.completion.chunk");
+        // One choice, the first; a delta with text and fragments at once keeps their order on
+        // the general path; `logprobs` other than `null` accumulate there.
+        let [choice] = c.choices.as_slice() else {
+            return false;
+        };
+        let content = match &choice.delta.content {
+            Field::Value(_) => choice.delta.tool_calls.is_none(),
+            // `null` is a no-op only once the message has `content` (else the general path
+            // adds the key, in its place).
+            Field::Null => self.message.contains_key("content"),
+            Field::Absent => true,
+        };
+        let simple = choice.index.unwrap_or(0) == 0
+            && content
+            && match &choice.logprobs {
+                Field::Absent => true,
+                Field::Null => self.choice.contains_key("logprobs"),
+                Field::Value(_) => false,
+            };
+        if !(known_top && chunk_object && simple) {
+            return false;
+        }
+        let Some(choice) = c.choices.into_iter().next() else {
+            return false;
+        };
+        if let Some(u) = c.usage {
+            self.usage = Some(u);
+        }
+        if let Field::Value(text) = choice.delta.content {
+            self.t.text(&text);
+            match self.message.get_mut("content") {
+                Some(Value::String(acc)) => acc.push_str(&text),
+                _ => merge(
+                    &mut self.message,
+                    "content",
+                    &Value::String(text.into_owned()),
+                ),
             }
-            _ => {}
+        }
+        for f in choice.delta.tool_calls.into_iter().flatten() {
+            let id = f.id.as_deref().filter(|s| !s.is_empty());
+            let (name, arguments) = match &f.function {
+                Some(func) => (
+                    func.name.as_deref().unwrap_or(""),
+                    func.arguments.as_deref(),
+                ),
+                None => ("", None),
+            };
+            if let Some(call) = self.fragment_call(Some(f.index), id, name) {
+                if let Some(a) = arguments {
+                    self.t.append_args(call, a);
+                }
+            }
+        }
+        if let Some(r) = choice.finish_reason {
+            self.finish(r.into_owned());
+        }
+        true
+    }
+
+    /// `finish_reason`: the choice ends, its calls close.
+    fn finish(&mut self, r: String) {
+        self.t.stop_reason = Some(r.clone());
+        self.finish_reason = Some(r);
+        self.t.end();
+        for s in &self.slots {
+            if let Some(c) = self.t.calls.get_mut(s.call) {
+                c.closed = true;
+            }
         }
     }
 
@@ -212,14 +395,7 @@ impl ChatAssembler {
                 }
             }
             if let Some(r) = get_str(choice, "finish_reason") {
-                self.finish_reason = Some(r.to_string());
-                self.t.stop_reason = Some(r.to_string());
-                self.t.end();
-                for s in &self.slots {
-                    if let Some(c) = self.t.calls.get_mut(s.call) {
-                        c.closed = true;
-                    }
-                }
+                self.finish(r.to_string());
             }
         }
     }
@@ -256,6 +432,9 @@ impl Assembler for ChatAssembler {
         if event.is_done() {
             self.done = true;
             self.t.end();
+            return self.t.take_updates();
+        }
+        if FAST.with(|f| f.get()) && self.fast_chunk(&event.data) {
             return self.t.take_updates();
         }
         match self.t.read(event) {
@@ -971,4 +1150,14 @@ fn ollama(doc: &Value, n: usize) -> Vec<Value> {
     last.insert("done".into(), json!(true));
     out.push(Value::Object(last));
     out
+}
+
+#[cfg(test)]
+#[test]
+fn stream_fast_path_matches_the_general_path() {
+    crate::synth::check_fast_path(
+        &[Protocol::OpenAiChat, Protocol::DeepSeek, Protocol::Mistral],
+        ChatAssembler::new,
+        |on| FAST.with(|f| f.set(on)),
+    );
 }
