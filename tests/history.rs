@@ -117,7 +117,7 @@ fn history_summary_and_what_a_replacement_removes() {
 fn stored_states_restore_and_what_cannot_restore_is_refused() {
     let s = State::new(exchange(1000, 50));
     let stored = to_stored(&s).expect("kept");
-    assert!(stored.starts_with("v1."), "a compact link form");
+    assert!(stored.starts_with("v2."), "a compact link form");
     assert_eq!(from_stored(&stored).expect("restores"), s);
     // A replay a link cannot carry is kept as a state file, which restores too.
     let mut with_replay = State::new(exchange(2, 1));
