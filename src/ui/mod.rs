@@ -210,15 +210,20 @@ fn close_menus(keep: Option<&web_sys::Node>, refocus: bool) {
         }
         let _ = el.remove_attribute("open");
         if refocus {
-            if let Some(s) = el
-                .query_selector("summary")
-                .ok()
-                .flatten()
-                .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
-            {
-                let _ = s.focus();
-            }
+            focus_summary(&el);
         }
+    }
+}
+
+/// Put the focus back on a menu's button (its `<summary>`).
+fn focus_summary(menu: &web_sys::Element) {
+    if let Some(s) = menu
+        .query_selector("summary")
+        .ok()
+        .flatten()
+        .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = s.focus();
     }
 }
 
@@ -239,14 +244,7 @@ fn menus() {
             if let Some(menu) = item.closest("details.menu").ok().flatten() {
                 close_menus(None, false);
                 let _ = menu.remove_attribute("open");
-                if let Some(s) = menu
-                    .query_selector("summary")
-                    .ok()
-                    .flatten()
-                    .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
-                {
-                    let _ = s.focus();
-                }
+                focus_summary(&menu);
             }
             return;
         }
