@@ -197,10 +197,7 @@ fn TextPart(m: usize, p: usize, part: Memo<Option<Part>>) -> impl IntoView {
                 Some(Part::Text { text, .. }) => text.clone(),
                 _ => String::new(),
             })
-            on:input=move |ev| {
-                let v = event_target_value(&ev);
-                edit_part(state, m, p, |part| if let Part::Text { text, .. } = part { *text = v; });
-            }
+            on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::Text { text, .. } = part { *text = v; }))
         ></textarea>
     }
 }
@@ -245,20 +242,14 @@ fn CallPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> imp
                     <span>"Tool"</span>
                     <input type="text" list=TOOL_NAMES data-testid=format!("call-{m}-{p}-name")
                         prop:value=call_field(part, |c| c.name.clone())
-                        on:input=move |ev| {
-                            let v = event_target_value(&ev);
-                            edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.name = v; });
-                        }
+                        on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.name = v; }))
                     />
                 </label>
                 <label class="field">
                     <span>"Id"</span>
                     <input type="text" class="mono" data-testid=format!("call-{m}-{p}-id")
                         prop:value=call_field(part, |c| c.id.clone().unwrap_or_default())
-                        on:input=move |ev| {
-                            let v = event_target_value(&ev);
-                            edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.id = (!v.is_empty()).then_some(v); });
-                        }
+                        on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.id = (!v.is_empty()).then_some(v); }))
                     />
                 </label>
             </div>
@@ -266,8 +257,7 @@ fn CallPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> imp
                 <span>"Arguments (JSON)"</span>
                 <textarea class="mono" rows="2" data-testid=format!("call-{m}-{p}-args")
                     prop:value=call_field(part, ToolCall::arguments_text)
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev);
+                    on:input=super::on_text(move |v| {
                         edit_part(state, m, p, |part| if let Part::ToolCall(c) = part {
                             // Valid JSON is stored as a value (no spelling to keep); anything else
                             // stays raw, so the panes show what each provider does with it.
@@ -276,7 +266,7 @@ fn CallPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> imp
                                 Err(_) => c.set_arguments_text(&v),
                             }
                         });
-                    }
+                    })
                 ></textarea>
             </label>
             <ul class="problems" data-testid=format!("call-{m}-{p}-problems")>
@@ -353,10 +343,7 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
                         on:pointerdown=move |_| open.set(true)
                         on:keydown=move |_| open.set(true)
                         prop:value=move || call_id.get()
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            state.edit(|x| edit::link_result(x, m, p, &v));
-                        }
+                        on:change=super::on_text(move |v| state.edit(|x| edit::link_result(x, m, p, &v)))
                     >
                         <option value="" selected=move || call_id.with(String::is_empty)>"(no id)"</option>
                         {options}
@@ -380,8 +367,7 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
                         ResultContent::Json(v) => serde_json::to_string(v).unwrap_or_default(),
                         c => c.to_text(),
                     })
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev);
+                    on:input=super::on_text(move |v| {
                         edit_part(state, m, p, |part| if let Part::ToolResult(r) = part {
                             // JSON stays JSON when it was JSON; text stays text.
                             r.content = match (&r.content, serde_json::from_str::<serde_json::Value>(&v)) {
@@ -389,7 +375,7 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
                                 _ => ResultContent::Text(v),
                             };
                         });
-                    }
+                    })
                 ></textarea>
             </label>
         </div>

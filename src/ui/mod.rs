@@ -731,3 +731,8 @@ pub fn App() -> impl IntoView {
         </Show>
     }
 }
+
+/// An `input` or `change` handler that hands the field's new text to `f`.
+fn on_text(f: impl Fn(String) + 'static) -> impl Fn(leptos::ev::Event) + 'static {
+    move |ev| f(event_target_value(&ev))
+}
