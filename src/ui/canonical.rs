@@ -1,7 +1,6 @@
 //! The canonical JSON editor: Toolscope's own model as JSON. Any provider's document pasted
 //! here is detected and read too.
 
-use super::cm::CodeEditor;
 use super::draft::Draft;
 use super::schedule::Job;
 use super::state::{use_state, Origin};
@@ -62,17 +61,7 @@ pub fn CanonicalEditor() -> impl IntoView {
     view! {
         <section class="block canonical" aria-label="Canonical JSON">
             <div class="editor-wrap" on:focusout=move |_| draft.settle()>
-            <CodeEditor
-                text=shown
-                lang="json"
-                label="Exchange JSON"
-                testid="canonical-editor"
-                on_change=Callback::new(move |t| draft.change(t))
-                error=draft.error_range()
-                marks=links.marks
-                on_hover=links.on_hover
-                on_cursor=links.on_cursor
-            />
+            {draft.editor(shown, links, "json", "Exchange JSON".into(), "canonical-editor".into())}
             </div>
             {status}
         </section>

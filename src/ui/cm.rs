@@ -108,6 +108,20 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
         .map_or(text.len(), |(i, _)| start + i)
 }
 
+/// Runs `f` on the editor, once created, with the text it shows (untracked: the caller's
+/// effect decides what it follows).
+fn with_live_text(
+    live: StoredValue<Option<Live>, LocalStorage>,
+    text: Signal<String>,
+    f: impl FnOnce(&Handle, &str),
+) {
+    live.with_value(|l| {
+        if let Some(l) = l {
+            text.with_untracked(|t| f(&l.handle, t));
+        }
+    });
+}
+
 /// An editor and the Rust callbacks it calls (kept alive as long as it lives).
 struct Live {
     handle: Handle,
@@ -233,15 +247,11 @@ pub fn CodeEditor(
         Effect::new(move |_| {
             let e = error.get();
             let _ = created.get();
-            live.with_value(|l| {
-                let Some(l) = l else { return };
-                text.with_untracked(|t| match &e {
-                    Some((from, to, msg)) => {
-                        l.handle
-                            .set_error(to_utf16(t, *from) as i32, to_utf16(t, *to) as i32, msg)
-                    }
-                    None => l.handle.set_error(-1, -1, ""),
-                });
+            with_live_text(live, text, |h, t| match &e {
+                Some((from, to, msg)) => {
+                    h.set_error(to_utf16(t, *from) as i32, to_utf16(t, *to) as i32, msg)
+                }
+                None => h.set_error(-1, -1, ""),
             });
         });
     }
@@ -250,15 +260,12 @@ pub fn CodeEditor(
         Effect::new(move |_| {
             let ranges = marks.get();
             let _ = created.get();
-            live.with_value(|l| {
-                let Some(l) = l else { return };
-                let flat: Vec<u32> = text.with_untracked(|t| {
-                    ranges
-                        .iter()
-                        .flat_map(|(a, b)| [to_utf16(t, *a), to_utf16(t, *b)])
-                        .collect()
-                });
-                l.handle.set_marks(flat, true);
+            with_live_text(live, text, |h, t| {
+                let flat: Vec<u32> = ranges
+                    .iter()
+                    .flat_map(|(a, b)| [to_utf16(t, *a), to_utf16(t, *b)])
+                    .collect();
+                h.set_marks(flat, true);
             });
         });
     }

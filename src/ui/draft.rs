@@ -5,6 +5,7 @@
 //! editor's draft until the editor loses focus with valid text, or a whole new state is
 //! loaded: nothing the user typed is replaced under their cursor.
 
+use super::cm::CodeEditor;
 use super::schedule::Job;
 use super::state::{use_state, AppState, Origin};
 use crate::anchors::{self, Element, Span};
@@ -283,6 +284,30 @@ impl Draft {
         }
         if self.foreign.with_untracked(Option::is_some) {
             self.foreign.set(None);
+        }
+    }
+
+    /// The code editor over `shown` that feeds this draft and marks its error and `links`.
+    pub fn editor(
+        self,
+        shown: Signal<String>,
+        links: Links,
+        lang: &'static str,
+        label: String,
+        testid: String,
+    ) -> impl IntoView {
+        view! {
+            <CodeEditor
+                text=shown
+                lang=lang
+                label=label
+                testid=testid
+                on_change=Callback::new(move |t| self.change(t))
+                error=self.error_range()
+                marks=links.marks
+                on_hover=links.on_hover
+                on_cursor=links.on_cursor
+            />
         }
     }
 

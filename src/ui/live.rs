@@ -12,7 +12,7 @@ use crate::live::fetch::{self, Flight, Progress};
 use crate::live::keys::{origin_of, KeyFor, KeyRing};
 use crate::live::run::{GivenResult, Mock, Mocks, Phase, Run, DEFAULT_MAX_ROUNDS};
 use crate::live::{checks, explain_network_failure, record, request, Blocked, Provider, Target};
-use crate::model::{Part, Role};
+use crate::model::{Exchange, Part, Role};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -184,12 +184,19 @@ fn sync(state: AppState, live: LiveState) {
         state.set_from(Origin::Outside, x);
         return;
     }
-    let undo = state.checkpoint("before the live run wrote its own answer");
-    state.set_from(Origin::Outside, x);
-    state.tell(
-        "The live run's answer took the place of the model's last turn in the conversation.".into(),
-        undo,
+    replace_and_tell(
+        state,
+        x,
+        "before the live run wrote its own answer",
+        "The live run's answer took the place of the model's last turn in the conversation.",
     );
+}
+
+/// Put `x` in place of the exchange, keeping a checkpoint (`why`) the notice `told` can undo.
+fn replace_and_tell(state: AppState, x: Exchange, why: &str, told: &str) {
+    let undo = state.checkpoint(why);
+    state.set_from(Origin::Outside, x);
+    state.tell(told.into(), undo);
 }
 
 /// Add a stopped or failed round's partial answer to the conversation, on request.
@@ -203,11 +210,11 @@ fn append_partial(state: AppState, live: LiveState) {
     }) else {
         return;
     };
-    let undo = state.checkpoint("before adding a partial answer");
-    state.set_from(Origin::Outside, x);
-    state.tell(
-        "Added the partial answer to the conversation as the model's last turn.".into(),
-        undo,
+    replace_and_tell(
+        state,
+        x,
+        "before adding a partial answer",
+        "Added the partial answer to the conversation as the model's last turn.",
     );
 }
 

@@ -197,11 +197,35 @@ fn TextPart(m: usize, p: usize, part: Memo<Option<Part>>) -> impl IntoView {
                 Some(Part::Text { text, .. }) => text.clone(),
                 _ => String::new(),
             })
-            on:input=move |ev| {
-                let v = event_target_value(&ev);
-                edit_part(state, m, p, |part| if let Part::Text { text, .. } = part { *text = v; });
-            }
+            on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::Text { text, .. } = part { *text = v; }))
         ></textarea>
+    }
+}
+
+/// A call or result part: linked to its place in the panes (hover, click), its mover, its tag
+/// and `head` in one row, then `rest`.
+fn part_card(
+    state: AppState,
+    kind: &'static str,
+    el: Option<Element>,
+    testid: String,
+    mover: AnyView,
+    head: impl IntoView + 'static,
+    rest: impl IntoView + 'static,
+) -> impl IntoView {
+    view! {
+        <div class=format!("part {kind}") class:linked=move || state.focus() == el data-testid=testid
+            on:mouseenter=move |_| state.hovered.set(el)
+            on:mouseleave=move |_| state.hovered.set(None)
+            on:click=move |_| state.selected.set(el)
+        >
+            {mover}
+            <div class="row wrap">
+                <span class="tag">{kind}</span>
+                {head}
+            </div>
+            {rest}
+        </div>
     }
 }
 
@@ -232,58 +256,52 @@ fn CallPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> imp
         message: m,
         part: p,
     });
-    view! {
-        <div class="part call" class:linked=move || state.focus() == el data-testid=format!("call-{m}-{p}")
-            on:mouseenter=move |_| state.hovered.set(el)
-            on:mouseleave=move |_| state.hovered.set(None)
-            on:click=move |_| state.selected.set(el)
-        >
-            {mover}
-            <div class="row wrap">
-                <span class="tag">"call"</span>
-                <label class="field">
-                    <span>"Tool"</span>
-                    <input type="text" list=TOOL_NAMES data-testid=format!("call-{m}-{p}-name")
-                        prop:value=call_field(part, |c| c.name.clone())
-                        on:input=move |ev| {
-                            let v = event_target_value(&ev);
-                            edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.name = v; });
+    let head = view! {
+        <label class="field">
+            <span>"Tool"</span>
+            <input type="text" list=TOOL_NAMES data-testid=format!("call-{m}-{p}-name")
+                prop:value=call_field(part, |c| c.name.clone())
+                on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.name = v; }))
+            />
+        </label>
+        <label class="field">
+            <span>"Id"</span>
+            <input type="text" class="mono" data-testid=format!("call-{m}-{p}-id")
+                prop:value=call_field(part, |c| c.id.clone().unwrap_or_default())
+                on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.id = (!v.is_empty()).then_some(v); }))
+            />
+        </label>
+    };
+    let rest = view! {
+        <label class="field">
+            <span>"Arguments (JSON)"</span>
+            <textarea class="mono" rows="2" data-testid=format!("call-{m}-{p}-args")
+                prop:value=call_field(part, ToolCall::arguments_text)
+                on:input=super::on_text(move |v| {
+                    edit_part(state, m, p, |part| if let Part::ToolCall(c) = part {
+                        // Valid JSON is stored as a value (no spelling to keep); anything else
+                        // stays raw, so the panes show what each provider does with it.
+                        match serde_json::from_str::<serde_json::Value>(&v) {
+                            Ok(val) => { c.arguments = val; c.arguments_raw = None; }
+                            Err(_) => c.set_arguments_text(&v),
                         }
-                    />
-                </label>
-                <label class="field">
-                    <span>"Id"</span>
-                    <input type="text" class="mono" data-testid=format!("call-{m}-{p}-id")
-                        prop:value=call_field(part, |c| c.id.clone().unwrap_or_default())
-                        on:input=move |ev| {
-                            let v = event_target_value(&ev);
-                            edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.id = (!v.is_empty()).then_some(v); });
-                        }
-                    />
-                </label>
-            </div>
-            <label class="field">
-                <span>"Arguments (JSON)"</span>
-                <textarea class="mono" rows="2" data-testid=format!("call-{m}-{p}-args")
-                    prop:value=call_field(part, ToolCall::arguments_text)
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev);
-                        edit_part(state, m, p, |part| if let Part::ToolCall(c) = part {
-                            // Valid JSON is stored as a value (no spelling to keep); anything else
-                            // stays raw, so the panes show what each provider does with it.
-                            match serde_json::from_str::<serde_json::Value>(&v) {
-                                Ok(val) => { c.arguments = val; c.arguments_raw = None; }
-                                Err(_) => c.set_arguments_text(&v),
-                            }
-                        });
-                    }
-                ></textarea>
-            </label>
-            <ul class="problems" data-testid=format!("call-{m}-{p}-problems")>
-                {move || problems.get().into_iter().map(|msg| view! { <li>{msg}</li> }).collect_view()}
-            </ul>
-        </div>
-    }
+                    });
+                })
+            ></textarea>
+        </label>
+        <ul class="problems" data-testid=format!("call-{m}-{p}-problems")>
+            {move || problems.get().into_iter().map(|msg| view! { <li>{msg}</li> }).collect_view()}
+        </ul>
+    };
+    part_card(
+        state,
+        "call",
+        el,
+        format!("call-{m}-{p}"),
+        mover,
+        head,
+        rest,
+    )
 }
 
 /// A field of the result in `part`.
@@ -337,61 +355,58 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
         message: m,
         part: p,
     });
-    view! {
-        <div class="part result" class:linked=move || state.focus() == el data-testid=format!("result-{m}-{p}")
-            on:mouseenter=move |_| state.hovered.set(el)
-            on:mouseleave=move |_| state.hovered.set(None)
-            on:click=move |_| state.selected.set(el)
-        >
-            {mover}
-            <div class="row wrap">
-                <span class="tag">"result"</span>
-                <label class="field grow">
-                    <span>"For call"</span>
-                    <select data-testid=format!("result-{m}-{p}-call")
-                        on:focus=move |_| open.set(true)
-                        on:pointerdown=move |_| open.set(true)
-                        on:keydown=move |_| open.set(true)
-                        prop:value=move || call_id.get()
-                        on:change=move |ev| {
-                            let v = event_target_value(&ev);
-                            state.edit(|x| edit::link_result(x, m, p, &v));
-                        }
-                    >
-                        <option value="" selected=move || call_id.with(String::is_empty)>"(no id)"</option>
-                        {options}
-                    </select>
-                </label>
-                <label class="check">
-                    <input type="checkbox" data-testid=format!("result-{m}-{p}-error")
-                        prop:checked=result_field(part, |r| r.is_error)
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            edit_part(state, m, p, |part| if let Part::ToolResult(r) = part { r.is_error = on; });
-                        }
-                    />
-                    "error"
-                </label>
-            </div>
-            <label class="field">
-                <span>"Content"</span>
-                <textarea rows="2" data-testid=format!("result-{m}-{p}-content")
-                    prop:value=result_field(part, |r| match &r.content {
-                        ResultContent::Json(v) => serde_json::to_string(v).unwrap_or_default(),
-                        c => c.to_text(),
-                    })
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev);
-                        edit_part(state, m, p, |part| if let Part::ToolResult(r) = part {
-                            // JSON stays JSON when it was JSON; text stays text.
-                            r.content = match (&r.content, serde_json::from_str::<serde_json::Value>(&v)) {
-                                (ResultContent::Json(_), Ok(val)) => ResultContent::Json(val),
-                                _ => ResultContent::Text(v),
-                            };
-                        });
-                    }
-                ></textarea>
-            </label>
-        </div>
-    }
+    let head = view! {
+        <label class="field grow">
+            <span>"For call"</span>
+            <select data-testid=format!("result-{m}-{p}-call")
+                on:focus=move |_| open.set(true)
+                on:pointerdown=move |_| open.set(true)
+                on:keydown=move |_| open.set(true)
+                prop:value=move || call_id.get()
+                on:change=super::on_text(move |v| state.edit(|x| edit::link_result(x, m, p, &v)))
+            >
+                <option value="" selected=move || call_id.with(String::is_empty)>"(no id)"</option>
+                {options}
+            </select>
+        </label>
+        <label class="check">
+            <input type="checkbox" data-testid=format!("result-{m}-{p}-error")
+                prop:checked=result_field(part, |r| r.is_error)
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    edit_part(state, m, p, |part| if let Part::ToolResult(r) = part { r.is_error = on; });
+                }
+            />
+            "error"
+        </label>
+    };
+    let rest = view! {
+        <label class="field">
+            <span>"Content"</span>
+            <textarea rows="2" data-testid=format!("result-{m}-{p}-content")
+                prop:value=result_field(part, |r| match &r.content {
+                    ResultContent::Json(v) => serde_json::to_string(v).unwrap_or_default(),
+                    c => c.to_text(),
+                })
+                on:input=super::on_text(move |v| {
+                    edit_part(state, m, p, |part| if let Part::ToolResult(r) = part {
+                        // JSON stays JSON when it was JSON; text stays text.
+                        r.content = match (&r.content, serde_json::from_str::<serde_json::Value>(&v)) {
+                            (ResultContent::Json(_), Ok(val)) => ResultContent::Json(val),
+                            _ => ResultContent::Text(v),
+                        };
+                    });
+                })
+            ></textarea>
+        </label>
+    };
+    part_card(
+        state,
+        "result",
+        el,
+        format!("result-{m}-{p}"),
+        mover,
+        head,
+        rest,
+    )
 }

@@ -210,15 +210,20 @@ fn close_menus(keep: Option<&web_sys::Node>, refocus: bool) {
         }
         let _ = el.remove_attribute("open");
         if refocus {
-            if let Some(s) = el
-                .query_selector("summary")
-                .ok()
-                .flatten()
-                .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
-            {
-                let _ = s.focus();
-            }
+            focus_summary(&el);
         }
+    }
+}
+
+/// Put the focus back on a menu's button (its `<summary>`).
+fn focus_summary(menu: &web_sys::Element) {
+    if let Some(s) = menu
+        .query_selector("summary")
+        .ok()
+        .flatten()
+        .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = s.focus();
     }
 }
 
@@ -239,14 +244,7 @@ fn menus() {
             if let Some(menu) = item.closest("details.menu").ok().flatten() {
                 close_menus(None, false);
                 let _ = menu.remove_attribute("open");
-                if let Some(s) = menu
-                    .query_selector("summary")
-                    .ok()
-                    .flatten()
-                    .and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
-                {
-                    let _ = s.focus();
-                }
+                focus_summary(&menu);
             }
             return;
         }
@@ -548,6 +546,49 @@ fn FirstHint() -> impl IntoView {
     }
 }
 
+/// One row of the History panel: a kept state and the button that puts it back.
+struct HistoryRow {
+    testid: &'static str,
+    restore_testid: String,
+    /// When it was kept, as `hh:mm:ss`.
+    when: String,
+    summary: String,
+    /// Why it was kept, or whose it is.
+    note: String,
+    /// The state, as [`crate::share::to_stored`] writes it.
+    stored: String,
+    button: &'static str,
+    /// The notice after restoring it.
+    told: &'static str,
+}
+
+impl HistoryRow {
+    fn view(self, state: AppState) -> impl IntoView {
+        let Self {
+            testid,
+            restore_testid,
+            when,
+            summary,
+            note,
+            stored,
+            button,
+            told,
+        } = self;
+        view! {
+            <li data-testid=testid>
+                <span class="mono">{when}</span>
+                <span>{summary}</span>
+                <span class="muted small-text">{note}</span>
+                <button type="button" class="ghost small" data-testid=restore_testid
+                    on:click=move |_| {
+                        state.history_open.set(false);
+                        state.back_to(&stored, "before restoring a kept state", told);
+                    }>{button}</button>
+            </li>
+        }
+    }
+}
+
 /// The History panel: every kept state, newest first, and each tab's last work.
 #[component]
 fn HistoryPanel() -> impl IntoView {
@@ -579,21 +620,16 @@ fn HistoryPanel() -> impl IntoView {
                     (!others.is_empty()).then(|| view! {
                         <h4>"Other tabs' last work"</h4>
                         <ol class="history-list">
-                            {others.into_iter().enumerate().map(|(i, slot)| {
-                                let stored = slot.state.clone();
-                                view! {
-                                    <li data-testid="history-tab">
-                                        <span class="mono">{time(slot.at)}</span>
-                                        <span>{slot.summary.clone()}</span>
-                                        <span class="muted small-text">"another tab's autosave"</span>
-                                        <button type="button" class="ghost small" data-testid=format!("history-tab-restore-{i}")
-                                            on:click=move |_| {
-                                                state.history_open.set(false);
-                                                state.back_to(&stored, "before restoring a kept state", "Opened another tab's last work here.");
-                                            }>"Open here"</button>
-                                    </li>
-                                }
-                            }).collect_view()}
+                            {others.into_iter().enumerate().map(|(i, slot)| HistoryRow {
+                                testid: "history-tab",
+                                restore_testid: format!("history-tab-restore-{i}"),
+                                when: time(slot.at),
+                                summary: slot.summary,
+                                note: "another tab's autosave".into(),
+                                stored: slot.state,
+                                button: "Open here",
+                                told: "Opened another tab's last work here.",
+                            }.view(state)).collect_view()}
                         </ol>
                         <h4>"Kept states"</h4>
                     })
@@ -603,20 +639,17 @@ fn HistoryPanel() -> impl IntoView {
                 </Show>
                 <ol class="history-list">
                     {move || rows().into_iter().enumerate().map(|(i, e)| {
-                        let stored = e.state.clone();
                         let mine = e.tab == state.tab.get_value();
-                        view! {
-                            <li data-testid="history-entry">
-                                <span class="mono">{time(e.at)}</span>
-                                <span>{e.summary.clone()}</span>
-                                <span class="muted small-text">{format!("{}{}", e.why, if mine { "" } else { " · another tab" })}</span>
-                                <button type="button" class="ghost small" data-testid=format!("history-restore-{i}")
-                                    on:click=move |_| {
-                                        state.history_open.set(false);
-                                        state.back_to(&stored, "before restoring a kept state", "Restored a kept state.");
-                                    }>"Restore"</button>
-                            </li>
-                        }
+                        HistoryRow {
+                            testid: "history-entry",
+                            restore_testid: format!("history-restore-{i}"),
+                            when: time(e.at),
+                            summary: e.summary,
+                            note: format!("{}{}", e.why, if mine { "" } else { " · another tab" }),
+                            stored: e.state,
+                            button: "Restore",
+                            told: "Restored a kept state.",
+                        }.view(state)
                     }).collect_view()}
                 </ol>
             </section>
@@ -697,4 +730,9 @@ pub fn App() -> impl IntoView {
             <div class="drop-overlay" aria-hidden="true">"Drop a state file or a provider document"</div>
         </Show>
     }
+}
+
+/// An `input` or `change` handler that hands the field's new text to `f`.
+fn on_text(f: impl Fn(String) + 'static) -> impl Fn(leptos::ev::Event) + 'static {
+    move |ev| f(event_target_value(&ev))
 }

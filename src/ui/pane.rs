@@ -1,7 +1,6 @@
 //! One format pane: the exchange in that format (editable), what the format loses, the
 //! provider's lint findings with their fixes, argument errors, and how the format differs.
 
-use super::cm::CodeEditor;
 use super::draft::Draft;
 use super::io;
 use super::schedule::Job;
@@ -73,17 +72,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
             <div class="editor-wrap" on:focusout=move |_| draft.settle()
                 on:pointerenter=move |_| spans.pointer_in.set(true)
                 on:pointerleave=move |_| spans.pointer_in.set(false)>
-            <CodeEditor
-                text=shown
-                lang=lang
-                label=format!("{} document", format.name())
-                testid=format!("editor-{id}")
-                on_change=Callback::new(move |t| draft.change(t))
-                error=draft.error_range()
-                marks=links.marks
-                on_hover=links.on_hover
-                on_cursor=links.on_cursor
-            />
+            {draft.editor(shown, links, lang, format!("{} document", format.name()), format!("editor-{id}"))}
             </div>
             <Show when=move || draft.foreign.with(Option::is_some) && draft.text.with(Option::is_some)>
                 <p class="pane-foreign" role="status" data-testid=format!("pane-foreign-{id}")>

@@ -115,10 +115,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                         type="text"
                         data-testid=format!("tool-{i}-name")
                         prop:value=name
-                        on:input=move |ev| {
-                            let v = event_target_value(&ev);
-                            state.edit(|x| edit::rename_tool(x, i, &v));
-                        }
+                        on:input=super::on_text(move |v| state.edit(|x| edit::rename_tool(x, i, &v)))
                     />
                 </label>
                 <label class="check" title="OpenAI strict mode: arguments always match the schema">
@@ -147,10 +144,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     rows="2"
                     data-testid=format!("tool-{i}-description")
                     prop:value=description
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev);
-                        state.edit_tool(i, |t| t.description = (!v.is_empty()).then_some(v));
-                    }
+                    on:input=super::on_text(move |v| state.edit_tool(i, |t| t.description = (!v.is_empty()).then_some(v)))
                 ></textarea>
             </label>
             <div class="field">
