@@ -97,23 +97,13 @@ pub fn render(x: &Exchange, model: &str) -> Rendering {
                 .to_string(),
         ),
         Family::Cohere => (
-            nonempty(tools, || {
-                serde_json::to_string_pretty(&Value::Array(
-                    tools.iter().map(function_json).collect(),
-                ))
-                .unwrap_or_default()
-            }),
+            pretty_functions(tools),
             Known::Approximate,
             "Cohere's hosted tool-use preamble is not published; the tool list shown as JSON"
                 .to_string(),
         ),
         Family::DeepSeek => (
-            nonempty(tools, || {
-                serde_json::to_string_pretty(&Value::Array(
-                    tools.iter().map(function_json).collect(),
-                ))
-                .unwrap_or_default()
-            }),
+            pretty_functions(tools),
             Known::Approximate,
             "DeepSeek's hosted API does not publish its tool prompt (the open-weights chat \
              template lists the tools as JSON in the system prompt); shown as JSON"
@@ -154,6 +144,14 @@ pub fn render(x: &Exchange, model: &str) -> Rendering {
         note,
         choice: choice_note(x, &m),
     }
+}
+
+/// The tools as a pretty JSON array of bare functions (empty for no tools).
+fn pretty_functions(tools: &[Tool]) -> String {
+    nonempty(tools, || {
+        serde_json::to_string_pretty(&Value::Array(tools.iter().map(function_json).collect()))
+            .unwrap_or_default()
+    })
 }
 
 fn nonempty(tools: &[Tool], f: impl FnOnce() -> String) -> String {
