@@ -422,16 +422,9 @@ fn go(root: &Value, s: &Value, depth: usize) -> Value {
     {
         m.remove("format");
     }
-    let was_required: Vec<String> = m
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
+    let was_required: Vec<String> = super::str_items(m.get("required"))
+        .map(String::from)
+        .collect();
     let object = is_object_schema(&Value::Object(m.clone()));
     let mut out = Map::new();
     for (k, v) in m {
