@@ -387,16 +387,16 @@ fn simple_key(
     let here = format!("{at}/{}", esc(k));
     let drop = |cx: &mut Ctx, rule: &'static str, msg: String| cx.issue(&here, rule, msg, true);
     // Keep `k` as it is when it has the shape `parameters` takes; otherwise drop it.
-    let keep = |cx: &mut Ctx, out: &mut Map<String, Value>, ok: bool, what: &str| {
+    let keep_or = |cx: &mut Ctx, out: &mut Map<String, Value>, ok, rule, msg: String| {
         if ok {
             out.insert(k.into(), v.clone());
         } else {
-            drop(
-                cx,
-                "gemini.unsupported-keyword",
-                format!("`{k}` {what}; fix: remove it"),
-            );
+            drop(cx, rule, msg);
         }
+    };
+    let keep = |cx: &mut Ctx, out: &mut Map<String, Value>, ok, what: &str| {
+        let msg = format!("`{k}` {what}; fix: remove it");
+        keep_or(cx, out, ok, "gemini.unsupported-keyword", msg);
     };
     match k {
         "type" => match v {
@@ -491,17 +491,9 @@ fn simple_key(
                     | (Some("number"), Some("float" | "double"))
                     | (Some("integer"), Some("int32" | "int64"))
             );
-            if ok {
-                out.insert(k.into(), v.clone());
-            } else {
-                drop(
-                    cx,
-                    "gemini.format",
-                    format!(
-                        "format {v} is not one `parameters` takes for this type; fix: remove it"
-                    ),
-                );
-            }
+            let msg =
+                format!("format {v} is not one `parameters` takes for this type; fix: remove it");
+            keep_or(cx, out, ok, "gemini.format", msg);
         }
         "default" | "example" => {
             out.insert(k.into(), v.clone());
