@@ -71,19 +71,14 @@ pub fn check(x: &crate::model::Exchange, c: &Count, limits: Limits) -> Vec<Findi
     }
     for (i, t) in x.tools.iter().enumerate() {
         if let Some(d) = &t.description {
-            let n = d.chars().count();
-            if n > limits.max_description {
-                out.push(Finding::new(
-                    format!("/tools/{i}/description"),
-                    Severity::Warning,
-                    "cost.long-description",
-                    format!(
-                        "the description of {} is {n} characters (more than {}): it is paid \
-                         for on every request; keep what the model needs to choose and call it",
-                        t.name, limits.max_description
-                    ),
-                ));
-            }
+            long_description(
+                d,
+                || format!("/tools/{i}/description"),
+                &t.name,
+                "; keep what the model needs to choose and call it",
+                limits,
+                &mut out,
+            );
         }
         walk(
             &t.input_schema,
@@ -94,6 +89,31 @@ pub fn check(x: &crate::model::Exchange, c: &Count, limits: Limits) -> Vec<Findi
         );
     }
     out
+}
+
+/// A `cost.long-description` finding when `d` is over the limit: `what` names the described
+/// tool or parameter, `advice` follows the figures.
+fn long_description(
+    d: &str,
+    at: impl FnOnce() -> String,
+    what: &str,
+    advice: &str,
+    limits: Limits,
+    out: &mut Vec<Finding>,
+) {
+    let n = d.chars().count();
+    if n > limits.max_description {
+        out.push(Finding::new(
+            at(),
+            Severity::Warning,
+            "cost.long-description",
+            format!(
+                "the description of {what} is {n} characters (more than {}): it is paid for on \
+                 every request{advice}",
+                limits.max_description
+            ),
+        ));
+    }
 }
 
 /// Parameters without a type, and long parameter descriptions, at any depth.
@@ -124,19 +144,14 @@ fn walk(schema: &Value, at: &str, tool: &str, limits: Limits, out: &mut Vec<Find
             ));
         }
         if let Some(d) = p.get("description").and_then(Value::as_str) {
-            let n = d.chars().count();
-            if n > limits.max_description {
-                out.push(Finding::new(
-                    format!("{here}/description"),
-                    Severity::Warning,
-                    "cost.long-description",
-                    format!(
-                        "the description of parameter {name} of {tool} is {n} characters (more \
-                         than {}): it is paid for on every request",
-                        limits.max_description
-                    ),
-                ));
-            }
+            long_description(
+                d,
+                || format!("{here}/description"),
+                &format!("parameter {name} of {tool}"),
+                "",
+                limits,
+                out,
+            );
         }
         walk(p, &here, tool, limits, out);
     }

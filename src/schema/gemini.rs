@@ -386,6 +386,18 @@ fn simple_key(
 ) {
     let here = format!("{at}/{}", esc(k));
     let drop = |cx: &mut Ctx, rule: &'static str, msg: String| cx.issue(&here, rule, msg, true);
+    // Keep `k` as it is when it has the shape `parameters` takes; otherwise drop it.
+    let keep_or = |cx: &mut Ctx, out: &mut Map<String, Value>, ok, rule, msg: String| {
+        if ok {
+            out.insert(k.into(), v.clone());
+        } else {
+            drop(cx, rule, msg);
+        }
+    };
+    let keep = |cx: &mut Ctx, out: &mut Map<String, Value>, ok, what: &str| {
+        let msg = format!("`{k}` {what}; fix: remove it");
+        keep_or(cx, out, ok, "gemini.unsupported-keyword", msg);
+    };
     match k {
         "type" => match v {
             Value::String(_) => {
@@ -453,48 +465,21 @@ fn simple_key(
             *nullable = true;
         }
         "enum" | "required" | "propertyOrdering" => {
-            if v.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
-                out.insert(k.into(), v.clone());
-            } else {
-                drop(
-                    cx,
-                    "gemini.unsupported-keyword",
-                    format!("`{k}` holds strings only in `parameters`; fix: remove it"),
-                );
-            }
+            keep(
+                cx,
+                out,
+                v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+                "holds strings only in `parameters`",
+            );
         }
         "description" | "title" | "pattern" => {
-            if v.is_string() {
-                out.insert(k.into(), v.clone());
-            } else {
-                drop(
-                    cx,
-                    "gemini.unsupported-keyword",
-                    format!("`{k}` must be a string; fix: remove it"),
-                );
-            }
+            keep(cx, out, v.is_string(), "must be a string");
         }
         "minimum" | "maximum" => {
-            if v.is_number() {
-                out.insert(k.into(), v.clone());
-            } else {
-                drop(
-                    cx,
-                    "gemini.unsupported-keyword",
-                    format!("`{k}` must be a number; fix: remove it"),
-                );
-            }
+            keep(cx, out, v.is_number(), "must be a number");
         }
         "minItems" | "maxItems" | "minLength" | "maxLength" | "minProperties" | "maxProperties" => {
-            if v.is_u64() {
-                out.insert(k.into(), v.clone());
-            } else {
-                drop(
-                    cx,
-                    "gemini.unsupported-keyword",
-                    format!("`{k}` must be a count; fix: remove it"),
-                );
-            }
+            keep(cx, out, v.is_u64(), "must be a count");
         }
         "format" => {
             // The formats the API takes in `parameters` (see formats::gemini::schema).
@@ -506,17 +491,9 @@ fn simple_key(
                     | (Some("number"), Some("float" | "double"))
                     | (Some("integer"), Some("int32" | "int64"))
             );
-            if ok {
-                out.insert(k.into(), v.clone());
-            } else {
-                drop(
-                    cx,
-                    "gemini.format",
-                    format!(
-                        "format {v} is not one `parameters` takes for this type; fix: remove it"
-                    ),
-                );
-            }
+            let msg =
+                format!("format {v} is not one `parameters` takes for this type; fix: remove it");
+            keep_or(cx, out, ok, "gemini.format", msg);
         }
         "default" | "example" => {
             out.insert(k.into(), v.clone());

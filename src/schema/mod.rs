@@ -387,6 +387,14 @@ pub fn fix_all(x: &Exchange, target: Target, opts: LintOptions) -> (Exchange, Ve
     (fixed, remaining)
 }
 
+/// The strings of an array value (none when `v` is absent or not an array; other items skipped).
+pub(crate) fn str_items(v: Option<&Value>) -> impl Iterator<Item = &str> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
 /// A JSON pointer token, escaped (`a/b` → `a~1b`).
 pub(crate) fn esc(token: &str) -> String {
     crate::formats::json::escape(token)

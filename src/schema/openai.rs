@@ -159,29 +159,32 @@ pub fn violations(s: &Value, at: &str) -> Vec<Issue> {
             false,
         ))
     };
-    if stats.nesting > MAX_NESTING {
-        limit(format!(
-            "objects nest {} levels deep; strict mode allows {MAX_NESTING}",
-            stats.nesting
-        ));
-    }
-    if stats.properties > MAX_PROPERTIES {
-        limit(format!(
-            "{} object properties in total; strict mode allows {MAX_PROPERTIES}",
-            stats.properties
-        ));
-    }
-    if stats.enum_values > MAX_ENUM_VALUES {
-        limit(format!(
-            "{} enum values in total; strict mode allows {MAX_ENUM_VALUES}",
-            stats.enum_values
-        ));
-    }
-    if stats.chars > MAX_STRING_LENGTH {
-        limit(format!(
-            "{} characters of names and enum/const values; strict mode allows {MAX_STRING_LENGTH}",
-            stats.chars
-        ));
+    // (count, cap, words before and after the count), in the order they are reported.
+    let caps = [
+        (stats.nesting, MAX_NESTING, "objects nest ", " levels deep"),
+        (
+            stats.properties,
+            MAX_PROPERTIES,
+            "",
+            " object properties in total",
+        ),
+        (
+            stats.enum_values,
+            MAX_ENUM_VALUES,
+            "",
+            " enum values in total",
+        ),
+        (
+            stats.chars,
+            MAX_STRING_LENGTH,
+            "",
+            " characters of names and enum/const values",
+        ),
+    ];
+    for (n, cap, before, after) in caps {
+        if n > cap {
+            limit(format!("{before}{n}{after}; strict mode allows {cap}"));
+        }
     }
     if let Some(p) = stats.big_enum {
         limit(format!(
@@ -419,16 +422,9 @@ fn go(root: &Value, s: &Value, depth: usize) -> Value {
     {
         m.remove("format");
     }
-    let was_required: Vec<String> = m
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
+    let was_required: Vec<String> = super::str_items(m.get("required"))
+        .map(String::from)
+        .collect();
     let object = is_object_schema(&Value::Object(m.clone()));
     let mut out = Map::new();
     for (k, v) in m {

@@ -631,13 +631,7 @@ fn read_document(
         column: None,
         message,
     };
-    let header: Header = json::parse("share", text).map_err(|e| ShareError::Invalid {
-        origin,
-        pointer: e.pointer.filter(|p| !p.is_empty()),
-        line: e.line,
-        column: e.column,
-        message: e.message,
-    })?;
+    let header: Header = parse_doc(text, origin)?;
     match header.toolscope.as_ref().and_then(Value::as_str) {
         Some(v1::MARKER) => {}
         _ if origin == Origin::File => return Err(ShareError::NotAStateFile),
@@ -715,6 +709,18 @@ fn check_counts(s: &State, origin: Origin) -> Result<(), ShareError> {
         }
     }
     Ok(())
+}
+
+/// Parse a share document, turning a shape error into [`ShareError::Invalid`] with the JSON
+/// pointer (none for the root) and, for files, the line and column.
+fn parse_doc<T: serde::de::DeserializeOwned>(text: &str, origin: Origin) -> Result<T, ShareError> {
+    json::parse("share", text).map_err(|e| ShareError::Invalid {
+        origin,
+        pointer: e.pointer.filter(|p| !p.is_empty()),
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })
 }
 
 fn check_depth(text: &str, origin: Origin) -> Result<(), ShareError> {

@@ -95,13 +95,7 @@ pub fn to_pretty(s: &State) -> String {
 /// Read a v1 document whose header was checked. Shape errors carry the JSON pointer and,
 /// for files, the line and column.
 pub fn read(text: &str, origin: Origin) -> Result<State, ShareError> {
-    let d: Doc = json::parse("share", text).map_err(|e| ShareError::Invalid {
-        origin,
-        pointer: e.pointer.filter(|p| !p.is_empty()),
-        line: e.line,
-        column: e.column,
-        message: e.message,
-    })?;
+    let d: Doc = super::parse_doc(text, origin)?;
     Ok(State {
         exchange: d.exchange,
         kind: match d.kind {

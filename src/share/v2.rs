@@ -17,7 +17,7 @@
 
 use super::v1::KindV1;
 use super::{CostState, Origin, ShareError, State, MAX_EXPANDED};
-use crate::formats::{json, Format, Kind};
+use crate::formats::{Format, Kind};
 use crate::model::Exchange;
 use miniz_oxide::deflate::core::{
     compress_to_output, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
@@ -111,13 +111,7 @@ pub fn to_compact(s: &State) -> String {
 
 /// Read a v2 document (its depth was checked). Shape errors carry the JSON pointer.
 pub fn read(text: &str) -> Result<State, ShareError> {
-    let d: Doc = json::parse("share", text).map_err(|e| ShareError::Invalid {
-        origin: Origin::Link,
-        pointer: e.pointer.filter(|p| !p.is_empty()),
-        line: e.line,
-        column: e.column,
-        message: e.message,
-    })?;
+    let d: Doc = super::parse_doc(text, Origin::Link)?;
     Ok(State {
         exchange: d.exchange,
         kind: match d.kind {

@@ -97,23 +97,13 @@ pub fn render(x: &Exchange, model: &str) -> Rendering {
                 .to_string(),
         ),
         Family::Cohere => (
-            nonempty(tools, || {
-                serde_json::to_string_pretty(&Value::Array(
-                    tools.iter().map(function_json).collect(),
-                ))
-                .unwrap_or_default()
-            }),
+            pretty_functions(tools),
             Known::Approximate,
             "Cohere's hosted tool-use preamble is not published; the tool list shown as JSON"
                 .to_string(),
         ),
         Family::DeepSeek => (
-            nonempty(tools, || {
-                serde_json::to_string_pretty(&Value::Array(
-                    tools.iter().map(function_json).collect(),
-                ))
-                .unwrap_or_default()
-            }),
+            pretty_functions(tools),
             Known::Approximate,
             "DeepSeek's hosted API does not publish its tool prompt (the open-weights chat \
              template lists the tools as JSON in the system prompt); shown as JSON"
@@ -154,6 +144,14 @@ pub fn render(x: &Exchange, model: &str) -> Rendering {
         note,
         choice: choice_note(x, &m),
     }
+}
+
+/// The tools as a pretty JSON array of bare functions (empty for no tools).
+fn pretty_functions(tools: &[Tool]) -> String {
+    nonempty(tools, || {
+        serde_json::to_string_pretty(&Value::Array(tools.iter().map(function_json).collect()))
+            .unwrap_or_default()
+    })
 }
 
 fn nonempty(tools: &[Tool], f: impl FnOnce() -> String) -> String {
@@ -238,22 +236,14 @@ fn py_write(v: &Value, out: &mut String) {
 }
 
 fn py_str(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
+    crate::snippets::push_quoted(s, out, |c, out| {
+        if (c as u32) < 0x20 || (c as u32) > 0x7e {
+            let mut buf = [0u16; 2];
+            for unit in c.encode_utf16(&mut buf) {
+                out.push_str(&format!("\\u{unit:04x}"));
             }
-            c => out.push(c),
+        } else {
+            out.push(c);
         }
-    }
-    out.push('"');
+    });
 }

@@ -157,16 +157,9 @@ fn ts(schema: &Value, indent: &str, depth: usize, dialect: Dialect) -> String {
     match schema.get("type").and_then(Value::as_str) {
         Some("object") => object(schema, indent, depth, dialect),
         Some("string") => {
-            let enums: Vec<String> = schema
-                .get("enum")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(|s| format!("\"{s}\""))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let enums: Vec<String> = crate::schema::str_items(schema.get("enum"))
+                .map(|s| format!("\"{s}\""))
+                .collect();
             if enums.is_empty() {
                 "string".into()
             } else {
