@@ -661,15 +661,11 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
     let mut losses = Losses::new();
     let (v, id_losses) = assign_missing_ids(&x.response_view(), WHY_IDS);
     losses.extend(id_losses);
-    if v.options.model.is_some() {
-        losses.dropped("/options/model", "model name", WHY_PROVIDER);
-    }
-    let Some(m) = v.messages.first() else {
-        losses.dropped(
-            "/messages",
-            "response without an assistant turn",
-            "the exchange does not end with the model speaking",
-        );
+    let no_turn = (
+        "response without an assistant turn",
+        "the exchange does not end with the model speaking",
+    );
+    let Some(m) = shared::response_turn(&v, &mut losses, WHY_PROVIDER, no_turn) else {
         return (Document::default(), losses.into_vec());
     };
     drop_message_extra(m, 0, &mut losses);
