@@ -118,20 +118,6 @@ enum Target {
     Wire(Format),
 }
 
-/// The value after an option, parsed by `parse`; else the usage message: what the option
-/// `needs` when the value is missing, or why `refused` when it does not parse.
-fn option_value<'a, T>(
-    it: &mut impl Iterator<Item = &'a String>,
-    parse: impl FnOnce(&str) -> Option<T>,
-    needs: impl FnOnce() -> String,
-    refused: impl FnOnce(&str) -> String,
-) -> Result<T, String> {
-    let Some(v) = it.next() else {
-        return Err(needs());
-    };
-    parse(v).ok_or_else(|| refused(v))
-}
-
 fn target(id: &str) -> Option<Target> {
     if id == "canonical" {
         return Some(Target::Canonical);
@@ -174,14 +160,11 @@ pub fn run_with(
             while let Some(a) = it.next() {
                 match a.as_str() {
                     "--to" | "--from" => {
-                        let t = match option_value(
-                            &mut it,
-                            target,
-                            || format!("{a} needs a format"),
-                            |v| format!("unknown format {v:?}"),
-                        ) {
-                            Ok(x) => x,
-                            Err(msg) => return usage(err, &msg),
+                        let Some(v) = it.next() else {
+                            return usage(err, &format!("{a} needs a format"));
+                        };
+                        let Some(t) = target(v) else {
+                            return usage(err, &format!("unknown format {v:?}"));
                         };
                         if a == "--to" {
                             to = Some(t);
@@ -265,14 +248,11 @@ fn lint_command(
     while let Some(a) = it.next() {
         match a.as_str() {
             "--target" => {
-                let t = match option_value(
-                    &mut it,
-                    LintTarget::from_id,
-                    || "--target needs a format".to_string(),
-                    |v| format!("unknown target {v:?}"),
-                ) {
-                    Ok(x) => x,
-                    Err(msg) => return usage(err, &msg),
+                let Some(v) = it.next() else {
+                    return usage(err, "--target needs a format");
+                };
+                let Some(t) = LintTarget::from_id(v) else {
+                    return usage(err, &format!("unknown target {v:?}"));
                 };
                 if !chosen.contains(&t) {
                     chosen.push(t);
@@ -376,26 +356,20 @@ fn replay_command(
     while let Some(a) = it.next() {
         match a.as_str() {
             "--format" => {
-                let p = match option_value(
-                    &mut it,
-                    Protocol::from_id,
-                    || "--format needs a protocol".to_string(),
-                    |v| format!("{v:?} is not a streaming protocol"),
-                ) {
-                    Ok(x) => x,
-                    Err(msg) => return usage(err, &msg),
+                let Some(v) = it.next() else {
+                    return usage(err, "--format needs a protocol");
+                };
+                let Some(p) = Protocol::from_id(v) else {
+                    return usage(err, &format!("{v:?} is not a streaming protocol"));
                 };
                 opts.protocol = Some(p);
             }
             "--to" => {
-                let t = match option_value(
-                    &mut it,
-                    target,
-                    || "--to needs a format".to_string(),
-                    |v| format!("unknown format {v:?}"),
-                ) {
-                    Ok(x) => x,
-                    Err(msg) => return usage(err, &msg),
+                let Some(v) = it.next() else {
+                    return usage(err, "--to needs a format");
+                };
+                let Some(t) = target(v) else {
+                    return usage(err, &format!("unknown format {v:?}"));
                 };
                 to = Some(t);
             }
