@@ -241,11 +241,15 @@ fn sample_value(schema: Option<&Value>) -> Value {
 /// else as a new assistant turn. Returns `(message, part)`.
 pub fn add_call(x: &mut Exchange) -> (usize, usize) {
     let call = new_call(x);
+    push_to_last(x, Role::Assistant, Part::ToolCall(call))
+}
+
+/// Push `part` onto the last message when it has `role`, else onto a new message of that
+/// role. Returns `(message, part)`.
+fn push_to_last(x: &mut Exchange, role: Role, part: Part) -> (usize, usize) {
     match x.messages.last_mut() {
-        Some(m) if m.role == Role::Assistant => m.parts.push(Part::ToolCall(call)),
-        _ => x
-            .messages
-            .push(Message::new(Role::Assistant, vec![Part::ToolCall(call)])),
+        Some(m) if m.role == role => m.parts.push(part),
+        _ => x.messages.push(Message::new(role, vec![part])),
     }
     let m = x.messages.len() - 1;
     (m, x.messages[m].parts.len() - 1)
@@ -311,14 +315,7 @@ pub fn add_result(x: &mut Exchange) -> (usize, usize) {
         .map_or((None, None), |(id, name)| (Some(id), Some(name)));
     let mut r = ToolResult::new(call_id, ResultContent::Text(String::new()));
     r.name = name;
-    match x.messages.last_mut() {
-        Some(m) if m.role == Role::Tool => m.parts.push(Part::ToolResult(r)),
-        _ => x
-            .messages
-            .push(Message::new(Role::Tool, vec![Part::ToolResult(r)])),
-    }
-    let m = x.messages.len() - 1;
-    (m, x.messages[m].parts.len() - 1)
+    push_to_last(x, Role::Tool, Part::ToolResult(r))
 }
 
 /// Link result `(m, p)` to the call `call_id` (its name follows).

@@ -3,7 +3,7 @@
 
 use crate::formats::json::escape;
 use crate::model::{
-    empty_object_schema, is_form_key, Extra, Losses, Message, StopReason, Tool, ToolCall,
+    empty_object_schema, is_form_key, Exchange, Extra, Losses, Message, StopReason, Tool, ToolCall,
 };
 use serde_json::{Map, Value};
 
@@ -103,6 +103,25 @@ pub(crate) fn object_arguments(
             .at(target);
         empty
     }
+}
+
+/// The assistant turn of a response view, for a format whose response does not name the model:
+/// a model name is reported dropped (`why_model`); a view without a turn is reported with
+/// `no_turn` (what, why) and gives `None`.
+pub(crate) fn response_turn<'v>(
+    view: &'v Exchange,
+    losses: &mut Losses,
+    why_model: &str,
+    no_turn: (&str, &str),
+) -> Option<&'v Message> {
+    if view.options.model.is_some() {
+        losses.dropped("/options/model", "model name", why_model);
+    }
+    let m = view.messages.first();
+    if m.is_none() {
+        losses.dropped("/messages", no_turn.0, no_turn.1);
+    }
+    m
 }
 
 /// The stop reason a turn without one decodes with: tool use when it calls tools.

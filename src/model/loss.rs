@@ -36,6 +36,21 @@ pub struct Loss {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Losses(pub Vec<Loss>);
 
+/// One [`Losses::push`] shorthand per loss kind: the same body, only the kind differs.
+macro_rules! kind_shorthands {
+    ($($(#[$doc:meta])* $name:ident => $kind:ident,)*) => {$(
+        $(#[$doc])*
+        pub fn $name(
+            &mut self,
+            pointer: impl Into<String>,
+            what: impl Into<String>,
+            why: impl Into<String>,
+        ) -> &mut Loss {
+            self.push(LossKind::$kind, pointer, what, why)
+        }
+    )*};
+}
+
 impl Losses {
     /// An empty list.
     pub fn new() -> Self {
@@ -59,32 +74,13 @@ impl Losses {
         let last = self.0.len() - 1;
         &mut self.0[last]
     }
-    /// Record a dropped element.
-    pub fn dropped(
-        &mut self,
-        pointer: impl Into<String>,
-        what: impl Into<String>,
-        why: impl Into<String>,
-    ) -> &mut Loss {
-        self.push(LossKind::Dropped, pointer, what, why)
-    }
-    /// Record a rewritten element.
-    pub fn rewritten(
-        &mut self,
-        pointer: impl Into<String>,
-        what: impl Into<String>,
-        why: impl Into<String>,
-    ) -> &mut Loss {
-        self.push(LossKind::Rewritten, pointer, what, why)
-    }
-    /// Record an added element.
-    pub fn added(
-        &mut self,
-        pointer: impl Into<String>,
-        what: impl Into<String>,
-        why: impl Into<String>,
-    ) -> &mut Loss {
-        self.push(LossKind::Added, pointer, what, why)
+    kind_shorthands! {
+        /// Record a dropped element.
+        dropped => Dropped,
+        /// Record a rewritten element.
+        rewritten => Rewritten,
+        /// Record an added element.
+        added => Added,
     }
     /// Report every provider-only field group in `extra` that belongs to a format other than
     /// `own` (the target) as dropped (form markers, [`super::FORM_KEY`], are not data). `pointer` is the pointer of the element owning `extra`.

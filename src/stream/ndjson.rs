@@ -2,7 +2,7 @@
 //! form of recorded fixtures): push bytes in chunks of any size, get one event per non-blank
 //! line. CRLF is accepted; a last line without its newline comes out at `finish`.
 
-use super::sse::{keep_byte, take_line};
+use super::sse::{each_byte, keep_byte, take_line};
 use super::Event;
 
 /// The framer's state between chunks.
@@ -21,15 +21,13 @@ impl NdjsonFramer {
 
     /// Feed bytes; returns the lines completed by them.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<Event> {
-        let mut out = Vec::new();
-        for &b in bytes {
+        each_byte(bytes, |b, out| {
             if b == b'\n' {
-                self.end_line(&mut out);
+                self.end_line(out);
             } else {
                 keep_byte(&mut self.line, &mut self.truncated, b);
             }
-        }
-        out
+        })
     }
 
     /// End of input: the last line, if it had no newline.

@@ -25,6 +25,15 @@ pub(crate) fn keep_byte(line: &mut Vec<u8>, truncated: &mut usize, b: u8) {
     }
 }
 
+/// Runs a framer's `step` over each byte of a chunk; returns the events it completed.
+pub(crate) fn each_byte(bytes: &[u8], mut step: impl FnMut(u8, &mut Vec<Event>)) -> Vec<Event> {
+    let mut out = Vec::new();
+    for &b in bytes {
+        step(b, &mut out);
+    }
+    out
+}
+
 /// The line framed so far, cut at [`MAX_LINE`] (invalid UTF-8 replaced), leaving it empty.
 pub(crate) fn take_line(line: &mut Vec<u8>) -> String {
     let mut bytes = std::mem::take(line);
@@ -51,24 +60,22 @@ impl SseFramer {
 
     /// Feed bytes; returns the events completed by them.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<Event> {
-        let mut out = Vec::new();
-        for &b in bytes {
+        each_byte(bytes, |b, out| {
             if self.after_cr {
                 self.after_cr = false;
                 if b == b'\n' {
-                    continue;
+                    return;
                 }
             }
             match b {
-                b'\n' => self.end_line(&mut out),
+                b'\n' => self.end_line(out),
                 b'\r' => {
-                    self.end_line(&mut out);
+                    self.end_line(out);
                     self.after_cr = true;
                 }
                 _ => keep_byte(&mut self.line, &mut self.truncated, b),
             }
-        }
-        out
+        })
     }
 
     /// End of input: the last line and the pending event, if any.

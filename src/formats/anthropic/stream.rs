@@ -190,12 +190,22 @@ impl AnthropicAssembler {
             self.blocks.push(Block { index, value, call });
         }
         match dtype.as_str() {
-            "text_delta" => {
-                let s = get_str(delta, "text").unwrap_or("").to_string();
+            // Text and thinking grow their block's field alike; only the tracker's channel differs.
+            "text_delta" | "thinking_delta" => {
+                let key = if dtype == "text_delta" {
+                    "text"
+                } else {
+                    "thinking"
+                };
+                let s = get_str(delta, key).unwrap_or("").to_string();
                 if let Some(b) = self.block_mut(index) {
-                    append(&mut b.value, "text", &s);
+                    append(&mut b.value, key, &s);
                 }
-                self.t.text(&s);
+                if key == "text" {
+                    self.t.text(&s);
+                } else {
+                    self.t.reasoning(&s);
+                }
             }
             "input_json_delta" => {
                 let s = get_str(delta, "partial_json").unwrap_or("").to_string();
@@ -207,13 +217,6 @@ impl AnthropicAssembler {
                         "input_json_delta for a block that is not a tool call".into(),
                     ),
                 }
-            }
-            "thinking_delta" => {
-                let s = get_str(delta, "thinking").unwrap_or("").to_string();
-                if let Some(b) = self.block_mut(index) {
-                    append(&mut b.value, "thinking", &s);
-                }
-                self.t.reasoning(&s);
             }
             "signature_delta" => {
                 let s = delta.get("signature").cloned().unwrap_or(Value::Null);

@@ -878,19 +878,13 @@ pub fn decode_request(p: Prompt) -> (Exchange, Vec<Loss>) {
 pub fn encode_response(x: &Exchange) -> (Completion, Vec<Loss>) {
     let view = x.response_view();
     let mut losses = Losses::new();
-    if view.options.model.is_some() {
-        losses.dropped(
-            "/options/model",
-            "model name",
-            "the completion text does not name the model",
-        );
-    }
-    let Some(m) = view.messages.first() else {
-        losses.dropped(
-            "/messages",
-            "assistant turn",
-            "the exchange does not end with an assistant turn: the completion is empty",
-        );
+    let no_turn = (
+        "assistant turn",
+        "the exchange does not end with an assistant turn: the completion is empty",
+    );
+    let why_model = "the completion text does not name the model";
+    let Some(m) = crate::formats::shared::response_turn(&view, &mut losses, why_model, no_turn)
+    else {
         return (Completion::default(), losses.into_vec());
     };
     match &m.stop_reason {

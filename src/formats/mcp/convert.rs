@@ -402,6 +402,31 @@ fn drop_message_extra(m: &Message, i: usize, losses: &mut Losses) {
     }
 }
 
+/// Encode an assistant part that becomes a wire message (a call, or a kept MCP message) into
+/// `out`; an MCP block that is not JSON-RPC is dropped with `not_rpc` (what, why). False for
+/// the other parts, which the caller reports.
+fn encode_rpc_part(
+    part: &Part,
+    p: &str,
+    not_rpc: (&str, &str),
+    out: &mut Vec<Rpc>,
+    losses: &mut Losses,
+) -> bool {
+    match part {
+        Part::ToolCall(c) => out.push(encode_call(c, p, losses)),
+        Part::Raw { format, value } if format == ID => {
+            match serde_json::from_value::<Rpc>(value.clone()) {
+                Ok(rpc) => out.push(rpc),
+                Err(_) => {
+                    losses.dropped(p, not_rpc.0, not_rpc.1);
+                }
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
 /// An assistant message's calls (and kept MCP messages) in order; what else it holds is
 /// reported. Returns the wire messages.
 fn encode_assistant(m: &Message, i: usize, losses: &mut Losses) -> Vec<Rpc> {
@@ -409,20 +434,16 @@ fn encode_assistant(m: &Message, i: usize, losses: &mut Losses) -> Vec<Rpc> {
     let mut part_losses = Losses::new();
     for (j, part) in m.parts.iter().enumerate() {
         let p = format!("/messages/{i}/parts/{j}");
+        let not_rpc = (
+            "MCP block that is not a JSON-RPC message",
+            "only JSON-RPC messages fit in a transcript",
+        );
+        if encode_rpc_part(part, &p, not_rpc, &mut out, &mut part_losses) {
+            continue;
+        }
         match part {
-            Part::ToolCall(c) => out.push(encode_call(c, &p, &mut part_losses)),
-            Part::Raw { format, value } if format == ID => {
-                match serde_json::from_value::<Rpc>(value.clone()) {
-                    Ok(rpc) => out.push(rpc),
-                    Err(_) => {
-                        part_losses.dropped(
-                            p,
-                            "MCP block that is not a JSON-RPC message",
-                            "only JSON-RPC messages fit in a transcript",
-                        );
-                    }
-                }
-            }
+            // Encoded above.
+            Part::ToolCall(_) => {}
             Part::Raw { format, .. } => {
                 part_losses.dropped(
                     p,
@@ -640,15 +661,11 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
     let mut losses = Losses::new();
     let (v, id_losses) = assign_missing_ids(&x.response_view(), WHY_IDS);
     losses.extend(id_losses);
-    if v.options.model.is_some() {
-        losses.dropped("/options/model", "model name", WHY_PROVIDER);
-    }
-    let Some(m) = v.messages.first() else {
-        losses.dropped(
-            "/messages",
-            "response without an assistant turn",
-            "the exchange does not end with the model speaking",
-        );
+    let no_turn = (
+        "response without an assistant turn",
+        "the exchange does not end with the model speaking",
+    );
+    let Some(m) = shared::response_turn(&v, &mut losses, WHY_PROVIDER, no_turn) else {
         return (Document::default(), losses.into_vec());
     };
     drop_message_extra(m, 0, &mut losses);
@@ -656,16 +673,16 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
     let mut out = Vec::new();
     for (j, part) in m.parts.iter().enumerate() {
         let p = format!("/messages/0/parts/{j}");
+        if encode_rpc_part(
+            part,
+            &p,
+            ("MCP block", "not a JSON-RPC message"),
+            &mut out,
+            &mut part_losses,
+        ) {
+            continue;
+        }
         match part {
-            Part::ToolCall(c) => out.push(encode_call(c, &p, &mut part_losses)),
-            Part::Raw { format, value } if format == ID => {
-                match serde_json::from_value::<Rpc>(value.clone()) {
-                    Ok(rpc) => out.push(rpc),
-                    Err(_) => {
-                        part_losses.dropped(p, "MCP block", "not a JSON-RPC message");
-                    }
-                }
-            }
             Part::Text { text, .. } => {
                 part_losses.dropped(
                     p,
