@@ -112,13 +112,22 @@ test('a share link opened in a new page restores the same state and panes', asyn
   await page.getByTestId('show-mcp').uncheck();
   await page.getByTestId('show-cohere').uncheck();
   await page.getByTestId('view-response').click();
+  // Panes re-encode after the click's frame: wait for the response bodies before reading them.
+  await waitPane(page, 'anthropic', /stop_reason/);
   await page.getByTestId('share').click();
   await page.getByTestId('notice').filter({ hasText: 'Link copied' }).waitFor();
   const link = await page.evaluate(() => location.href);
-  assert.match(link, /#v1\./);
+  assert.match(link, /#v2\./);
   const shown = await page.locator('.pane').evaluateAll((ps) => ps.map((p) => p.dataset.format));
-  const texts = {};
-  for (const f of shown) texts[f] = await paneText(page, f);
+  // Every pane settled (out-of-view panes are encoded in later tasks): the same texts twice.
+  let texts = {};
+  for (let i = 0; i < 40; i++) {
+    const now = {};
+    for (const f of shown) now[f] = await paneText(page, f);
+    if (JSON.stringify(now) === JSON.stringify(texts)) break;
+    texts = now;
+    await page.waitForTimeout(250);
+  }
 
   const other = await browser.newContext();
   const fresh = await other.newPage();

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { readHeaders } from '../scripts/headers.mjs';
@@ -115,4 +116,22 @@ export async function pasteInto(page, testid, text) {
     v.focus();
     v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
   }, text);
+}
+
+/** v2 links' preset dictionary, read from the Rust source that freezes it (src/share/v2.rs),
+ * so the tests decode links exactly as the page does without a second copy of it. */
+function linkDictionary() {
+  const src = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/share/v2.rs'), 'utf8');
+  const body = src.slice(src.indexOf('pub const DICTIONARY'), src.indexOf(');', src.indexOf('pub const DICTIONARY')));
+  return Buffer.from([...body.matchAll(/r#"(.*?)"#/g)].map((m) => m[1]).join(''), 'utf8');
+}
+
+/** The state JSON a link fragment or a stored state holds (`v1.` or `v2.`, with or without
+ * the `#`); any other text is returned as it is (a state file). */
+export function linkText(fragment) {
+  const t = fragment.replace(/^#/, '');
+  const packed = () => Buffer.from(t.slice(3), 'base64url');
+  if (t.startsWith('v1.')) return zlib.inflateRawSync(packed()).toString('utf8');
+  if (t.startsWith('v2.')) return zlib.inflateRawSync(packed(), { dictionary: linkDictionary() }).toString('utf8');
+  return t;
 }

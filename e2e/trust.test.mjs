@@ -164,7 +164,7 @@ test('opening a link keeps the work in History, and Undo (or Ctrl+Z) brings it b
   await other.waitForSelector('.pane .cm-editor');
   await other.getByTestId('gallery').selectOption({ index: 2 });
   await other.getByTestId('share').click();
-  await other.waitForFunction(() => location.hash.startsWith('#v1.'));
+  await other.waitForFunction(() => location.hash.startsWith('#v2.'));
   const link = other.url();
   await other.close();
   // Opened in this tab: the work is replaced, kept, and one click away.

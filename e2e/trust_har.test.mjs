@@ -9,9 +9,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { openApp } from './serve.mjs';
+import { linkText, openApp } from './serve.mjs';
 import { onPage, startApp, stopApp } from './suite.mjs';
 import { KEY } from './standin.mjs';
 
@@ -39,9 +38,8 @@ function assertClean(where, text) {
 
 /** The state in the share link of the address bar. */
 async function linkState(page) {
-  await page.waitForFunction(() => location.hash.startsWith('#v1.'));
-  const fragment = await page.evaluate(() => location.hash.slice(4));
-  return zlib.inflateRawSync(Buffer.from(fragment, 'base64url')).toString('utf8');
+  await page.waitForFunction(() => location.hash.startsWith('#v2.'));
+  return linkText(await page.evaluate(() => location.hash));
 }
 
 const stored = (page) => page.evaluate(() => JSON.stringify({ ...localStorage }));
@@ -78,7 +76,7 @@ async function assertNowhere(page) {
  * link form, so the secrets are looked for in what the states hold, not in compressed bytes. */
 function storedStates(storage) {
   const out = [];
-  const expand = (t) => (t.startsWith('v1.') ? zlib.inflateRawSync(Buffer.from(t.slice(3), 'base64url')).toString('utf8') : t);
+  const expand = linkText;
   for (const [k, v] of Object.entries(storage)) {
     if (k.startsWith('toolscope.work.')) out.push(expand(JSON.parse(v).state));
     if (k === 'toolscope.history.v1') for (const e of JSON.parse(v).entries) out.push(expand(e.state));
