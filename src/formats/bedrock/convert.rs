@@ -108,13 +108,16 @@ fn blocks_text(blocks: &[Block]) -> Option<String> {
     (!texts.is_empty()).then(|| texts.join("\n"))
 }
 
-/// True when Bedrock accepts `name` as a tool name: `[a-zA-Z0-9_-]{1,64}`.
+/// True when Bedrock accepts `name` as a tool name: `[a-zA-Z0-9_-]{1,64}`, the rule the
+/// `bedrock.name` lint checks ([`crate::schema::names`]).
 pub fn tool_name_ok(name: &str) -> bool {
-    let n = name.chars().count();
-    (1..=64).contains(&n)
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    bedrock_names().ok(name)
+}
+
+fn bedrock_names() -> crate::schema::names::NameRule {
+    crate::schema::names::rule_for(crate::schema::Target {
+        format: crate::formats::Format::Bedrock,
+    })
 }
 
 /// Rewrite every tool name Bedrock rejects (in tool specs, calls and the tool choice) into one
@@ -138,21 +141,12 @@ fn rewrite_names(x: &Exchange) -> (Exchange, Vec<Loss>) {
         if map.contains_key(*name) {
             continue;
         }
-        let clean: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .take(64)
-            .collect();
-        let clean = if clean.is_empty() {
+        // The lint's own fix: disallowed characters become `_`, cut to 64; an empty name
+        // becomes the placeholder.
+        let clean = if name.is_empty() {
             PLACEHOLDER_TOOL.to_string()
         } else {
-            clean
+            bedrock_names().sanitise(name)
         };
         let mut candidate = clean.clone();
         let mut n = 2;
