@@ -52,6 +52,13 @@ fn stored() -> Value {
     })
 }
 
+/// A document detected as the AI SDK's, of `kind`, then decoded.
+fn detected(v: &Value, kind: Kind) -> toolscope::formats::Decoded {
+    let text = v.to_string();
+    assert_eq!(Format::detect(&text).ok(), Some((F, kind)));
+    F.decode(&text, kind).expect("decodes")
+}
+
 fn calls(x: &Exchange) -> Vec<(Option<String>, String, Value)> {
     x.messages
         .iter()
@@ -161,11 +168,7 @@ fn ui_messages_from_use_chat_split_into_steps() {
             {"type": "text", "text": "It is 18 °C.", "state": "done"}
         ]}
     ]);
-    assert_eq!(
-        Format::detect(&ui.to_string()).ok(),
-        Some((F, Kind::Request))
-    );
-    let d = F.decode(&ui.to_string(), Kind::Request).expect("decodes");
+    let d = detected(&ui, Kind::Request);
     let roles: Vec<Role> = d.exchange.messages.iter().map(|m| m.role).collect();
     assert_eq!(
         roles,
@@ -428,14 +431,7 @@ fn ai_sdk_4_ui_messages_with_tool_invocations_are_read() {
              "toolName": "get_weather", "args": {"city": "Oslo"}, "result": {"temp": -3}}}
         ]}
     ]);
-    assert_eq!(
-        Format::detect(&v4.to_string()).ok(),
-        Some((F, Kind::Request))
-    );
-    let x = F
-        .decode(&v4.to_string(), Kind::Request)
-        .expect("decodes")
-        .exchange;
+    let x = detected(&v4, Kind::Request).exchange;
     assert_eq!(
         calls(&x),
         vec![(
@@ -457,14 +453,7 @@ fn one_ui_assistant_message_reads_as_a_response() {
         {"type": "tool-get_weather", "toolCallId": "c1", "state": "input-available",
          "input": {"city": "Oslo"}}
     ]});
-    assert_eq!(
-        Format::detect(&one.to_string()).ok(),
-        Some((F, Kind::Response))
-    );
-    let x = F
-        .decode(&one.to_string(), Kind::Response)
-        .expect("decodes")
-        .exchange;
+    let x = detected(&one, Kind::Response).exchange;
     assert_eq!(
         calls(&x),
         vec![(
@@ -480,13 +469,6 @@ fn the_chat_request_use_chat_posts_is_read() {
     let body = json!({"id": "chat_1", "trigger": "submit-message", "messages": [
         {"id": "m1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
     ]});
-    assert_eq!(
-        Format::detect(&body.to_string()).ok(),
-        Some((F, Kind::Request))
-    );
-    let x = F
-        .decode(&body.to_string(), Kind::Request)
-        .expect("decodes")
-        .exchange;
+    let x = detected(&body, Kind::Request).exchange;
     assert_eq!(common::text_of(&x.messages[0]), "hi");
 }
