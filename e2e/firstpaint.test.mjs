@@ -100,6 +100,51 @@ test('the first HTML bytes hold the panes; the wasm takes over with no second sh
   await context.close();
 });
 
+test('with saved work or a link, the static first example is not shown as the reader\'s', async () => {
+  // Work saved by a first visit (no service worker, so every request below is the network's).
+  const { context, page } = await openApp(browser, url, { serviceWorkers: 'block' });
+  await page.getByTestId('system').fill('MY SAVED SYSTEM PROMPT');
+  await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('toolscope.work.') && localStorage.getItem(k).length > 0));
+  // A reload with the wasm held back: the static paint is what the reader sees meanwhile.
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route(/toolscope[^/]*\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const visible = (sel) => page.locator(sel).isVisible();
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  assert.equal(await page.locator('#prerender').count(), 1);
+  assert.ok(await visible('#prerender .opening-note .for-saved'));
+  assert.equal(await visible('#prerender .opening-note .for-link'), false);
+  assert.equal(await visible('#prerender [data-format="openai-chat"] textarea'), false);
+  // The top bar stays, so nothing but the workspace changes when the app arrives.
+  assert.ok(await visible('#prerender header.topbar'));
+  release();
+  await page.waitForFunction(() => !document.getElementById('prerender'));
+  assert.equal(await page.getByTestId('system').inputValue(), 'MY SAVED SYSTEM PROMPT');
+  await context.close();
+
+  // A link's first reader (nothing saved): told the link is opening.
+  const fresh = await browser.newContext({ serviceWorkers: 'block' });
+  const reader = await fresh.newPage();
+  await reader.route(/toolscope[^/]*\.wasm$/, () => new Promise(() => {}));
+  await reader.goto(`${url}#v2.AAAA`, { waitUntil: 'domcontentloaded' });
+  assert.ok(await reader.locator('#prerender .opening-note .for-link').isVisible());
+  assert.equal(await reader.locator('#prerender .opening-note .for-saved').isVisible(), false);
+  assert.equal(await reader.locator('#prerender [data-format="openai-chat"] textarea').isVisible(), false);
+  await fresh.close();
+
+  // A first visit sees the example's panes and no note.
+  const first = await browser.newContext({ serviceWorkers: 'block' });
+  const newcomer = await first.newPage();
+  await newcomer.route(/toolscope[^/]*\.wasm$/, () => new Promise(() => {}));
+  await newcomer.goto(url, { waitUntil: 'domcontentloaded' });
+  assert.equal(await newcomer.locator('#prerender .opening-note').isVisible(), false);
+  assert.ok(await newcomer.locator('#prerender [data-format="openai-chat"] textarea').isVisible());
+  await first.close();
+});
+
 test('precompressed files are sent with Content-Encoding when accepted', async () => {
   const wasm = fs.readdirSync(dist).find((f) => f.endsWith('.wasm'));
   const raw = fs.readFileSync(path.join(dist, wasm));

@@ -3,11 +3,18 @@
 // wasm), then, once the page has loaded, register the service worker (dist/sw.js, written by
 // scripts/sw.mjs) and announce a new version instead of swapping it in silently.
 (() => {
+  // The static first paint is the first example: a link's reader must not take it for the
+  // link's exchange in the second before the wasm arrives (nor a reader with saved work, below).
+  if (/^#v\d+\./.test(location.hash)) document.documentElement.classList.add('opening-link');
   try {
     const t = localStorage.getItem('toolscope.theme');
     if (t === 'light' || t === 'dark') document.documentElement.setAttribute('data-theme', t);
     // The static first paint carries the first visit's hint; once dismissed, it stays hidden.
     if (localStorage.getItem('toolscope.hint')) document.documentElement.classList.add('hint-dismissed');
+    // Saved work in this browser: the wasm restores it, not the first example.
+    if (Object.keys(localStorage).some((k) => k.startsWith('toolscope.work.') || k === 'toolscope.state.v1')) {
+      document.documentElement.classList.add('opening-saved');
+    }
   } catch {
     // Storage disabled: the system preference decides.
   }

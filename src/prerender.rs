@@ -56,6 +56,12 @@ pub fn shell(x: &Exchange) -> String {
          paste any provider's request or response into any pane (or anywhere on the page); every \
          other pane shows it in its own format. Press <kbd>?</kbd> for the keys.</p></aside>",
     );
+    // Shown instead of the workspace when js/boot.js finds saved work or a link: the example
+    // below is not what the app is about to open.
+    out.push_str(
+        "<p class=\"opening-note\" role=\"status\"><span class=\"for-link\">Opening the shared link…</span>\
+         <span class=\"for-saved\">Restoring your saved work…</span></p>",
+    );
     out.push_str("<main class=\"workspace\"><nav class=\"phone-jump\" aria-label=\"Jump to\"><a href=\"#views\">Wire formats ↓</a></nav>");
     out.push_str(&left(x));
     out.push_str(&right(x));
