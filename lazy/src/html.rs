@@ -49,9 +49,9 @@ pub fn cost(v: &View, exact: &Value) -> String {
             "<tr data-testid=\"cost-row\" data-model=\"{m}\" data-tools=\"{}\" data-messages=\"{}\" \
              data-total=\"{}\" data-exact=\"{}\"{}><th scope=\"row\"><button type=\"button\" \
              class=\"link mono\" data-pick=\"{m}\" title=\"Show this model in detail\">{m}</button> \
-             <span class=\"muted small-text family\">{}</span></th><td class=\"num strong\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td><span class=\"{badge}\" title=\"{}\">{label}</span></td><td>{}</td></tr>",
+             <span class=\"muted small-text family\">{}</span></th><td class=\"num strong\" data-label=\"Total\">{}</td>\
+             <td class=\"num\" data-label=\"Tools\">{}</td><td class=\"num\" data-label=\"Messages\">{}</td>\
+             <td class=\"count\"><span class=\"{badge}\" title=\"{}\">{label}</span></td><td class=\"provider-count\">{}</td></tr>",
             r.tools,
             r.messages,
             r.total,
