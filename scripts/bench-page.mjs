@@ -15,6 +15,12 @@
 // frame and to pane, the last row, scrolling; `--quick`: the 1,000-message one only, `--only
 // <text>`: the cases whose name holds <text>). `--runs <n>`: runs per row (default 3);
 // `--dist <dir>`: another build than dist/ (to compare two).
+// `--profile`: where the time goes instead, through the DevTools protocol: CPU profiles of the
+// paste, of typing in the pane and of typing in the field (each function's self and total
+// time; saved as target/*.cpuprofile), `--stretches`: what each busy stretch over 25 ms spent
+// its time in, `--trace`: a trace of typing in the pane, task by task from each key to its
+// frame, `--gallery`: that trace for the gallery example. Rust names show when the build's wasm
+// keeps its name section (wasm-opt -g).
 // Figures are printed; nothing is asserted.
 import { serveDist, launch } from '../e2e/serve.mjs';
 import fs from 'node:fs';
