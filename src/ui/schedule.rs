@@ -121,6 +121,8 @@ struct Inner {
     host: RefCell<Option<web_sys::Element>>,
     /// How long its last run took (ms): whether it still fits in a task's budget.
     cost: Cell<f64>,
+    /// Waits as if out of view (while keys come, until they stop).
+    deferred: Cell<bool>,
 }
 
 impl Drop for Inner {
@@ -175,6 +177,7 @@ impl Job {
             run: Box::new(run),
             host: RefCell::new(None),
             cost: Cell::new(0.0),
+            deferred: Cell::new(false),
         });
         JOBS.with(|j| {
             let mut j = j.borrow_mut();
@@ -192,6 +195,12 @@ impl Job {
         if let Some(old) = self.0.host.replace(el) {
             sched_unobserve(&old);
         }
+    }
+
+    /// Wait as a job out of view does, in view or not (the pane being typed in: its own
+    /// rendering is not what it shows).
+    pub fn set_deferred(&self, deferred: bool) {
+        self.0.deferred.set(deferred);
     }
 
     /// Mark the job stale and make sure its turn comes.
@@ -244,7 +253,7 @@ pub fn busy() -> bool {
 }
 
 fn in_view(job: &Inner) -> bool {
-    job.host.borrow().as_ref().is_none_or(sched_in_view)
+    !job.deferred.get() && job.host.borrow().as_ref().is_none_or(sched_in_view)
 }
 
 /// The stale jobs.
