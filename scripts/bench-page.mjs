@@ -299,15 +299,20 @@ async function freshPage(url) {
   return { browser, page, errors };
 }
 
+/** Open the largest gallery example, the cursor at the end of its first message's text. */
+async function toGalleryField(page) {
+  await page.getByTestId('gallery').selectOption('multi_turn');
+  await page.waitForTimeout(800);
+  await page.getByTestId('text-0-0').click();
+  await page.keyboard.press('Control+End');
+  await page.waitForTimeout(300);
+}
+
 /** Keystrokes in the largest gallery example. */
 async function galleryRun(url) {
   const { browser, page, errors } = await freshPage(url);
   try {
-    await page.getByTestId('gallery').selectOption('multi_turn');
-    await page.waitForTimeout(800);
-    await page.getByTestId('text-0-0').click();
-    await page.keyboard.press('Control+End');
-    await page.waitForTimeout(300);
+    await toGalleryField(page);
     const typed = await page.getByTestId('text-0-0').inputValue();
     const { frames, toPanes } = await typeKeys(page, 20, (i) => typed + 'abcdefghijklmnopqrstuvwxyz'.slice(0, i + 1));
     return { frames, toPanes, errors };
@@ -316,39 +321,54 @@ async function galleryRun(url) {
   }
 }
 
+/** Paste `doc` into the OpenAI pane as one CodeMirror transaction; the in-page time before. */
+function pasteDoc(page, doc) {
+  return page.$eval('[data-testid="editor-openai-chat"]', (el, t) => {
+    const v = el.toolscopeEditor.view;
+    v.focus();
+    const at = performance.now();
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
+    return at;
+  }, doc);
+}
+
+/** The cursor in the OpenAI pane, right after the last message's text. */
+async function caretAfterLast(page) {
+  await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
+    const v = el.toolscopeEditor.view;
+    const at = v.state.doc.toString().lastIndexOf('Answer 249') + 'Answer 249'.length;
+    v.focus();
+    v.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+  });
+  await page.waitForTimeout(300);
+}
+
+/** Scroll the structured editor until the last message's field is drawn. */
+async function toLastField(page) {
+  await page.evaluate(() => document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
+  for (let i = 0; i < 100 && !(await page.getByTestId(`text-${LAST}-0`).count()); i++) {
+    await page.evaluate(() => {
+      const r = document.querySelector('.messages').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
+    });
+    await page.waitForTimeout(100);
+  }
+}
+
 /** The 1,000-message paste, then typing in the pane and in the structured editor. */
 async function pasteRun(url, doc) {
   const { browser, page, errors } = await freshPage(url);
   try {
     const before = await rendererMemory(browser);
-    const t0 = await page.$eval('[data-testid="editor-openai-chat"]', (el, t) => {
-      const v = el.toolscopeEditor.view;
-      v.focus();
-      const at = performance.now();
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
-      return at;
-    }, doc);
+    const t0 = await pasteDoc(page, doc);
     const seen = await panesShowLast(page, true);
     const all = await panesShowLast(page, false);
     await page.waitForTimeout(1000);
     // Keystrokes in the pane, right after the last message's text.
-    await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
-      const v = el.toolscopeEditor.view;
-      const at = v.state.doc.toString().lastIndexOf('Answer 249') + 'Answer 249'.length;
-      v.focus();
-      v.dispatch({ selection: { anchor: at }, scrollIntoView: true });
-    });
-    await page.waitForTimeout(300);
+    await caretAfterLast(page);
     const inPane = await typeKeys(page, 20, (i) => 'Answer 249' + 'abcdefghijklmnopqrstuvwxyz'.slice(0, i + 1));
     // The same in the structured editor's last message.
-    await page.evaluate(() => document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
-    for (let i = 0; i < 100 && !(await page.getByTestId(`text-${LAST}-0`).count()); i++) {
-      await page.evaluate(() => {
-        const r = document.querySelector('.messages').getBoundingClientRect();
-        window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
-      });
-      await page.waitForTimeout(100);
-    }
+    await toLastField(page);
     const field = page.getByTestId(`text-${LAST}-0`);
     await field.click();
     await page.keyboard.press('Control+End');
@@ -517,6 +537,9 @@ function traceKeys(events, label) {
   }
 }
 
+/** The trace categories that show tasks, events, style, layout, paint and GC. */
+const TRACED = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'];
+
 /** Profile the paste and the typing after it (CPU profiles through the DevTools protocol,
  * saved as target/*.cpuprofile to open in DevTools). A build whose wasm keeps its name
  * section shows Rust function names. */
@@ -524,13 +547,8 @@ async function profileRun(url) {
   if (process.argv.includes('--gallery')) {
     const { browser, page } = await freshPage(url);
     try {
-      await page.getByTestId('gallery').selectOption('multi_turn');
-      await page.waitForTimeout(800);
-      await page.getByTestId('text-0-0').click();
-      await page.keyboard.press('Control+End');
-      await page.waitForTimeout(300);
-      const categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'];
-      await browser.startTracing(page, { categories });
+      await toGalleryField(page);
+      await browser.startTracing(page, { categories: TRACED });
       const { frames } = await typeKeys(page, 20, null);
       const trace = JSON.parse((await browser.stopTracing()).toString());
       console.log(`gallery key → frame: ${frames.map(Math.round).join(' ')}`);
@@ -548,13 +566,7 @@ async function profileRun(url) {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     const save = (name, p) => fs.writeFileSync(`target/${name}.cpuprofile`, JSON.stringify(p));
     await cdp.send('Profiler.start');
-    const t0 = await page.$eval('[data-testid="editor-openai-chat"]', (el, t) => {
-      const v = el.toolscopeEditor.view;
-      v.focus();
-      const at = performance.now();
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
-      return at;
-    }, doc);
+    const t0 = await pasteDoc(page, doc);
     const seen = await panesShowLast(page, true);
     const all = await panesShowLast(page, false);
     let { profile } = await cdp.send('Profiler.stop');
@@ -564,16 +576,9 @@ async function profileRun(url) {
     console.log(`  long tasks: ${tasks.filter(([s]) => s >= t0).map(([, d]) => Math.round(d)).join(' ')}`);
     profileRows(profile, 'paste');
     await page.waitForTimeout(1000);
-    await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
-      const v = el.toolscopeEditor.view;
-      const at = v.state.doc.toString().lastIndexOf('Answer 249') + 'Answer 249'.length;
-      v.focus();
-      v.dispatch({ selection: { anchor: at }, scrollIntoView: true });
-    });
-    await page.waitForTimeout(300);
+    await caretAfterLast(page);
     if (process.argv.includes('--trace')) {
-      const categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'];
-      await browser.startTracing(page, { categories });
+      await browser.startTracing(page, { categories: TRACED });
       await typeKeys(page, 10, null);
       const trace = JSON.parse((await browser.stopTracing()).toString());
       traceKeys(trace.traceEvents, 'trace of typing in the pane');
@@ -584,14 +589,7 @@ async function profileRun(url) {
     save('type-pane', profile);
     console.log(`key in the pane → frame: ${fmt(inPane.frames)}`);
     profileRows(profile, 'typing in the pane (20 keys)');
-    await page.evaluate(() => document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
-    for (let i = 0; i < 100 && !(await page.getByTestId(`text-${LAST}-0`).count()); i++) {
-      await page.evaluate(() => {
-        const r = document.querySelector('.messages').getBoundingClientRect();
-        window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
-      });
-      await page.waitForTimeout(100);
-    }
+    await toLastField(page);
     await page.getByTestId(`text-${LAST}-0`).click();
     await page.keyboard.press('Control+End');
     await page.waitForTimeout(300);

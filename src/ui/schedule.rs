@@ -310,22 +310,21 @@ fn run_some() {
 
 /// After the next paint: the keystroke that made the work shows first.
 fn schedule_soon() {
-    if AFTER_PAINT.with(|s| s.replace(true)) {
-        return;
-    }
-    sched_after_paint(&Closure::once_into_js(|| {
-        AFTER_PAINT.with(|s| s.set(false));
-        run_some();
-    }));
+    run_once_by(&AFTER_PAINT, sched_after_paint);
 }
 
 /// In the next task: input that came meanwhile is handled first, without waiting for a frame.
 fn schedule_next_task() {
-    if NEXT_TASK.with(|s| s.replace(true)) {
+    run_once_by(&NEXT_TASK, sched_next_task);
+}
+
+/// `run_some` through `sched`, unless `pending` says that a run through it is coming already.
+fn run_once_by(pending: &'static std::thread::LocalKey<Cell<bool>>, sched: fn(&JsValue)) {
+    if pending.with(|s| s.replace(true)) {
         return;
     }
-    sched_next_task(&Closure::once_into_js(|| {
-        NEXT_TASK.with(|s| s.set(false));
+    sched(&Closure::once_into_js(move || {
+        pending.with(|s| s.set(false));
         run_some();
     }));
 }
