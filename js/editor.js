@@ -173,6 +173,22 @@ export function create(parent, opts) {
         quiet = false;
       }
     },
+    /** Replace [from, to) by `insert` (not echoed) when the editor shows a text of `length`
+     * now; false when it cannot (out of view with a text pending, another text, a large
+     * change): Rust then sends the whole text to setDoc. */
+    patch(from, to, insert, length) {
+      if ((!visible && !view.hasFocus) || pendingDoc !== null) return false;
+      if (view.state.doc.length !== length || from > to || to > length) return false;
+      if ((to - from) + insert.length > 20000) return false;
+      if (from === to && insert === '') return true;
+      quiet = true;
+      try {
+        view.dispatch({ changes: { from, to, insert } });
+      } finally {
+        quiet = false;
+      }
+      return true;
+    },
     /** Mark a parse error at [from, to) with its message; from < 0 clears it. */
     setError(from, to, message) {
       if (from < 0 && !errorShown) return;

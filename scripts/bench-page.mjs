@@ -15,6 +15,12 @@
 // frame and to pane, the last row, scrolling; `--quick`: the 1,000-message one only, `--only
 // <text>`: the cases whose name holds <text>). `--runs <n>`: runs per row (default 3);
 // `--dist <dir>`: another build than dist/ (to compare two).
+// `--profile`: where the time goes instead, through the DevTools protocol: CPU profiles of the
+// paste, of typing in the pane and of typing in the field (each function's self and total
+// time; saved as target/*.cpuprofile), `--stretches`: what each busy stretch over 25 ms spent
+// its time in, `--trace`: a trace of typing in the pane, task by task from each key to its
+// frame, `--gallery`: that trace for the gallery example. Rust names show when the build's wasm
+// keeps its name section (wasm-opt -g).
 // Figures are printed; nothing is asserted.
 import { serveDist, launch } from '../e2e/serve.mjs';
 import fs from 'node:fs';
@@ -293,15 +299,20 @@ async function freshPage(url) {
   return { browser, page, errors };
 }
 
+/** Open the largest gallery example, the cursor at the end of its first message's text. */
+async function toGalleryField(page) {
+  await page.getByTestId('gallery').selectOption('multi_turn');
+  await page.waitForTimeout(800);
+  await page.getByTestId('text-0-0').click();
+  await page.keyboard.press('Control+End');
+  await page.waitForTimeout(300);
+}
+
 /** Keystrokes in the largest gallery example. */
 async function galleryRun(url) {
   const { browser, page, errors } = await freshPage(url);
   try {
-    await page.getByTestId('gallery').selectOption('multi_turn');
-    await page.waitForTimeout(800);
-    await page.getByTestId('text-0-0').click();
-    await page.keyboard.press('Control+End');
-    await page.waitForTimeout(300);
+    await toGalleryField(page);
     const typed = await page.getByTestId('text-0-0').inputValue();
     const { frames, toPanes } = await typeKeys(page, 20, (i) => typed + 'abcdefghijklmnopqrstuvwxyz'.slice(0, i + 1));
     return { frames, toPanes, errors };
@@ -310,39 +321,54 @@ async function galleryRun(url) {
   }
 }
 
+/** Paste `doc` into the OpenAI pane as one CodeMirror transaction; the in-page time before. */
+function pasteDoc(page, doc) {
+  return page.$eval('[data-testid="editor-openai-chat"]', (el, t) => {
+    const v = el.toolscopeEditor.view;
+    v.focus();
+    const at = performance.now();
+    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
+    return at;
+  }, doc);
+}
+
+/** The cursor in the OpenAI pane, right after the last message's text. */
+async function caretAfterLast(page) {
+  await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
+    const v = el.toolscopeEditor.view;
+    const at = v.state.doc.toString().lastIndexOf('Answer 249') + 'Answer 249'.length;
+    v.focus();
+    v.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+  });
+  await page.waitForTimeout(300);
+}
+
+/** Scroll the structured editor until the last message's field is drawn. */
+async function toLastField(page) {
+  await page.evaluate(() => document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
+  for (let i = 0; i < 100 && !(await page.getByTestId(`text-${LAST}-0`).count()); i++) {
+    await page.evaluate(() => {
+      const r = document.querySelector('.messages').getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
+    });
+    await page.waitForTimeout(100);
+  }
+}
+
 /** The 1,000-message paste, then typing in the pane and in the structured editor. */
 async function pasteRun(url, doc) {
   const { browser, page, errors } = await freshPage(url);
   try {
     const before = await rendererMemory(browser);
-    const t0 = await page.$eval('[data-testid="editor-openai-chat"]', (el, t) => {
-      const v = el.toolscopeEditor.view;
-      v.focus();
-      const at = performance.now();
-      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t }, userEvent: 'input.paste' });
-      return at;
-    }, doc);
+    const t0 = await pasteDoc(page, doc);
     const seen = await panesShowLast(page, true);
     const all = await panesShowLast(page, false);
     await page.waitForTimeout(1000);
     // Keystrokes in the pane, right after the last message's text.
-    await page.$eval('[data-testid="editor-openai-chat"]', (el) => {
-      const v = el.toolscopeEditor.view;
-      const at = v.state.doc.toString().lastIndexOf('Answer 249') + 'Answer 249'.length;
-      v.focus();
-      v.dispatch({ selection: { anchor: at }, scrollIntoView: true });
-    });
-    await page.waitForTimeout(300);
+    await caretAfterLast(page);
     const inPane = await typeKeys(page, 20, (i) => 'Answer 249' + 'abcdefghijklmnopqrstuvwxyz'.slice(0, i + 1));
     // The same in the structured editor's last message.
-    await page.evaluate(() => document.querySelector('[data-testid="conversation-editor"]').scrollIntoView({ block: 'start' }));
-    for (let i = 0; i < 100 && !(await page.getByTestId(`text-${LAST}-0`).count()); i++) {
-      await page.evaluate(() => {
-        const r = document.querySelector('.messages').getBoundingClientRect();
-        window.scrollTo(0, window.scrollY + r.bottom - window.innerHeight);
-      });
-      await page.waitForTimeout(100);
-    }
+    await toLastField(page);
     const field = page.getByTestId(`text-${LAST}-0`);
     await field.click();
     await page.keyboard.press('Control+End');
@@ -397,9 +423,192 @@ async function rows(url) {
   if (errors.length) line('page errors', errors.join('; '));
 }
 
+// ---- Where the time goes (`--profile`) ----
+
+/** Self and total time per function of a CPU profile (`Profiler.stop`'s), between `from` and
+ * `to` (µs, the profile's clock); the rows above `min` ms, by total. */
+function profileRows(profile, label) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (n) => {
+    const f = n.callFrame;
+    const file = f.url ? f.url.split('/').pop().replace(/-[0-9a-f]{16}/, '') : '';
+    return `${f.functionName || '(anonymous)'}${file ? ` ${file}` : ''}`;
+  };
+  const self = new Map();
+  const total = new Map();
+  const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
+  let all = 0;
+  let idle = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    let n = byId.get(profile.samples[i]);
+    if (n.callFrame.functionName === '(idle)') {
+      idle += dt;
+      continue;
+    }
+    all += dt;
+    add(self, name(n), dt);
+    const seen = new Set();
+    for (let id = n.id; id !== undefined; id = parent.get(id)) {
+      const k = name(byId.get(id));
+      if (!seen.has(k)) {
+        seen.add(k);
+        add(total, k, dt);
+      }
+    }
+  }
+  console.log(`${label}: ${all.toFixed(0)} ms busy, ${idle.toFixed(0)} ms idle`);
+  if (process.argv.includes('--stretches')) {
+    // Busy stretches (samples between idle ones) over 25 ms: what each spent its time in.
+    let from = 0;
+    const stretch = (a, b) => {
+      let dur = 0;
+      const tot = new Map();
+      for (let i = a; i < b; i++) {
+        const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+        dur += dt;
+        const seen = new Set();
+        for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) {
+          const k = name(byId.get(id)).replace(/::h[0-9a-f]{16}/, '');
+          if (!seen.has(k)) {
+            seen.add(k);
+            add(tot, k, dt);
+          }
+        }
+      }
+      if (dur < 25) return;
+      const keep = [...tot].filter(([k]) => /toolscope::|editor\.js|\(program\)|\(garbage|getBounding|setDoc|pass/.test(k));
+      console.log(`  stretch of ${dur.toFixed(0)} ms: ${keep.sort((x, y) => y[1] - x[1]).slice(0, 24).map(([k, v]) => `${k.replace('toolscope::', '').slice(0, 70)} ${v.toFixed(0)}`).join(' | ')}`);
+    };
+    for (let i = 0; i < profile.samples.length; i++) {
+      if (byId.get(profile.samples[i]).callFrame.functionName === '(idle)') {
+        if (i > from) stretch(from, i);
+        from = i + 1;
+      }
+    }
+    stretch(from, profile.samples.length);
+  }
+  const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+  console.log('  self time:');
+  for (const [k, v] of top(self, 30)) console.log(`    ${v.toFixed(1).padStart(8)}  ${k}`);
+  console.log('  total time:');
+  for (const [k, v] of top(total, 60)) console.log(`    ${v.toFixed(1).padStart(8)}  ${k}`);
+}
+
+/** The renderer main thread's tasks from each keydown to the frame after it, from a
+ * Chromium trace: per task its start (ms after the key), length, and what took ≥ 1 ms in it
+ * (scripts by function, style, layout, paint, GC). */
+function traceKeys(events, label) {
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain'
+    && events.some((k) => k.pid === e.pid && k.tid === e.tid && k.name === 'EventDispatch' && k.args?.data?.type === 'keydown'));
+  if (!main) return console.log(`${label}: no renderer main thread with keys in the trace`);
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts);
+  const tasks = mine.filter((e) => e.name === 'ThreadControllerImpl::RunTask');
+  const keys = mine.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown');
+  console.log(`${label}: ${keys.length} keys`);
+  const what = (e) => {
+    const d = e.args?.data ?? {};
+    if (e.name === 'FunctionCall') return `js ${d.functionName || '?'}@${(d.url ?? '').split('/').pop().slice(0, 24)}`;
+    if (e.name === 'TimerFire') return 'timer';
+    if (e.name === 'EventDispatch') return `event ${d.type}`;
+    return e.name;
+  };
+  for (const k of keys) {
+    const frame = mine.find((e) => e.ts > k.ts && (e.name === 'Commit' || e.name === 'Paint'));
+    const end = frame ? frame.ts + frame.dur : k.ts + 100_000;
+    const lines = [];
+    for (const t of tasks) {
+      if (t.ts + t.dur < k.ts - 50_000 || t.ts > end || t.dur < 1000) continue;
+      const parts = new Map();
+      for (const e of mine) {
+        if (e === t || e.ts < t.ts || e.ts + e.dur > t.ts + t.dur || e.dur < 1000) continue;
+        // Only the outermost events of each kind inside the task.
+        const n = what(e);
+        if (n === 'RunTask' || n === 'ThreadControllerImpl::RunTask') continue;
+        parts.set(n, (parts.get(n) ?? 0) + e.dur / 1000);
+      }
+      const top = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, d]) => `${n} ${d.toFixed(1)}`).join(', ');
+      lines.push(`    ${((t.ts - k.ts) / 1000).toFixed(0).padStart(5)} +${(t.dur / 1000).toFixed(1).padStart(5)}  ${top}`);
+    }
+    console.log(`  key → frame ${((end - k.ts) / 1000).toFixed(0)} ms`);
+    for (const l of lines) console.log(l);
+  }
+}
+
+/** The trace categories that show tasks, events, style, layout, paint and GC. */
+const TRACED = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'];
+
+/** Profile the paste and the typing after it (CPU profiles through the DevTools protocol,
+ * saved as target/*.cpuprofile to open in DevTools). A build whose wasm keeps its name
+ * section shows Rust function names. */
+async function profileRun(url) {
+  if (process.argv.includes('--gallery')) {
+    const { browser, page } = await freshPage(url);
+    try {
+      await toGalleryField(page);
+      await browser.startTracing(page, { categories: TRACED });
+      const { frames } = await typeKeys(page, 20, null);
+      const trace = JSON.parse((await browser.stopTracing()).toString());
+      console.log(`gallery key → frame: ${frames.map(Math.round).join(' ')}`);
+      traceKeys(trace.traceEvents, 'trace of typing in the gallery example');
+    } finally {
+      await browser.close();
+    }
+    return;
+  }
+  const doc = openaiChatDocument(bigExchange({ messages: 1000, tools: 50 }));
+  const { browser, page } = await freshPage(url);
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    const save = (name, p) => fs.writeFileSync(`target/${name}.cpuprofile`, JSON.stringify(p));
+    await cdp.send('Profiler.start');
+    const t0 = await pasteDoc(page, doc);
+    const seen = await panesShowLast(page, true);
+    const all = await panesShowLast(page, false);
+    let { profile } = await cdp.send('Profiler.stop');
+    save('paste', profile);
+    console.log(`paste: panes in view ${ms(seen - t0)} ms, every pane ${ms(all - t0)} ms`);
+    const tasks = await page.evaluate(() => window.__bench.longtasks);
+    console.log(`  long tasks: ${tasks.filter(([s]) => s >= t0).map(([, d]) => Math.round(d)).join(' ')}`);
+    profileRows(profile, 'paste');
+    await page.waitForTimeout(1000);
+    await caretAfterLast(page);
+    if (process.argv.includes('--trace')) {
+      await browser.startTracing(page, { categories: TRACED });
+      await typeKeys(page, 10, null);
+      const trace = JSON.parse((await browser.stopTracing()).toString());
+      traceKeys(trace.traceEvents, 'trace of typing in the pane');
+    }
+    await cdp.send('Profiler.start');
+    const inPane = await typeKeys(page, 20, null);
+    ({ profile } = await cdp.send('Profiler.stop'));
+    save('type-pane', profile);
+    console.log(`key in the pane → frame: ${fmt(inPane.frames)}`);
+    profileRows(profile, 'typing in the pane (20 keys)');
+    await toLastField(page);
+    await page.getByTestId(`text-${LAST}-0`).click();
+    await page.keyboard.press('Control+End');
+    await page.waitForTimeout(300);
+    await cdp.send('Profiler.start');
+    const inField = await typeKeys(page, 20, null);
+    ({ profile } = await cdp.send('Profiler.stop'));
+    save('type-field', profile);
+    console.log(`key in the field → frame: ${fmt(inField.frames)}`);
+    profileRows(profile, 'typing in the field (20 keys)');
+  } finally {
+    await browser.close();
+  }
+}
+
 const { server, url } = await serveDist(dist ? { root: path.resolve(dist) } : {});
 try {
-  if (!links) {
+  if (process.argv.includes('--profile')) {
+    await profileRun(url);
+  } else if (!links) {
     await rows(url);
   } else {
     const browser = await launch();

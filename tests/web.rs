@@ -228,3 +228,27 @@ async fn web_a_long_conversation_draws_only_rows_near_the_view() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+fn web_editor_offsets_and_edits_cross_characters_safely() {
+    use toolscope::ui::cm::{changed_range, to_byte, to_utf16};
+    // ASCII counts the same in bytes and UTF-16; beyond it, each character counts its units.
+    assert_eq!(to_utf16("abc", 2), 2);
+    assert_eq!(to_byte("abc", 2), 2);
+    let t = "aé😀b";
+    assert_eq!(to_utf16(t, t.len()), 5);
+    assert_eq!(to_utf16(t, 2), 1); // inside é: its start
+    assert_eq!(to_byte(t, 4), 7);
+    assert_eq!(to_byte(t, 9), t.len());
+    // The edit sent to the editor leaves out the common prefix and suffix, whole characters.
+    assert_eq!(changed_range("abcdef", "abXdef"), (2, 3, 3));
+    assert_eq!(changed_range("abc", "abc"), (3, 3, 3));
+    assert_eq!(changed_range("aaa", "aaaa"), (3, 3, 4));
+    assert_eq!(changed_range("", "x"), (0, 0, 1));
+    let (old, new) = ("xé1", "xè1");
+    let (s, a, b) = changed_range(old, new);
+    assert_eq!((&old[s..a], &new[s..b]), ("é", "è"));
+    let (old, new) = ("😀a", "😃a");
+    let (s, a, b) = changed_range(old, new);
+    assert_eq!(format!("{}{}{}", &old[..s], &new[s..b], &old[a..]), new);
+}

@@ -37,6 +37,8 @@ extern "C" {
     type Handle;
     #[wasm_bindgen(method, js_name = setDoc)]
     fn set_doc(this: &Handle, text: &str);
+    #[wasm_bindgen(method)]
+    fn patch(this: &Handle, from: u32, to: u32, insert: &str, length: u32) -> bool;
     #[wasm_bindgen(method, js_name = setError)]
     fn set_error(this: &Handle, from: i32, to: i32, message: &str);
     #[wasm_bindgen(method, js_name = setMarks)]
@@ -78,11 +80,19 @@ pub fn to_utf16(text: &str, byte: usize) -> u32 {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
+    // ASCII (most documents) counts the same in both: no walk through the characters.
+    if text.as_bytes()[..end].is_ascii() {
+        return end as u32;
+    }
     text[..end].encode_utf16().count() as u32
 }
 
 /// UTF-16 offset → byte offset in `text` (clamped).
 pub fn to_byte(text: &str, utf16: usize) -> usize {
+    let head = utf16.min(text.len());
+    if text.as_bytes()[..head].is_ascii() {
+        return head;
+    }
     let mut units = 0;
     for (i, c) in text.char_indices() {
         if units >= utf16 {
@@ -106,6 +116,28 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
         .char_indices()
         .nth(column.saturating_sub(1))
         .map_or(text.len(), |(i, _)| start + i)
+}
+
+/// The edit from `old` to `new`: the byte ranges that differ, `(start, old_end, new_end)`
+/// (a common prefix and suffix left out, cut at character boundaries).
+pub fn changed_range(old: &str, new: &str) -> (usize, usize, usize) {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let max = a.len().min(b.len());
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(start) || !new.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(max - start)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !old.is_char_boundary(a.len() - end) || !new.is_char_boundary(b.len() - end) {
+        end -= 1;
+    }
+    (start, a.len() - end, b.len() - end)
 }
 
 /// Runs `f` on the editor, once created, with the text it shows (untracked: the caller's
@@ -169,9 +201,12 @@ pub fn CodeEditor(
 
     // Set once this editor exists: the effects below then hand it what they hold.
     let created = RwSignal::new(false);
-    // The text the editor itself sent last: when it comes back as `text`, the editor has it
-    // already (a keystroke in a 150 KB document must not cross into JavaScript again).
-    let echo: StoredValue<Option<String>> = StoredValue::new(None);
+    // The text the editor shows, as Rust handed it or the editor reported it. The editor's
+    // own edit coming back as `text` needs nothing (a keystroke in a 150 KB document must not
+    // cross into JavaScript again), and a new text is sent as the edit from this one (a
+    // keystroke elsewhere crosses as a few characters, not as the pane's whole document,
+    // which JavaScript would then copy and compare again).
+    let showing: StoredValue<Option<String>> = StoredValue::new(None);
 
     // Create the editor once the module is there and the host is mounted: in its turn
     // (`schedule`), editors in view first, so that a page of editors over a large exchange
@@ -187,7 +222,7 @@ pub fn CodeEditor(
         let el: &web_sys::HtmlElement = el.unchecked_ref();
         let change = Closure::<dyn FnMut(String)>::new(move |t: String| {
             if let Some(cb) = on_change {
-                echo.set_value(Some(t.clone()));
+                showing.set_value(Some(t.clone()));
                 cb.run(t);
             }
         });
@@ -205,6 +240,7 @@ pub fn CodeEditor(
         });
         let doc = text.get_untracked();
         let handle = cm_create(el, &doc, lang, read_only, &aria, &change, &cursor, &hover);
+        showing.set_value(Some(doc));
         live.set_value(Some(Live {
             handle,
             _on_change: change,
@@ -220,7 +256,8 @@ pub fn CodeEditor(
         }
         let Some(el) = host.get() else { return };
         job.update_value(|j| {
-            let j = j.get_or_insert_with(|| Job::new(create.clone()));
+            // After the encodings: meanwhile the plain text area shows the same text.
+            let j = j.get_or_insert_with(|| Job::later(create.clone()));
             j.set_host(Some(el.into()));
             j.request();
         });
@@ -228,18 +265,26 @@ pub fn CodeEditor(
 
     // Keep the editor's text in step (setDoc does nothing when it is already the same).
     Effect::new(move |_| {
-        let t = text.get();
         let _ = created.get();
-        let echoed = echo
-            .try_update_value(|e| e.take().is_some_and(|e| e == t))
-            .unwrap_or(false);
-        if echoed {
-            return;
-        }
-        live.with_value(|l| {
-            if let Some(l) = l {
-                l.handle.set_doc(&t);
+        text.with(|t| {
+            if showing.with_value(|s| s.as_deref() == Some(t.as_str())) {
+                return;
             }
+            live.with_value(|l| {
+                let Some(l) = l else { return };
+                let patched = showing.with_value(|old| {
+                    let Some(old) = old else { return false };
+                    let (start, old_end, new_end) = changed_range(old, t);
+                    let from = to_utf16(old, start);
+                    let to = from + old[start..old_end].encode_utf16().count() as u32;
+                    let length = to_utf16(old, old.len());
+                    l.handle.patch(from, to, &t[start..new_end], length)
+                });
+                if !patched {
+                    l.handle.set_doc(t);
+                }
+                showing.set_value(Some(t.clone()));
+            });
         });
     });
 

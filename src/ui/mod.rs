@@ -379,6 +379,32 @@ fn persistence(state: AppState) {
         }
     };
     let dirty = StoredValue::new(false);
+    // The save waits for the panes' work: serialising a large state is a long task of its own,
+    // and a paste's panes must not wait behind it (`tries`: how often it gave way already; a
+    // save never waits more than a few seconds).
+    fn arm(
+        tries: u32,
+        pending: StoredValue<Option<leptos::prelude::TimeoutHandle>>,
+        dirty: StoredValue<bool>,
+        save_now: impl Fn() + Clone + 'static,
+    ) {
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        let h = set_timeout_with_handle(
+            move || {
+                if tries < 10 && schedule::busy() {
+                    return arm(tries + 1, pending, dirty, save_now);
+                }
+                dirty.set_value(false);
+                save_now();
+            },
+            std::time::Duration::from_millis(300),
+        )
+        .ok();
+        pending.set_value(h);
+    }
+    let arm = move |tries| arm(tries, pending, dirty, save_now);
     Effect::new(move |first: Option<()>| {
         state.exchange.track();
         state.kind.track();
@@ -393,18 +419,7 @@ fn persistence(state: AppState) {
             io::set_fragment("");
         }
         dirty.set_value(true);
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        let h = set_timeout_with_handle(
-            move || {
-                dirty.set_value(false);
-                save_now();
-            },
-            std::time::Duration::from_millis(300),
-        )
-        .ok();
-        pending.set_value(h);
+        arm(0);
     });
     let flush = move || {
         // Text typed in a pane whose reading was still to come is read now, and saved.

@@ -16,8 +16,8 @@ use leptos::prelude::*;
 #[component]
 pub fn FormatPane(format: Format) -> impl IntoView {
     let id = format.id();
-    let (encoded, lints, spans, stale) = pane_work(format);
     let draft = Draft::new(Origin::Pane(format), Some(format));
+    let (encoded, lints, spans, stale) = pane_work(format, draft.text);
     let rendered = Signal::derive(move || encoded.with(|e| e.text.clone()));
     let shown = draft.shown(rendered);
     let links = draft.links(spans.memo);
@@ -162,6 +162,7 @@ struct SpanWork {
 /// last signal is true while the encoding waits for its turn.
 fn pane_work(
     format: Format,
+    typed: RwSignal<Option<String>>,
 ) -> (
     RwSignal<Encoded>,
     RwSignal<Vec<Finding>>,
@@ -252,6 +253,13 @@ fn pane_work(
         go();
         recheck();
     }
+    // While the pane holds what the user types, its own rendering (its badges' counts) waits
+    // until the keys stop, as a pane out of view does: each key costs one encoding less.
+    Effect::new(move |_| {
+        let held = typed.with(Option::is_some);
+        job.with_value(|j| j.set_deferred(held));
+        checks.with_value(|j| j.set_deferred(held));
+    });
     Effect::new(move |_| {
         if let Some(el) = host.get() {
             let el: web_sys::Element = el.into();

@@ -1,8 +1,8 @@
 //! Pane work in slices. A keystroke must not wait for eleven encodings: each pane's work is a
 //! [`Job`] that is marked stale and run later, the panes in view first (after the next paint,
-//! a few per task within a time budget), the others once no new work came for a moment (in
-//! slices that yield, so keys typed meanwhile are handled between them) or when they scroll
-//! into view.
+//! then task after task, as many per task as fit a time budget by what each took last time),
+//! the others after them (while keys come, once no key came for a moment), or as soon as
+//! they scroll into view. Keys typed meanwhile are handled between the tasks.
 //! A job marked twice before it runs runs once, on the latest exchange: panes re-encode once
 //! per frame at most.
 
@@ -17,8 +17,51 @@ export function sched_after_paint(cb) {
 export function sched_later(cb, ms) {
   setTimeout(cb, ms);
 }
+// The next task, without waiting for a frame (setTimeout(0) is clamped to 4 ms once nested).
+const channel = new MessageChannel();
+let nextTask = null;
+channel.port1.onmessage = () => {
+  const f = nextTask;
+  nextTask = null;
+  if (f) f();
+};
+export function sched_next_task(cb) {
+  nextTask = cb;
+  channel.port2.postMessage(0);
+}
+// Which hosts are in view (with a 200 px margin), as an IntersectionObserver reports it:
+// asking the layout per job (getBoundingClientRect) forced a layout of the page after each
+// pane's new text, tens of milliseconds per task on a large exchange.
+const shown = new WeakMap();
+let observer = null;
+let onShown = null;
+export function sched_observe(el, cb) {
+  if (!observer) {
+    onShown = cb;
+    observer = new IntersectionObserver((entries) => {
+      let any = false;
+      for (const e of entries) {
+        shown.set(e.target, e.isIntersecting);
+        any ||= e.isIntersecting;
+      }
+      if (any) onShown();
+    }, { rootMargin: '200px' });
+  }
+  el.__schedRefs = (el.__schedRefs ?? 0) + 1;
+  observer.observe(el);
+}
+export function sched_unobserve(el) {
+  el.__schedRefs = (el.__schedRefs ?? 1) - 1;
+  if (el.__schedRefs <= 0 && observer) {
+    observer.unobserve(el);
+    shown.delete(el);
+  }
+}
 export function sched_in_view(el) {
   if (!el.isConnected) return false;
+  const v = shown.get(el);
+  if (v !== undefined) return v;
+  // Not reported yet (just mounted): measured once.
   const r = el.getBoundingClientRect();
   if (r.width === 0 && r.height === 0) return false;
   return r.bottom > -200 && r.top < window.innerHeight + 200;
@@ -26,46 +69,68 @@ export function sched_in_view(el) {
 export function sched_now() {
   return performance.now();
 }
-export function sched_on_scroll(cb) {
-  let queued = false;
-  const f = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; cb(); });
-  };
-  addEventListener('scroll', f, { capture: true, passive: true });
-  addEventListener('resize', f, { passive: true });
+// When keys come: the user's input events (a paste's keys and its input within 50 ms are one).
+// The work an edit causes later (a large draft read in its turn, then the encodings it asks
+// for) is not input: a paste then reads as one change, not as typing.
+let inputAt = -Infinity;
+let inputBefore = -Infinity;
+let inputLast = -Infinity;
+const onInput = () => {
+  const now = performance.now();
+  if (now - inputLast > 50) {
+    inputBefore = inputAt;
+    inputAt = now;
+  }
+  inputLast = now;
+};
+addEventListener('keydown', onInput, { capture: true, passive: true });
+addEventListener('beforeinput', onInput, { capture: true, passive: true });
+export function sched_quiet_for(typingMs, quietMs) {
+  return inputAt - inputBefore < typingMs ? quietMs - (performance.now() - inputLast) : 0;
 }
 "#)]
 extern "C" {
     fn sched_after_paint(cb: &JsValue);
     fn sched_later(cb: &JsValue, ms: f64);
+    fn sched_next_task(cb: &JsValue);
+    fn sched_observe(el: &web_sys::Element, cb: &JsValue);
+    fn sched_unobserve(el: &web_sys::Element);
     fn sched_in_view(el: &web_sys::Element) -> bool;
     fn sched_now() -> f64;
-    fn sched_on_scroll(cb: &Closure<dyn FnMut()>);
+    fn sched_quiet_for(typing_ms: f64, quiet_ms: f64) -> f64;
 }
 
-/// Work per task before yielding to the page, in milliseconds. One job may run longer (a
-/// single encoding is not split); the next waits for the next task.
+/// Work per task before yielding to the page, in milliseconds. A job that took longer than
+/// what is left of it last time waits for the next task; a single job is not split.
 const BUDGET_MS: f64 = 12.0;
 
-/// While keys come (changes less than `TYPING_MS` apart), panes out of view wait until no
-/// work was asked for this long: only the panes in view follow the keys, and a key never waits
-/// behind an encoding nobody sees. A single change (a paste, a click) does not wait.
+/// While keys come (inputs less than `TYPING_MS` apart), panes out of view wait until no key
+/// came for this long: only the panes in view follow the keys, and a key never waits behind
+/// an encoding nobody sees. A single change (a paste, a click) does not wait.
 const QUIET_MS: f64 = 200.0;
-/// Changes closer than this are typing.
+/// Inputs closer than this are typing.
 const TYPING_MS: f64 = 500.0;
-/// Requests closer than this belong to one change (a read, then the encodings it causes).
-const SAME_CHANGE_MS: f64 = 50.0;
 
 struct Inner {
     stale: Cell<bool>,
-    /// Runs after every other job in view (checks behind encodings).
+    /// Runs after every other job (checks behind encodings).
     low: bool,
     /// Carries the user's text into the exchange: run at once when the page goes away.
     urgent: bool,
     run: Box<dyn Fn()>,
     host: RefCell<Option<web_sys::Element>>,
+    /// How long its last run took (ms): whether it still fits in a task's budget.
+    cost: Cell<f64>,
+    /// Waits as if out of view (while keys come, until they stop).
+    deferred: Cell<bool>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(el) = self.host.get_mut().take() {
+            sched_unobserve(&el);
+        }
+    }
 }
 
 /// A unit of deferred work (one pane's encoding and checks). Dropping it cancels it.
@@ -74,12 +139,17 @@ pub struct Job(Rc<Inner>);
 thread_local! {
     static JOBS: RefCell<Vec<Weak<Inner>>> = const { RefCell::new(Vec::new()) };
     static AFTER_PAINT: Cell<bool> = const { Cell::new(false) };
+    static NEXT_TASK: Cell<bool> = const { Cell::new(false) };
     static LATER: Cell<bool> = const { Cell::new(false) };
-    static LAST_REQUEST: Cell<f64> = const { Cell::new(0.0) };
-    /// When the change before the last one began (see TYPING_MS).
-    static CHANGE_BEFORE: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
-    static CHANGE_AT: Cell<f64> = const { Cell::new(f64::NEG_INFINITY) };
-    static LISTENING: Cell<bool> = const { Cell::new(false) };
+    /// Called when an observed host comes into view (lives as long as the page).
+    static ON_SHOWN: JsValue = {
+        let cb = Closure::<dyn FnMut()>::new(|| {
+            if stale_jobs().iter().any(|i| in_view(i)) {
+                schedule_soon();
+            }
+        });
+        cb.into_js_value()
+    };
 }
 
 impl Job {
@@ -106,30 +176,36 @@ impl Job {
             urgent,
             run: Box::new(run),
             host: RefCell::new(None),
+            cost: Cell::new(0.0),
+            deferred: Cell::new(false),
         });
         JOBS.with(|j| {
             let mut j = j.borrow_mut();
             j.retain(|w| w.strong_count() > 0);
             j.push(Rc::downgrade(&inner));
         });
-        listen();
         Job(inner)
     }
 
     /// The element whose visibility decides the job's turn (none: treated as in view).
     pub fn set_host(&self, el: Option<web_sys::Element>) {
-        *self.0.host.borrow_mut() = el;
+        if let Some(el) = &el {
+            ON_SHOWN.with(|cb| sched_observe(el, cb));
+        }
+        if let Some(old) = self.0.host.replace(el) {
+            sched_unobserve(&old);
+        }
+    }
+
+    /// Wait as a job out of view does, in view or not (the pane being typed in: its own
+    /// rendering is not what it shows).
+    pub fn set_deferred(&self, deferred: bool) {
+        self.0.deferred.set(deferred);
     }
 
     /// Mark the job stale and make sure its turn comes.
     pub fn request(&self) {
         self.0.stale.set(true);
-        let now = sched_now();
-        if now - LAST_REQUEST.with(Cell::get) > SAME_CHANGE_MS {
-            CHANGE_BEFORE.with(|b| b.set(CHANGE_AT.with(Cell::get)));
-            CHANGE_AT.with(|c| c.set(now));
-        }
-        LAST_REQUEST.with(|t| t.set(now));
         schedule_soon();
     }
 
@@ -166,71 +242,97 @@ pub fn run_urgent() -> bool {
     !waiting.is_empty()
 }
 
-fn in_view(job: &Inner) -> bool {
-    job.host.borrow().as_ref().is_none_or(sched_in_view)
+/// Some job still waits for its turn (work that can wait, such as the autosave, waits too).
+pub fn busy() -> bool {
+    JOBS.with(|j| {
+        j.borrow()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .any(|i| i.stale.get())
+    })
 }
 
-/// The stale jobs, those in view first.
-fn stale_jobs() -> (Vec<Rc<Inner>>, Vec<Rc<Inner>>) {
-    let all: Vec<Rc<Inner>> = JOBS.with(|j| {
+fn in_view(job: &Inner) -> bool {
+    !job.deferred.get() && job.host.borrow().as_ref().is_none_or(sched_in_view)
+}
+
+/// The stale jobs.
+fn stale_jobs() -> Vec<Rc<Inner>> {
+    JOBS.with(|j| {
         j.borrow()
             .iter()
             .filter_map(Weak::upgrade)
             .filter(|i| i.stale.get())
             .collect()
-    });
-    let (mut seen, unseen): (Vec<_>, Vec<_>) = all.into_iter().partition(|i| in_view(i));
-    seen.sort_by_key(|i| i.low);
-    (seen, unseen)
+    })
 }
 
-/// Run stale jobs until the budget is spent; `visible_only`: leave the others for later.
-fn run_some(visible_only: bool) {
+/// The job to run next: encodings before checks, panes in view first; panes out of view only
+/// when `unseen` (not while keys come). `None`: nothing that may run now.
+fn next_job(unseen: bool) -> Option<Rc<Inner>> {
+    stale_jobs()
+        .into_iter()
+        .map(|i| (i.low, !in_view(&i), i))
+        .filter(|(_, out, _)| unseen || !out)
+        .min_by_key(|(low, out, _)| (*low, *out))
+        .map(|(_, _, i)| i)
+}
+
+/// Run stale jobs until the budget is spent, then go on in the next task (panes in view) or
+/// once keys stop coming (panes out of view).
+fn run_some() {
     let start = sched_now();
     // Out of view waits for a quiet moment while keys come (see QUIET_MS).
-    let quiet = quiet_for() <= 0.0;
-    loop {
-        let (seen, unseen) = stale_jobs();
-        let next = seen.into_iter().next().or_else(|| {
-            (!visible_only && quiet)
-                .then(|| unseen.into_iter().next())
-                .flatten()
-        });
-        let Some(job) = next else { break };
+    let unseen = quiet_for() <= 0.0;
+    let mut ran = false;
+    while let Some(job) = next_job(unseen) {
+        let at = sched_now();
+        // A job that will not fit in what is left waits for the next task.
+        if ran && at - start + job.cost.get() > BUDGET_MS {
+            break;
+        }
         job.stale.set(false);
         (job.run)();
-        if sched_now() - start > BUDGET_MS {
+        ran = true;
+        let end = sched_now();
+        job.cost.set(end - at);
+        if end - start > BUDGET_MS {
             break;
         }
     }
-    let (seen, unseen) = stale_jobs();
-    if !seen.is_empty() {
-        schedule_soon();
-    } else if !unseen.is_empty() {
+    let stale = stale_jobs();
+    if stale.iter().any(|i| unseen || in_view(i)) {
+        schedule_next_task();
+    } else if !stale.is_empty() {
         schedule_later();
     }
 }
 
 /// After the next paint: the keystroke that made the work shows first.
 fn schedule_soon() {
-    if AFTER_PAINT.with(|s| s.replace(true)) {
+    run_once_by(&AFTER_PAINT, sched_after_paint);
+}
+
+/// In the next task: input that came meanwhile is handled first, without waiting for a frame.
+fn schedule_next_task() {
+    run_once_by(&NEXT_TASK, sched_next_task);
+}
+
+/// `run_some` through `sched`, unless `pending` says that a run through it is coming already.
+fn run_once_by(pending: &'static std::thread::LocalKey<Cell<bool>>, sched: fn(&JsValue)) {
+    if pending.with(|s| s.replace(true)) {
         return;
     }
-    sched_after_paint(&Closure::once_into_js(|| {
-        AFTER_PAINT.with(|s| s.set(false));
-        run_some(true);
+    sched(&Closure::once_into_js(move || {
+        pending.with(|s| s.set(false));
+        run_some();
     }));
 }
 
 /// How long work out of view must still wait: while keys come, until `QUIET_MS` after the
-/// last request; otherwise not at all.
+/// last key; otherwise not at all.
 fn quiet_for() -> f64 {
-    let typing = CHANGE_AT.with(Cell::get) - CHANGE_BEFORE.with(Cell::get) < TYPING_MS;
-    if typing {
-        QUIET_MS - (sched_now() - LAST_REQUEST.with(Cell::get))
-    } else {
-        0.0
-    }
+    sched_quiet_for(TYPING_MS, QUIET_MS)
 }
 
 /// In a task of its own once the work asked for has been quiet (panes out of view): input
@@ -242,23 +344,8 @@ fn schedule_later() {
     sched_later(
         &Closure::once_into_js(|| {
             LATER.with(|s| s.set(false));
-            run_some(false);
+            run_some();
         }),
         quiet_for().max(0.0),
     );
-}
-
-/// A stale pane that scrolls into view gets its turn right away.
-fn listen() {
-    if LISTENING.with(|l| l.replace(true)) {
-        return;
-    }
-    let cb = Closure::<dyn FnMut()>::new(|| {
-        if !stale_jobs().0.is_empty() {
-            schedule_soon();
-        }
-    });
-    sched_on_scroll(&cb);
-    // Lives as long as the page.
-    cb.forget();
 }
