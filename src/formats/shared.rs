@@ -23,10 +23,14 @@ pub(crate) fn own_fields(
     id: &str,
     extra: &Extra,
     reserved: &[&str],
-    pointer: &str,
+    pointer: impl std::fmt::Display,
     losses: &mut Losses,
 ) -> Map<String, Value> {
-    losses.foreign_extra(extra, id, pointer);
+    // Most elements carry nothing of any format: no work, no pointer written.
+    if extra.is_empty() {
+        return Map::new();
+    }
+    losses.foreign_extra(extra, id, &pointer);
     let mut m = extra.get(id).cloned().unwrap_or_default();
     m.retain(|k, _| !is_form_key(k));
     for k in reserved {
@@ -58,8 +62,8 @@ pub(crate) fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String
 /// non-object values become `{}`, and the spelling of valid text is not kept — each reported.
 pub(crate) fn object_arguments(
     call: &ToolCall,
-    p: &str,
-    target: &str,
+    p: impl std::fmt::Display,
+    target: impl std::fmt::Display,
     what: &str,
     losses: &mut Losses,
 ) -> Value {
@@ -72,14 +76,14 @@ pub(crate) fn object_arguments(
                 format!("argument text {raw:?} (not valid JSON)"),
                 format!("{what} is a JSON object; invalid JSON has no form"),
             )
-            .at(target);
+            .at(target.to_string());
         losses
             .rewritten(
                 format!("{p}/arguments"),
                 "invalid arguments sent as {}",
                 format!("{what} must be a JSON object"),
             )
-            .at(target);
+            .at(target.to_string());
         return empty;
     }
     if let Some(raw) = &call.arguments_raw {
@@ -89,7 +93,7 @@ pub(crate) fn object_arguments(
                 format!("argument spelling {raw:?}"),
                 format!("{what} is a JSON object, not text; sent as the parsed value"),
             )
-            .at(target);
+            .at(target.to_string());
     }
     if call.arguments.is_object() {
         call.arguments.clone()
@@ -100,7 +104,7 @@ pub(crate) fn object_arguments(
                 format!("non-object arguments {} sent as {{}}", call.arguments),
                 format!("{what} must be a JSON object"),
             )
-            .at(target);
+            .at(target.to_string());
         empty
     }
 }
@@ -139,7 +143,7 @@ pub(crate) fn object_schema(
     i: usize,
     t: &Tool,
     why: &str,
-    target: String,
+    target: impl std::fmt::Display,
     losses: &mut Losses,
 ) -> Value {
     if t.input_schema.is_object() {
@@ -151,7 +155,7 @@ pub(crate) fn object_schema(
             format!("schema {} sent as an empty object schema", t.input_schema),
             why,
         )
-        .at(target);
+        .at(target.to_string());
     empty_object_schema()
 }
 

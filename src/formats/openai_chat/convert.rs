@@ -25,6 +25,7 @@ use crate::model::{
     Extra, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
     ToolChoice, ToolResult, Usage, FORM_KEY,
 };
+use crate::text::Ptr;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -148,7 +149,7 @@ fn extra_of(id: &str, fields: Fields) -> Extra {
 
 /// Pointer for a loss about the element's own fields in `extra`: the map itself, or the whole
 /// `extra` when it holds nothing else (it disappears from the exchange when emptied).
-fn own_pointer(extra: &Extra, id: &str, owner: &str) -> String {
+fn own_pointer(extra: &Extra, id: &str, owner: impl std::fmt::Display) -> String {
     if extra.keys().all(|k| k == id) {
         format!("{owner}/extra")
     } else {
@@ -156,7 +157,7 @@ fn own_pointer(extra: &Extra, id: &str, owner: &str) -> String {
     }
 }
 
-fn extra_pointer(pointer: &str, id: &str) -> String {
+fn extra_pointer(pointer: impl std::fmt::Display, id: &str) -> String {
     format!("{pointer}/extra/{}", escape(id))
 }
 
@@ -205,7 +206,7 @@ fn instruction_text(content: &Content) -> String {
 /// Losses for parts whose decoded position differs from their position in the model (texts go
 /// before calls, dropped parts shift the ones after them). `order` lists the model indices of
 /// the parts in the order they are emitted.
-fn check_order(order: &[usize], pointer: &str, losses: &mut Losses) {
+fn check_order(order: &[usize], pointer: impl std::fmt::Display, losses: &mut Losses) {
     if order.iter().enumerate().any(|(pos, &j)| pos != j) {
         losses.rewritten(
             format!("{pointer}/parts"),
@@ -312,8 +313,12 @@ impl Enc {
         wire: &T,
         fields: Fields,
         extra: &Extra,
-        owner: &str,
+        owner: impl std::fmt::Display,
     ) -> Fields {
+        // Nothing kept (the common case): no need to write the element out to compare.
+        if fields.is_empty() {
+            return fields;
+        }
         let set = serde_json::to_value(wire).unwrap_or(Value::Null);
         let mut out = Fields::new();
         for (k, v) in fields {
@@ -330,7 +335,7 @@ impl Enc {
             };
             if declared {
                 self.losses.dropped(
-                    own_pointer(extra, self.id, owner),
+                    own_pointer(extra, self.id, &owner),
                     format!("kept field {k}"),
                     "the encoder sets this field from the model",
                 );
@@ -343,14 +348,14 @@ impl Enc {
 
     /// Report the bookkeeping keys of `extra` that did not shape the output: decoding the
     /// output would not bring them back.
-    fn unused_meta(&mut self, extra: &Extra, owner: &str, used: &[&str]) {
+    fn unused_meta(&mut self, extra: &Extra, owner: impl std::fmt::Display, used: &[&str]) {
         let Some(map) = own(extra, self.id) else {
             return;
         };
         for k in map.keys() {
             if k.starts_with(META) && !used.contains(&k.as_str()) {
                 self.losses.dropped(
-                    own_pointer(extra, self.id, owner),
+                    own_pointer(extra, self.id, &owner),
                     format!("remembered spelling {k}"),
                     "it does not apply to the element as it is now",
                 );
@@ -369,7 +374,7 @@ impl Enc {
         )
     }
 
-    fn drop_part(&mut self, part: &Part, pointer: &str, role: &str) {
+    fn drop_part(&mut self, part: &Part, pointer: &Ptr, role: &str) {
         let (what, why) = match part {
             Part::Raw { format, .. } => {
                 (format!("{format} block"), format!("only {format} has it"))
@@ -384,10 +389,10 @@ impl Enc {
             ),
             Part::Text { .. } => ("text".to_string(), format!("{role} messages carry no text")),
         };
-        self.losses.dropped(pointer, what, why);
+        self.losses.dropped(pointer.to_string(), what, why);
     }
 
-    fn text_part(&mut self, text: &str, extra: &Extra, pointer: &str) -> ContentPart {
+    fn text_part(&mut self, text: &str, extra: &Extra, pointer: &Ptr) -> ContentPart {
         self.losses.foreign_extra(extra, self.id, pointer);
         self.unused_meta(extra, pointer, &[]);
         ContentPart::Text(TextPart {
@@ -435,9 +440,10 @@ impl Enc {
         // Tool messages must follow an assistant message with calls (and its other results).
         let mut in_block = false;
         let mut prev_tool = false;
+        let messages = Ptr::ROOT.key("messages");
         for (i, m) in x.messages.iter().enumerate() {
-            let p = format!("/messages/{i}");
-            self.losses.foreign_extra(&m.extra, id, &p);
+            let p = messages.index(i);
+            self.losses.foreign_extra(&m.extra, id, p);
             // stop_reason and usage of past turns are response data (`Exchange::request_view`).
             match m.role {
                 Role::User => {
@@ -484,11 +490,13 @@ impl Enc {
 
     fn user(&mut self, m: &Message, i: usize, leading: bool) -> wire::Message {
         let id = self.id;
-        let p = format!("/messages/{i}");
+        let messages = Ptr::ROOT.key("messages");
+        let p = messages.index(i);
+        let list = p.key("parts");
         let mut parts = Vec::new();
         let mut order = Vec::new();
         for (j, part) in m.parts.iter().enumerate() {
-            let pp = format!("{p}/parts/{j}");
+            let pp = list.index(j);
             match part {
                 Part::Text { text, extra } => {
                     parts.push(self.text_part(text, extra, &pp));
@@ -590,13 +598,15 @@ impl Enc {
         kind: Kind,
     ) -> (wire::Message, bool, Vec<&'static str>) {
         let id = self.id;
-        let p = format!("/messages/{i}");
+        let messages = Ptr::ROOT.key("messages");
+        let p = messages.index(i);
+        let list = p.key("parts");
         let mut texts: Vec<(usize, ContentPart)> = Vec::new();
         let mut calls: Vec<(usize, wire::ToolCall)> = Vec::new();
         let plan_at = self.plan_index(m);
         let mut plan: Option<String> = None;
         for (j, part) in m.parts.iter().enumerate() {
-            let pp = format!("{p}/parts/{j}");
+            let pp = list.index(j);
             match part {
                 Part::Text { text, extra } if plan_at == Some(j) => {
                     // Cohere's tool_plan: a plain string, so text part fields have no place.
@@ -719,7 +729,12 @@ impl Enc {
     }
 
     /// String-content dialects read an empty string as no text: an empty text part is lost.
-    fn empty_text_dropped(&mut self, m: &Message, content: &Field<Content>, p: &str) {
+    fn empty_text_dropped(
+        &mut self,
+        m: &Message,
+        content: &Field<Content>,
+        p: impl std::fmt::Display,
+    ) {
         let empty = matches!(content, Field::Value(Content::Text(s)) if s.is_empty());
         let texts: Vec<usize> = m
             .parts
@@ -742,7 +757,7 @@ impl Enc {
         &mut self,
         texts: Vec<(usize, ContentPart)>,
         form: Option<&str>,
-        p: &str,
+        p: impl std::fmt::Display,
     ) -> Field<Content> {
         let mut joined: Option<String> = None;
         let mut count = 0;
@@ -788,7 +803,7 @@ impl Enc {
         }
     }
 
-    fn call(&mut self, c: &ToolCall, pointer: &str) -> wire::ToolCall {
+    fn call(&mut self, c: &ToolCall, pointer: &Ptr) -> wire::ToolCall {
         let id = self.id;
         self.losses.foreign_extra(&c.extra, id, pointer);
         self.unused_meta(&c.extra, pointer, &[M_FUNCTION]);
@@ -851,7 +866,7 @@ impl Enc {
 
     /// Arguments as a JSON object (Ollama, Mistral's object form), with the rules every
     /// object-argument format follows.
-    fn object_arguments(&mut self, c: &ToolCall, pointer: &str) -> Value {
+    fn object_arguments(&mut self, c: &ToolCall, pointer: &Ptr) -> Value {
         let why = format!("{} sends arguments as a JSON object", self.d.provider());
         if c.arguments_invalid() {
             self.losses.dropped(
@@ -884,12 +899,14 @@ impl Enc {
     /// One tool message per result, in order.
     fn tool_results(&mut self, m: &Message, i: usize) -> Vec<wire::Message> {
         let id = self.id;
-        let p = format!("/messages/{i}");
+        let messages = Ptr::ROOT.key("messages");
+        let p = messages.index(i);
+        let list = p.key("parts");
         self.message_fields_dropped(m, &p);
         let mut out = Vec::new();
         let mut order = Vec::new();
         for (j, part) in m.parts.iter().enumerate() {
-            let pp = format!("{p}/parts/{j}");
+            let pp = list.index(j);
             let Part::ToolResult(r) = part else {
                 self.drop_part(part, &pp, "tool");
                 continue;
@@ -960,7 +977,7 @@ impl Enc {
 
     /// Fields of a canonical tool message: results are separate messages, so there is no
     /// place for them.
-    fn message_fields_dropped(&mut self, m: &Message, p: &str) {
+    fn message_fields_dropped(&mut self, m: &Message, p: &Ptr) {
         if own(&m.extra, self.id).is_some_and(|f| !f.is_empty()) {
             self.losses.dropped(
                 own_pointer(&m.extra, self.id, p),
@@ -970,7 +987,7 @@ impl Enc {
         }
     }
 
-    fn result_content(&mut self, r: &ToolResult, pointer: &str) -> Content {
+    fn result_content(&mut self, r: &ToolResult, pointer: &Ptr) -> Content {
         let id = self.id;
         let mut content = match &r.content {
             ResultContent::Text(s) => Content::Text(s.clone()),
@@ -1043,7 +1060,7 @@ impl Enc {
                 },
             }
             self.losses.rewritten(
-                pointer,
+                pointer.to_string(),
                 "error flag",
                 format!(
                     "{} tool messages have no error flag; folded into the text as \"Error: …\"",
@@ -1699,8 +1716,9 @@ impl Dec {
         }
         let mut in_block = false;
         let mut pending: Option<Message> = None;
+        let messages = Ptr::ROOT.key("messages");
         for (k, m) in iter {
-            let wp = format!("/messages/{k}");
+            let wp = messages.index(k);
             let is_result = matches!(m.role, wire::Role::Tool | wire::Role::Function);
             if !is_result {
                 x.messages.extend(pending.take());
@@ -1719,12 +1737,14 @@ impl Dec {
                 wire::Role::Tool | wire::Role::Function => {
                     if !in_block {
                         return Err(self.error(
-                            wp,
+                            wp.to_string(),
                             "a tool message must follow an assistant message with tool_calls",
                         ));
                     }
                     let msg = pending.get_or_insert_with(|| Message::new(Role::Tool, Vec::new()));
-                    let pp = format!("/messages/{i}/parts/{}", msg.parts.len());
+                    let at = messages.index(i);
+                    let parts = at.key("parts");
+                    let pp = parts.index(msg.parts.len());
                     msg.parts.push(Part::ToolResult(self.result(m, &pp, &wp)?));
                 }
             }
@@ -1735,7 +1755,7 @@ impl Dec {
 
     /// A user message, or a system/developer message after the first turn (the model has one
     /// system prompt, so it becomes a user message that remembers its role).
-    fn user(&mut self, m: wire::Message, i: usize, wp: &str) -> Result<Message, DecodeError> {
+    fn user(&mut self, m: wire::Message, i: usize, wp: &Ptr) -> Result<Message, DecodeError> {
         let mut fields = m.extra;
         if let Some(v) = m.tool_call_id {
             fields.insert("tool_call_id".into(), Value::String(v));
@@ -1747,7 +1767,7 @@ impl Dec {
             Field::Null => {
                 return Err(self.error(format!("{wp}/content"), "content must not be null"))
             }
-            Field::Absent => return Err(self.error(wp, "a message needs content")),
+            Field::Absent => return Err(self.error(wp.to_string(), "a message needs content")),
         };
         let (parts, array) = self.parts(content);
         if array {
@@ -1828,13 +1848,16 @@ impl Dec {
                 if calls.is_empty() {
                     fields.insert("tool_calls".into(), Value::Array(Vec::new()));
                 }
+                let at = Ptr::ROOT.key("messages");
+                let at = at.index(i);
+                let list = at.key("parts");
                 for call in calls {
-                    let pp = format!("/messages/{i}/parts/{}", parts.len());
+                    let pp = list.index(parts.len());
                     let part = match call {
                         wire::ToolCall::Function(fc) => {
                             if fc.kind.is_none() && self.d.quirks().typed_calls {
                                 self.losses.rewritten(
-                                    pp.clone(),
+                                    pp.to_string(),
                                     "tool call without type",
                                     "sent back with type function",
                                 );
@@ -1869,6 +1892,7 @@ impl Dec {
                     "deprecated function_call",
                     "imported as a tool call; sent back as tool_calls",
                 );
+                let pp = Ptr::written(&pp);
                 parts.push(Part::ToolCall(self.call(None, fc, Fields::new(), &pp)));
                 has_calls = true;
             }
@@ -1886,7 +1910,7 @@ impl Dec {
         call_id: Option<String>,
         f: wire::FunctionCall,
         outer: Fields,
-        pointer: &str,
+        pointer: &Ptr,
     ) -> ToolCall {
         let mut object_form = false;
         let mut call = match f.arguments {
@@ -1941,8 +1965,8 @@ impl Dec {
     fn result(
         &mut self,
         m: wire::Message,
-        pointer: &str,
-        wp: &str,
+        pointer: &Ptr,
+        wp: &Ptr,
     ) -> Result<ToolResult, DecodeError> {
         let id = self.id;
         let mut fields = m.extra;
@@ -1954,7 +1978,7 @@ impl Dec {
             }
             let name = match fields.remove("name") {
                 Some(Value::String(n)) => n,
-                _ => return Err(self.error(wp, "a function message needs a name")),
+                _ => return Err(self.error(wp.to_string(), "a function message needs a name")),
             };
             let text = match m.content {
                 Field::Value(Content::Text(s)) => s,
@@ -1967,7 +1991,7 @@ impl Dec {
                 Field::Null | Field::Absent => String::new(),
             };
             self.losses.rewritten(
-                pointer,
+                pointer.to_string(),
                 "deprecated function message",
                 "imported as a tool result; sent back as a tool message",
             );
@@ -2002,7 +2026,7 @@ impl Dec {
             Field::Null => {
                 return Err(self.error(format!("{wp}/content"), "content must not be null"))
             }
-            Field::Absent => return Err(self.error(wp, "a tool message needs content")),
+            Field::Absent => return Err(self.error(wp.to_string(), "a tool message needs content")),
         };
         let mut r = ToolResult::new(m.tool_call_id, content);
         if let Some(field) = self.d.result_name_field() {

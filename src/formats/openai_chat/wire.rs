@@ -180,7 +180,8 @@ impl ContentPart {
         let is_text = v.get("type").and_then(Value::as_str) == Some("text")
             && v.get("text").is_some_and(Value::is_string);
         if is_text {
-            if let Ok(t) = serde_json::from_value::<TextPart>(v.clone()) {
+            // Read from the borrowed value: the fallback keeps `v` as it is.
+            if let Ok(t) = TextPart::deserialize(&v) {
                 return ContentPart::Text(t);
             }
         }
