@@ -5,6 +5,7 @@ use crate::formats::json::escape;
 use crate::model::{
     empty_object_schema, is_form_key, Exchange, Extra, Losses, Message, StopReason, Tool, ToolCall,
 };
+use crate::text::Ptr;
 use serde_json::{Map, Value};
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
@@ -54,6 +55,16 @@ pub(crate) fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String
         list.to_string()
     } else {
         format!("{list}/{index}")
+    }
+}
+
+/// [`drop_pointer`] of the part at `part` (an element of its list), written out only when a
+/// loss is reported.
+pub(crate) fn drop_pointer_at(part: &Ptr, later_kept: bool) -> String {
+    let p = part.to_string();
+    match p.rsplit_once('/') {
+        Some((list, _)) if later_kept => list.to_string(),
+        _ => p,
     }
 }
 

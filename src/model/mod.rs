@@ -13,7 +13,7 @@ mod ids;
 mod loss;
 mod models;
 
-pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, IdRule};
+pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, settle_missing_ids, IdRule};
 pub use loss::{Loss, LossKind, Losses};
 pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
 

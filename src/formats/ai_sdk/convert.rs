@@ -77,9 +77,21 @@ fn has_form(extra: &Extra, key: &str) -> bool {
 /// arguments of `generateText`/`streamText` as JSON (or a bare `ModelMessage[]`, for a paste
 /// that was one).
 pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
-    let x = &x.request_view();
+    // The request view copies the exchange only when a past turn has response data.
+    let view;
+    let x = if x
+        .messages
+        .iter()
+        .any(|m| m.stop_reason.is_some() || m.usage.is_some())
+    {
+        view = x.request_view();
+        &view
+    } else {
+        x
+    };
     let mut losses = Losses::new();
-    let (y, id_losses) = assign_missing_ids(x, "the AI SDK pairs results with calls by toolCallId");
+    let (y, id_losses) =
+        crate::model::settle_missing_ids(x, "the AI SDK pairs results with calls by toolCallId");
     losses.extend(id_losses);
     losses.foreign_extra(&y.extra, ID, "");
     let messages = encode_messages(&y, &mut losses, "/messages");

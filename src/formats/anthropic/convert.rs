@@ -132,14 +132,7 @@ struct PartCtx<'a> {
 impl PartCtx<'_> {
     /// Pointer for dropping the part (see [`drop_pointer`]).
     fn drop_at(&self) -> String {
-        if self.later {
-            // The part list: `pointer` without its index.
-            let p = self.pointer.to_string();
-            p.rsplit_once('/')
-                .map_or(p.clone(), |(list, _)| list.to_string())
-        } else {
-            self.pointer.to_string()
-        }
+        shared::drop_pointer_at(&self.pointer, self.later)
     }
 
     fn target(&self) -> String {
@@ -666,7 +659,7 @@ fn encode_tool_choice(
 /// it) and the User message after them become one user message, results first.
 fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
     let groups = turns::group::<Messages>(msgs, losses);
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(groups.len());
     for (wi, group) in groups.iter().enumerate() {
         let role = group
             .first()

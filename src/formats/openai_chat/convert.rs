@@ -21,13 +21,14 @@ use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, Te
 use crate::formats::json::escape;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
-    assign_missing_ids, empty_object_schema, is_form_key, rewrite_ids, Block, ChoiceMode, Exchange,
+    empty_object_schema, is_form_key, settle_ids, settle_missing_ids, Block, ChoiceMode, Exchange,
     Extra, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
     ToolChoice, ToolResult, Usage, FORM_KEY,
 };
 use crate::text::Ptr;
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Response id sent when the exchange has none; read back as none.
@@ -260,22 +261,21 @@ impl Enc {
     }
 
     /// Ids for calls that have none, then the dialect's id rule (or no ids at all).
-    fn prepare_ids(&mut self, x: &Exchange) -> Exchange {
+    fn prepare_ids<'x>(&mut self, x: &'x Exchange) -> Cow<'x, Exchange> {
         if !self.d.quirks().has_ids {
             self.note_result_names(x);
-            return self.drop_ids(x);
+            return Cow::Owned(self.drop_ids(x));
         }
         let why = format!(
             "{} pairs every tool result with its call by tool_call_id",
             self.d.provider()
         );
-        let (mut x, added) = assign_missing_ids(x, &why);
-        self.losses.extend(added);
-        if let Some(rule) = self.d.id_rule() {
-            let (y, rewritten) = rewrite_ids(&x, &rule);
-            self.losses.extend(rewritten);
-            x = y;
-        }
+        // Borrowed when nothing changes (the common case): no copy of the exchange.
+        let (x, losses) = match self.d.id_rule() {
+            Some(rule) => settle_ids(x, &why, &rule),
+            None => settle_missing_ids(x, &why),
+        };
+        self.losses.extend(losses);
         self.note_result_names(&x);
         x
     }
@@ -1684,6 +1684,7 @@ impl Dec {
         x: &mut Exchange,
         meta: &mut Fields,
     ) -> Result<(), DecodeError> {
+        x.messages.reserve(msgs.len());
         let mut iter = msgs.into_iter().enumerate().peekable();
         if let Some((k, m)) =
             iter.next_if(|(_, m)| matches!(m.role, wire::Role::System | wire::Role::Developer))

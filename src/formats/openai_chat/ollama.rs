@@ -73,7 +73,12 @@ impl crate::formats::Codec for Ollama {
 
 /// The model's sampling options → `options` (a kept field the Chat Completions encoder emits
 /// verbatim), next to the options a pasted document had.
-fn into_options(x: &Exchange, losses: &mut Losses) -> Exchange {
+fn into_options<'x>(x: &'x Exchange, losses: &mut Losses) -> std::borrow::Cow<'x, Exchange> {
+    let o = &x.options;
+    if o.temperature.is_none() && o.top_p.is_none() && o.max_tokens.is_none() && o.stop.is_empty() {
+        // Nothing to lift: no copy of the exchange.
+        return std::borrow::Cow::Borrowed(x);
+    }
     let mut y = x.clone();
     let mut lifted = Fields::new();
     if let Some(t) = y.options.temperature.take() {
@@ -89,7 +94,7 @@ fn into_options(x: &Exchange, losses: &mut Losses) -> Exchange {
         lifted.insert("stop".into(), json!(std::mem::take(&mut y.options.stop)));
     }
     if lifted.is_empty() {
-        return y;
+        return std::borrow::Cow::Owned(y);
     }
     let own = y.extra.entry(ID.to_string()).or_default();
     let mut options = match own.remove("options") {
@@ -106,7 +111,7 @@ fn into_options(x: &Exchange, losses: &mut Losses) -> Exchange {
     };
     options.extend(lifted);
     own.insert("options".into(), Value::Object(options));
-    y
+    std::borrow::Cow::Owned(y)
 }
 
 /// The reverse of [`into_options`] on a decoded request.
