@@ -4,6 +4,7 @@
 
 use super::ui;
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, is_form_key, Block, ChoiceMode, Exchange, Extra, Loss, Losses, Message,
@@ -1007,7 +1008,7 @@ fn part_is_ai(p: &Value) -> bool {
 
 fn message_is_ai(m: &Value) -> bool {
     ["content", "parts"].iter().any(|k| {
-        m.get(*k)
+        member(m, k)
             .and_then(Value::as_array)
             .is_some_and(|ps| ps.iter().any(part_is_ai))
     })
@@ -1020,7 +1021,7 @@ fn messages_look_ai(ms: &[Value]) -> bool {
 /// How likely `v` is an AI SDK document.
 pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     match v {
-        Value::Array(ms) if !ms.is_empty() && ms.iter().all(|m| m.get("role").is_some()) => {
+        Value::Array(ms) if !ms.is_empty() && ms.iter().all(|m| member(m, "role").is_some()) => {
             if messages_look_ai(ms) {
                 Some((Kind::Request, 95))
             } else {

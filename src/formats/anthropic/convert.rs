@@ -10,6 +10,7 @@ use super::wire::{
     ToolResultBlock, ToolUseBlock, WireRole,
 };
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::shared::{self, drop_pointer, option_pointer};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
@@ -1320,11 +1321,11 @@ fn has_marker(o: &Map<String, Value>) -> bool {
         .and_then(Value::as_array)
         .is_some_and(|ms| {
             ms.iter()
-                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .filter_map(|m| member(m, "content").and_then(Value::as_array))
                 .flatten()
                 .any(|b| {
                     matches!(
-                        b.get("type").and_then(Value::as_str),
+                        member(b, "type").and_then(Value::as_str),
                         Some("tool_use" | "tool_result")
                     )
                 })

@@ -9,6 +9,7 @@ use super::wire::{
     ToolEntry, ToolResultBlock, ToolSpec, ToolUse, WireRole,
 };
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::shared::{self, drop_pointer};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
@@ -1480,7 +1481,7 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
         .and_then(Value::as_array)
         .is_some_and(|ms| {
             ms.iter()
-                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .filter_map(|m| member(m, "content").and_then(Value::as_array))
                 .flatten()
                 .filter_map(Value::as_object)
                 .any(|b| {

@@ -19,6 +19,7 @@
 use super::profile::{ObjectArguments, Profile, Strict, MAX_COMPLETION_TOKENS, MAX_TOKENS};
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     empty_object_schema, is_form_key, settle_ids, settle_missing_ids, Block, ChoiceMode, Exchange,
@@ -2331,10 +2332,10 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     let role_marker = messages.as_array().is_some_and(|ms| {
         ms.iter().any(|m| {
             matches!(
-                m.get("role").and_then(Value::as_str),
+                member(m, "role").and_then(Value::as_str),
                 Some("system" | "developer" | "tool" | "function")
-            ) || m.get("tool_calls").is_some()
-                || m.get("function_call").is_some()
+            ) || member(m, "tool_calls").is_some()
+                || member(m, "function_call").is_some()
         })
     });
     let tool_marker = o

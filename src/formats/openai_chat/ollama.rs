@@ -29,6 +29,7 @@
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
+use crate::formats::json::member;
 use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -53,17 +54,17 @@ impl crate::formats::Codec for Ollama {
         }
         o.get("messages")?;
         let object_args = messages(v).any(|m| {
-            m.get("tool_calls")
+            member(m, "tool_calls")
                 .and_then(Value::as_array)
                 .is_some_and(|calls| {
                     calls.iter().any(|c| {
-                        c.get("function")
-                            .and_then(|f| f.get("arguments"))
+                        member(c, "function")
+                            .and_then(|f| member(f, "arguments"))
                             .is_some_and(Value::is_object)
                     })
                 })
         });
-        let tool_name = messages(v).any(|m| m.get("tool_name").is_some());
+        let tool_name = messages(v).any(|m| member(m, "tool_name").is_some());
         let fields = ["options", "keep_alive", "think"]
             .iter()
             .any(|k| o.contains_key(*k));
