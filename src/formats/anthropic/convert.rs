@@ -714,7 +714,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
                     }
                 }
             }
-            extra.extend(shared::own_fields(ID, &own, &["content"], &mp, losses));
+            extra.extend(shared::own_fields(ID, &own, &["content"], mp, losses));
         }
         let content = match blocks.as_slice() {
             [Block::Text(t)] if plain_text_only && t.extra.is_empty() => {

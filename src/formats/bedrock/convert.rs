@@ -923,7 +923,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
                 ID,
                 &own,
                 &["role", "content"],
-                &mp,
+                mp,
                 losses,
             ));
         }

@@ -455,7 +455,7 @@ impl Enc {
                 }
                 Role::Assistant => {
                     let (msg, calls, used) = self.assistant(m, i, Kind::Request);
-                    self.unused_meta(&m.extra, &p, &used);
+                    self.unused_meta(&m.extra, p, &used);
                     out.push(msg);
                     in_block = calls;
                     prev_tool = false;
@@ -510,7 +510,7 @@ impl Enc {
                 other => self.drop_part(other, &pp, "user"),
             }
         }
-        check_order(&order, &p, &mut self.losses);
+        check_order(&order, p, &mut self.losses);
         let mut used = Vec::new();
         let mut role = match meta_str(&m.extra, id, M_ROLE) {
             Some("system") => wire::Role::System,
@@ -521,7 +521,7 @@ impl Enc {
             if leading {
                 // Sent first, it would read back as the system prompt.
                 self.losses.dropped(
-                    own_pointer(&m.extra, id, &p),
+                    own_pointer(&m.extra, id, p),
                     "system role of the first message",
                     "a leading system message is the system prompt; sent as a user message",
                 );
@@ -558,9 +558,9 @@ impl Enc {
         } else {
             content
         };
-        self.unused_meta(&m.extra, &p, &used);
+        self.unused_meta(&m.extra, p, &used);
         let mut msg = wire::Message::new(role, Field::Value(content));
-        msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, &p);
+        msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, p);
         msg
     }
 
@@ -611,10 +611,10 @@ impl Enc {
             match part {
                 Part::Text { text, extra } if plan_at == Some(j) => {
                     // Cohere's tool_plan: a plain string, so text part fields have no place.
-                    self.losses.foreign_extra(extra, id, &pp);
+                    self.losses.foreign_extra(extra, id, pp);
                     if !plain(extra, id).is_empty() {
                         self.losses.dropped(
-                            own_pointer(extra, id, &pp),
+                            own_pointer(extra, id, pp),
                             "fields of the tool plan text",
                             "tool_plan is a plain string",
                         );
@@ -639,7 +639,7 @@ impl Enc {
             .map(|(j, _)| *j)
             .chain(calls.iter().map(|(j, _)| *j))
             .collect();
-        check_order(&order, &p, &mut self.losses);
+        check_order(&order, p, &mut self.losses);
         // The tool plan goes first: out of the content.
         texts.retain(|(j, _)| plan_at != Some(*j));
         let form = meta_str(&m.extra, id, M_CONTENT);
@@ -684,7 +684,7 @@ impl Enc {
                 }
             }
             Kind::Response => {
-                let content = self.response_content(texts, form, &p);
+                let content = self.response_content(texts, form, p);
                 if content.is_absent() {
                     used.push(M_CONTENT);
                 }
@@ -692,7 +692,7 @@ impl Enc {
             }
         };
         if self.d.quirks().string_content {
-            self.empty_text_dropped(m, &content, &p);
+            self.empty_text_dropped(m, &content, p);
         }
         let has_calls = !calls.is_empty();
         let mut msg = wire::Message::new(wire::Role::Assistant, content);
@@ -703,7 +703,7 @@ impl Enc {
         if let Some(plan) = plan {
             fields.insert("tool_plan".into(), Value::String(plan));
         }
-        msg.extra = self.merge(&msg, fields, &m.extra, &p);
+        msg.extra = self.merge(&msg, fields, &m.extra, p);
         (msg, has_calls, used)
     }
 
@@ -913,7 +913,7 @@ impl Enc {
                 continue;
             };
             order.push(j);
-            self.losses.foreign_extra(&r.extra, id, &pp);
+            self.losses.foreign_extra(&r.extra, id, pp);
             let mut content = self.result_content(r, &pp);
             if self.d.quirks().string_content {
                 content = Content::Text(self.one_string(content, &format!("{pp}/content")));
@@ -968,11 +968,11 @@ impl Enc {
                     );
                 }
             }
-            self.unused_meta(&r.extra, &pp, &used);
-            msg.extra = self.merge(&msg, fields, &r.extra, &pp);
+            self.unused_meta(&r.extra, pp, &used);
+            msg.extra = self.merge(&msg, fields, &r.extra, pp);
             out.push(msg);
         }
-        check_order(&order, &p, &mut self.losses);
+        check_order(&order, p, &mut self.losses);
         out
     }
 
