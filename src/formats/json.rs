@@ -35,6 +35,30 @@ const BREAK: [u8; 2 + 2 * 64] = {
 };
 
 impl Pretty {
+    /// An opening bracket: one level deeper, nothing in it yet.
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    /// A closing bracket, on its own line unless the array or object is empty.
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            Pretty::newline(w, true, self.level)?;
+        }
+        w.write_all(bracket)
+    }
+
     /// A line break (after a comma unless `first`) and the indentation of `level`.
     fn newline<W: ?Sized + std::io::Write>(
         writer: &mut W,
@@ -57,17 +81,11 @@ impl Pretty {
 
 impl serde_json::ser::Formatter for Pretty {
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.level += 1;
-        self.has_value = false;
-        writer.write_all(b"[")
+        self.open(writer, b"[")
     }
 
     fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.level -= 1;
-        if self.has_value {
-            Pretty::newline(writer, true, self.level)?;
-        }
-        writer.write_all(b"]")
+        self.close(writer, b"]")
     }
 
     fn begin_array_value<W: ?Sized + std::io::Write>(
@@ -84,17 +102,11 @@ impl serde_json::ser::Formatter for Pretty {
     }
 
     fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.level += 1;
-        self.has_value = false;
-        writer.write_all(b"{")
+        self.open(writer, b"{")
     }
 
     fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.level -= 1;
-        if self.has_value {
-            Pretty::newline(writer, true, self.level)?;
-        }
-        writer.write_all(b"}")
+        self.close(writer, b"}")
     }
 
     fn begin_object_key<W: ?Sized + std::io::Write>(
