@@ -18,3 +18,90 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
 }
+
+/// A JSON pointer built as a chain of segments and rendered only when displayed: encoders and
+/// decoders pass one down to every element, but only a loss or an error ever writes it out.
+/// `Ptr::ROOT.key("messages").index(3)` displays as `/messages/3`.
+#[derive(Debug, Clone, Copy)]
+pub struct Ptr<'a> {
+    parent: Option<&'a Ptr<'a>>,
+    seg: Seg<'a>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Seg<'a> {
+    Root,
+    /// A pointer already written out.
+    Written(&'a str),
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> Ptr<'a> {
+    /// The whole document (displays as the empty string).
+    pub const ROOT: Ptr<'static> = Ptr {
+        parent: None,
+        seg: Seg::Root,
+    };
+
+    /// A pointer already written out, to extend.
+    pub fn written(pointer: &'a str) -> Ptr<'a> {
+        Ptr {
+            parent: None,
+            seg: Seg::Written(pointer),
+        }
+    }
+
+    /// The member `key` of this object (escaped when displayed).
+    pub fn key(&'a self, key: &'a str) -> Ptr<'a> {
+        Ptr {
+            parent: Some(self),
+            seg: Seg::Key(key),
+        }
+    }
+
+    /// The element `index` of this array.
+    pub fn index(&'a self, index: usize) -> Ptr<'a> {
+        Ptr {
+            parent: Some(self),
+            seg: Seg::Index(index),
+        }
+    }
+}
+
+impl std::fmt::Display for Ptr<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(parent) = self.parent {
+            parent.fmt(f)?;
+        }
+        match self.seg {
+            Seg::Root => Ok(()),
+            Seg::Written(p) => f.write_str(p),
+            Seg::Key(k) if k.contains(['~', '/']) => write!(f, "/{}", escape(k)),
+            Seg::Key(k) => write!(f, "/{k}"),
+            Seg::Index(i) => write!(f, "/{i}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ptr;
+
+    #[test]
+    fn text_ptr_renders_like_a_built_pointer() {
+        let root = Ptr::ROOT;
+        assert_eq!(root.to_string(), "");
+        let messages = root.key("messages");
+        let m = messages.index(12);
+        let calls = m.key("tool_calls");
+        assert_eq!(calls.index(0).to_string(), "/messages/12/tool_calls/0");
+        let odd = m.key("extra");
+        assert_eq!(odd.key("a/b~c").to_string(), "/messages/12/extra/a~1b~0c");
+        let base = Ptr::written("/tools/3");
+        assert_eq!(
+            base.key("input_schema").to_string(),
+            "/tools/3/input_schema"
+        );
+    }
+}

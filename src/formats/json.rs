@@ -5,12 +5,143 @@
 use super::DecodeError;
 use serde::{de::DeserializeOwned, Serialize};
 
-/// Pretty-print with two-space indentation (the form shown in the panes and golden files).
+/// Pretty-print with two-space indentation (the form shown in the panes and golden files):
+/// byte for byte serde_json's `to_string_pretty`, with each line break and its indentation
+/// written at once (see [`Pretty`]).
 pub fn pretty<T: Serialize>(doc: &T) -> String {
-    serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("\"serialisation failed: {e}\""))
+    let mut out = Vec::with_capacity(4096);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Pretty::default());
+    match doc.serialize(&mut ser) {
+        // serde_json writes only UTF-8; the check cannot fail.
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(e) => format!("\"serialisation failed: {e}\""),
+    }
+}
+
+/// serde_json's `PrettyFormatter` with two spaces, writing a line break and the indentation
+/// after it as one slice of a run of spaces instead of one write per level.
+#[derive(Debug, Default)]
+pub struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+/// `,` then a line break then indentation: `&BREAK[1..]` starts with the line break.
+const BREAK: [u8; 2 + 2 * 64] = {
+    let mut b = [b' '; 2 + 2 * 64];
+    b[0] = b',';
+    b[1] = b'\n';
+    b
+};
+
+impl Pretty {
+    /// An opening bracket: one level deeper, nothing in it yet.
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    /// A closing bracket, on its own line unless the array or object is empty.
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            Pretty::newline(w, true, self.level)?;
+        }
+        w.write_all(bracket)
+    }
+
+    /// A line break (after a comma unless `first`) and the indentation of `level`.
+    fn newline<W: ?Sized + std::io::Write>(
+        writer: &mut W,
+        first: bool,
+        level: usize,
+    ) -> std::io::Result<()> {
+        let start = usize::from(first);
+        match BREAK.get(start..2 + 2 * level) {
+            Some(run) => writer.write_all(run),
+            None => {
+                writer.write_all(&BREAK[start..2])?;
+                for _ in 0..level {
+                    writer.write_all(b"  ")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.open(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.close(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        Pretty::newline(writer, first, self.level)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.open(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
+        self.close(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        Pretty::newline(writer, first, self.level)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+    ) -> std::io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 pub use crate::text::{escape, line_column};
+
+/// `v[key]` when `v` is an object. A small object is searched by comparing keys in order,
+/// which is cheaper than hashing the key (`Value::get`): the sniffers look into every message
+/// of a document this way.
+pub fn member<'a>(v: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
+    let o = v.as_object()?;
+    if o.len() > 8 {
+        return o.get(key);
+    }
+    o.iter().find_map(|(k, v)| (k == key).then_some(v))
+}
 
 /// Deepest nesting of JSON arrays and objects [`parse`] accepts. Ours, checked by a flat scan
 /// before serde runs, so the error is a clear message at the bracket past the limit and no
@@ -397,6 +528,23 @@ mod tests {
                 parse::<Value>("t", &text),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn json_pretty_is_serde_json_pretty() {
+        let deep = (0..80).fold(
+            serde_json::json!([1, {}, []]),
+            |v, i| serde_json::json!({"k": v, "i": i, "e": [], "o": {}, "s": "a\"b\n", "f": 1.5}),
+        );
+        for v in [
+            deep,
+            serde_json::json!(null),
+            serde_json::json!([]),
+            serde_json::json!({}),
+            serde_json::json!([[], {}, [[1]], {"a": {"b": []}}]),
+        ] {
+            assert_eq!(pretty(&v), serde_json::to_string_pretty(&v).unwrap());
         }
     }
 

@@ -5,6 +5,7 @@ use crate::formats::json::escape;
 use crate::model::{
     empty_object_schema, is_form_key, Exchange, Extra, Losses, Message, StopReason, Tool, ToolCall,
 };
+use crate::text::Ptr;
 use serde_json::{Map, Value};
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
@@ -23,10 +24,14 @@ pub(crate) fn own_fields(
     id: &str,
     extra: &Extra,
     reserved: &[&str],
-    pointer: &str,
+    pointer: impl std::fmt::Display,
     losses: &mut Losses,
 ) -> Map<String, Value> {
-    losses.foreign_extra(extra, id, pointer);
+    // Most elements carry nothing of any format: no work, no pointer written.
+    if extra.is_empty() {
+        return Map::new();
+    }
+    losses.foreign_extra(extra, id, &pointer);
     let mut m = extra.get(id).cloned().unwrap_or_default();
     m.retain(|k, _| !is_form_key(k));
     for k in reserved {
@@ -53,13 +58,23 @@ pub(crate) fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String
     }
 }
 
+/// [`drop_pointer`] of the part at `part` (an element of its list), written out only when a
+/// loss is reported.
+pub(crate) fn drop_pointer_at(part: &Ptr, later_kept: bool) -> String {
+    let p = part.to_string();
+    match p.rsplit_once('/') {
+        Some((list, _)) if later_kept => list.to_string(),
+        _ => p,
+    }
+}
+
 /// A call's arguments for a format whose input is a JSON object (`what` names the field, as
 /// in "Anthropic tool_use input"; `target` is its pointer in the document): invalid text and
 /// non-object values become `{}`, and the spelling of valid text is not kept — each reported.
 pub(crate) fn object_arguments(
     call: &ToolCall,
-    p: &str,
-    target: &str,
+    p: impl std::fmt::Display,
+    target: impl std::fmt::Display,
     what: &str,
     losses: &mut Losses,
 ) -> Value {
@@ -72,14 +87,14 @@ pub(crate) fn object_arguments(
                 format!("argument text {raw:?} (not valid JSON)"),
                 format!("{what} is a JSON object; invalid JSON has no form"),
             )
-            .at(target);
+            .at(target.to_string());
         losses
             .rewritten(
                 format!("{p}/arguments"),
                 "invalid arguments sent as {}",
                 format!("{what} must be a JSON object"),
             )
-            .at(target);
+            .at(target.to_string());
         return empty;
     }
     if let Some(raw) = &call.arguments_raw {
@@ -89,7 +104,7 @@ pub(crate) fn object_arguments(
                 format!("argument spelling {raw:?}"),
                 format!("{what} is a JSON object, not text; sent as the parsed value"),
             )
-            .at(target);
+            .at(target.to_string());
     }
     if call.arguments.is_object() {
         call.arguments.clone()
@@ -100,7 +115,7 @@ pub(crate) fn object_arguments(
                 format!("non-object arguments {} sent as {{}}", call.arguments),
                 format!("{what} must be a JSON object"),
             )
-            .at(target);
+            .at(target.to_string());
         empty
     }
 }
@@ -139,7 +154,7 @@ pub(crate) fn object_schema(
     i: usize,
     t: &Tool,
     why: &str,
-    target: String,
+    target: impl std::fmt::Display,
     losses: &mut Losses,
 ) -> Value {
     if t.input_schema.is_object() {
@@ -151,7 +166,7 @@ pub(crate) fn object_schema(
             format!("schema {} sent as an empty object schema", t.input_schema),
             why,
         )
-        .at(target);
+        .at(target.to_string());
     empty_object_schema()
 }
 

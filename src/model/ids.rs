@@ -191,6 +191,24 @@ pub fn settle_ids<'a>(
     (std::borrow::Cow::Owned(out), losses)
 }
 
+/// [`assign_missing_ids`], borrowing the exchange when every call has an id and every result
+/// its `call_id` (then nothing would change: no copy of the exchange).
+pub fn settle_missing_ids<'a>(
+    x: &'a Exchange,
+    why: &str,
+) -> (std::borrow::Cow<'a, Exchange>, Vec<Loss>) {
+    let complete = x.messages.iter().flat_map(|m| &m.parts).all(|p| match p {
+        Part::ToolCall(c) => c.id.is_some(),
+        Part::ToolResult(r) => r.call_id.is_some(),
+        _ => true,
+    });
+    if complete {
+        return (std::borrow::Cow::Borrowed(x), Vec::new());
+    }
+    let (out, losses) = assign_missing_ids(x, why);
+    (std::borrow::Cow::Owned(out), losses)
+}
+
 /// Give an id to every call that has none and pair every result that has no `call_id` with a
 /// call: by name among the calls not yet answered, else the oldest unanswered call. New ids are
 /// `call_1`, `call_2`, … in order, skipping ids already present. Each change is reported.

@@ -84,7 +84,12 @@ impl Losses {
     }
     /// Report every provider-only field group in `extra` that belongs to a format other than
     /// `own` (the target) as dropped (form markers, [`super::FORM_KEY`], are not data). `pointer` is the pointer of the element owning `extra`.
-    pub fn foreign_extra(&mut self, extra: &super::Extra, own: &str, pointer: &str) {
+    pub fn foreign_extra(
+        &mut self,
+        extra: &super::Extra,
+        own: &str,
+        pointer: impl std::fmt::Display,
+    ) {
         for (format, fields) in extra {
             let names: Vec<&str> = fields
                 .keys()

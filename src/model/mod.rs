@@ -13,7 +13,7 @@ mod ids;
 mod loss;
 mod models;
 
-pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, IdRule};
+pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, settle_missing_ids, IdRule};
 pub use loss::{Loss, LossKind, Losses};
 pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
 
@@ -387,8 +387,7 @@ impl ToolCall {
         }
         match serde_json::from_str::<Value>(text) {
             Ok(v) => {
-                let compact = serde_json::to_string(&v).unwrap_or_default();
-                self.arguments_raw = (compact != text).then(|| text.to_string());
+                self.arguments_raw = (!is_compact_of(&v, text)).then(|| text.to_string());
                 self.arguments = v;
             }
             Err(_) => {
@@ -411,6 +410,33 @@ impl ToolCall {
     pub fn arguments_invalid(&self) -> bool {
         self.arguments_raw.is_some() && self.arguments.is_null()
     }
+}
+
+/// True when `text` is exactly the compact serialisation of `v`: compared as it is written,
+/// without building the compact text (every decoded call's arguments go through this).
+fn is_compact_of(v: &Value, text: &str) -> bool {
+    /// Consumes the expected bytes while they match what serde writes.
+    struct Same<'a> {
+        rest: &'a [u8],
+        same: bool,
+    }
+    impl std::io::Write for Same<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            match self.rest.strip_prefix(buf) {
+                Some(rest) if self.same => self.rest = rest,
+                _ => self.same = false,
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut w = Same {
+        rest: text.as_bytes(),
+        same: true,
+    };
+    serde_json::to_writer(&mut w, v).is_ok() && w.same && w.rest.is_empty()
 }
 
 /// A tool's answer to one call.
@@ -559,5 +585,32 @@ impl Exchange {
             x.messages.push(turn.clone());
         }
         x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_argument_text_is_kept_only_when_not_compact() {
+        let kept = |text: &str| ToolCall::from_text(None, "f", text).arguments_raw;
+        assert_eq!(kept(r#"{"a":1,"b":[true,null]}"#), None);
+        assert_eq!(
+            kept(r#"{"b":"x","a":{}}"#),
+            None,
+            "document order is compact"
+        );
+        assert_eq!(kept(r#"{"a": 1}"#).as_deref(), Some(r#"{"a": 1}"#));
+        assert_eq!(kept(r#"{"a":1} "#).as_deref(), Some(r#"{"a":1} "#));
+        assert_eq!(kept(r#"{"a":1.0}"#), None, "serde writes 1.0");
+        assert_eq!(kept(r#"{"a":1e2}"#).as_deref(), Some(r#"{"a":1e2}"#));
+        assert_eq!(
+            kept(r#"{"a":"\u00e9"}"#).as_deref(),
+            Some(r#"{"a":"\u00e9"}"#)
+        );
+        assert_eq!(kept(r#"{"a":"é"}"#), None);
+        assert_eq!(kept("[1,2"), Some("[1,2".into()));
+        assert_eq!(kept("  "), None);
     }
 }

@@ -4,6 +4,7 @@
 
 use super::ui;
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, is_form_key, Block, ChoiceMode, Exchange, Extra, Loss, Losses, Message,
@@ -77,9 +78,21 @@ fn has_form(extra: &Extra, key: &str) -> bool {
 /// arguments of `generateText`/`streamText` as JSON (or a bare `ModelMessage[]`, for a paste
 /// that was one).
 pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
-    let x = &x.request_view();
+    // The request view copies the exchange only when a past turn has response data.
+    let view;
+    let x = if x
+        .messages
+        .iter()
+        .any(|m| m.stop_reason.is_some() || m.usage.is_some())
+    {
+        view = x.request_view();
+        &view
+    } else {
+        x
+    };
     let mut losses = Losses::new();
-    let (y, id_losses) = assign_missing_ids(x, "the AI SDK pairs results with calls by toolCallId");
+    let (y, id_losses) =
+        crate::model::settle_missing_ids(x, "the AI SDK pairs results with calls by toolCallId");
     losses.extend(id_losses);
     losses.foreign_extra(&y.extra, ID, "");
     let messages = encode_messages(&y, &mut losses, "/messages");
@@ -995,7 +1008,7 @@ fn part_is_ai(p: &Value) -> bool {
 
 fn message_is_ai(m: &Value) -> bool {
     ["content", "parts"].iter().any(|k| {
-        m.get(*k)
+        member(m, k)
             .and_then(Value::as_array)
             .is_some_and(|ps| ps.iter().any(part_is_ai))
     })
@@ -1008,7 +1021,7 @@ fn messages_look_ai(ms: &[Value]) -> bool {
 /// How likely `v` is an AI SDK document.
 pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     match v {
-        Value::Array(ms) if !ms.is_empty() && ms.iter().all(|m| m.get("role").is_some()) => {
+        Value::Array(ms) if !ms.is_empty() && ms.iter().all(|m| member(m, "role").is_some()) => {
             if messages_look_ai(ms) {
                 Some((Kind::Request, 95))
             } else {

@@ -10,6 +10,7 @@ use super::wire::{
     ToolResultBlock, ToolUseBlock, WireRole,
 };
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::shared::{self, drop_pointer, option_pointer};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
@@ -18,6 +19,7 @@ use crate::model::{
     Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult,
     Usage,
 };
+use crate::text::Ptr;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 
@@ -116,27 +118,41 @@ impl Turns for Messages {
 
 /// Where a part is and what it becomes; `response` relaxes the request-only rules (empty text
 /// is kept) and keeps only the block fields a response `Message` has.
+/// Pointers are written only when a loss is reported.
 struct PartCtx<'a> {
     role: WireRole,
-    pointer: &'a str,
-    /// Pointer for dropping the part (see [`drop_pointer`]).
-    drop_at: String,
-    target: String,
+    /// The part in the model (`/messages/{mi}/parts/{pi}`).
+    pointer: Ptr<'a>,
+    /// Whether a part after it is kept (see [`drop_pointer`]).
+    later: bool,
+    /// Where the block goes in the document.
+    target: Ptr<'a>,
     response: bool,
 }
 
+impl PartCtx<'_> {
+    /// Pointer for dropping the part (see [`drop_pointer`]).
+    fn drop_at(&self) -> String {
+        shared::drop_pointer_at(&self.pointer, self.later)
+    }
+
+    fn target(&self) -> String {
+        self.target.to_string()
+    }
+}
+
 fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block> {
-    let p = ctx.pointer;
+    let p = &ctx.pointer;
     match part {
         Part::Text { text, extra } => {
             if text.is_empty() && !ctx.response {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         "empty text block",
                         "the API rejects empty text blocks",
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 return None;
             }
             let mut fields = shared::own_fields(ID, extra, &["type", "text"], p, losses);
@@ -152,11 +168,11 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             if ctx.role != WireRole::Assistant {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         format!("tool call {}", call.name),
                         "Anthropic tool_use blocks belong in assistant messages",
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 return None;
             }
             let input = encode_arguments(call, p, &ctx.target, losses);
@@ -176,11 +192,11 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             if ctx.role != WireRole::User || ctx.response {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         "tool result",
                         "Anthropic tool_result blocks belong in user messages",
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 return None;
             }
             Some(Block::ToolResult(encode_result(r, ctx, losses)))
@@ -191,11 +207,11 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             } else {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         format!("{format} block"),
                         format!("only {format} has this kind of block"),
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 None
             }
         }
@@ -207,7 +223,7 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
 fn response_only_fields(
     fields: &mut Map<String, Value>,
     allowed: &[&str],
-    pointer: &str,
+    pointer: &Ptr,
     losses: &mut Losses,
 ) {
     let extra_keys: Vec<String> = fields
@@ -644,7 +660,7 @@ fn encode_tool_choice(
 /// it) and the User message after them become one user message, results first.
 fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
     let groups = turns::group::<Messages>(msgs, losses);
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(groups.len());
     for (wi, group) in groups.iter().enumerate() {
         let role = group
             .first()
@@ -653,12 +669,14 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
         let mut blocks = Vec::new();
         let mut plain_text_only = true;
         let mut extra = Map::new();
+        let messages = Ptr::ROOT.key("messages");
+        let wm = messages.index(wi);
+        let content = wm.key("content");
         for &mi in group {
             let Some(m) = msgs.get(mi) else { continue };
-            let mp = format!("/messages/{mi}");
-            let list = format!("{mp}/parts");
+            let mp = messages.index(mi);
+            let list = mp.key("parts");
             for (pi, part) in m.parts.iter().enumerate() {
-                let pointer = format!("{list}/{pi}");
                 let later = m
                     .parts
                     .iter()
@@ -666,9 +684,9 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
                     .any(|p| Messages::kept(role, false, p));
                 let ctx = PartCtx {
                     role,
-                    pointer: &pointer,
-                    drop_at: drop_pointer(&list, pi, later),
-                    target: format!("/messages/{wi}/content/{}", blocks.len()),
+                    pointer: list.index(pi),
+                    later,
+                    target: content.index(blocks.len()),
                     response: false,
                 };
                 if let Some(b) = encode_part(&ctx, part, losses) {
@@ -680,6 +698,9 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
                 }
             }
             // stop_reason and usage of past turns are response data (`Exchange::request_view`).
+            if m.extra.is_empty() {
+                continue;
+            }
             let mut own = m.extra.clone();
             if let Some(fields) = own.get_mut(ID) {
                 fields.remove("role");
@@ -693,7 +714,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
                     }
                 }
             }
-            extra.extend(shared::own_fields(ID, &own, &["content"], &mp, losses));
+            extra.extend(shared::own_fields(ID, &own, &["content"], mp, losses));
         }
         let content = match blocks.as_slice() {
             [Block::Text(t)] if plain_text_only && t.extra.is_empty() => {
@@ -1090,8 +1111,9 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
     );
 
     let mut content = Vec::new();
+    let list = Ptr::written("/messages/0/parts");
+    let blocks = Ptr::ROOT.key("content");
     for (pi, part) in msg.parts.iter().enumerate() {
-        let pointer = format!("/messages/0/parts/{pi}");
         let later = msg
             .parts
             .iter()
@@ -1099,9 +1121,9 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             .any(|p| Messages::kept(WireRole::Assistant, true, p));
         let ctx = PartCtx {
             role: WireRole::Assistant,
-            pointer: &pointer,
-            drop_at: drop_pointer("/messages/0/parts", pi, later),
-            target: format!("/content/{}", content.len()),
+            pointer: list.index(pi),
+            later,
+            target: blocks.index(content.len()),
             response: true,
         };
         if let Some(b) = encode_part(&ctx, part, &mut losses) {
@@ -1299,11 +1321,11 @@ fn has_marker(o: &Map<String, Value>) -> bool {
         .and_then(Value::as_array)
         .is_some_and(|ms| {
             ms.iter()
-                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .filter_map(|m| member(m, "content").and_then(Value::as_array))
                 .flatten()
                 .any(|b| {
                     matches!(
-                        b.get("type").and_then(Value::as_str),
+                        member(b, "type").and_then(Value::as_str),
                         Some("tool_use" | "tool_result")
                     )
                 })
@@ -1313,11 +1335,11 @@ fn has_marker(o: &Map<String, Value>) -> bool {
 
 // Format-bound forms of the shared helpers.
 
-fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
+fn encode_arguments(call: &ToolCall, p: &Ptr, target: &Ptr, losses: &mut Losses) -> Value {
     shared::object_arguments(
         call,
         p,
-        &format!("{target}/input"),
+        target.key("input"),
         "Anthropic tool_use input",
         losses,
     )

@@ -730,7 +730,7 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
     let mut prev: Option<Role> = None;
     for (mi, m) in x.messages.iter().enumerate() {
         ctx.losses
-            .foreign_extra(&m.extra, ID, &format!("/messages/{mi}"));
+            .foreign_extra(&m.extra, ID, format!("/messages/{mi}"));
         drop_own_message_extra(&m.extra, &format!("/messages/{mi}"), ctx.losses);
         let segs = encode_message(m, mi, &mut ctx);
         let speaker = speaker_of(m.role);

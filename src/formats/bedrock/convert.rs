@@ -9,6 +9,7 @@ use super::wire::{
     ToolEntry, ToolResultBlock, ToolSpec, ToolUse, WireRole,
 };
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::shared::{self, drop_pointer};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
@@ -17,7 +18,9 @@ use crate::model::{
     Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
     ToolChoice, ToolResult, Usage, FORM_KEY,
 };
+use crate::text::Ptr;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Format id.
@@ -123,7 +126,7 @@ fn bedrock_names() -> crate::schema::names::NameRule {
 /// Rewrite every tool name Bedrock rejects (in tool specs, calls and the tool choice) into one
 /// it accepts, the same name always to the same new name and never onto another tool's name.
 /// Each rewrite is reported.
-fn rewrite_names(x: &Exchange) -> (Exchange, Vec<Loss>) {
+fn rewrite_names(x: &Exchange) -> (Cow<'_, Exchange>, Vec<Loss>) {
     let mut all: Vec<&str> = x.tools.iter().map(|t| t.name.as_str()).collect();
     for m in &x.messages {
         all.extend(m.tool_calls().map(|c| c.name.as_str()));
@@ -160,7 +163,8 @@ fn rewrite_names(x: &Exchange) -> (Exchange, Vec<Loss>) {
         map.insert(name.to_string(), candidate);
     }
     if map.is_empty() {
-        return (x.clone(), Vec::new());
+        // Every name fits (the common case): no copy of the exchange.
+        return (Cow::Borrowed(x), Vec::new());
     }
     let mut losses = Losses::new();
     let why = "Bedrock tool names must match [a-zA-Z0-9_-]{1,64}";
@@ -190,34 +194,48 @@ fn rewrite_names(x: &Exchange) -> (Exchange, Vec<Loss>) {
             rename(n, format!("/tool_choice/tools/{k}"), &mut losses);
         }
     }
-    (out, losses.into_vec())
+    (Cow::Owned(out), losses.into_vec())
 }
 
 // ---------------------------------------------------------------------------------------------
 // Encoding: parts
 
 /// Where a part is and what it becomes; `response` keeps empty text (only requests reject it).
+/// Pointers are written only when a loss is reported.
 struct PartCtx<'a> {
     role: WireRole,
-    pointer: &'a str,
-    /// Pointer for dropping the part (see [`drop_pointer`]).
-    drop_at: String,
-    target: String,
+    /// The part in the model (`/messages/{mi}/parts/{pi}`).
+    pointer: Ptr<'a>,
+    /// Whether a part after it is kept (see [`drop_pointer`]).
+    later: bool,
+    /// Where the block goes in the document.
+    target: Ptr<'a>,
     response: bool,
 }
 
+impl PartCtx<'_> {
+    /// Pointer for dropping the part (see [`drop_pointer`]).
+    fn drop_at(&self) -> String {
+        shared::drop_pointer_at(&self.pointer, self.later)
+    }
+
+    fn target(&self) -> String {
+        self.target.to_string()
+    }
+}
+
 fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block> {
-    let p = ctx.pointer;
+    let p = &ctx.pointer;
     match part {
         Part::Text { text, extra } => {
             if text.is_empty() && !ctx.response {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         "empty text block",
                         "Bedrock rejects blank text content blocks",
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 return None;
             }
             for k in shared::own_fields(ID, extra, &[], p, losses).keys() {
@@ -233,15 +251,14 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             if ctx.role != WireRole::Assistant {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         format!("tool call {}", call.name),
                         "Bedrock toolUse blocks belong in assistant messages",
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 return None;
             }
-            let target = format!("{}/toolUse", ctx.target);
-            let input = encode_arguments(call, p, &target, losses);
+            let input = encode_arguments(call, p, &ctx.target.key("toolUse"), losses);
             let fields =
                 shared::own_fields(ID, &call.extra, &["toolUseId", "name", "input"], p, losses);
             Some(Block::ToolUse(ToolUse {
@@ -255,11 +272,11 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             if ctx.role != WireRole::User || ctx.response {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         "tool result",
                         "Bedrock toolResult blocks belong in user messages",
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 return None;
             }
             Some(Block::ToolResult(encode_result(r, ctx, losses)))
@@ -270,11 +287,11 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             } else {
                 losses
                     .dropped(
-                        &ctx.drop_at,
+                        ctx.drop_at(),
                         format!("{format} block"),
                         format!("only {format} has this kind of block"),
                     )
-                    .at(&ctx.target);
+                    .at(ctx.target());
                 None
             }
         }
@@ -288,7 +305,7 @@ fn media_type(format: &str) -> String {
 
 fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResultBlock {
     let p = ctx.pointer;
-    let target = format!("{}/toolResult", ctx.target);
+    let target = ctx.target.key("toolResult");
     let tool_use_id = match &r.call_id {
         Some(id) => id.clone(),
         None => {
@@ -338,7 +355,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
             )]
         }
         ResultContent::Blocks(blocks) => {
-            let out = encode_result_blocks(blocks, p, losses);
+            let out = encode_result_blocks(blocks, &p.to_string(), losses);
             if !matches!(decode_result_content(out.clone()), ResultContent::Blocks(_)) {
                 losses
                     .rewritten(
@@ -420,9 +437,7 @@ fn encode_result_blocks(blocks: &[ModelBlock], p: &str, losses: &mut Losses) -> 
 /// Model → request (body plus `modelId`).
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut losses = Losses::new();
-    let (with_ids, l) = assign_missing_ids(x, WHY_IDS);
-    losses.extend(l);
-    let (with_ids, l) = rewrite_ids(&with_ids, &IdRule::BEDROCK);
+    let (with_ids, l) = crate::model::settle_ids(x, WHY_IDS, &IdRule::BEDROCK);
     losses.extend(l);
     let (x, l) = rewrite_names(&with_ids);
     losses.extend(l);
@@ -866,12 +881,14 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
             .map_or(WireRole::User, wire_role);
         let mut content = Vec::new();
         let mut extra = Map::new();
+        let messages = Ptr::ROOT.key("messages");
+        let wm = messages.index(wi);
+        let blocks = wm.key("content");
         for &mi in group {
             let Some(m) = msgs.get(mi) else { continue };
-            let mp = format!("/messages/{mi}");
-            let list = format!("{mp}/parts");
+            let mp = messages.index(mi);
+            let list = mp.key("parts");
             for (pi, part) in m.parts.iter().enumerate() {
-                let pointer = format!("{list}/{pi}");
                 let later = m
                     .parts
                     .iter()
@@ -879,9 +896,9 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
                     .any(|p| Messages::kept(role, false, p));
                 let ctx = PartCtx {
                     role,
-                    pointer: &pointer,
-                    drop_at: drop_pointer(&list, pi, later),
-                    target: format!("/messages/{wi}/content/{}", content.len()),
+                    pointer: list.index(pi),
+                    later,
+                    target: blocks.index(content.len()),
                     response: false,
                 };
                 if let Some(b) = encode_part(&ctx, part, losses) {
@@ -906,7 +923,7 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> 
                 ID,
                 &own,
                 &["role", "content"],
-                &mp,
+                mp,
                 losses,
             ));
         }
@@ -1247,8 +1264,9 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
     };
 
     let mut content = Vec::new();
+    let list = Ptr::written("/messages/0/parts");
+    let blocks = Ptr::written("/output/message/content");
     for (pi, part) in msg.parts.iter().enumerate() {
-        let pointer = format!("/messages/0/parts/{pi}");
         let later = msg
             .parts
             .iter()
@@ -1256,9 +1274,9 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             .any(|p| Messages::kept(WireRole::Assistant, true, p));
         let ctx = PartCtx {
             role: WireRole::Assistant,
-            pointer: &pointer,
-            drop_at: drop_pointer("/messages/0/parts", pi, later),
-            target: format!("/output/message/content/{}", content.len()),
+            pointer: list.index(pi),
+            later,
+            target: blocks.index(content.len()),
             response: true,
         };
         if let Some(b) = encode_part(&ctx, part, &mut losses) {
@@ -1463,7 +1481,7 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
         .and_then(Value::as_array)
         .is_some_and(|ms| {
             ms.iter()
-                .filter_map(|m| m.get("content").and_then(Value::as_array))
+                .filter_map(|m| member(m, "content").and_then(Value::as_array))
                 .flatten()
                 .filter_map(Value::as_object)
                 .any(|b| {
@@ -1478,11 +1496,11 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
 
 // Format-bound forms of the shared helpers.
 
-fn encode_arguments(call: &ToolCall, p: &str, target: &str, losses: &mut Losses) -> Value {
+fn encode_arguments(call: &ToolCall, p: &Ptr, target: &Ptr, losses: &mut Losses) -> Value {
     shared::object_arguments(
         call,
         p,
-        &format!("{target}/input"),
+        target.key("input"),
         "Bedrock toolUse input",
         losses,
     )

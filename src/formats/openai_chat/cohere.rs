@@ -25,6 +25,7 @@
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
+use crate::formats::json::member;
 use crate::formats::spec::{Header, Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -52,11 +53,14 @@ impl crate::formats::Codec for Cohere {
             o.get("tool_choice").and_then(Value::as_str),
             Some("REQUIRED" | "NONE")
         );
-        let plan = messages(v).any(|m| m.get("tool_plan").is_some());
+        let plan = messages(v).any(|m| member(m, "tool_plan").is_some());
         let documents = messages(v).any(|m| {
-            m.get("content")
+            member(m, "content")
                 .and_then(Value::as_array)
-                .is_some_and(|c| c.iter().any(|p| p.get("type") == Some(&json!("document"))))
+                .is_some_and(|c| {
+                    c.iter()
+                        .any(|p| member(p, "type") == Some(&json!("document")))
+                })
         });
         let fields = [
             "strict_tools",

@@ -19,14 +19,17 @@
 use super::profile::{ObjectArguments, Profile, Strict, MAX_COMPLETION_TOKENS, MAX_TOKENS};
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
+use crate::formats::json::member;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
-    assign_missing_ids, empty_object_schema, is_form_key, rewrite_ids, Block, ChoiceMode, Exchange,
+    empty_object_schema, is_form_key, settle_ids, settle_missing_ids, Block, ChoiceMode, Exchange,
     Extra, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
     ToolChoice, ToolResult, Usage, FORM_KEY,
 };
+use crate::text::Ptr;
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Response id sent when the exchange has none; read back as none.
@@ -148,7 +151,7 @@ fn extra_of(id: &str, fields: Fields) -> Extra {
 
 /// Pointer for a loss about the element's own fields in `extra`: the map itself, or the whole
 /// `extra` when it holds nothing else (it disappears from the exchange when emptied).
-fn own_pointer(extra: &Extra, id: &str, owner: &str) -> String {
+fn own_pointer(extra: &Extra, id: &str, owner: impl std::fmt::Display) -> String {
     if extra.keys().all(|k| k == id) {
         format!("{owner}/extra")
     } else {
@@ -156,7 +159,7 @@ fn own_pointer(extra: &Extra, id: &str, owner: &str) -> String {
     }
 }
 
-fn extra_pointer(pointer: &str, id: &str) -> String {
+fn extra_pointer(pointer: impl std::fmt::Display, id: &str) -> String {
     format!("{pointer}/extra/{}", escape(id))
 }
 
@@ -205,7 +208,7 @@ fn instruction_text(content: &Content) -> String {
 /// Losses for parts whose decoded position differs from their position in the model (texts go
 /// before calls, dropped parts shift the ones after them). `order` lists the model indices of
 /// the parts in the order they are emitted.
-fn check_order(order: &[usize], pointer: &str, losses: &mut Losses) {
+fn check_order(order: &[usize], pointer: impl std::fmt::Display, losses: &mut Losses) {
     if order.iter().enumerate().any(|(pos, &j)| pos != j) {
         losses.rewritten(
             format!("{pointer}/parts"),
@@ -259,22 +262,21 @@ impl Enc {
     }
 
     /// Ids for calls that have none, then the dialect's id rule (or no ids at all).
-    fn prepare_ids(&mut self, x: &Exchange) -> Exchange {
+    fn prepare_ids<'x>(&mut self, x: &'x Exchange) -> Cow<'x, Exchange> {
         if !self.d.quirks().has_ids {
             self.note_result_names(x);
-            return self.drop_ids(x);
+            return Cow::Owned(self.drop_ids(x));
         }
         let why = format!(
             "{} pairs every tool result with its call by tool_call_id",
             self.d.provider()
         );
-        let (mut x, added) = assign_missing_ids(x, &why);
-        self.losses.extend(added);
-        if let Some(rule) = self.d.id_rule() {
-            let (y, rewritten) = rewrite_ids(&x, &rule);
-            self.losses.extend(rewritten);
-            x = y;
-        }
+        // Borrowed when nothing changes (the common case): no copy of the exchange.
+        let (x, losses) = match self.d.id_rule() {
+            Some(rule) => settle_ids(x, &why, &rule),
+            None => settle_missing_ids(x, &why),
+        };
+        self.losses.extend(losses);
         self.note_result_names(&x);
         x
     }
@@ -312,8 +314,12 @@ impl Enc {
         wire: &T,
         fields: Fields,
         extra: &Extra,
-        owner: &str,
+        owner: impl std::fmt::Display,
     ) -> Fields {
+        // Nothing kept (the common case): no need to write the element out to compare.
+        if fields.is_empty() {
+            return fields;
+        }
         let set = serde_json::to_value(wire).unwrap_or(Value::Null);
         let mut out = Fields::new();
         for (k, v) in fields {
@@ -330,7 +336,7 @@ impl Enc {
             };
             if declared {
                 self.losses.dropped(
-                    own_pointer(extra, self.id, owner),
+                    own_pointer(extra, self.id, &owner),
                     format!("kept field {k}"),
                     "the encoder sets this field from the model",
                 );
@@ -343,14 +349,14 @@ impl Enc {
 
     /// Report the bookkeeping keys of `extra` that did not shape the output: decoding the
     /// output would not bring them back.
-    fn unused_meta(&mut self, extra: &Extra, owner: &str, used: &[&str]) {
+    fn unused_meta(&mut self, extra: &Extra, owner: impl std::fmt::Display, used: &[&str]) {
         let Some(map) = own(extra, self.id) else {
             return;
         };
         for k in map.keys() {
             if k.starts_with(META) && !used.contains(&k.as_str()) {
                 self.losses.dropped(
-                    own_pointer(extra, self.id, owner),
+                    own_pointer(extra, self.id, &owner),
                     format!("remembered spelling {k}"),
                     "it does not apply to the element as it is now",
                 );
@@ -369,7 +375,7 @@ impl Enc {
         )
     }
 
-    fn drop_part(&mut self, part: &Part, pointer: &str, role: &str) {
+    fn drop_part(&mut self, part: &Part, pointer: &Ptr, role: &str) {
         let (what, why) = match part {
             Part::Raw { format, .. } => {
                 (format!("{format} block"), format!("only {format} has it"))
@@ -384,10 +390,10 @@ impl Enc {
             ),
             Part::Text { .. } => ("text".to_string(), format!("{role} messages carry no text")),
         };
-        self.losses.dropped(pointer, what, why);
+        self.losses.dropped(pointer.to_string(), what, why);
     }
 
-    fn text_part(&mut self, text: &str, extra: &Extra, pointer: &str) -> ContentPart {
+    fn text_part(&mut self, text: &str, extra: &Extra, pointer: &Ptr) -> ContentPart {
         self.losses.foreign_extra(extra, self.id, pointer);
         self.unused_meta(extra, pointer, &[]);
         ContentPart::Text(TextPart {
@@ -435,9 +441,10 @@ impl Enc {
         // Tool messages must follow an assistant message with calls (and its other results).
         let mut in_block = false;
         let mut prev_tool = false;
+        let messages = Ptr::ROOT.key("messages");
         for (i, m) in x.messages.iter().enumerate() {
-            let p = format!("/messages/{i}");
-            self.losses.foreign_extra(&m.extra, id, &p);
+            let p = messages.index(i);
+            self.losses.foreign_extra(&m.extra, id, p);
             // stop_reason and usage of past turns are response data (`Exchange::request_view`).
             match m.role {
                 Role::User => {
@@ -448,7 +455,7 @@ impl Enc {
                 }
                 Role::Assistant => {
                     let (msg, calls, used) = self.assistant(m, i, Kind::Request);
-                    self.unused_meta(&m.extra, &p, &used);
+                    self.unused_meta(&m.extra, p, &used);
                     out.push(msg);
                     in_block = calls;
                     prev_tool = false;
@@ -484,11 +491,13 @@ impl Enc {
 
     fn user(&mut self, m: &Message, i: usize, leading: bool) -> wire::Message {
         let id = self.id;
-        let p = format!("/messages/{i}");
+        let messages = Ptr::ROOT.key("messages");
+        let p = messages.index(i);
+        let list = p.key("parts");
         let mut parts = Vec::new();
         let mut order = Vec::new();
         for (j, part) in m.parts.iter().enumerate() {
-            let pp = format!("{p}/parts/{j}");
+            let pp = list.index(j);
             match part {
                 Part::Text { text, extra } => {
                     parts.push(self.text_part(text, extra, &pp));
@@ -501,7 +510,7 @@ impl Enc {
                 other => self.drop_part(other, &pp, "user"),
             }
         }
-        check_order(&order, &p, &mut self.losses);
+        check_order(&order, p, &mut self.losses);
         let mut used = Vec::new();
         let mut role = match meta_str(&m.extra, id, M_ROLE) {
             Some("system") => wire::Role::System,
@@ -512,7 +521,7 @@ impl Enc {
             if leading {
                 // Sent first, it would read back as the system prompt.
                 self.losses.dropped(
-                    own_pointer(&m.extra, id, &p),
+                    own_pointer(&m.extra, id, p),
                     "system role of the first message",
                     "a leading system message is the system prompt; sent as a user message",
                 );
@@ -549,9 +558,9 @@ impl Enc {
         } else {
             content
         };
-        self.unused_meta(&m.extra, &p, &used);
+        self.unused_meta(&m.extra, p, &used);
         let mut msg = wire::Message::new(role, Field::Value(content));
-        msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, &p);
+        msg.extra = self.merge(&msg, plain(&m.extra, id), &m.extra, p);
         msg
     }
 
@@ -590,20 +599,22 @@ impl Enc {
         kind: Kind,
     ) -> (wire::Message, bool, Vec<&'static str>) {
         let id = self.id;
-        let p = format!("/messages/{i}");
+        let messages = Ptr::ROOT.key("messages");
+        let p = messages.index(i);
+        let list = p.key("parts");
         let mut texts: Vec<(usize, ContentPart)> = Vec::new();
         let mut calls: Vec<(usize, wire::ToolCall)> = Vec::new();
         let plan_at = self.plan_index(m);
         let mut plan: Option<String> = None;
         for (j, part) in m.parts.iter().enumerate() {
-            let pp = format!("{p}/parts/{j}");
+            let pp = list.index(j);
             match part {
                 Part::Text { text, extra } if plan_at == Some(j) => {
                     // Cohere's tool_plan: a plain string, so text part fields have no place.
-                    self.losses.foreign_extra(extra, id, &pp);
+                    self.losses.foreign_extra(extra, id, pp);
                     if !plain(extra, id).is_empty() {
                         self.losses.dropped(
-                            own_pointer(extra, id, &pp),
+                            own_pointer(extra, id, pp),
                             "fields of the tool plan text",
                             "tool_plan is a plain string",
                         );
@@ -628,7 +639,7 @@ impl Enc {
             .map(|(j, _)| *j)
             .chain(calls.iter().map(|(j, _)| *j))
             .collect();
-        check_order(&order, &p, &mut self.losses);
+        check_order(&order, p, &mut self.losses);
         // The tool plan goes first: out of the content.
         texts.retain(|(j, _)| plan_at != Some(*j));
         let form = meta_str(&m.extra, id, M_CONTENT);
@@ -673,7 +684,7 @@ impl Enc {
                 }
             }
             Kind::Response => {
-                let content = self.response_content(texts, form, &p);
+                let content = self.response_content(texts, form, p);
                 if content.is_absent() {
                     used.push(M_CONTENT);
                 }
@@ -681,7 +692,7 @@ impl Enc {
             }
         };
         if self.d.quirks().string_content {
-            self.empty_text_dropped(m, &content, &p);
+            self.empty_text_dropped(m, &content, p);
         }
         let has_calls = !calls.is_empty();
         let mut msg = wire::Message::new(wire::Role::Assistant, content);
@@ -692,7 +703,7 @@ impl Enc {
         if let Some(plan) = plan {
             fields.insert("tool_plan".into(), Value::String(plan));
         }
-        msg.extra = self.merge(&msg, fields, &m.extra, &p);
+        msg.extra = self.merge(&msg, fields, &m.extra, p);
         (msg, has_calls, used)
     }
 
@@ -719,7 +730,12 @@ impl Enc {
     }
 
     /// String-content dialects read an empty string as no text: an empty text part is lost.
-    fn empty_text_dropped(&mut self, m: &Message, content: &Field<Content>, p: &str) {
+    fn empty_text_dropped(
+        &mut self,
+        m: &Message,
+        content: &Field<Content>,
+        p: impl std::fmt::Display,
+    ) {
         let empty = matches!(content, Field::Value(Content::Text(s)) if s.is_empty());
         let texts: Vec<usize> = m
             .parts
@@ -742,7 +758,7 @@ impl Enc {
         &mut self,
         texts: Vec<(usize, ContentPart)>,
         form: Option<&str>,
-        p: &str,
+        p: impl std::fmt::Display,
     ) -> Field<Content> {
         let mut joined: Option<String> = None;
         let mut count = 0;
@@ -788,7 +804,7 @@ impl Enc {
         }
     }
 
-    fn call(&mut self, c: &ToolCall, pointer: &str) -> wire::ToolCall {
+    fn call(&mut self, c: &ToolCall, pointer: &Ptr) -> wire::ToolCall {
         let id = self.id;
         self.losses.foreign_extra(&c.extra, id, pointer);
         self.unused_meta(&c.extra, pointer, &[M_FUNCTION]);
@@ -851,7 +867,7 @@ impl Enc {
 
     /// Arguments as a JSON object (Ollama, Mistral's object form), with the rules every
     /// object-argument format follows.
-    fn object_arguments(&mut self, c: &ToolCall, pointer: &str) -> Value {
+    fn object_arguments(&mut self, c: &ToolCall, pointer: &Ptr) -> Value {
         let why = format!("{} sends arguments as a JSON object", self.d.provider());
         if c.arguments_invalid() {
             self.losses.dropped(
@@ -884,18 +900,20 @@ impl Enc {
     /// One tool message per result, in order.
     fn tool_results(&mut self, m: &Message, i: usize) -> Vec<wire::Message> {
         let id = self.id;
-        let p = format!("/messages/{i}");
+        let messages = Ptr::ROOT.key("messages");
+        let p = messages.index(i);
+        let list = p.key("parts");
         self.message_fields_dropped(m, &p);
         let mut out = Vec::new();
         let mut order = Vec::new();
         for (j, part) in m.parts.iter().enumerate() {
-            let pp = format!("{p}/parts/{j}");
+            let pp = list.index(j);
             let Part::ToolResult(r) = part else {
                 self.drop_part(part, &pp, "tool");
                 continue;
             };
             order.push(j);
-            self.losses.foreign_extra(&r.extra, id, &pp);
+            self.losses.foreign_extra(&r.extra, id, pp);
             let mut content = self.result_content(r, &pp);
             if self.d.quirks().string_content {
                 content = Content::Text(self.one_string(content, &format!("{pp}/content")));
@@ -950,17 +968,17 @@ impl Enc {
                     );
                 }
             }
-            self.unused_meta(&r.extra, &pp, &used);
-            msg.extra = self.merge(&msg, fields, &r.extra, &pp);
+            self.unused_meta(&r.extra, pp, &used);
+            msg.extra = self.merge(&msg, fields, &r.extra, pp);
             out.push(msg);
         }
-        check_order(&order, &p, &mut self.losses);
+        check_order(&order, p, &mut self.losses);
         out
     }
 
     /// Fields of a canonical tool message: results are separate messages, so there is no
     /// place for them.
-    fn message_fields_dropped(&mut self, m: &Message, p: &str) {
+    fn message_fields_dropped(&mut self, m: &Message, p: &Ptr) {
         if own(&m.extra, self.id).is_some_and(|f| !f.is_empty()) {
             self.losses.dropped(
                 own_pointer(&m.extra, self.id, p),
@@ -970,7 +988,7 @@ impl Enc {
         }
     }
 
-    fn result_content(&mut self, r: &ToolResult, pointer: &str) -> Content {
+    fn result_content(&mut self, r: &ToolResult, pointer: &Ptr) -> Content {
         let id = self.id;
         let mut content = match &r.content {
             ResultContent::Text(s) => Content::Text(s.clone()),
@@ -1043,7 +1061,7 @@ impl Enc {
                 },
             }
             self.losses.rewritten(
-                pointer,
+                pointer.to_string(),
                 "error flag",
                 format!(
                     "{} tool messages have no error flag; folded into the text as \"Error: …\"",
@@ -1667,6 +1685,7 @@ impl Dec {
         x: &mut Exchange,
         meta: &mut Fields,
     ) -> Result<(), DecodeError> {
+        x.messages.reserve(msgs.len());
         let mut iter = msgs.into_iter().enumerate().peekable();
         if let Some((k, m)) =
             iter.next_if(|(_, m)| matches!(m.role, wire::Role::System | wire::Role::Developer))
@@ -1699,8 +1718,9 @@ impl Dec {
         }
         let mut in_block = false;
         let mut pending: Option<Message> = None;
+        let messages = Ptr::ROOT.key("messages");
         for (k, m) in iter {
-            let wp = format!("/messages/{k}");
+            let wp = messages.index(k);
             let is_result = matches!(m.role, wire::Role::Tool | wire::Role::Function);
             if !is_result {
                 x.messages.extend(pending.take());
@@ -1719,12 +1739,14 @@ impl Dec {
                 wire::Role::Tool | wire::Role::Function => {
                     if !in_block {
                         return Err(self.error(
-                            wp,
+                            wp.to_string(),
                             "a tool message must follow an assistant message with tool_calls",
                         ));
                     }
                     let msg = pending.get_or_insert_with(|| Message::new(Role::Tool, Vec::new()));
-                    let pp = format!("/messages/{i}/parts/{}", msg.parts.len());
+                    let at = messages.index(i);
+                    let parts = at.key("parts");
+                    let pp = parts.index(msg.parts.len());
                     msg.parts.push(Part::ToolResult(self.result(m, &pp, &wp)?));
                 }
             }
@@ -1735,7 +1757,7 @@ impl Dec {
 
     /// A user message, or a system/developer message after the first turn (the model has one
     /// system prompt, so it becomes a user message that remembers its role).
-    fn user(&mut self, m: wire::Message, i: usize, wp: &str) -> Result<Message, DecodeError> {
+    fn user(&mut self, m: wire::Message, i: usize, wp: &Ptr) -> Result<Message, DecodeError> {
         let mut fields = m.extra;
         if let Some(v) = m.tool_call_id {
             fields.insert("tool_call_id".into(), Value::String(v));
@@ -1747,7 +1769,7 @@ impl Dec {
             Field::Null => {
                 return Err(self.error(format!("{wp}/content"), "content must not be null"))
             }
-            Field::Absent => return Err(self.error(wp, "a message needs content")),
+            Field::Absent => return Err(self.error(wp.to_string(), "a message needs content")),
         };
         let (parts, array) = self.parts(content);
         if array {
@@ -1828,13 +1850,16 @@ impl Dec {
                 if calls.is_empty() {
                     fields.insert("tool_calls".into(), Value::Array(Vec::new()));
                 }
+                let at = Ptr::ROOT.key("messages");
+                let at = at.index(i);
+                let list = at.key("parts");
                 for call in calls {
-                    let pp = format!("/messages/{i}/parts/{}", parts.len());
+                    let pp = list.index(parts.len());
                     let part = match call {
                         wire::ToolCall::Function(fc) => {
                             if fc.kind.is_none() && self.d.quirks().typed_calls {
                                 self.losses.rewritten(
-                                    pp.clone(),
+                                    pp.to_string(),
                                     "tool call without type",
                                     "sent back with type function",
                                 );
@@ -1869,6 +1894,7 @@ impl Dec {
                     "deprecated function_call",
                     "imported as a tool call; sent back as tool_calls",
                 );
+                let pp = Ptr::written(&pp);
                 parts.push(Part::ToolCall(self.call(None, fc, Fields::new(), &pp)));
                 has_calls = true;
             }
@@ -1886,7 +1912,7 @@ impl Dec {
         call_id: Option<String>,
         f: wire::FunctionCall,
         outer: Fields,
-        pointer: &str,
+        pointer: &Ptr,
     ) -> ToolCall {
         let mut object_form = false;
         let mut call = match f.arguments {
@@ -1941,8 +1967,8 @@ impl Dec {
     fn result(
         &mut self,
         m: wire::Message,
-        pointer: &str,
-        wp: &str,
+        pointer: &Ptr,
+        wp: &Ptr,
     ) -> Result<ToolResult, DecodeError> {
         let id = self.id;
         let mut fields = m.extra;
@@ -1954,7 +1980,7 @@ impl Dec {
             }
             let name = match fields.remove("name") {
                 Some(Value::String(n)) => n,
-                _ => return Err(self.error(wp, "a function message needs a name")),
+                _ => return Err(self.error(wp.to_string(), "a function message needs a name")),
             };
             let text = match m.content {
                 Field::Value(Content::Text(s)) => s,
@@ -1967,7 +1993,7 @@ impl Dec {
                 Field::Null | Field::Absent => String::new(),
             };
             self.losses.rewritten(
-                pointer,
+                pointer.to_string(),
                 "deprecated function message",
                 "imported as a tool result; sent back as a tool message",
             );
@@ -2002,7 +2028,7 @@ impl Dec {
             Field::Null => {
                 return Err(self.error(format!("{wp}/content"), "content must not be null"))
             }
-            Field::Absent => return Err(self.error(wp, "a tool message needs content")),
+            Field::Absent => return Err(self.error(wp.to_string(), "a tool message needs content")),
         };
         let mut r = ToolResult::new(m.tool_call_id, content);
         if let Some(field) = self.d.result_name_field() {
@@ -2306,10 +2332,10 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     let role_marker = messages.as_array().is_some_and(|ms| {
         ms.iter().any(|m| {
             matches!(
-                m.get("role").and_then(Value::as_str),
+                member(m, "role").and_then(Value::as_str),
                 Some("system" | "developer" | "tool" | "function")
-            ) || m.get("tool_calls").is_some()
-                || m.get("function_call").is_some()
+            ) || member(m, "tool_calls").is_some()
+                || member(m, "function_call").is_some()
         })
     });
     let tool_marker = o

@@ -7,6 +7,7 @@
 
 use super::dialects::{choice_messages, messages};
 use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
+use crate::formats::json::member;
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::{Format, Kind};
 use crate::model::ModelFamily;
@@ -25,10 +26,10 @@ impl crate::formats::Codec for DeepSeek {
             .and_then(Value::as_str)
             .is_some_and(|m| m.starts_with("deepseek"));
         if o.contains_key("choices") {
-            let reasoning = choice_messages(v).any(|m| m.get("reasoning_content").is_some());
+            let reasoning = choice_messages(v).any(|m| member(m, "reasoning_content").is_some());
             return (model || reasoning).then_some((Kind::Response, 97));
         }
-        let reasoning = messages(v).any(|m| m.get("reasoning_content").is_some());
+        let reasoning = messages(v).any(|m| member(m, "reasoning_content").is_some());
         (model || reasoning).then_some((Kind::Request, 97))
     }
 }

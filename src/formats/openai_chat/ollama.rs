@@ -29,6 +29,7 @@
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
+use crate::formats::json::member;
 use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -53,17 +54,17 @@ impl crate::formats::Codec for Ollama {
         }
         o.get("messages")?;
         let object_args = messages(v).any(|m| {
-            m.get("tool_calls")
+            member(m, "tool_calls")
                 .and_then(Value::as_array)
                 .is_some_and(|calls| {
                     calls.iter().any(|c| {
-                        c.get("function")
-                            .and_then(|f| f.get("arguments"))
+                        member(c, "function")
+                            .and_then(|f| member(f, "arguments"))
                             .is_some_and(Value::is_object)
                     })
                 })
         });
-        let tool_name = messages(v).any(|m| m.get("tool_name").is_some());
+        let tool_name = messages(v).any(|m| member(m, "tool_name").is_some());
         let fields = ["options", "keep_alive", "think"]
             .iter()
             .any(|k| o.contains_key(*k));
@@ -73,7 +74,12 @@ impl crate::formats::Codec for Ollama {
 
 /// The model's sampling options → `options` (a kept field the Chat Completions encoder emits
 /// verbatim), next to the options a pasted document had.
-fn into_options(x: &Exchange, losses: &mut Losses) -> Exchange {
+fn into_options<'x>(x: &'x Exchange, losses: &mut Losses) -> std::borrow::Cow<'x, Exchange> {
+    let o = &x.options;
+    if o.temperature.is_none() && o.top_p.is_none() && o.max_tokens.is_none() && o.stop.is_empty() {
+        // Nothing to lift: no copy of the exchange.
+        return std::borrow::Cow::Borrowed(x);
+    }
     let mut y = x.clone();
     let mut lifted = Fields::new();
     if let Some(t) = y.options.temperature.take() {
@@ -89,7 +95,7 @@ fn into_options(x: &Exchange, losses: &mut Losses) -> Exchange {
         lifted.insert("stop".into(), json!(std::mem::take(&mut y.options.stop)));
     }
     if lifted.is_empty() {
-        return y;
+        return std::borrow::Cow::Owned(y);
     }
     let own = y.extra.entry(ID.to_string()).or_default();
     let mut options = match own.remove("options") {
@@ -106,7 +112,7 @@ fn into_options(x: &Exchange, losses: &mut Losses) -> Exchange {
     };
     options.extend(lifted);
     own.insert("options".into(), Value::Object(options));
-    y
+    std::borrow::Cow::Owned(y)
 }
 
 /// The reverse of [`into_options`] on a decoded request.

@@ -180,7 +180,8 @@ impl ContentPart {
         let is_text = v.get("type").and_then(Value::as_str) == Some("text")
             && v.get("text").is_some_and(Value::is_string);
         if is_text {
-            if let Ok(t) = serde_json::from_value::<TextPart>(v.clone()) {
+            // Read from the borrowed value: the fallback keeps `v` as it is.
+            if let Ok(t) = TextPart::deserialize(&v) {
                 return ContentPart::Text(t);
             }
         }
@@ -219,18 +220,116 @@ pub enum ToolCall {
 
 impl<'de> Deserialize<'de> for ToolCall {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = Value::deserialize(d)?;
-        let function = match v.get("type") {
+        d.deserialize_any(ToolCallVisitor)
+    }
+}
+
+impl ToolCall {
+    /// The entry from its members (in document order): a plain function call is built from
+    /// them directly; anything else goes through the value as before, for the same results and
+    /// errors.
+    fn from_members<E: serde::de::Error>(members: Vec<(String, Value)>) -> Result<Self, E> {
+        let member = |key: &str| members.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        let function = match member("type") {
             Some(t) => t.as_str() == Some("function"),
-            None => v.get("function").is_some(),
+            None => member("function").is_some(),
         };
-        if function {
-            serde_json::from_value(v)
-                .map(ToolCall::Function)
-                .map_err(|e| D::Error::custom(format!("function tool call: {e}")))
-        } else {
-            Ok(ToolCall::Other(v))
+        if !function {
+            return Ok(ToolCall::Other(Value::Object(
+                members.into_iter().collect(),
+            )));
         }
+        let plain = matches!(member("id"), None | Some(Value::String(_) | Value::Null))
+            && member("function").is_some_and(|f| f.get("name").is_some_and(Value::is_string));
+        if !plain {
+            return serde_json::from_value(Value::Object(members.into_iter().collect()))
+                .map(ToolCall::Function)
+                .map_err(|e| E::custom(format!("function tool call: {e}")));
+        }
+        let mut call = FunctionToolCall {
+            id: None,
+            kind: None,
+            function: FunctionCall {
+                name: String::new(),
+                arguments: Value::Null,
+                extra: Fields::new(),
+            },
+            extra: Fields::new(),
+        };
+        for (k, v) in members {
+            match (k.as_str(), v) {
+                ("id", Value::String(id)) => call.id = Some(id),
+                ("id", _) => {}
+                ("type", _) => call.kind = Some(FunctionTag::Function),
+                ("function", Value::Object(f)) => {
+                    for (fk, fv) in f {
+                        match (fk.as_str(), fv) {
+                            ("name", Value::String(name)) => call.function.name = name,
+                            ("arguments", arguments) => call.function.arguments = arguments,
+                            (_, fv) => {
+                                call.function.extra.insert(fk, fv);
+                            }
+                        }
+                    }
+                }
+                (_, v) => {
+                    call.extra.insert(k, v);
+                }
+            }
+        }
+        Ok(ToolCall::Function(call))
+    }
+}
+
+/// Reads a `tool_calls` entry's members without building an object first (any other JSON
+/// value is kept as it is).
+struct ToolCallVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ToolCallVisitor {
+    type Value = ToolCall;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a tool call")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ToolCall, A::Error> {
+        let mut members: Vec<(String, Value)> = Vec::with_capacity(4);
+        while let Some(k) = map.next_key::<String>()? {
+            let v: Value = map.next_value()?;
+            // A repeated key keeps its first place and its last value, as in an object.
+            match members.iter_mut().find(|(m, _)| *m == k) {
+                Some(slot) => slot.1 = v,
+                None => members.push((k, v)),
+            }
+        }
+        ToolCall::from_members(members)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<ToolCall, A::Error> {
+        let v = Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(ToolCall::Other(v))
+    }
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::Bool(v)))
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::from(v)))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::from(v)))
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::from(v)))
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::String(v.to_string())))
+    }
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::String(v)))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::Null))
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<ToolCall, E> {
+        Ok(ToolCall::Other(Value::Null))
     }
 }
 
@@ -466,4 +565,61 @@ pub struct Usage {
     /// `prompt_tokens_details`, `completion_tokens_details`, …
     #[serde(flatten)]
     pub extra: Fields,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// How entries were read before the members were read directly: through a value.
+    fn through_value(v: Value) -> Result<ToolCall, String> {
+        let function = match v.get("type") {
+            Some(t) => t.as_str() == Some("function"),
+            None => v.get("function").is_some(),
+        };
+        if function {
+            serde_json::from_value(v)
+                .map(ToolCall::Function)
+                .map_err(|e| format!("function tool call: {e}"))
+        } else {
+            Ok(ToolCall::Other(v))
+        }
+    }
+
+    #[test]
+    fn openai_tool_call_entries_read_as_through_a_value() {
+        for v in [
+            json!({"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}),
+            json!({"function": {"arguments": {"a": 1}, "x": [1], "name": "f"}, "index": 0, "id": null}),
+            json!({"type": "function", "function": {"name": "f"}}),
+            json!({"type": "custom", "custom": {"name": "f", "input": "x"}, "id": "c"}),
+            json!({"type": null, "function": {"name": "f"}}),
+            json!({"id": 7, "function": {"name": "f"}}),
+            json!({"function": {"name": 1}}),
+            json!({"function": "f"}),
+            json!({}),
+            json!("text"),
+            json!([1, {"a": null}]),
+            json!(1.5),
+            json!(null),
+        ] {
+            let text = v.to_string();
+            let expected = through_value(v.clone());
+            let from_value = ToolCall::deserialize(v.clone()).map_err(|e| e.to_string());
+            assert_eq!(from_value, expected, "{text}");
+            let from_text = serde_json::from_str::<ToolCall>(&text).map_err(|e| e.to_string());
+            assert_eq!(from_text.is_ok(), expected.is_ok(), "{text}");
+            if let Ok(call) = from_text {
+                assert_eq!(Ok(call), expected, "{text}");
+            }
+        }
+        // A repeated key keeps its place and its last value, as in an object.
+        let text = r#"{"id": "a", "function": {"name": "f"}, "id": "b"}"#;
+        let call = serde_json::from_str::<ToolCall>(text).unwrap();
+        let ToolCall::Function(call) = call else {
+            panic!("a function call")
+        };
+        assert_eq!(call.id.as_deref(), Some("b"));
+    }
 }

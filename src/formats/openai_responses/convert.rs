@@ -13,9 +13,8 @@ use super::wire::{
 };
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
-    assign_missing_ids, empty_object_schema, rewrite_ids, Block, ChoiceMode, Exchange, Extra,
-    IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
-    ToolChoice, ToolResult, Usage,
+    empty_object_schema, Block, ChoiceMode, Exchange, Extra, IdRule, Loss, Losses, Message, Part,
+    ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage,
 };
 use serde_json::{Map, Number, Value};
 
@@ -194,11 +193,10 @@ fn keep_null<T>(f: &Field<T>, name: &str, extra: &mut Obj) {
 // ---------------------------------------------------------------------------------------------
 // ids
 
-fn prepare_ids(x: &Exchange, losses: &mut Losses) -> Exchange {
-    let (x, added) = assign_missing_ids(x, WHY_IDS);
-    losses.extend(added);
-    let (x, rewritten) = rewrite_ids(&x, &CALL_ID_RULE);
-    losses.extend(rewritten);
+fn prepare_ids<'x>(x: &'x Exchange, losses: &mut Losses) -> std::borrow::Cow<'x, Exchange> {
+    // Borrowed when nothing changes (the common case): no copy of the exchange.
+    let (x, settled) = crate::model::settle_ids(x, WHY_IDS, &CALL_ID_RULE);
+    losses.extend(settled);
     x
 }
 
@@ -1514,7 +1512,8 @@ fn encode_usage(u: &Usage, pv: &Obj) -> WireUsage {
 /// The exchange's last assistant message (and model) → response body.
 pub fn encode_response(x: &Exchange) -> (Response, Vec<Loss>) {
     let mut losses = Losses::new();
-    let view = prepare_ids(&x.response_view(), &mut losses);
+    let view = x.response_view();
+    let view = prepare_ids(&view, &mut losses);
     let empty = Message::new(Role::Assistant, Vec::new());
     let msg = match view.messages.first() {
         Some(m) => m,
