@@ -49,6 +49,55 @@ struct FastDeltaBody<'a> {
     thinking: Option<Cow<'a, str>>,
 }
 
+/// A JSON string read borrowed when it has no escapes.
+#[derive(Deserialize)]
+struct Str<'a>(#[serde(borrow)] Cow<'a, str>);
+
+/// The compact spelling the API sends, matched byte for byte, so only the delta's string is
+/// parsed: `{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}`,
+/// and the same with `input_json_delta`/`partial_json` or `thinking_delta`/`thinking`. Any
+/// other spelling (spaces, another key order, more fields) is `None` and takes the typed parse,
+/// which reads these the same way.
+fn compact_delta(data: &str) -> Option<FastDelta<'_>> {
+    let rest = data.strip_prefix(r#"{"type":"content_block_delta","index":"#)?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    // JSON has no leading zeros.
+    if digits == 0 || (digits > 1 && rest.starts_with('0')) {
+        return None;
+    }
+    let index: u64 = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].strip_prefix(r#","delta":{"type":""#)?;
+    let (kind, field, rest) = [
+        ("text_delta", "text"),
+        ("input_json_delta", "partial_json"),
+        ("thinking_delta", "thinking"),
+    ]
+    .into_iter()
+    .find_map(|(kind, field)| {
+        let r = rest.strip_prefix(kind)?.strip_prefix(r#"",""#)?;
+        let r = r.strip_prefix(field)?.strip_prefix(r#"":"#)?;
+        Some((kind, field, r))
+    })?;
+    // Exactly one string before the closing braces (a trailing member fails the parse).
+    let Str(text) = serde_json::from_str(rest.strip_suffix("}}")?).ok()?;
+    let text = Some(text);
+    let (text, partial_json, thinking) = match field {
+        "text" => (text, None, None),
+        "partial_json" => (None, text, None),
+        _ => (None, None, text),
+    };
+    Some(FastDelta {
+        kind: Cow::Borrowed("content_block_delta"),
+        index,
+        delta: FastDeltaBody {
+            kind: Cow::Borrowed(kind),
+            text,
+            partial_json,
+            thinking,
+        },
+    })
+}
+
 /// One content block: its wire index, the block as started, and for tool blocks the tracker
 /// slot whose argument text replaces `input`.
 #[derive(Debug, Clone, PartialEq)]
@@ -272,8 +321,12 @@ impl AnthropicAssembler {
     /// [`AnthropicAssembler::block_delta`] does with it, without the `Value`. False (nothing
     /// done) for any other event.
     fn fast_delta(&mut self, event: &Event) -> bool {
-        let Ok(d) = serde_json::from_str::<FastDelta>(&event.data) else {
-            return false;
+        let d = match compact_delta(&event.data) {
+            Some(d) => d,
+            None => match serde_json::from_str::<FastDelta>(&event.data) {
+                Ok(d) => d,
+                Err(_) => return false,
+            },
         };
         if d.kind != "content_block_delta" {
             return false;
@@ -497,4 +550,47 @@ fn stream_fast_path_matches_the_general_path() {
         |_| AnthropicAssembler::new(),
         |on| FAST.with(|f| f.set(on)),
     );
+}
+
+#[cfg(test)]
+#[test]
+fn stream_compact_delta_reads_what_the_typed_parse_reads() {
+    let read = |d: &FastDelta| {
+        (
+            d.kind.to_string(),
+            d.index,
+            d.delta.kind.to_string(),
+            d.delta.text.as_deref().map(str::to_string),
+            d.delta.partial_json.as_deref().map(str::to_string),
+            d.delta.thinking.as_deref().map(str::to_string),
+        )
+    };
+    let matched = [
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#,
+        r#"{"type":"content_block_delta","index":12,"delta":{"type":"text_delta","text":"a \"q\" \\ \n é \u00e9 😀"}}"#,
+        r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"Par"}}"#,
+        r#"{"type":"content_block_delta","index":2,"delta":{"type":"thinking_delta","thinking":""}}"#,
+    ];
+    for s in matched {
+        let fast = compact_delta(s).unwrap_or_else(|| panic!("not matched: {s}"));
+        let typed: FastDelta = serde_json::from_str(s).expect("typed");
+        assert_eq!(read(&fast), read(&typed), "{s}");
+    }
+    // Everything else is left to the typed parse (which reads, or refuses, it as before).
+    let left = [
+        r#"{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"x"}}"#,
+        r#"{"type":"content_block_delta","index":99999999999999999999,"delta":{"type":"text_delta","text":"x"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","extra":1}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"},"more":1}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x", "y":"z"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":null}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}} "#,
+        r#"{"type": "content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","partial_json":"x"}}"#,
+        "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"bad\u{1}\"}}",
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}"#,
+    ];
+    for s in left {
+        assert!(compact_delta(s).is_none(), "matched: {s}");
+    }
 }
