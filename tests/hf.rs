@@ -383,11 +383,6 @@ fn token_ids_match_the_tokenizers_library() {
             let ids = v["ids"].as_array().expect("ids");
             for (s, want) in strings.iter().zip(ids) {
                 let want: Vec<u32> = serde_json::from_value(want.clone()).expect("ids");
-                if !tok.is_exact(s) {
-                    // NFC would compose `e` + U+0301; Toolscope says it is an estimate.
-                    assert!(s.contains('\u{301}'), "{name}/{variant}: {s:?}");
-                    continue;
-                }
                 assert_eq!(tok.encode(s), want, "{name}/{variant}: {s:?}");
                 assert_eq!(tok.count(s), want.len());
                 checked += 1;
@@ -483,11 +478,14 @@ fn counts_split_tools_from_messages() {
     assert_eq!(per.len(), 2);
     assert_eq!(per[0].0, "get_weather");
     assert!(per.iter().all(|(_, n)| *n > 20), "{per:?}");
-    // Text an NFC tokenizer could change makes the count an estimate.
-    let mut y = x.clone();
-    y.messages
-        .push(Message::new(Role::User, vec![Part::text("cafe\u{301}")]));
-    let c = hf::count(&t, &tok, &y, &at_noon(), "tiny/qwen").expect("count");
-    assert!(!c.exact);
-    assert!(c.method.contains("NFC"), "{}", c.method);
+    // The tokenizer's NFC is applied: `e` + U+0301 counts as the composed `é`, exactly.
+    let with = |text: &str| {
+        let mut y = x.clone();
+        y.messages
+            .push(Message::new(Role::User, vec![Part::text(text)]));
+        hf::count(&t, &tok, &y, &at_noon(), "tiny/qwen").expect("count")
+    };
+    let (decomposed, composed) = (with("cafe\u{301}"), with("caf\u{e9}"));
+    assert!(decomposed.exact, "{}", decomposed.method);
+    assert_eq!(decomposed.total, composed.total);
 }

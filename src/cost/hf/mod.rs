@@ -45,10 +45,8 @@ pub const FAMILY: &str = "huggingface";
 /// The prompt tokens of `x` for a model given by its chat template and tokenizer: the rendered
 /// prompt counted, and the tools' share as what leaving them out of the render saves (a
 /// template writes its tool-use instructions only when there are tools, so those count as the
-/// tools'). `model` labels the count (a Hub id, or the file names).
-///
-/// Exact unless the tokenizer normalizes to a Unicode form Toolscope takes as identity and the
-/// prompt has text where that could matter ([`Tokenizer::is_exact`]).
+/// tools'). `model` labels the count (a Hub id, or the file names). Always exact: the template
+/// and the tokenizer are the model's own, every normalizer included.
 pub fn count(
     template: &Template,
     tokenizer: &Tokenizer,
@@ -58,26 +56,15 @@ pub fn count(
 ) -> Result<Count, TemplateError> {
     let full = template.render_with(x, options)?;
     let total = tokenizer.count(&full) as u64;
-    let (bare_text, bare) = if x.tools.is_empty() {
-        (String::new(), total)
+    let bare = if x.tools.is_empty() {
+        total
     } else {
         let o = RenderOptions {
             without_tools: true,
             ..options.clone()
         };
-        let text = template.render_with(x, &o)?;
-        let n = tokenizer.count(&text) as u64;
-        (text, n)
+        tokenizer.count(&template.render_with(x, &o)?) as u64
     };
-    let exact = tokenizer.is_exact(&full) && tokenizer.is_exact(&bare_text);
-    let mut method = "the model's own chat template and tokenizer".to_string();
-    if !exact {
-        method.push_str(&format!(
-            "; estimate: the tokenizer's {} normalization is not applied, and the prompt has \
-             characters it could change",
-            tokenizer.unicode_form().unwrap_or("Unicode")
-        ));
-    }
     let tools = total.saturating_sub(bare);
     Ok(Count {
         model: model.to_string(),
@@ -85,8 +72,8 @@ pub fn count(
         tools,
         messages: total - tools,
         total,
-        exact,
-        method,
+        exact: true,
+        method: "the model's own chat template and tokenizer".to_string(),
     })
 }
 

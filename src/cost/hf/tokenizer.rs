@@ -2,9 +2,8 @@
 //! with `add_special_tokens=False` (a chat template writes its own `<s>` or `<|begin_of_text|>`).
 //!
 //! The pipeline: added tokens are cut out of the text first (leftmost, longest); each stretch
-//! between them is normalized (`Prepend`, `Replace`, `Lowercase`, `Strip`; Unicode forms are
-//! taken as identity, which they are for text below U+0300 — [`Tokenizer::is_exact`] says when
-//! that holds), pre-tokenized (`ByteLevel`, `Split` with a known pattern, `Metaspace`, `Digits`,
+//! between them is normalized (`Prepend`, `Replace`, `Lowercase`, `Strip`, and the Unicode forms
+//! `NFC`, `NFKC`, `NFD`, `NFKD` by the `unicode-normalization` crate), pre-tokenized (`ByteLevel`, `Split` with a known pattern, `Metaspace`, `Digits`,
 //! `Sequence`), and each piece is merged by the BPE model: lowest merge rank first, leftmost on
 //! ties, with `byte_fallback` (`<0x41>`) or the unknown token for characters not in the vocab.
 //!
@@ -45,8 +44,6 @@ pub struct Tokenizer {
     ignore_merges: bool,
     prefix: String,
     suffix: String,
-    /// Some normalizer is a Unicode form (NFC, NFKC…), taken as identity.
-    unicode_form: Option<String>,
     /// The `Metaspace` replacement, for decoding.
     metaspace: Option<char>,
 }
@@ -67,8 +64,17 @@ enum Norm {
     Replace(String, String),
     Lowercase,
     Strip(bool, bool),
-    /// NFC, NFKC, NFD, NFKD: identity here (see the module notes).
-    Form,
+    /// A Unicode normalization form.
+    Form(Form),
+}
+
+/// The Unicode normalization forms a `tokenizer.json` names.
+#[derive(Debug, Clone, Copy)]
+enum Form {
+    Nfc,
+    Nfkc,
+    Nfd,
+    Nfkd,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,11 +178,11 @@ fn steps<'a>(v: &'a Json, key: &str) -> Result<&'a [Json], String> {
         .ok_or_else(|| format!("a Sequence without {key}"))
 }
 
-fn normalizers(v: &Json, out: &mut Vec<Norm>, form: &mut Option<String>) -> Result<(), String> {
+fn normalizers(v: &Json, out: &mut Vec<Norm>) -> Result<(), String> {
     match type_of(v) {
         "Sequence" => {
             for n in steps(v, "normalizers")? {
-                normalizers(n, out, form)?;
+                normalizers(n, out)?;
             }
         }
         "Prepend" => out.push(Norm::Prepend(
@@ -201,10 +207,10 @@ fn normalizers(v: &Json, out: &mut Vec<Norm>, form: &mut Option<String>) -> Resu
             flag(v, "strip_left", true),
             flag(v, "strip_right", true),
         )),
-        t @ ("NFC" | "NFKC" | "NFD" | "NFKD") => {
-            *form = Some(t.to_string());
-            out.push(Norm::Form);
-        }
+        "NFC" => out.push(Norm::Form(Form::Nfc)),
+        "NFKC" => out.push(Norm::Form(Form::Nfkc)),
+        "NFD" => out.push(Norm::Form(Form::Nfd)),
+        "NFKD" => out.push(Norm::Form(Form::Nfkd)),
         t => return Err(format!("normalizer {t:?} is not supported")),
     }
     Ok(())
@@ -411,9 +417,8 @@ impl Tokenizer {
             merges.entry((ia, ib)).or_insert((rank as u32, ij));
         }
         let mut norms = Vec::new();
-        let mut form = None;
         if let Some(n) = field(&v, "normalizer") {
-            normalizers(n, &mut norms, &mut form)?;
+            normalizers(n, &mut norms)?;
         }
         let mut pre = Vec::new();
         if let Some(p) = field(&v, "pre_tokenizer") {
@@ -476,7 +481,6 @@ impl Tokenizer {
                 .and_then(Json::as_str)
                 .unwrap_or("")
                 .to_string(),
-            unicode_form: form,
             metaspace,
             vocab,
         })
@@ -511,24 +515,6 @@ impl Tokenizer {
             .get(id as usize)
             .map(String::as_str)
             .filter(|t| !t.is_empty())
-    }
-
-    /// True when the count of `text` is the tokenizer's own: false only when the tokenizer
-    /// normalizes to a Unicode form Toolscope does not apply and `text` has characters that
-    /// form could change — for NFC (Qwen2), combining marks, Hangul jamo and the characters NFC
-    /// replaces even alone (Ω-like singletons, Greek with oxia, CJK compatibility ideographs,
-    /// composition exclusions); for NFD, NFKC and NFKD anything but ASCII.
-    pub fn is_exact(&self, text: &str) -> bool {
-        match self.unicode_form.as_deref() {
-            None => true,
-            Some("NFC") => text.chars().all(nfc_stable),
-            Some(_) => text.is_ascii(),
-        }
-    }
-
-    /// The Unicode normalization form taken as identity (`NFC`…), if any.
-    pub fn unicode_form(&self) -> Option<&str> {
-        self.unicode_form.as_deref()
     }
 
     /// The token ids of `text` (no special tokens added: a chat template writes its own).
@@ -656,7 +642,23 @@ impl Tokenizer {
                         s = s.trim_end().to_string();
                     }
                 }
-                Norm::Form => {}
+                Norm::Form(f) => {
+                    use unicode_normalization::UnicodeNormalization;
+                    // No copy where the form cannot change the text: ASCII in every form, and
+                    // for NFC anything below the combining marks (U+0300).
+                    let unchanged = match f {
+                        Form::Nfc => s.chars().all(|c| (c as u32) < 0x300),
+                        _ => s.is_ascii(),
+                    };
+                    if !unchanged {
+                        s = match f {
+                            Form::Nfc => s.nfc().collect(),
+                            Form::Nfkc => s.nfkc().collect(),
+                            Form::Nfd => s.nfd().collect(),
+                            Form::Nfkd => s.nfkd().collect(),
+                        };
+                    }
+                }
             }
         }
         s
@@ -838,44 +840,6 @@ impl Tokenizer {
 enum Seg<'a> {
     Text(usize, &'a str),
     Added(u32),
-}
-
-/// A character NFC leaves alone wherever it stands (see [`Tokenizer::is_exact`]).
-fn nfc_stable(c: char) -> bool {
-    use unicode_general_category::{get_general_category, GeneralCategory as G};
-    let u = c as u32;
-    if u < 0x300 {
-        return true;
-    }
-    if matches!(
-        get_general_category(c),
-        G::NonspacingMark | G::SpacingMark | G::EnclosingMark
-    ) {
-        return false;
-    }
-    !matches!(
-        u,
-        0x0340..=0x0344
-            | 0x0374
-            | 0x037E
-            | 0x0387
-            | 0x0958..=0x095F
-            | 0x09DC..=0x09DF
-            | 0x0A33..=0x0A5E
-            | 0x0B5C..=0x0B5D
-            | 0x0F43..=0x0FB9
-            | 0x1100..=0x11FF
-            | 0x1F00..=0x1FFF
-            | 0x2000..=0x2001
-            | 0x2126
-            | 0x212A..=0x212B
-            | 0x2329..=0x232A
-            | 0x2ADC
-            | 0xF900..=0xFAFF
-            | 0xFB1D..=0xFB4E
-            | 0x1D15E..=0x1D1C0
-            | 0x2F800..=0x2FA1F
-    )
 }
 
 fn is_word(c: char) -> bool {
