@@ -244,12 +244,7 @@ pub fn run_urgent() -> bool {
 
 /// Some job still waits for its turn (work that can wait, such as the autosave, waits too).
 pub fn busy() -> bool {
-    JOBS.with(|j| {
-        j.borrow()
-            .iter()
-            .filter_map(Weak::upgrade)
-            .any(|i| i.stale.get())
-    })
+    !stale_jobs().is_empty()
 }
 
 fn in_view(job: &Inner) -> bool {
