@@ -67,6 +67,11 @@ impl<'a> Ptr<'a> {
             seg: Seg::Index(index),
         }
     }
+
+    /// The pointer this one extends (`None` for the root and for a pointer written out).
+    pub fn parent(&self) -> Option<&'a Ptr<'a>> {
+        self.parent
+    }
 }
 
 impl std::fmt::Display for Ptr<'_> {
@@ -96,6 +101,11 @@ mod tests {
         let m = messages.index(12);
         let calls = m.key("tool_calls");
         assert_eq!(calls.index(0).to_string(), "/messages/12/tool_calls/0");
+        assert_eq!(
+            calls.index(0).parent().map(Ptr::to_string).as_deref(),
+            Some("/messages/12/tool_calls")
+        );
+        assert!(root.parent().is_none());
         let odd = m.key("extra");
         assert_eq!(odd.key("a/b~c").to_string(), "/messages/12/extra/a~1b~0c");
         let base = Ptr::written("/tools/3");

@@ -61,10 +61,9 @@ pub(crate) fn drop_pointer(list: &str, index: usize, later_kept: bool) -> String
 /// [`drop_pointer`] of the part at `part` (an element of its list), written out only when a
 /// loss is reported.
 pub(crate) fn drop_pointer_at(part: &Ptr, later_kept: bool) -> String {
-    let p = part.to_string();
-    match p.rsplit_once('/') {
-        Some((list, _)) if later_kept => list.to_string(),
-        _ => p,
+    match part.parent() {
+        Some(list) if later_kept => list.to_string(),
+        _ => part.to_string(),
     }
 }
 

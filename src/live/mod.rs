@@ -507,7 +507,7 @@ pub fn request(
         return Err(Blocked(blocking));
     }
     let format = target.format();
-    let encoded = format.encode(&x.request_view(), Kind::Request);
+    let encoded = format.encode(&x.as_request(), Kind::Request);
     let mut body: Value = serde_json::from_str(&encoded.text).unwrap_or(Value::Null);
     if let Some(o) = body.as_object_mut() {
         let model = Value::String(target.model.trim().to_string());

@@ -169,43 +169,29 @@ pub fn rewrite_ids(x: &Exchange, rule: &IdRule) -> (Exchange, Vec<Loss>) {
     (out, losses.into_vec())
 }
 
-/// [`assign_missing_ids`] then [`rewrite_ids`], borrowing the exchange when neither would
-/// change it (every call has an id, every result its `call_id`, and the rule accepts them all:
-/// the common case, which then costs no copy of the exchange).
+/// [`assign_missing_ids`] then, with a `rule`, [`rewrite_ids`], borrowing the exchange when
+/// neither would change it (every call has an id, every result its `call_id`, and the rule
+/// accepts them all: the common case, which then costs no copy of the exchange).
 pub fn settle_ids<'a>(
     x: &'a Exchange,
     why: &str,
-    rule: &IdRule,
+    rule: Option<&IdRule>,
 ) -> (std::borrow::Cow<'a, Exchange>, Vec<Loss>) {
+    let fits = |id: Option<&str>| id.is_some_and(|id| rule.is_none_or(|r| r.accepts(id)));
     let settled = x.messages.iter().flat_map(|m| &m.parts).all(|p| match p {
-        Part::ToolCall(c) => c.id.as_deref().is_some_and(|id| rule.accepts(id)),
-        Part::ToolResult(r) => r.call_id.as_deref().is_some_and(|id| rule.accepts(id)),
+        Part::ToolCall(c) => fits(c.id.as_deref()),
+        Part::ToolResult(r) => fits(r.call_id.as_deref()),
         _ => true,
     });
     if settled {
         return (std::borrow::Cow::Borrowed(x), Vec::new());
     }
     let (with_ids, mut losses) = assign_missing_ids(x, why);
+    let Some(rule) = rule else {
+        return (std::borrow::Cow::Owned(with_ids), losses);
+    };
     let (out, rewritten) = rewrite_ids(&with_ids, rule);
     losses.extend(rewritten);
-    (std::borrow::Cow::Owned(out), losses)
-}
-
-/// [`assign_missing_ids`], borrowing the exchange when every call has an id and every result
-/// its `call_id` (then nothing would change: no copy of the exchange).
-pub fn settle_missing_ids<'a>(
-    x: &'a Exchange,
-    why: &str,
-) -> (std::borrow::Cow<'a, Exchange>, Vec<Loss>) {
-    let complete = x.messages.iter().flat_map(|m| &m.parts).all(|p| match p {
-        Part::ToolCall(c) => c.id.is_some(),
-        Part::ToolResult(r) => r.call_id.is_some(),
-        _ => true,
-    });
-    if complete {
-        return (std::borrow::Cow::Borrowed(x), Vec::new());
-    }
-    let (out, losses) = assign_missing_ids(x, why);
     (std::borrow::Cow::Owned(out), losses)
 }
 

@@ -13,7 +13,7 @@ mod ids;
 mod loss;
 mod models;
 
-pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, settle_missing_ids, IdRule};
+pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, IdRule};
 pub use loss::{Loss, LossKind, Losses};
 pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
 
@@ -533,12 +533,25 @@ impl Exchange {
     /// (`stop_reason`, `usage`), which no request format has a place for. Request encoders
     /// leave those out without reporting them, and request decoders return this view.
     pub fn request_view(&self) -> Exchange {
+        self.as_request().into_owned()
+    }
+
+    /// [`Exchange::request_view`], borrowing the exchange when no past turn has response
+    /// metadata (then there is nothing to leave out, and no copy is made).
+    pub fn as_request(&self) -> std::borrow::Cow<'_, Exchange> {
+        if !self
+            .messages
+            .iter()
+            .any(|m| m.stop_reason.is_some() || m.usage.is_some())
+        {
+            return std::borrow::Cow::Borrowed(self);
+        }
         let mut x = self.clone();
         for m in &mut x.messages {
             m.stop_reason = None;
             m.usage = None;
         }
-        x
+        std::borrow::Cow::Owned(x)
     }
 
     /// What a response body carries: the model name and the last message when the model spoke

@@ -78,21 +78,11 @@ fn has_form(extra: &Extra, key: &str) -> bool {
 /// arguments of `generateText`/`streamText` as JSON (or a bare `ModelMessage[]`, for a paste
 /// that was one).
 pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
-    // The request view copies the exchange only when a past turn has response data.
-    let view;
-    let x = if x
-        .messages
-        .iter()
-        .any(|m| m.stop_reason.is_some() || m.usage.is_some())
-    {
-        view = x.request_view();
-        &view
-    } else {
-        x
-    };
+    let view = x.as_request();
+    let x = &*view;
     let mut losses = Losses::new();
     let (y, id_losses) =
-        crate::model::settle_missing_ids(x, "the AI SDK pairs results with calls by toolCallId");
+        crate::model::settle_ids(x, "the AI SDK pairs results with calls by toolCallId", None);
     losses.extend(id_losses);
     losses.foreign_extra(&y.extra, ID, "");
     let messages = encode_messages(&y, &mut losses, "/messages");

@@ -355,7 +355,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
 /// Model → request body.
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut losses = Losses::new();
-    let (x, l) = crate::model::settle_ids(x, WHY_IDS, &IdRule::ANTHROPIC);
+    let (x, l) = crate::model::settle_ids(x, WHY_IDS, Some(&IdRule::ANTHROPIC));
     losses.extend(l);
 
     losses.foreign_extra(&x.extra, ID, "");

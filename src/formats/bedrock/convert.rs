@@ -437,7 +437,7 @@ fn encode_result_blocks(blocks: &[ModelBlock], p: &str, losses: &mut Losses) -> 
 /// Model → request (body plus `modelId`).
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut losses = Losses::new();
-    let (with_ids, l) = crate::model::settle_ids(x, WHY_IDS, &IdRule::BEDROCK);
+    let (with_ids, l) = crate::model::settle_ids(x, WHY_IDS, Some(&IdRule::BEDROCK));
     losses.extend(l);
     let (x, l) = rewrite_names(&with_ids);
     losses.extend(l);

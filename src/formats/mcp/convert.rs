@@ -551,7 +551,7 @@ fn drop_exchange_level(x: &Exchange, losses: &mut Losses) {
 /// `tools/call` requests and the results as their responses.
 pub fn encode_request(x: &Exchange) -> (Document, Vec<Loss>) {
     let mut losses = Losses::new();
-    let (x, id_losses) = crate::model::settle_missing_ids(x, WHY_IDS);
+    let (x, id_losses) = crate::model::settle_ids(x, WHY_IDS, None);
     losses.extend(id_losses);
     drop_exchange_level(&x, &mut losses);
     let form = form_of(&x.extra);

@@ -22,9 +22,9 @@ use crate::formats::json::escape;
 use crate::formats::json::member;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
-    empty_object_schema, is_form_key, settle_ids, settle_missing_ids, Block, ChoiceMode, Exchange,
-    Extra, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
-    ToolChoice, ToolResult, Usage, FORM_KEY,
+    empty_object_schema, is_form_key, settle_ids, Block, ChoiceMode, Exchange, Extra, Loss, Losses,
+    Message, Part, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage,
+    FORM_KEY,
 };
 use crate::text::Ptr;
 use serde::Serialize;
@@ -272,10 +272,7 @@ impl Enc {
             self.d.provider()
         );
         // Borrowed when nothing changes (the common case): no copy of the exchange.
-        let (x, losses) = match self.d.id_rule() {
-            Some(rule) => settle_ids(x, &why, &rule),
-            None => settle_missing_ids(x, &why),
-        };
+        let (x, losses) = settle_ids(x, &why, self.d.id_rule().as_ref());
         self.losses.extend(losses);
         self.note_result_names(&x);
         x

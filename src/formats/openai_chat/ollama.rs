@@ -94,9 +94,6 @@ fn into_options<'x>(x: &'x Exchange, losses: &mut Losses) -> std::borrow::Cow<'x
     if !y.options.stop.is_empty() {
         lifted.insert("stop".into(), json!(std::mem::take(&mut y.options.stop)));
     }
-    if lifted.is_empty() {
-        return std::borrow::Cow::Owned(y);
-    }
     let own = y.extra.entry(ID.to_string()).or_default();
     let mut options = match own.remove("options") {
         Some(Value::Object(o)) => o,

@@ -195,7 +195,7 @@ fn keep_null<T>(f: &Field<T>, name: &str, extra: &mut Obj) {
 
 fn prepare_ids<'x>(x: &'x Exchange, losses: &mut Losses) -> std::borrow::Cow<'x, Exchange> {
     // Borrowed when nothing changes (the common case): no copy of the exchange.
-    let (x, settled) = crate::model::settle_ids(x, WHY_IDS, &CALL_ID_RULE);
+    let (x, settled) = crate::model::settle_ids(x, WHY_IDS, Some(&CALL_ID_RULE));
     losses.extend(settled);
     x
 }
