@@ -19,8 +19,11 @@
 // paste, of typing in the pane and of typing in the field (each function's self and total
 // time; saved as target/*.cpuprofile), `--stretches`: what each busy stretch over 25 ms spent
 // its time in, `--trace`: a trace of typing in the pane, task by task from each key to its
-// frame, `--gallery`: that trace for the gallery example. Rust names show when the build's wasm
-// keeps its name section (wasm-opt -g).
+// frame, `--gallery`: that trace for the gallery example (environment: AFTER_MS=<n> lists the
+// tasks until n ms after the frame too, MIN_US=<µs> the shorter tasks, SAVE_TRACE=<file> keeps
+// the trace). Rust names show when the build's wasm keeps its name section (wasm-opt -g).
+// `--gallery` alone: the gallery rows only; SPLIT=1 prints each key's time until its handler,
+// until the frame's callbacks and until the first task after the frame.
 // Figures are printed; nothing is asserted.
 import { serveDist, launch } from '../e2e/serve.mjs';
 import fs from 'node:fs';

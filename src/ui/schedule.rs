@@ -1,8 +1,9 @@
 //! Pane work in slices. A keystroke must not wait for eleven encodings: each pane's work is a
 //! [`Job`] that is marked stale and run later, the panes in view first (after the next paint,
-//! then task after task, as many per task as fit a time budget by what each took last time),
-//! the others after them (while keys come, once no key came for a moment), or as soon as
-//! they scroll into view. Keys typed meanwhile are handled between the tasks.
+//! then task after task, as many per task as fit a time budget by what each took last time,
+//! the effects it woke included), the others after them (while keys come, once no key came
+//! for a moment), or as soon as they scroll into view. Keys typed meanwhile are handled
+//! between the tasks; while keys come, the tasks are short and one per frame.
 //! A job marked twice before it runs runs once, on the latest exchange: panes re-encode once
 //! per frame at most.
 
