@@ -18,29 +18,29 @@ export function sched_after_paint(cb) {
 export function sched_later(cb, ms) {
   setTimeout(cb, ms);
 }
-// The next task, without waiting for a frame (setTimeout(0) is clamped to 4 ms once nested).
-const channel = new MessageChannel();
-let nextTask = null;
-channel.port1.onmessage = () => {
-  const f = nextTask;
-  nextTask = null;
-  if (f) f();
-};
-export function sched_next_task(cb) {
-  nextTask = cb;
-  channel.port2.postMessage(0);
+// A task of its own, queued at once: setTimeout(0) is clamped to 4 ms once nested.
+function taskQueue() {
+  const channel = new MessageChannel();
+  let next = null;
+  channel.port1.onmessage = () => {
+    const f = next;
+    next = null;
+    if (f) f();
+  };
+  return (cb) => {
+    next = cb;
+    channel.port2.postMessage(0);
+  };
 }
-// Right after the next frame, without a timer's clamping.
-const afterFrame = new MessageChannel();
-let frameTask = null;
-afterFrame.port1.onmessage = () => {
-  const f = frameTask;
-  frameTask = null;
-  if (f) f();
-};
+const nextTask = taskQueue();
+const frameTask = taskQueue();
+// The next task, without waiting for a frame.
+export function sched_next_task(cb) {
+  nextTask(cb);
+}
+// The first task after the next frame.
 export function sched_after_frame(cb) {
-  frameTask = cb;
-  requestAnimationFrame(() => afterFrame.port2.postMessage(0));
+  requestAnimationFrame(() => frameTask(cb));
 }
 // Which hosts are in view (with a 200 px margin), as an IntersectionObserver reports it:
 // asking the layout per job (getBoundingClientRect) forced a layout of the page after each
