@@ -15,6 +15,16 @@ import { json } from '@codemirror/lang-json';
 import { xml } from '@codemirror/lang-xml';
 import { classHighlighter } from '@lezer/highlight';
 
+// Every editor listens to the document's selectionchange, which Chromium also fires (bubbling)
+// for each key typed in a text field: a dozen editors ran their handler after every key in
+// the conversation's fields, between the key's frame and the next task. A text field's
+// selection is never an editor's (their content is contenteditable, not a form control), so
+// the event stops before it reaches them.
+addEventListener('selectionchange', (e) => {
+  const t = e.target;
+  if (t instanceof HTMLTextAreaElement || t instanceof HTMLInputElement) e.stopImmediatePropagation();
+}, { capture: true });
+
 const setMarks = StateEffect.define();
 const markDeco = Decoration.mark({ class: 'cm-linked' });
 const lineDeco = Decoration.line({ class: 'cm-linked-line' });

@@ -19,8 +19,11 @@
 // paste, of typing in the pane and of typing in the field (each function's self and total
 // time; saved as target/*.cpuprofile), `--stretches`: what each busy stretch over 25 ms spent
 // its time in, `--trace`: a trace of typing in the pane, task by task from each key to its
-// frame, `--gallery`: that trace for the gallery example. Rust names show when the build's wasm
-// keeps its name section (wasm-opt -g).
+// frame, `--gallery`: that trace for the gallery example (environment: AFTER_MS=<n> lists the
+// tasks until n ms after the frame too, MIN_US=<µs> the shorter tasks, SAVE_TRACE=<file> keeps
+// the trace). Rust names show when the build's wasm keeps its name section (wasm-opt -g).
+// `--gallery` alone: the gallery rows only; SPLIT=1 prints each key's time until its handler,
+// until the frame's callbacks and until the first task after the frame.
 // Figures are printed; nothing is asserted.
 import { serveDist, launch } from '../e2e/serve.mjs';
 import fs from 'node:fs';
@@ -33,6 +36,8 @@ const dist = process.argv.includes('--dist') ? process.argv[process.argv.indexOf
 const RUNS = process.argv.includes('--runs') ? Number(process.argv[process.argv.indexOf('--runs') + 1]) : 3;
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 const LIMIT = 300_000;
+// `--gallery` without `--profile`: the gallery rows only.
+const galleryOnly = process.argv.includes('--gallery');
 
 /** Pad texts until the state is just under the 4 MiB a link may expand to. */
 function atTheLimit(messages, tools) {
@@ -82,9 +87,12 @@ const PROBE = () => {
     };
   }
   document.addEventListener('keydown', (e) => {
-    const rec = { t0: e.timeStamp, frame: null };
+    const rec = { t0: e.timeStamp, at: performance.now(), raf: null, frame: null };
     b.keys.push(rec);
-    requestAnimationFrame(() => setTimeout(() => { rec.frame = performance.now(); }, 0));
+    requestAnimationFrame(() => {
+      rec.raf = performance.now();
+      setTimeout(() => { rec.frame = performance.now(); }, 0);
+    });
   }, true);
 };
 
@@ -279,7 +287,13 @@ async function typeKeys(page, n, needle) {
   }
   await page.waitForTimeout(200);
   const keys = (await page.evaluate(() => window.__bench.keys)).slice(start);
-  return { frames: keys.filter((k) => k.frame !== null).map((k) => k.frame - k.t0), toPanes };
+  const done = keys.filter((k) => k.frame !== null);
+  if (process.env.SPLIT) {
+    // Where the key→frame time goes: until the key's handler ran, until the frame's
+    // callbacks, until the first task after the frame.
+    console.log(`    split (event→handler / →rAF / →task): ${done.map((k) => `${Math.round(k.at - k.t0)}/${Math.round(k.raf - k.at)}/${Math.round(k.frame - k.raf)}`).join(' ')}`);
+  }
+  return { frames: done.map((k) => k.frame - k.t0), toPanes };
 }
 
 const wasmMiB = (page) => page.evaluate(() => (window.__bench.memory ? window.__bench.memory.buffer.byteLength / 1048576 : null));
@@ -396,6 +410,7 @@ async function rows(url) {
     g.frames.push(...a.frames);
     g.toPanes.push(...a.toPanes);
     errors.push(...a.errors);
+    if (galleryOnly) continue;
     const b = await pasteRun(url, doc);
     p.seen.push(b.seen);
     p.all.push(b.all);
@@ -411,6 +426,7 @@ async function rows(url) {
   const line = (k, v) => console.log(`  ${k.padEnd(52)} ${v}`);
   line('gallery (multi-turn) key→next frame', fmt(g.frames));
   line('gallery (multi-turn) key→every visible pane', fmt(g.toPanes));
+  if (galleryOnly) return;
   line(`paste of ${(doc.length / 1024).toFixed(0)} KiB (1,000 msgs, 50 tools) → panes in view show last`, fmt(p.seen));
   line('paste → every pane shows its last message', fmt(p.all));
   line('after the paste: key in the pane → next frame', fmt(p.pane));
@@ -517,13 +533,13 @@ function traceKeys(events, label) {
   };
   for (const k of keys) {
     const frame = mine.find((e) => e.ts > k.ts && (e.name === 'Commit' || e.name === 'Paint'));
-    const end = frame ? frame.ts + frame.dur : k.ts + 100_000;
+    const end = (frame ? frame.ts + frame.dur : k.ts + 100_000) + (process.env.AFTER_MS ?? 0) * 1000;
     const lines = [];
     for (const t of tasks) {
-      if (t.ts + t.dur < k.ts - 50_000 || t.ts > end || t.dur < 1000) continue;
+      if (t.ts + t.dur < k.ts - 50_000 || t.ts > end || t.dur < (process.env.MIN_US ?? 1000)) continue;
       const parts = new Map();
       for (const e of mine) {
-        if (e === t || e.ts < t.ts || e.ts + e.dur > t.ts + t.dur || e.dur < 1000) continue;
+        if (e === t || e.ts < t.ts || e.ts + e.dur > t.ts + t.dur || e.dur < (process.env.MIN_US ?? 1000)) continue;
         // Only the outermost events of each kind inside the task.
         const n = what(e);
         if (n === 'RunTask' || n === 'ThreadControllerImpl::RunTask') continue;
@@ -551,6 +567,7 @@ async function profileRun(url) {
       await browser.startTracing(page, { categories: TRACED });
       const { frames } = await typeKeys(page, 20, null);
       const trace = JSON.parse((await browser.stopTracing()).toString());
+      if (process.env.SAVE_TRACE) fs.writeFileSync(process.env.SAVE_TRACE, JSON.stringify(trace));
       console.log(`gallery key → frame: ${frames.map(Math.round).join(' ')}`);
       traceKeys(trace.traceEvents, 'trace of typing in the gallery example');
     } finally {

@@ -22,6 +22,7 @@ fn mount() -> Element {
         let _ = storage.clear();
     }
     let container = doc.create_element("div").expect("div");
+    let _ = container.set_attribute("data-test-app", "");
     doc.body()
         .expect("body")
         .append_child(&container)
@@ -143,6 +144,64 @@ async fn web_structured_edit_adds_a_message_everywhere() {
     assert!(area(&root, "editor-bedrock")
         .value()
         .contains("A new question"));
+}
+
+/// Each card's fields are owned by the card's own form (after each key the browser's autofill
+/// reads the form of the field typed in: one card's fields, not every field of the page), and
+/// submitting it (Enter in a card's only text field) stays on the page.
+#[wasm_bindgen_test]
+async fn web_card_fields_belong_to_their_card_form() {
+    // A form is found by its id in the document: the apps earlier tests mounted leave it.
+    let earlier = document()
+        .query_selector_all("[data-test-app]")
+        .expect("apps");
+    for i in 0..earlier.length() {
+        if let Some(app) = earlier.get(i) {
+            app.unchecked_into::<Element>().remove();
+        }
+    }
+    let root = mount();
+    settle().await;
+    let cards = root
+        .query_selector_all(".card.message, .card.tool")
+        .expect("cards");
+    assert!(cards.length() > 4);
+    for c in 0..cards.length() {
+        let card: Element = cards.get(c).expect("card").unchecked_into();
+        let form = card.query_selector("form").ok().flatten().expect("form");
+        let fields = card
+            .query_selector_all("input, textarea, select")
+            .expect("fields");
+        assert!(fields.length() > 0);
+        for f in 0..fields.length() {
+            let field = fields.get(f).expect("field");
+            // The code editor's fallback text area is not a form field of the card.
+            if field
+                .unchecked_ref::<Element>()
+                .closest(".code")
+                .ok()
+                .flatten()
+                .is_some()
+            {
+                continue;
+            }
+            let owner = js_sys::Reflect::get(&field, &"form".into()).expect("form owner");
+            assert_eq!(
+                owner,
+                wasm_bindgen::JsValue::from(form.clone()),
+                "{:?}",
+                card.get_attribute("data-testid")
+            );
+        }
+        let submit = web_sys::Event::new_with_event_init_dict("submit", &{
+            let init = web_sys::EventInit::new();
+            init.set_cancelable(true);
+            init
+        })
+        .expect("event");
+        form.dispatch_event(&submit).expect("dispatch");
+        assert!(submit.default_prevented());
+    }
 }
 
 fn type_into_field(root: &Element, testid: &str, value: &str) {

@@ -61,6 +61,11 @@ pub fn MessageList(
     }
 }
 
+/// The `id` of message `m`'s form (`super::card_form`), named by each of its fields.
+fn form_of(m: usize) -> String {
+    format!("message-{m}-form")
+}
+
 /// Change part `p` of message `m` in place (nothing when it is gone): only that row re-reads.
 fn edit_part(state: AppState, m: usize, p: usize, f: impl FnOnce(&mut Part)) {
     state.edit_message(m, |msg| {
@@ -94,7 +99,7 @@ fn MessageCard(m: usize) -> impl IntoView {
     view! {
         <li class="card message" data-role=role_value data-testid=format!("message-{m}")>
             <div class="row">
-                <select class="role" aria-label=format!("Role of message {}", m + 1) data-testid=format!("message-{m}-role")
+                <select class="role" aria-label=format!("Role of message {}", m + 1) data-testid=format!("message-{m}-role") form=form_of(m)
                     prop:value=role_value
                     on:change=move |ev| {
                         let r = match event_target_value(&ev).as_str() {
@@ -127,6 +132,7 @@ fn MessageCard(m: usize) -> impl IntoView {
                 />
             </div>
             {move || (0..parts.get()).map(|p| view! { <PartRow m=m p=p msg=msg /> }).collect_view()}
+            {super::card_form(form_of(m))}
         </li>
     }
 }
@@ -192,7 +198,7 @@ fn PartRow(m: usize, p: usize, msg: Memo<Option<Message>>) -> impl IntoView {
 fn TextPart(m: usize, p: usize, part: Memo<Option<Part>>) -> impl IntoView {
     let state = use_state();
     view! {
-        <textarea rows="2" aria-label=format!("Text of message {}", m + 1) data-testid=format!("text-{m}-{p}")
+        <textarea rows="2" aria-label=format!("Text of message {}", m + 1) data-testid=format!("text-{m}-{p}") form=form_of(m)
             prop:value=move || part.with(|x| match x {
                 Some(Part::Text { text, .. }) => text.clone(),
                 _ => String::new(),
@@ -259,14 +265,14 @@ fn CallPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> imp
     let head = view! {
         <label class="field">
             <span>"Tool"</span>
-            <input type="text" list=TOOL_NAMES data-testid=format!("call-{m}-{p}-name")
+            <input type="text" list=TOOL_NAMES data-testid=format!("call-{m}-{p}-name") form=form_of(m)
                 prop:value=call_field(part, |c| c.name.clone())
                 on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.name = v; }))
             />
         </label>
         <label class="field">
             <span>"Id"</span>
-            <input type="text" class="mono" data-testid=format!("call-{m}-{p}-id")
+            <input type="text" class="mono" data-testid=format!("call-{m}-{p}-id") form=form_of(m)
                 prop:value=call_field(part, |c| c.id.clone().unwrap_or_default())
                 on:input=super::on_text(move |v| edit_part(state, m, p, |part| if let Part::ToolCall(c) = part { c.id = (!v.is_empty()).then_some(v); }))
             />
@@ -275,7 +281,7 @@ fn CallPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> imp
     let rest = view! {
         <label class="field">
             <span>"Arguments (JSON)"</span>
-            <textarea class="mono" rows="2" data-testid=format!("call-{m}-{p}-args")
+            <textarea class="mono" rows="2" data-testid=format!("call-{m}-{p}-args") form=form_of(m)
                 prop:value=call_field(part, ToolCall::arguments_text)
                 on:input=super::on_text(move |v| {
                     edit_part(state, m, p, |part| if let Part::ToolCall(c) = part {
@@ -358,7 +364,7 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
     let head = view! {
         <label class="field grow">
             <span>"For call"</span>
-            <select data-testid=format!("result-{m}-{p}-call")
+            <select data-testid=format!("result-{m}-{p}-call") form=form_of(m)
                 on:focus=move |_| open.set(true)
                 on:pointerdown=move |_| open.set(true)
                 on:keydown=move |_| open.set(true)
@@ -370,7 +376,7 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
             </select>
         </label>
         <label class="check">
-            <input type="checkbox" data-testid=format!("result-{m}-{p}-error")
+            <input type="checkbox" data-testid=format!("result-{m}-{p}-error") form=form_of(m)
                 prop:checked=result_field(part, |r| r.is_error)
                 on:change=move |ev| {
                     let on = event_target_checked(&ev);
@@ -383,7 +389,7 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
     let rest = view! {
         <label class="field">
             <span>"Content"</span>
-            <textarea rows="2" data-testid=format!("result-{m}-{p}-content")
+            <textarea rows="2" data-testid=format!("result-{m}-{p}-content") form=form_of(m)
                 prop:value=result_field(part, |r| match &r.content {
                     ResultContent::Json(v) => serde_json::to_string(v).unwrap_or_default(),
                     c => c.to_text(),

@@ -1,8 +1,9 @@
 //! Pane work in slices. A keystroke must not wait for eleven encodings: each pane's work is a
 //! [`Job`] that is marked stale and run later, the panes in view first (after the next paint,
-//! then task after task, as many per task as fit a time budget by what each took last time),
-//! the others after them (while keys come, once no key came for a moment), or as soon as
-//! they scroll into view. Keys typed meanwhile are handled between the tasks.
+//! then task after task, as many per task as fit a time budget by what each took last time,
+//! the effects it woke included), the others after them (while keys come, once no key came
+//! for a moment), or as soon as they scroll into view. Keys typed meanwhile are handled
+//! between the tasks; while keys come, the tasks are short and one per frame.
 //! A job marked twice before it runs runs once, on the latest exchange: panes re-encode once
 //! per frame at most.
 
@@ -17,17 +18,29 @@ export function sched_after_paint(cb) {
 export function sched_later(cb, ms) {
   setTimeout(cb, ms);
 }
-// The next task, without waiting for a frame (setTimeout(0) is clamped to 4 ms once nested).
-const channel = new MessageChannel();
-let nextTask = null;
-channel.port1.onmessage = () => {
-  const f = nextTask;
-  nextTask = null;
-  if (f) f();
-};
+// A task of its own, queued at once: setTimeout(0) is clamped to 4 ms once nested.
+function taskQueue() {
+  const channel = new MessageChannel();
+  let next = null;
+  channel.port1.onmessage = () => {
+    const f = next;
+    next = null;
+    if (f) f();
+  };
+  return (cb) => {
+    next = cb;
+    channel.port2.postMessage(0);
+  };
+}
+const nextTask = taskQueue();
+const frameTask = taskQueue();
+// The next task, without waiting for a frame.
 export function sched_next_task(cb) {
-  nextTask = cb;
-  channel.port2.postMessage(0);
+  nextTask(cb);
+}
+// The first task after the next frame.
+export function sched_after_frame(cb) {
+  requestAnimationFrame(() => frameTask(cb));
 }
 // Which hosts are in view (with a 200 px margin), as an IntersectionObserver reports it:
 // asking the layout per job (getBoundingClientRect) forced a layout of the page after each
@@ -88,21 +101,30 @@ addEventListener('beforeinput', onInput, { capture: true, passive: true });
 export function sched_quiet_for(typingMs, quietMs) {
   return inputAt - inputBefore < typingMs ? quietMs - (performance.now() - inputLast) : 0;
 }
+export function sched_since_input() {
+  return performance.now() - inputLast;
+}
 "#)]
 extern "C" {
     fn sched_after_paint(cb: &JsValue);
     fn sched_later(cb: &JsValue, ms: f64);
     fn sched_next_task(cb: &JsValue);
+    fn sched_after_frame(cb: &JsValue);
     fn sched_observe(el: &web_sys::Element, cb: &JsValue);
     fn sched_unobserve(el: &web_sys::Element);
     fn sched_in_view(el: &web_sys::Element) -> bool;
     fn sched_now() -> f64;
     fn sched_quiet_for(typing_ms: f64, quiet_ms: f64) -> f64;
+    fn sched_since_input() -> f64;
 }
 
 /// Work per task before yielding to the page, in milliseconds. A job that took longer than
 /// what is left of it last time waits for the next task; a single job is not split.
 const BUDGET_MS: f64 = 12.0;
+/// The budget while keys come (an input less than `TYPING_MS` ago): the next key may come
+/// at any moment, and it waits for the task under way (then for the frame after it, which
+/// draws what the task changed). Short tasks keep that wait under a few milliseconds.
+const TYPING_BUDGET_MS: f64 = 4.0;
 
 /// While keys come (inputs less than `TYPING_MS` apart), panes out of view wait until no key
 /// came for this long: only the panes in view follow the keys, and a key never waits behind
@@ -140,6 +162,7 @@ thread_local! {
     static JOBS: RefCell<Vec<Weak<Inner>>> = const { RefCell::new(Vec::new()) };
     static AFTER_PAINT: Cell<bool> = const { Cell::new(false) };
     static NEXT_TASK: Cell<bool> = const { Cell::new(false) };
+    static AFTER_FRAME: Cell<bool> = const { Cell::new(false) };
     static LATER: Cell<bool> = const { Cell::new(false) };
     /// Called when an observed host comes into view (lives as long as the page).
     static ON_SHOWN: JsValue = {
@@ -274,32 +297,69 @@ fn next_job(unseen: bool) -> Option<Rc<Inner>> {
 }
 
 /// Run stale jobs until the budget is spent, then go on in the next task (panes in view) or
-/// once keys stop coming (panes out of view).
+/// once keys stop coming (panes out of view). While keys come, the budget is short and the
+/// next slice waits for the next frame: a slice never straddles a frame, and the frame after
+/// it draws (and CodeMirror measures) only what one short slice changed.
 fn run_some() {
-    let start = sched_now();
-    // Out of view waits for a quiet moment while keys come (see QUIET_MS).
-    let unseen = quiet_for() <= 0.0;
-    let mut ran = false;
-    while let Some(job) = next_job(unseen) {
+    let typing = sched_since_input() < TYPING_MS;
+    let slice = Slice {
+        start: sched_now(),
+        budget: if typing { TYPING_BUDGET_MS } else { BUDGET_MS },
+        // Out of view waits for a quiet moment while keys come (see QUIET_MS).
+        unseen: quiet_for() <= 0.0,
+        typing,
+    };
+    slice.step(false);
+}
+
+/// One task's share of the work.
+#[derive(Clone, Copy)]
+struct Slice {
+    start: f64,
+    budget: f64,
+    unseen: bool,
+    typing: bool,
+}
+
+impl Slice {
+    /// Run the next job if it fits (the first always runs: a single job is not split).
+    fn step(self, ran: bool) {
+        let Some(job) = next_job(self.unseen) else {
+            return self.done();
+        };
         let at = sched_now();
         // A job that will not fit in what is left waits for the next task.
-        if ran && at - start + job.cost.get() > BUDGET_MS {
-            break;
+        if ran && at - self.start + job.cost.get() > self.budget {
+            return self.done();
         }
         job.stale.set(false);
         (job.run)();
-        ran = true;
-        let end = sched_now();
-        job.cost.set(end - at);
-        if end - start > BUDGET_MS {
-            break;
-        }
+        // What the job changed reaches the page in the effects it woke, queued as microtasks
+        // of this task: its cost (and the slice's) is known once they ran, after which the
+        // next job runs in the same task when it still fits.
+        wasm_bindgen_futures::spawn_local(async move {
+            let end = sched_now();
+            job.cost.set(end - at);
+            if end - self.start > self.budget {
+                self.done();
+            } else {
+                self.step(true);
+            }
+        });
     }
-    let stale = stale_jobs();
-    if stale.iter().any(|i| unseen || in_view(i)) {
-        schedule_next_task();
-    } else if !stale.is_empty() {
-        schedule_later();
+
+    /// Go on in the next task (after the next frame while keys come), or once the keys stop.
+    fn done(self) {
+        let stale = stale_jobs();
+        if stale.iter().any(|i| self.unseen || in_view(i)) {
+            if self.typing {
+                schedule_after_frame();
+            } else {
+                schedule_next_task();
+            }
+        } else if !stale.is_empty() {
+            schedule_later();
+        }
     }
 }
 
@@ -311,6 +371,11 @@ fn schedule_soon() {
 /// In the next task: input that came meanwhile is handled first, without waiting for a frame.
 fn schedule_next_task() {
     run_once_by(&NEXT_TASK, sched_next_task);
+}
+
+/// In the first task after the next frame (typing: one slice per frame).
+fn schedule_after_frame() {
+    run_once_by(&AFTER_FRAME, sched_after_frame);
 }
 
 /// `run_some` through `sched`, unless `pending` says that a run through it is coming already.

@@ -114,6 +114,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     <input
                         type="text"
                         data-testid=format!("tool-{i}-name")
+                        form=format!("tool-{i}-form")
                         prop:value=name
                         on:input=super::on_text(move |v| state.edit(|x| edit::rename_tool(x, i, &v)))
                     />
@@ -122,6 +123,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     <input
                         type="checkbox"
                         data-testid=format!("tool-{i}-strict")
+                        form=format!("tool-{i}-form")
                         prop:checked=strict
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
@@ -143,6 +145,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                 <textarea
                     rows="2"
                     data-testid=format!("tool-{i}-description")
+                    form=format!("tool-{i}-form")
                     prop:value=description
                     on:input=super::on_text(move |v| state.edit_tool(i, |t| t.description = (!v.is_empty()).then_some(v)))
                 ></textarea>
@@ -161,6 +164,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                     <p class="field-error" role="alert">{move || error.get().map(|e| e.2)}</p>
                 </Show>
             </div>
+            {super::card_form(format!("tool-{i}-form"))}
         </li>
     }
 }
