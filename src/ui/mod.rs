@@ -747,7 +747,6 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// An `input` or `change` handler that hands the field's new text to `f`.
 /// An empty, hidden form that the fields of one card name as theirs (`form=id`). After each
 /// key the browser's autofill reads the whole form of the field typed in, and the fields
 /// outside any form are one form of every field on the page.
@@ -755,6 +754,7 @@ fn card_form(id: String) -> impl IntoView {
     view! { <form id=id hidden on:submit=|ev| ev.prevent_default()></form> }
 }
 
+/// An `input` or `change` handler that hands the field's new text to `f`.
 fn on_text(f: impl Fn(String) + 'static) -> impl Fn(leptos::ev::Event) + 'static {
     move |ev| f(event_target_value(&ev))
 }
