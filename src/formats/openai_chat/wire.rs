@@ -106,7 +106,7 @@ pub enum Role {
 
 /// One message. A single struct rather than one type per role, so shape errors point at the
 /// exact field; which fields a role may carry is checked when decoding.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Message {
     /// Who speaks.
     pub role: Role,
@@ -138,6 +138,107 @@ impl Message {
             function_call: Field::Absent,
             extra: Fields::new(),
         }
+    }
+}
+
+/// Read by hand rather than derived: serde's `flatten` reads the object through its buffered
+/// form and its `extra` through a second deserialiser, which is a large part of reading a long
+/// conversation. Same results and errors as the derived reader: known fields read as their
+/// types (a repeated one is an error), the others kept in `extra` in document order.
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(MessageVisitor)
+    }
+}
+
+struct MessageVisitor;
+
+impl<'de> serde::de::Visitor<'de> for MessageVisitor {
+    type Value = Message;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("struct Message")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        /// A known field seen twice is an error, as in a derived reader.
+        fn once<T, E: serde::de::Error>(slot: &Option<T>, name: &'static str) -> Result<(), E> {
+            match slot {
+                Some(_) => Err(E::duplicate_field(name)),
+                None => Ok(()),
+            }
+        }
+        let mut role = None;
+        let mut tool_call_id: Option<Option<String>> = None;
+        let mut content = None;
+        let mut tool_calls = None;
+        let mut function_call = None;
+        let mut extra = Fields::new();
+        while let Some(Key(key)) = map.next_key()? {
+            match &*key {
+                "role" => {
+                    once(&role, "role")?;
+                    role = Some(map.next_value::<Role>()?);
+                }
+                "tool_call_id" => {
+                    once(&tool_call_id, "tool_call_id")?;
+                    tool_call_id = Some(map.next_value()?);
+                }
+                "content" => {
+                    once(&content, "content")?;
+                    content = Some(map.next_value()?);
+                }
+                "tool_calls" => {
+                    once(&tool_calls, "tool_calls")?;
+                    tool_calls = Some(map.next_value()?);
+                }
+                "function_call" => {
+                    once(&function_call, "function_call")?;
+                    function_call = Some(map.next_value()?);
+                }
+                _ => {
+                    let v = map.next_value::<Value>()?;
+                    extra.insert(key.into_owned(), v);
+                }
+            }
+        }
+        Ok(Message {
+            role: role.ok_or_else(|| A::Error::missing_field("role"))?,
+            tool_call_id: tool_call_id.flatten(),
+            content: content.unwrap_or_default(),
+            tool_calls: tool_calls.unwrap_or_default(),
+            function_call: function_call.unwrap_or_default(),
+            extra,
+        })
+    }
+}
+
+/// An object key, borrowed from the text when it has no escapes (a known field's name then
+/// costs no copy).
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a field name")
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key(std::borrow::Cow::Borrowed(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+        Ok(Key(std::borrow::Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+        Ok(Key(std::borrow::Cow::Owned(v)))
     }
 }
 
@@ -381,9 +482,12 @@ impl<'de> Deserialize<'de> for ToolDef {
         // Mistral, Cohere and Ollama take `{"function": {…}}` without `type`: still a function.
         let untyped = v.get("type").is_none() && v.get("function").is_some_and(Value::is_object);
         if untyped || v.get("type").and_then(Value::as_str) == Some("function") {
-            serde_json::from_value(v)
-                .map(ToolDef::Function)
-                .map_err(|e| D::Error::custom(format!("function tool: {e}")))
+            match FunctionTool::from_plain(v) {
+                Ok(tool) => Ok(ToolDef::Function(tool)),
+                Err(v) => serde_json::from_value(v)
+                    .map(ToolDef::Function)
+                    .map_err(|e| D::Error::custom(format!("function tool: {e}"))),
+            }
         } else {
             Ok(ToolDef::Other(v))
         }
@@ -401,6 +505,69 @@ pub struct FunctionTool {
     /// Unknown fields next to `function`.
     #[serde(flatten)]
     pub extra: Fields,
+}
+
+impl FunctionTool {
+    /// The tool from its object when every known field has its plain form (what the derived
+    /// reader makes of it, without reading the schema a second time); the object back
+    /// otherwise, for the derived reader and its errors.
+    fn from_plain(v: Value) -> Result<Self, Value> {
+        let plain = |o: &Fields| {
+            matches!(o.get("type"), None | Some(Value::String(_)))
+                && o.get("function")
+                    .and_then(Value::as_object)
+                    .is_some_and(|f| {
+                        f.get("name").is_some_and(Value::is_string)
+                            && matches!(
+                                f.get("description"),
+                                None | Some(Value::String(_) | Value::Null)
+                            )
+                            && matches!(f.get("strict"), None | Some(Value::Bool(_) | Value::Null))
+                    })
+        };
+        let o = match v {
+            // `type` is `function` or absent here (the caller checked).
+            Value::Object(o) if plain(&o) => o,
+            v => return Err(v),
+        };
+        let mut tool = FunctionTool {
+            kind: None,
+            function: FunctionDef {
+                name: String::new(),
+                description: Field::Absent,
+                parameters: Field::Absent,
+                strict: Field::Absent,
+                extra: Fields::new(),
+            },
+            extra: Fields::new(),
+        };
+        for (k, v) in o {
+            match (k.as_str(), v) {
+                ("type", _) => tool.kind = Some(FunctionTag::Function),
+                ("function", Value::Object(f)) => {
+                    let def = &mut tool.function;
+                    for (fk, fv) in f {
+                        match (fk.as_str(), fv) {
+                            ("name", Value::String(name)) => def.name = name,
+                            ("description", Value::String(d)) => def.description = Field::Value(d),
+                            ("strict", Value::Bool(b)) => def.strict = Field::Value(b),
+                            ("description", Value::Null) => def.description = Field::Null,
+                            ("strict", Value::Null) => def.strict = Field::Null,
+                            ("parameters", Value::Null) => def.parameters = Field::Null,
+                            ("parameters", p) => def.parameters = Field::Value(p),
+                            (_, fv) => {
+                                def.extra.insert(fk, fv);
+                            }
+                        }
+                    }
+                }
+                (_, v) => {
+                    tool.extra.insert(k, v);
+                }
+            }
+        }
+        Ok(tool)
+    }
 }
 
 /// A function definition (also the deprecated `functions` entry).
@@ -584,6 +751,121 @@ mod tests {
                 .map_err(|e| format!("function tool call: {e}"))
         } else {
             Ok(ToolCall::Other(v))
+        }
+    }
+
+    /// The derived reader `Message` had before it was read by hand (named alike, for the same
+    /// messages).
+    mod derived {
+        use super::super::{Content, Field, Fields, FunctionCall, Role, ToolCall};
+        use serde::Deserialize;
+
+        #[derive(Deserialize, Debug)]
+        pub struct Message {
+            role: Role,
+            #[serde(default)]
+            tool_call_id: Option<String>,
+            #[serde(default)]
+            content: Field<Content>,
+            #[serde(default)]
+            tool_calls: Field<Vec<ToolCall>>,
+            #[serde(default)]
+            function_call: Field<FunctionCall>,
+            #[serde(flatten)]
+            extra: Fields,
+        }
+
+        impl From<Message> for super::Message {
+            fn from(m: Message) -> super::Message {
+                super::Message {
+                    role: m.role,
+                    tool_call_id: m.tool_call_id,
+                    content: m.content,
+                    tool_calls: m.tool_calls,
+                    function_call: m.function_call,
+                    extra: m.extra,
+                }
+            }
+        }
+    }
+    use derived::Message as DerivedMessage;
+
+    #[test]
+    fn openai_messages_read_as_the_derived_reader_did() {
+        let texts = [
+            r#"{"role": "user", "content": "hi"}"#,
+            r#"{"content": null, "role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}], "refusal": null}"#,
+            r#"{"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": "x"}], "name": "f", "z": {"a": [1, 2.5, -3]}, "a": true}"#,
+            r#"{"role": "tool", "tool_call_id": null, "function_call": {"name": "f", "arguments": "{}"}}"#,
+            r#"{"role": "user", "content": "escaped keys", "x	y": 1}"#,
+            r#"{"role": "user", "x": 1, "x": 2, "y": 3}"#,
+            r#"{"role": "user", "role": "user"}"#,
+            r#"{"content": "no role"}"#,
+            r#"{"role": "robot"}"#,
+            r#"{"role": "user", "content": 5}"#,
+            r#"{"role": "user", "tool_call_id": 5}"#,
+            r#"{"role": "assistant", "tool_calls": {"id": "c"}}"#,
+            r#"{"role": "assistant", "tool_calls": [{"function": {"name": 1}}]}"#,
+            r#"{"role": "user", "content": "x", "extra": [1,]}"#,
+            r#"["user", "hi"]"#,
+            r#""user""#,
+            r#"null"#,
+        ];
+        let show = |r: Result<Message, String>| format!("{r:?}");
+        for text in texts {
+            let ours = serde_json::from_str::<Message>(text).map_err(|e| e.to_string());
+            let derived = serde_json::from_str::<DerivedMessage>(text)
+                .map(Message::from)
+                .map_err(|e| e.to_string());
+            assert_eq!(show(ours), show(derived), "{text}");
+            // With the error's pointer, line and column, as every document is read.
+            let ours = crate::formats::json::parse::<Vec<Message>>("t", &format!("[{text}]"));
+            let derived =
+                crate::formats::json::parse::<Vec<DerivedMessage>>("t", &format!("[{text}]"))
+                    .map(|ms| ms.into_iter().map(Message::from).collect());
+            assert_eq!(ours, derived, "{text}");
+            let Ok(v) = serde_json::from_str::<Value>(text) else {
+                continue;
+            };
+            let ours = Message::deserialize(v.clone()).map_err(|e| e.to_string());
+            let derived = DerivedMessage::deserialize(v)
+                .map(Message::from)
+                .map_err(|e| e.to_string());
+            assert_eq!(show(ours), show(derived), "{text}");
+        }
+    }
+
+    #[test]
+    fn openai_function_tools_read_as_the_derived_reader_did() {
+        for v in [
+            json!({"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object"}, "strict": true}}),
+            json!({"function": {"parameters": null, "name": "f", "description": null, "strict": null, "x": 1}, "y": [2]}),
+            json!({"type": "function", "function": {"name": "f"}, "type": "function"}),
+            json!({"type": "function", "function": {"name": "f", "strict": "yes"}}),
+            json!({"type": "function", "function": {"name": "f", "description": 3}}),
+            json!({"type": "function", "function": {"description": "no name"}}),
+            json!({"type": "function", "function": {"name": 2}}),
+            json!({"type": "function", "function": "f"}),
+            json!({"type": "function"}),
+            json!({"type": "web_search"}),
+        ] {
+            let untyped =
+                v.get("type").is_none() && v.get("function").is_some_and(Value::is_object);
+            let expected = if untyped || v.get("type").and_then(Value::as_str) == Some("function") {
+                serde_json::from_value::<FunctionTool>(v.clone())
+                    .map(ToolDef::Function)
+                    .map_err(|e| format!("function tool: {e}"))
+            } else {
+                Ok(ToolDef::Other(v.clone()))
+            };
+            let from_value = ToolDef::deserialize(v.clone()).map_err(|e| e.to_string());
+            assert_eq!(from_value, expected, "{v}");
+            let from_text =
+                serde_json::from_str::<ToolDef>(&v.to_string()).map_err(|e| e.to_string());
+            assert_eq!(from_text.is_ok(), expected.is_ok(), "{v}");
+            if let Ok(tool) = from_text {
+                assert_eq!(Ok(tool), expected, "{v}");
+            }
         }
     }
 
