@@ -275,9 +275,12 @@ pub fn CodeEditor(
                 let patched = showing.with_value(|old| {
                     let Some(old) = old else { return false };
                     let (start, old_end, new_end) = changed_range(old, t);
-                    let from = to_utf16(old, start);
-                    let to = from + old[start..old_end].encode_utf16().count() as u32;
-                    let length = to_utf16(old, old.len());
+                    // Each stretch counted once (ASCII by its length): the text is walked
+                    // once, not once for `from` and again for its whole length.
+                    let utf16 = |s: &str| to_utf16(s, s.len());
+                    let from = utf16(&old[..start]);
+                    let to = from + utf16(&old[start..old_end]);
+                    let length = to + utf16(&old[old_end..]);
                     l.handle.patch(from, to, &t[start..new_end], length)
                 });
                 if !patched {
