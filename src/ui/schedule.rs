@@ -12,9 +12,6 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
-export function sched_after_paint(cb) {
-  requestAnimationFrame(() => setTimeout(cb, 0));
-}
 export function sched_later(cb, ms) {
   setTimeout(cb, ms);
 }
@@ -106,7 +103,6 @@ export function sched_since_input() {
 }
 "#)]
 extern "C" {
-    fn sched_after_paint(cb: &JsValue);
     fn sched_later(cb: &JsValue, ms: f64);
     fn sched_next_task(cb: &JsValue);
     fn sched_after_frame(cb: &JsValue);
@@ -160,7 +156,6 @@ pub struct Job(Rc<Inner>);
 
 thread_local! {
     static JOBS: RefCell<Vec<Weak<Inner>>> = const { RefCell::new(Vec::new()) };
-    static AFTER_PAINT: Cell<bool> = const { Cell::new(false) };
     static NEXT_TASK: Cell<bool> = const { Cell::new(false) };
     static AFTER_FRAME: Cell<bool> = const { Cell::new(false) };
     static LATER: Cell<bool> = const { Cell::new(false) };
@@ -363,9 +358,10 @@ impl Slice {
     }
 }
 
-/// After the next paint: the keystroke that made the work shows first.
+/// After the next paint: the keystroke that made the work shows first. The same queue as a
+/// typing slice's next turn, so one frame is followed by one slice, however the work came.
 fn schedule_soon() {
-    run_once_by(&AFTER_PAINT, sched_after_paint);
+    schedule_after_frame();
 }
 
 /// In the next task: input that came meanwhile is handled first, without waiting for a frame.
