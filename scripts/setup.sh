@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what building and testing Toolscope needs, skipping whatever is already present.
-#   scripts/setup.sh build   wasm target, trunk, wasm-bindgen-cli, npm packages (wasm-opt, esbuild, CodeMirror)
+#   scripts/setup.sh build   wasm target, trunk, wasm-bindgen-cli, npm packages (wasm-opt, esbuild, CodeMirror),
+#                            Debian binaryen (wasm-split) and chromium (the split's profile run)
 #   scripts/setup.sh test    all of the above, plus Chromium + ChromeDriver and the Python SDKs
 # Every step checks first, so a warm machine spends a second or two here.
 set -euo pipefail
@@ -37,6 +38,17 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/esbuild ] || 
   npm ci --no-audit --no-fund
 fi
 
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+# `make dist` splits the main wasm by what a first visit runs (scripts/split.mjs): Binaryen's
+# wasm-split (Debian's binaryen; npm's binaryen has no wasm-split) and a headless Chromium to
+# record that run in.
+if ! command -v wasm-split >/dev/null 2>&1 || [ ! -x /usr/bin/chromium ]; then
+  say "installing Debian binaryen (wasm-split) and chromium"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends binaryen chromium
+fi
+
 # Dependencies are fetched once, so Trunk (offline) and the tests build without the network.
 cargo fetch --locked >/dev/null 2>&1 || cargo fetch --locked
 
@@ -52,8 +64,6 @@ if [ "${1:-build}" = test ]; then
     say "installing cargo-fuzz (about 2 minutes)"
     cargo install cargo-fuzz --locked --version 0.13.2
   fi
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO=sudo
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Debian chromium and chromium-driver"
     $SUDO apt-get update

@@ -1,0 +1,72 @@
+// The second part of the main wasm (scripts/split.mjs appends this to wasm-bindgen's glue).
+// The primary module imports one placeholder per function that moved to the rest; the rest,
+// once instantiated with the primary's exports, writes the real functions into the primary's
+// table over the placeholders. So the rest is fetched as soon as the app has mounted, and a
+// placeholder called before it arrived loads it synchronously, then calls the real function:
+// a call can wait, never fail.
+const __split = (() => {
+  const url = new URL(__REST__, import.meta.url);
+  let primary = null;
+  let loaded = false;
+  let fetching = null;
+
+  function instantiate(module) {
+    if (loaded) return;
+    new WebAssembly.Instance(module, { primary });
+    loaded = true;
+    document.documentElement.dataset.engine = 'ready';
+    dispatchEvent(new Event('toolscope:engine'));
+  }
+
+  // Synchronous: a function of the rest was called before it arrived. A synchronous request on
+  // the main thread is what keeps the call's semantics (it returns a value now).
+  function loadNow() {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', url, false);
+    xhr.overrideMimeType('text/plain; charset=x-user-defined');
+    xhr.send();
+    if (xhr.status !== 200) throw new Error(`Toolscope could not load ${url.pathname} (HTTP ${xhr.status})`);
+    const text = xhr.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    instantiate(new WebAssembly.Module(bytes));
+  }
+
+  const cache = new Map();
+  return {
+    // `placeholder.<slot>`: called in place of the function at table slot <slot>.
+    placeholders: new Proxy(
+      {},
+      {
+        get(_, name) {
+          const slot = Number(name);
+          if (!cache.has(slot)) {
+            cache.set(slot, (...args) => {
+              if (!loaded) loadNow();
+              return primary['%table'].get(slot)(...args);
+            });
+          }
+          return cache.get(slot);
+        },
+      },
+    ),
+    // Before the app starts. A page the service worker controls has the rest in its cache (the
+    // cache holds one build, both parts): it is read and instantiated first, as one module
+    // would be, since a synchronous request would bypass the worker.
+    async beforeStart(exports) {
+      primary = exports;
+      if (!navigator.serviceWorker?.controller) return;
+      try {
+        instantiate(await WebAssembly.compileStreaming(fetch(url)));
+      } catch (e) {
+        console.warn(`Toolscope: the cached ${url.pathname} did not load (${e}); fetching it after the start`);
+      }
+    },
+    // After the first render: fetch and compile off the main thread, then instantiate.
+    mounted() {
+      fetching ??= WebAssembly.compileStreaming(fetch(url))
+        .then(instantiate)
+        .catch((e) => console.error(`Toolscope could not load ${url.pathname} ahead of use: ${e}`));
+    },
+  };
+})();
