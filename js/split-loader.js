@@ -20,7 +20,8 @@ const __split = (() => {
 
   // Synchronous: a function of the rest was called before it arrived. A synchronous request on
   // the main thread is what keeps the call's semantics (it returns a value now).
-  function loadNow() {
+  function loadNow(slot) {
+    console.debug(`Toolscope: table slot ${slot} called before ${url.pathname} arrived; loading it now`);
     const xhr = new XMLHttpRequest();
     xhr.open('GET', url, false);
     xhr.overrideMimeType('text/plain; charset=x-user-defined');
@@ -42,7 +43,7 @@ const __split = (() => {
           const slot = Number(name);
           if (!cache.has(slot)) {
             cache.set(slot, (...args) => {
-              if (!loaded) loadNow();
+              if (!loaded) loadNow(slot);
               return primary['%table'].get(slot)(...args);
             });
           }
@@ -53,14 +54,18 @@ const __split = (() => {
     // Before the app starts. A page the service worker controls has the rest in its cache (the
     // cache holds one build, both parts): it is read and instantiated first, as one module
     // would be, since a synchronous request would bypass the worker.
+    // Otherwise the app starts without it, told so by <html data-engine="loading">
+    // (src/ui/engine.rs), and the event `toolscope:engine` says when it is here.
     async beforeStart(exports) {
       primary = exports;
-      if (!navigator.serviceWorker?.controller) return;
-      try {
-        instantiate(await WebAssembly.compileStreaming(fetch(url)));
-      } catch (e) {
-        console.warn(`Toolscope: the cached ${url.pathname} did not load (${e}); fetching it after the start`);
+      if (navigator.serviceWorker?.controller) {
+        try {
+          instantiate(await WebAssembly.compileStreaming(fetch(url)));
+        } catch (e) {
+          console.warn(`Toolscope: the cached ${url.pathname} did not load (${e}); fetching it after the start`);
+        }
       }
+      if (!loaded) document.documentElement.dataset.engine = 'loading';
     },
     // After the first render: fetch and compile off the main thread, then instantiate.
     mounted() {

@@ -128,11 +128,26 @@ const profileFile = path.join(tmp, 'profile.bin');
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => (window.__splitWasm = e.detail.wasm)));
+    // The app as the split page starts it: the engine's part not there yet (src/ui/engine.rs).
+    await page.addInitScript(() => {
+      const mark = () => document.documentElement && (document.documentElement.dataset.engine = 'loading');
+      if (!mark()) document.addEventListener('readystatechange', mark, { once: true });
+      addEventListener('TrunkApplicationStarted', (e) => (window.__splitWasm = e.detail.wasm));
+    });
     await page.goto(url);
     await page.waitForFunction(() => window.__splitWasm && !document.getElementById('prerender') && document.querySelector('main.workspace .pane-grid .pane'), null, { timeout: 60_000 });
     // Settled: what the app schedules after mounting (panes out of view, the editor) has run.
     await page.waitForTimeout(2000);
+    // The first thing people do: type in the structured editor (the panes then wait for the
+    // engine, but the edit itself, the undo history and the autosave must not).
+    for (const testid of ['system', 'text-0-0']) {
+      const field = page.getByTestId(testid);
+      if ((await field.count()) === 0) throw new Error(`the profile run found no [data-testid=${testid}]`);
+      await field.click();
+      await page.keyboard.type('ab', { delay: 30 });
+      await page.keyboard.press('Backspace');
+    }
+    await page.waitForTimeout(1500);
     if (errors.length) throw new Error(`the instrumented page failed: ${errors.join('; ')}`);
     const bytes = await page.evaluate(() => {
       const w = window.__splitWasm;

@@ -5,11 +5,84 @@
 
 use crate::examples::EXAMPLES;
 use crate::formats::{notes, read_any, Format, Kind};
-use crate::model::{Exchange, Part, Role};
-use crate::schema::{self, LintOptions, Severity, Target};
+use crate::model::{Exchange, Loss, Part, Role};
+use crate::schema::{self, Finding, LintOptions, Severity, Target};
+use serde::{Deserialize, Serialize};
 
 /// The id of the static shell's root element (the wasm removes it before mounting).
 pub const ROOT_ID: &str = "prerender";
+
+/// The id of the first view's data (`<script type="application/json">` after the shell): what
+/// the engine computed at build time for the first example, so the app can show its panes
+/// before the part of the wasm that encodes and checks has arrived (`scripts/split.mjs`).
+pub const FIRST_VIEW_ID: &str = "first-view";
+
+/// What the first view shows that only the engine computes: every pane of the first example's
+/// request, and the checks of its calls against their tools' schemas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FirstView {
+    /// Every format's pane, in `Format::ALL` order.
+    pub panes: Vec<FirstPane>,
+    /// Every call checked against its tool's schema (`schema::validate_arguments`).
+    pub arguments: Vec<Finding>,
+}
+
+/// One pane of the first view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FirstPane {
+    /// The format's id (`openai-chat`).
+    pub format: String,
+    /// The request as the format's encoder writes it.
+    pub text: String,
+    /// What the encoding could not carry.
+    pub losses: Vec<Loss>,
+    /// The format's own checks (`schema::lint`), without the argument checks.
+    pub lints: Vec<Finding>,
+}
+
+impl FirstView {
+    /// The first view of the exchange `x` (the request view).
+    pub fn of(x: &Exchange) -> FirstView {
+        let panes = Format::ALL
+            .iter()
+            .map(|&f| {
+                let e = f.encode(x, Kind::Request);
+                FirstPane {
+                    format: f.id().to_string(),
+                    text: e.text,
+                    losses: e.losses,
+                    lints: Target::from_id(f.id())
+                        .map(|t| schema::lint(x, t, lint_options(f)))
+                        .unwrap_or_default(),
+                }
+            })
+            .collect();
+        FirstView {
+            panes,
+            arguments: schema::validate_arguments(x),
+        }
+    }
+
+    /// The pane of format `f`.
+    pub fn pane(&self, f: Format) -> Option<&FirstPane> {
+        self.panes.iter().find(|p| p.format == f.id())
+    }
+
+    /// As the content of a `<script type="application/json">`: every `<` escaped (`\u003c`),
+    /// so no text in it can close the element or open a comment.
+    pub fn to_script(&self) -> String {
+        serde_json::to_string(self)
+            .unwrap_or_default()
+            .replace('<', "\\u003c")
+    }
+}
+
+/// The checks a pane of format `f` runs (the "make strict" suggestions for OpenAI's formats).
+pub fn lint_options(f: Format) -> LintOptions {
+    LintOptions {
+        make_strict: f.protocol() == Format::OpenAiChat || f.protocol() == Format::OpenAiResponses,
+    }
+}
 
 /// Where the shell goes in `index.html`: the `<body>` tag Trunk writes.
 const BODY_OPEN: &str = "<body>";
@@ -42,7 +115,14 @@ pub fn into_index(html: &str, x: &Exchange) -> Result<String, String> {
     let at = html
         .find(BODY_OPEN)
         .ok_or("index.html has no <body> to put the first paint in")?;
-    html.insert_str(at + BODY_OPEN.len(), &format!("\n{}{end}", shell(x)));
+    html.insert_str(
+        at + BODY_OPEN.len(),
+        &format!(
+            "\n{}<script type=\"application/json\" id=\"{FIRST_VIEW_ID}\">{}</script>{end}",
+            shell(x),
+            FirstView::of(x).to_script()
+        ),
+    );
     Ok(html)
 }
 
@@ -205,24 +285,18 @@ fn right(x: &Exchange) -> String {
          <div class=\"pane-grid\">"
             .replace("{n}", &Format::ALL.len().to_string()),
     );
-    let arguments = schema::validate_arguments(x);
-    for f in Format::ALL {
-        out.push_str(&pane(x, f, &arguments));
+    let view = FirstView::of(x);
+    for (f, p) in Format::ALL.into_iter().zip(&view.panes) {
+        out.push_str(&pane(f, p, &view.arguments));
     }
     out.push_str("</div></section></section>");
     out
 }
 
-fn pane(x: &Exchange, f: Format, arguments: &[schema::Finding]) -> String {
+fn pane(f: Format, e: &FirstPane, arguments: &[Finding]) -> String {
     let id = f.id();
     let name = f.name();
-    let e = f.encode(x, Kind::Request);
-    let opts = LintOptions {
-        make_strict: f.protocol() == Format::OpenAiChat || f.protocol() == Format::OpenAiResponses,
-    };
-    let mut findings = Target::from_id(id)
-        .map(|t| schema::lint(x, t, opts))
-        .unwrap_or_default();
+    let mut findings = e.lints.clone();
     findings.extend(arguments.iter().cloned());
     let problems = findings
         .iter()

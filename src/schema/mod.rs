@@ -34,7 +34,7 @@ pub use args::validate_arguments;
 
 use crate::formats::Format;
 use crate::model::Exchange;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::fmt;
 
@@ -43,7 +43,7 @@ use std::fmt;
 pub const MAX_DEPTH: usize = 64;
 
 /// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// The provider rejects the request, or the call does not match its tool.
@@ -66,7 +66,7 @@ impl Severity {
 }
 
 /// An automatic fix: a transformation of one tool (by index in `Exchange::tools`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fix {
     /// Replace the tool's `input_schema`.
@@ -132,6 +132,37 @@ pub struct Finding {
     /// The automatic fix, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+}
+
+/// Read back only from the page's first-view data (`prerender::FirstView`, once per page). The
+/// rule id is a `&'static str` (the checks' own constants), so one read back is kept for the
+/// page's life: a handful of short strings, once.
+impl<'de> Deserialize<'de> for Finding {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Data {
+            pointer: String,
+            severity: Severity,
+            rule: String,
+            message: String,
+            #[serde(default)]
+            instance_path: Option<String>,
+            #[serde(default)]
+            schema_path: Option<String>,
+            #[serde(default)]
+            fix: Option<Fix>,
+        }
+        let f = Data::deserialize(d)?;
+        Ok(Finding {
+            pointer: f.pointer,
+            severity: f.severity,
+            rule: Box::leak(f.rule.into_boxed_str()),
+            message: f.message,
+            instance_path: f.instance_path,
+            schema_path: f.schema_path,
+            fix: f.fix,
+        })
+    }
 }
 
 impl Finding {

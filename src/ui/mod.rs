@@ -7,6 +7,7 @@ mod compare;
 mod conversation;
 mod cost;
 mod draft;
+pub mod engine;
 mod footer;
 mod header;
 mod help;

@@ -198,8 +198,23 @@ fn pane_work(
             return;
         };
         if need_encode.try_get_value() == Some(true) {
+            // Before the engine is here, only the first example's panes can be shown (from the
+            // build's first view); any other exchange waits for it.
+            let e = if state.engine.ready.get_untracked() {
+                state.exchange.with_untracked(|x| format.encode(x, kind))
+            } else {
+                let first = state
+                    .exchange
+                    .with_untracked(|x| untrack(|| state.engine.first_pane(format, kind, x)));
+                let Some((e, _)) = first else {
+                    if !stale.get_untracked() {
+                        stale.set(true);
+                    }
+                    return;
+                };
+                e
+            };
             need_encode.set_value(false);
-            let e = state.exchange.with_untracked(|x| format.encode(x, kind));
             // Unchanged (an edit this format does not show): nothing to hand to the editor.
             if encoded.with_untracked(|old| *old != e) {
                 encoded.set(e);
@@ -222,10 +237,18 @@ fn pane_work(
     // The findings (the badges' counts) in a turn of their own: at thousands of messages an
     // encoding and a lint together made one task too long.
     let check = move || {
-        let Some(mut l) = state
-            .exchange
-            .try_with_untracked(|x| target.map(|t| schema::lint(x, t, opts)).unwrap_or_default())
-        else {
+        let ready = state.engine.ready.try_get_untracked() == Some(true);
+        let Some(l) = state.exchange.try_with_untracked(|x| {
+            if ready {
+                Some(target.map(|t| schema::lint(x, t, opts)).unwrap_or_default())
+            } else {
+                untrack(|| state.engine.first_pane(format, Kind::Request, x)).map(|(_, l)| l)
+            }
+        }) else {
+            return;
+        };
+        // Not the first example, and the engine not here: checked once it arrives.
+        let Some(mut l) = l else {
             return;
         };
         let mut found = state.arguments.get_untracked();
@@ -278,6 +301,15 @@ fn pane_work(
         if !small() && !stale.get_untracked() {
             stale.set(true);
         }
+        go();
+        recheck();
+    });
+    // The engine arrived (a split build): encode and check what the first view stood for.
+    Effect::new(move |first: Option<()>| {
+        if !state.engine.ready.get() || first.is_none() {
+            return;
+        }
+        need_encode.set_value(true);
         go();
         recheck();
     });

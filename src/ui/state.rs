@@ -108,6 +108,8 @@ pub struct AppState {
     /// Every call checked against its tool's schema: computed once, shown by the
     /// conversation editor and every pane.
     pub arguments: Memo<Vec<Finding>>,
+    /// Whether the engine's part of the wasm is here (a split build loads it after mounting).
+    pub engine: super::engine::Engine,
     /// This tab's id (its autosave slot).
     pub tab: StoredValue<String>,
     /// The kept states, shared by the tabs (localStorage).
@@ -129,9 +131,17 @@ impl AppState {
             .and_then(|e| read_any(e.source).ok())
             .map(|(d, _)| d.exchange)
             .unwrap_or_default();
+        let engine = super::engine::Engine::new(&first);
         let exchange = RwSignal::new(first);
         AppState {
-            arguments: Memo::new(move |_| exchange.with(crate::schema::validate_arguments)),
+            arguments: Memo::new(move |_| {
+                exchange.with(|x| {
+                    engine
+                        .arguments(x)
+                        .unwrap_or_else(|| crate::schema::validate_arguments(x))
+                })
+            }),
+            engine,
             exchange,
             revisions: StoredValue::new(Revisions::default()),
             origin: RwSignal::new(Origin::Outside),
