@@ -20,17 +20,17 @@ serve: setup
 WASM_PROFILE := wasm-release
 
 # After Trunk: the first example's panes into index.html as static text (the native CLI in its
-# debug build, which `cargo test` has already made), styles and boot script inline, the main
-# wasm split by what a first visit runs (scripts/split.mjs), the CSP hash again, the service
-# worker's file list, then .br/.gz next to every file.
+# debug build, which `cargo test` has already made), styles and boot script inline, the
+# CSP hash again, the main wasm split by what a first visit runs (scripts/split.mjs: it leaves
+# the inline scripts alone), the service worker's file list, then .br/.gz next to every file.
 dist: setup
 	trunk build --release --cargo-profile $(WASM_PROFILE) --public-url ./
 	cargo build --locked --quiet --bin toolscope
 	target/debug/toolscope prerender dist/index.html > dist/index.html.tmp
 	mv dist/index.html.tmp dist/index.html
 	node scripts/firstpaint.mjs dist
-	node scripts/split.mjs dist
 	node scripts/csp.mjs dist
+	node scripts/split.mjs dist
 	node scripts/sw.mjs dist
 	node scripts/precompress.mjs dist
 

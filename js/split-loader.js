@@ -9,6 +9,7 @@ const __split = (() => {
   let primary = null;
   let loaded = false;
   let fetching = null;
+  const ahead = new AbortController();
 
   function instantiate(module) {
     if (loaded) return;
@@ -22,6 +23,8 @@ const __split = (() => {
   // the main thread is what keeps the call's semantics (it returns a value now).
   function loadNow(slot) {
     console.debug(`Toolscope: table slot ${slot} called before ${url.pathname} arrived; loading it now`);
+    // The fetch ahead of use would only share the line with this one.
+    ahead.abort();
     const xhr = new XMLHttpRequest();
     xhr.open('GET', url, false);
     xhr.overrideMimeType('text/plain; charset=x-user-defined');
@@ -69,9 +72,9 @@ const __split = (() => {
     },
     // After the first render: fetch and compile off the main thread, then instantiate.
     mounted() {
-      fetching ??= WebAssembly.compileStreaming(fetch(url))
+      fetching ??= WebAssembly.compileStreaming(fetch(url, { signal: ahead.signal }))
         .then(instantiate)
-        .catch((e) => console.error(`Toolscope could not load ${url.pathname} ahead of use: ${e}`));
+        .catch((e) => loaded || console.error(`Toolscope could not load ${url.pathname} ahead of use: ${e}`));
     },
   };
 })();

@@ -109,7 +109,9 @@ function fixTableExport(file, name, index) {
   fs.writeFileSync(file, b);
 }
 
-const run = (args) => execFileSync('wasm-split', [...FEATURES, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+// SPLIT_NAMES=1 keeps a names section (when the input has one: a diagnosis, not a build).
+const run = (args) =>
+  execFileSync('wasm-split', [...FEATURES, ...(process.env.SPLIT_NAMES === '1' ? ['-g'] : []), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 // 1. Instrument.
 const instrumented = path.join(tmp, 'instrumented.wasm');
@@ -128,26 +130,45 @@ const profileFile = path.join(tmp, 'profile.bin');
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     // The app as the split page starts it: the engine's part not there yet (src/ui/engine.rs).
     await page.addInitScript(() => {
       const mark = () => document.documentElement && (document.documentElement.dataset.engine = 'loading');
       if (!mark()) document.addEventListener('readystatechange', mark, { once: true });
       addEventListener('TrunkApplicationStarted', (e) => (window.__splitWasm = e.detail.wasm));
     });
+    // The code editor arrives late, as on a slow network, so what typing does before it is
+    // there is seen too (below).
+    let editorArrives;
+    const editorHeld = new Promise((resolve) => (editorArrives = resolve));
+    await page.route('**/editor.js', async (route) => {
+      await editorHeld;
+      await route.continue();
+    });
     await page.goto(url);
-    await page.waitForFunction(() => window.__splitWasm && !document.getElementById('prerender') && document.querySelector('main.workspace .pane-grid .pane'), null, { timeout: 60_000 });
-    // Settled: what the app schedules after mounting (panes out of view, the editor) has run.
-    await page.waitForTimeout(2000);
+    await page
+      .waitForFunction(() => window.__splitWasm && !document.getElementById('prerender') && document.querySelector('main.workspace .pane-grid .pane'), null, { timeout: 60_000 })
+      .catch((e) => {
+        throw new Error(`the instrumented page did not mount (${errors.join('; ') || e.message})`);
+      });
     // The first thing people do: type in the structured editor (the panes then wait for the
-    // engine, but the edit itself, the undo history and the autosave must not).
-    for (const testid of ['system', 'text-0-0']) {
-      const field = page.getByTestId(testid);
-      if ((await field.count()) === 0) throw new Error(`the profile run found no [data-testid=${testid}]`);
-      await field.click();
-      await page.keyboard.type('ab', { delay: 30 });
-      await page.keyboard.press('Backspace');
-    }
-    await page.waitForTimeout(1500);
+    // engine, but the edit itself, the undo history and the autosave must not), before the
+    // code editor has arrived and after; each time until the page is quiet again.
+    const type = async () => {
+      for (const testid of ['system', 'text-0-0']) {
+        const field = page.getByTestId(testid);
+        if ((await field.count()) === 0) throw new Error(`the profile run found no [data-testid=${testid}]`);
+        await field.click();
+        await page.keyboard.type('ab', { delay: 30 });
+        await page.keyboard.press('Backspace');
+      }
+      await page.waitForTimeout(1500);
+    };
+    await type();
+    editorArrives();
+    await page.waitForFunction(() => document.querySelector('.pane .cm-editor') && !document.querySelector('.code-fallback'), null, { timeout: 60_000 });
+    await page.waitForTimeout(1000);
+    await type();
     if (errors.length) throw new Error(`the instrumented page failed: ${errors.join('; ')}`);
     const bytes = await page.evaluate(() => {
       const w = window.__splitWasm;
@@ -199,6 +220,7 @@ for (const [name, file] of [[wasmName, wasmFile], [glueName, glueFile]]) {
   out = out.replace(re, `$1${sri(file)}$2`);
 }
 fs.writeFileSync(path.join(dir, 'index.html'), out);
+if (process.env.SPLIT_NAMES === '1') fs.copyFileSync(`${primary}.placeholders`, path.join(root, 'target', 'split-placeholders.txt'));
 fs.rmSync(tmp, { recursive: true, force: true });
 
 const br = (f) => zlib.brotliCompressSync(fs.readFileSync(f), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;

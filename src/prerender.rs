@@ -376,4 +376,48 @@ mod tests {
         assert!(once == twice, "a second run changed the page");
         assert!(into_index("<html></html>", &x).is_err());
     }
+
+    #[test]
+    fn the_first_view_data_reads_back_as_the_engine_computes_it() {
+        let x = first_exchange();
+        let page = into_index("<html><body></body></html>", &x).unwrap();
+        let open = format!("<script type=\"application/json\" id=\"{FIRST_VIEW_ID}\">");
+        assert_eq!(page.matches(&open).count(), 1);
+        let at = page.find(&open).unwrap() + open.len();
+        let text = &page[at..at + page[at..].find("</script>").unwrap()];
+        // Nothing in it can end the element early or open a comment.
+        assert!(!text.contains('<'));
+        let view: FirstView = serde_json::from_str(text).unwrap();
+        assert_eq!(view, FirstView::of(&x));
+        assert_eq!(view.panes.len(), Format::ALL.len());
+        for f in Format::ALL {
+            let e = f.encode(&x, Kind::Request);
+            let p = view.pane(f).unwrap();
+            assert_eq!((&p.text, &p.losses), (&e.text, &e.losses), "{}", f.id());
+        }
+        assert_eq!(view.arguments, schema::validate_arguments(&x));
+        // Text with `<`, `</script>` and `<!--` in it survives the escaping.
+        let mut odd = x.clone();
+        odd.system = Some("a </script><!-- b <x>".into());
+        let v = FirstView::of(&odd);
+        assert!(!v.to_script().contains('<'));
+        assert_eq!(
+            serde_json::from_str::<FirstView>(&v.to_script()).unwrap(),
+            v
+        );
+        // Every example's findings (fixes with schemas among them) read back unchanged.
+        let mut findings = 0;
+        for e in EXAMPLES {
+            let x = read_any(e.source).unwrap().0.exchange;
+            let v = FirstView::of(&x);
+            findings += v.arguments.len() + v.panes.iter().map(|p| p.lints.len()).sum::<usize>();
+            assert_eq!(
+                serde_json::from_str::<FirstView>(&v.to_script()).unwrap(),
+                v,
+                "{}",
+                e.id
+            );
+        }
+        assert!(findings > 0, "no example has a finding to read back");
+    }
 }
