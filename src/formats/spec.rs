@@ -387,7 +387,7 @@ macro_rules! registry {
             }
 
             /// Decode a document already parsed into a value: `None` when the codec reads
-            /// only text (native builds; the wasm reads the text, see `decode_json`).
+            /// only text (native builds; the wasm reads the text, see `Protocol::decode_response`).
             #[cfg(not(target_arch = "wasm32"))]
             fn decode_value(
                 self,
@@ -399,9 +399,9 @@ macro_rules! registry {
                 }
             }
 
-            fn sniff(self, v: &Value) -> Option<(Kind, u8)> {
+            fn sniff(self, v: &$crate::formats::sniff::Node) -> Option<(Kind, u8)> {
                 match self {
-                    $( Format::$v => <$c as Codec>::sniff(v), )*
+                    $( Format::$v => <$c as Codec>::sniff_view(v), )*
                 }
             }
 

@@ -112,10 +112,10 @@ macro_rules! adapted_codec {
 }
 pub(crate) use adapted_codec;
 
+use crate::formats::sniff::Node;
 use crate::formats::spec::{Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
-use serde_json::Value;
 
 /// The OpenAI Chat Completions codec.
 pub struct Codec;
@@ -123,7 +123,7 @@ pub struct Codec;
 impl crate::formats::Codec for Codec {
     chat_codec!(Codec, "openai-chat");
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    fn sniff_view(v: &Node) -> Option<(Kind, u8)> {
         convert::sniff(v)
     }
 }
