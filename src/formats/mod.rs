@@ -217,6 +217,16 @@ pub trait Codec {
     fn parse_response(text: &str) -> Result<Self::Response, DecodeError> {
         json::parse(Self::ID, text)
     }
+    /// [`Codec::parse_request`] of text known to be JSON nested within [`json::MAX_DEPTH`]
+    /// (what [`read_any`] decodes). A codec whose `parse_request` is [`json::parse`] may read
+    /// it with [`parse_within_depth`], skipping the depth scan; by default `parse_request`.
+    fn parse_request_within_depth(text: &str) -> Result<Self::Request, DecodeError> {
+        Self::parse_request(text)
+    }
+    /// [`Codec::parse_request_within_depth`] for responses.
+    fn parse_response_within_depth(text: &str) -> Result<Self::Response, DecodeError> {
+        Self::parse_response(text)
+    }
     /// Parsed JSON → request body, moving its strings: how a value already parsed (a stream's
     /// assembled response) is decoded without writing it out as text. `None` when the value
     /// does not fit (or the format is not JSON): the text is then read with
@@ -324,9 +334,14 @@ impl Format {
     /// Decode this format's request or response body. Errors carry line and column. Text over
     /// [`limits::MAX_INPUT`] or an exchange over the message and tool limits is refused.
     pub fn decode(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+        self.decode_at(text, kind, Depth::Unknown)
+    }
+
+    /// [`Format::decode`] of text whose nesting `depth` may already be known.
+    fn decode_at(self, text: &str, kind: Kind, depth: Depth) -> Result<Decoded, DecodeError> {
         limits::check_size(Some(self.id()), text)?;
         let result = self
-            .decode_codec(text, kind)
+            .decode_codec(text, kind, depth)
             .and_then(|d| limits::check_counts(self.id(), &d.exchange).map(|()| d));
         result.map_err(|e| json::locate_error(e, text))
     }
@@ -402,12 +417,39 @@ fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
     }
 }
 
-fn decode_with<C: Codec>(text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
-    let (exchange, losses) = match kind {
-        Kind::Request => C::decode_request(C::parse_request(text)?)?,
-        Kind::Response => C::decode_response(C::parse_response(text)?)?,
+fn decode_with<C: Codec>(text: &str, kind: Kind, depth: Depth) -> Result<Decoded, DecodeError> {
+    let (exchange, losses) = match (kind, depth) {
+        (Kind::Request, Depth::Unknown) => C::decode_request(C::parse_request(text)?)?,
+        (Kind::Request, Depth::Within) => C::decode_request(C::parse_request_within_depth(text)?)?,
+        (Kind::Response, Depth::Unknown) => C::decode_response(C::parse_response(text)?)?,
+        (Kind::Response, Depth::Within) => {
+            C::decode_response(C::parse_response_within_depth(text)?)?
+        }
     };
     Ok(Decoded { exchange, losses })
+}
+
+/// What is known of a text's nesting when it is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    /// Nothing: the parser checks it.
+    Unknown,
+    /// It is JSON nested within [`json::MAX_DEPTH`] ([`read_any`]'s view found so).
+    Within,
+}
+
+/// [`json::parse`] of text known to be JSON nested within [`json::MAX_DEPTH`]: serde alone,
+/// without the depth scan (a tenth of reading a long conversation), and on failure `parse`
+/// for the error with its pointer, line and column. The wasm keeps its one reader per type.
+pub(crate) fn parse_within_depth<T: DeserializeOwned>(
+    text: &str,
+    parse: impl FnOnce(&str) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok(doc) = serde_json::from_str(text) {
+        return Ok(doc);
+    }
+    parse(text)
 }
 
 /// Where a document came from: Toolscope's own model JSON or a provider's wire format.
@@ -471,7 +513,7 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
     }
     match Format::detect_json(&view) {
         Ok((format, kind)) => format
-            .decode(text, kind)
+            .decode_at(text, kind, Depth::Within)
             .map(|d| (d, Source::Wire(format, kind))),
         // Why it is not a canonical exchange, with its pointer.
         Err(_) => Err(json::parse::<Exchange>("canonical", text)

@@ -380,9 +380,14 @@ macro_rules! registry {
                 }
             }
 
-            fn decode_codec(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+            fn decode_codec(
+                self,
+                text: &str,
+                kind: Kind,
+                depth: Depth,
+            ) -> Result<Decoded, DecodeError> {
                 match self {
-                    $( Format::$v => decode_with::<$c>(text, kind), )*
+                    $( Format::$v => decode_with::<$c>(text, kind, depth), )*
                 }
             }
 
