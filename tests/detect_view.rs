@@ -4,6 +4,9 @@
 //! with their pointer, line and column), on every fixture and on tricky inputs, and that the
 //! word-at-a-time depth scan finds what a byte-by-byte one does.
 
+// Native only: the fixtures are read from disk, and proptest is a native dev-dependency.
+#![cfg(not(target_arch = "wasm32"))]
+
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -15,9 +18,12 @@ use toolscope::formats::{
     read_any, Codec, Format, Kind,
 };
 
+/// A sniffer's answer.
+type Score = Option<(Kind, u8)>;
+
 /// Every codec's answer for the value and for the view, in registry order.
-fn scores(value: &Value, view: &Node) -> Vec<(Option<(Kind, u8)>, Option<(Kind, u8)>)> {
-    fn both<C: Codec>(value: &Value, view: &Node) -> (Option<(Kind, u8)>, Option<(Kind, u8)>) {
+fn scores(value: &Value, view: &Node) -> Vec<(Score, Score)> {
+    fn both<C: Codec>(value: &Value, view: &Node) -> (Score, Score) {
         (C::sniff(value), C::sniff_view(view))
     }
     vec![

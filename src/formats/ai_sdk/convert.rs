@@ -1045,7 +1045,7 @@ pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
                 "topP",
             ];
             keys.iter()
-                .any(|k| o.contains_key(*k))
+                .any(|k| o.contains_key(k))
                 .then_some((Kind::Request, 90))
         }
         _ => None,

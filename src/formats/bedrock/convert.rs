@@ -1488,7 +1488,7 @@ pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
                     !b.contains_key("type")
                         && ["text", "toolUse", "toolResult"]
                             .iter()
-                            .any(|k| b.contains_key(*k))
+                            .any(|k| b.contains_key(k))
                 })
         });
     Some((Kind::Request, if config || blocks { 96 } else { 0 }))

@@ -67,7 +67,7 @@ impl crate::formats::Codec for Cohere {
             "safety_mode",
         ]
         .iter()
-        .any(|k| o.contains_key(*k));
+        .any(|k| o.contains_key(k));
         let model = o
             .get("model")
             .and_then(Node::as_str)

@@ -67,7 +67,7 @@ impl crate::formats::Codec for Ollama {
         let tool_name = messages(v).any(|m| m.get("tool_name").is_some());
         let fields = ["options", "keep_alive", "think"]
             .iter()
-            .any(|k| o.contains_key(*k));
+            .any(|k| o.contains_key(k));
         (object_args || tool_name || fields).then_some((Kind::Request, 97))
     }
 }
