@@ -275,25 +275,23 @@ fn detect_view_read_any_decodes_as_the_format_does() {
     assert!(read > 100, "read: {read}");
 }
 
-/// The byte-by-byte depth scan `json::too_deep` replaced.
+/// The depth scan as a byte-by-byte state machine: in a string or not, after a backslash or
+/// not (what `json::too_deep` finds, written the plainest way).
 fn too_deep_bytewise(text: &[u8], limit: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = 0;
-    while let Some(&c) = text.get(i) {
-        match c {
-            b'"' => {
-                i += 1;
-                loop {
-                    let rest = text.get(i..)?;
-                    let at = rest.iter().position(|&b| b == b'"' || b == b'\\')?;
-                    i += at;
-                    if text.get(i) == Some(&b'\\') {
-                        i += 2;
-                    } else {
-                        break;
-                    }
-                }
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
             }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
             b'{' | b'[' => {
                 depth += 1;
                 if depth > limit {
@@ -303,7 +301,6 @@ fn too_deep_bytewise(text: &[u8], limit: usize) -> Option<usize> {
             b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        i += 1;
     }
     None
 }
