@@ -156,16 +156,26 @@ pub const MAX_DEPTH: usize = 100;
 pub fn too_deep(text: &[u8], limit: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = 0;
-    while let Some(&c) = text.get(i) {
-        match c {
+    loop {
+        // The next bracket or quote; none: the scan is over.
+        i = find(
+            text,
+            i,
+            |w| has(w, b'"') | has(w | SPACE, b'{') | has(w | SPACE, b'}'),
+            |b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'),
+        )?;
+        match text.get(i)? {
             b'"' => {
                 // Skip the string: to its closing quote, over escapes. An unterminated string
                 // runs to the end, where no bracket counts.
                 i += 1;
                 loop {
-                    let rest = text.get(i..)?;
-                    let at = rest.iter().position(|&b| b == b'"' || b == b'\\')?;
-                    i += at;
+                    i = find(
+                        text,
+                        i,
+                        |w| has(w, b'"') | has(w, b'\\'),
+                        |b| matches!(b, b'"' | b'\\'),
+                    )?;
                     if text.get(i) == Some(&b'\\') {
                         i += 2;
                     } else {
@@ -179,12 +189,41 @@ pub fn too_deep(text: &[u8], limit: usize) -> Option<usize> {
                     return Some(i);
                 }
             }
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            _ => {}
+            _ => depth = depth.saturating_sub(1),
         }
         i += 1;
     }
-    None
+}
+
+/// Each byte's bit 5: `[` | it is `{`, `]` | it is `}` (and no other byte becomes either).
+const SPACE: u64 = 0x2020_2020_2020_2020;
+
+/// Non-zero when a byte of the word `w` is `b` (exact: a borrow only starts at a zero byte).
+fn has(w: u64, b: u8) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (LO * u64::from(b));
+    x.wrapping_sub(LO) & !x & (LO << 7)
+}
+
+/// Offset of the first byte from `i` on that `byte` accepts: eight bytes at a time while the
+/// word test `word` says none of them is one (the scan's whitespace and string text), then
+/// byte by byte.
+fn find(
+    text: &[u8],
+    mut i: usize,
+    word: impl Fn(u64) -> u64,
+    byte: impl Fn(u8) -> bool,
+) -> Option<usize> {
+    while let Some(chunk) = text.get(i..i + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+        if word(u64::from_le_bytes(chunk)) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    text.get(i..)?
+        .iter()
+        .position(|&b| byte(b))
+        .map(|at| i + at)
 }
 
 /// The error for text nesting deeper than [`MAX_DEPTH`], at the bracket past the limit.

@@ -13,6 +13,7 @@ pub mod json;
 pub mod limits;
 pub mod notes;
 pub(crate) mod shared;
+pub mod sniff;
 pub mod spec;
 pub(crate) mod turns;
 
@@ -28,6 +29,7 @@ pub mod openai_responses;
 use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
+use sniff::Node;
 use spec::registry;
 use std::fmt;
 
@@ -51,7 +53,7 @@ macro_rules! by_convert {
         fn decode_response(doc: $response) -> $crate::formats::Decoding {
             convert::decode_response(doc)
         }
-        fn sniff(v: &serde_json::Value) -> Option<($crate::formats::Kind, u8)> {
+        fn sniff_view(v: &$crate::formats::sniff::Node) -> Option<($crate::formats::Kind, u8)> {
             convert::sniff(v)
         }
     };
@@ -187,8 +189,13 @@ pub trait Codec {
     fn encode_response(x: &Exchange) -> (Self::Response, Vec<Loss>);
     /// Response body → an exchange holding the one assistant message (and the model name).
     fn decode_response(doc: Self::Response) -> Result<(Exchange, Vec<Loss>), DecodeError>;
-    /// How likely `v` is a request or response of this format, 0 (no) to 100 (certain).
-    fn sniff(v: &Value) -> Option<(Kind, u8)>;
+    /// How likely the document `v` is a request or response of this format, 0 (no) to 100
+    /// (certain).
+    fn sniff_view(v: &Node) -> Option<(Kind, u8)>;
+    /// [`Codec::sniff_view`] of a parsed value.
+    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+        Self::sniff_view(&Node::of(v))
+    }
     /// The same for a document that is not JSON (text formats such as the legacy XML).
     fn sniff_text(_text: &str) -> Option<(Kind, u8)> {
         None
@@ -210,10 +217,21 @@ pub trait Codec {
     fn parse_response(text: &str) -> Result<Self::Response, DecodeError> {
         json::parse(Self::ID, text)
     }
-    /// Parsed JSON → request body, moving its strings: how [`read_any`] decodes the value it
-    /// sniffed, without reading the text again. `None` when the value does not fit (or the
-    /// format is not JSON): the text is then read with [`Codec::parse_request`], which says
-    /// why. A format whose `parse_request` does more than deserialise overrides this too.
+    /// [`Codec::parse_request`] of text known to be JSON nested within [`json::MAX_DEPTH`]
+    /// (what [`read_any`] decodes). A codec whose `parse_request` is [`json::parse`] may read
+    /// it with [`parse_within_depth`], skipping the depth scan; by default `parse_request`.
+    fn parse_request_within_depth(text: &str) -> Result<Self::Request, DecodeError> {
+        Self::parse_request(text)
+    }
+    /// [`Codec::parse_request_within_depth`] for responses.
+    fn parse_response_within_depth(text: &str) -> Result<Self::Response, DecodeError> {
+        Self::parse_response(text)
+    }
+    /// Parsed JSON → request body, moving its strings: how a value already parsed (a stream's
+    /// assembled response) is decoded without writing it out as text. `None` when the value
+    /// does not fit (or the format is not JSON): the text is then read with
+    /// [`Codec::parse_request`], which says why. A format whose `parse_request` does more than
+    /// deserialise overrides this too.
     fn request_from_json(v: Value) -> Option<Self::Request> {
         json::from_value(v)
     }
@@ -316,9 +334,14 @@ impl Format {
     /// Decode this format's request or response body. Errors carry line and column. Text over
     /// [`limits::MAX_INPUT`] or an exchange over the message and tool limits is refused.
     pub fn decode(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+        self.decode_at(text, kind, Depth::Unknown)
+    }
+
+    /// [`Format::decode`] of text whose nesting `depth` may already be known.
+    fn decode_at(self, text: &str, kind: Kind, depth: Depth) -> Result<Decoded, DecodeError> {
         limits::check_size(Some(self.id()), text)?;
         let result = self
-            .decode_codec(text, kind)
+            .decode_codec(text, kind, depth)
             .and_then(|d| limits::check_counts(self.id(), &d.exchange).map(|()| d));
         result.map_err(|e| json::locate_error(e, text))
     }
@@ -326,8 +349,9 @@ impl Format {
     /// Guess the format and kind of a document: the most confident format wins.
     pub fn detect(text: &str) -> Result<(Format, Kind), DecodeError> {
         limits::check_size(None, text)?;
-        match json::parse_value("auto-detect", text) {
-            Ok(v) => Format::detect_json(&v),
+        let mut parsed = None;
+        match view("auto-detect", text, &mut parsed) {
+            Ok(view) => Format::detect_json(&view),
             Err(syntax) => Format::detect_text(text).ok_or(DecodeError {
                 format: None,
                 ..syntax
@@ -335,8 +359,8 @@ impl Format {
         }
     }
 
-    /// The most confident format for a parsed JSON document.
-    fn detect_json(v: &Value) -> Result<(Format, Kind), DecodeError> {
+    /// The most confident format for a JSON document.
+    fn detect_json(v: &Node) -> Result<(Format, Kind), DecodeError> {
         Format::most_confident(|f| f.sniff(v)).ok_or_else(|| DecodeError {
             format: None,
             pointer: None,
@@ -359,27 +383,6 @@ impl Format {
             .filter(|(_, _, score)| *score > 0)
             .max_by_key(|(_, _, score)| *score)
             .map(|(f, k, _)| (f, k))
-    }
-
-    /// [`Format::decode`] of a document already parsed into `v` (from `text`): no second read
-    /// of the text unless it does not fit, when [`Format::decode`] reads it for the error.
-    fn decode_json(self, v: Value, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
-        // The wasm reads the text again instead: deserialising every wire type from a `Value`
-        // as well as from text would add about a tenth to the page's wasm.
-        #[cfg(target_arch = "wasm32")]
-        let decoded: Option<Result<(Exchange, Vec<Loss>), DecodeError>> = {
-            let _ = v;
-            None
-        };
-        #[cfg(not(target_arch = "wasm32"))]
-        let decoded = self.decode_value(v, kind);
-        let Some(result) = decoded else {
-            return self.decode(text, kind);
-        };
-        result
-            .map(|(exchange, losses)| Decoded { exchange, losses })
-            .and_then(|d| limits::check_counts(self.id(), &d.exchange).map(|()| d))
-            .map_err(|e| json::locate_error(e, text))
     }
 }
 
@@ -414,12 +417,39 @@ fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
     }
 }
 
-fn decode_with<C: Codec>(text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
-    let (exchange, losses) = match kind {
-        Kind::Request => C::decode_request(C::parse_request(text)?)?,
-        Kind::Response => C::decode_response(C::parse_response(text)?)?,
+fn decode_with<C: Codec>(text: &str, kind: Kind, depth: Depth) -> Result<Decoded, DecodeError> {
+    let (exchange, losses) = match (kind, depth) {
+        (Kind::Request, Depth::Unknown) => C::decode_request(C::parse_request(text)?)?,
+        (Kind::Request, Depth::Within) => C::decode_request(C::parse_request_within_depth(text)?)?,
+        (Kind::Response, Depth::Unknown) => C::decode_response(C::parse_response(text)?)?,
+        (Kind::Response, Depth::Within) => {
+            C::decode_response(C::parse_response_within_depth(text)?)?
+        }
     };
     Ok(Decoded { exchange, losses })
+}
+
+/// What is known of a text's nesting when it is decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    /// Nothing: the parser checks it.
+    Unknown,
+    /// It is JSON nested within [`json::MAX_DEPTH`] ([`read_any`]'s view found so).
+    Within,
+}
+
+/// [`json::parse`] of text known to be JSON nested within [`json::MAX_DEPTH`]: serde alone,
+/// without the depth scan (a tenth of reading a long conversation), and on failure `parse`
+/// for the error with its pointer, line and column. The wasm keeps its one reader per type.
+pub(crate) fn parse_within_depth<T: DeserializeOwned>(
+    text: &str,
+    parse: impl FnOnce(&str) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok(doc) = serde_json::from_str(text) {
+        return Ok(doc);
+    }
+    parse(text)
 }
 
 /// Where a document came from: Toolscope's own model JSON or a provider's wire format.
@@ -446,10 +476,12 @@ impl Source {
 /// format at the element that does not fit; otherwise why it is not a canonical exchange.
 pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
     limits::check_size(None, text)?;
-    // The text is parsed once: the canonical model and the wire types are read from that
-    // value, and the sniffers look at it. The text is read again only for an error's position.
-    let value = match json::parse_value("canonical", text) {
-        Ok(v) => v,
+    // The text is read twice at most: once into the borrowed view the sniffers look at, once
+    // by the reader of what it is (the canonical model or the detected format's wire types).
+    // It is read again only for an error's position.
+    let mut parsed = None;
+    let view = match view("canonical", text, &mut parsed) {
+        Ok(view) => view,
         // Not JSON: a text format, or the syntax error is the answer.
         Err(syntax) => {
             return match Format::detect_text(text) {
@@ -463,8 +495,10 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
             };
         }
     };
+    // A wire document fails as an exchange at its first member the model does not have.
     #[cfg(not(target_arch = "wasm32"))]
-    let canonical = <Exchange as serde::Deserialize>::deserialize(&value).ok();
+    let canonical = serde_json::from_str::<Exchange>(text).ok();
+    // The wasm reuses `parse`'s reader: a second deserialiser of the model would grow it.
     #[cfg(target_arch = "wasm32")]
     let canonical = json::parse::<Exchange>("canonical", text).ok();
     if let Some(exchange) = canonical {
@@ -477,9 +511,9 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
             Source::Canonical,
         ));
     }
-    match Format::detect_json(&value) {
+    match Format::detect_json(&view) {
         Ok((format, kind)) => format
-            .decode_json(value, text, kind)
+            .decode_at(text, kind, Depth::Within)
             .map(|d| (d, Source::Wire(format, kind))),
         // Why it is not a canonical exchange, with its pointer.
         Err(_) => Err(json::parse::<Exchange>("canonical", text)
@@ -491,6 +525,21 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
                 column: None,
                 message: "not a request or response of any known format".into(),
             })),
+    }
+}
+
+/// The view the sniffers read of the JSON document `text`, or why it is not one: the syntax
+/// error (or the nesting past [`json::MAX_DEPTH`]) as [`json::parse_value`] reports it, which
+/// reads the text again only then. Should that parse succeed where the view did not, the view
+/// is of its value, kept in `parsed`.
+fn view<'t>(
+    format: &'static str,
+    text: &'t str,
+    parsed: &'t mut Option<Value>,
+) -> Result<Node<'t>, DecodeError> {
+    match sniff::parse(text, json::MAX_DEPTH) {
+        Some(view) => Ok(view),
+        None => json::parse_value(format, text).map(|v| Node::of(parsed.insert(v))),
     }
 }
 

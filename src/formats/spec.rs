@@ -380,14 +380,19 @@ macro_rules! registry {
                 }
             }
 
-            fn decode_codec(self, text: &str, kind: Kind) -> Result<Decoded, DecodeError> {
+            fn decode_codec(
+                self,
+                text: &str,
+                kind: Kind,
+                depth: Depth,
+            ) -> Result<Decoded, DecodeError> {
                 match self {
-                    $( Format::$v => decode_with::<$c>(text, kind), )*
+                    $( Format::$v => decode_with::<$c>(text, kind, depth), )*
                 }
             }
 
             /// Decode a document already parsed into a value: `None` when the codec reads
-            /// only text (native builds; the wasm reads the text, see `decode_json`).
+            /// only text (native builds; the wasm reads the text, see `Protocol::decode_response`).
             #[cfg(not(target_arch = "wasm32"))]
             fn decode_value(
                 self,
@@ -399,9 +404,9 @@ macro_rules! registry {
                 }
             }
 
-            fn sniff(self, v: &Value) -> Option<(Kind, u8)> {
+            fn sniff(self, v: &$crate::formats::sniff::Node) -> Option<(Kind, u8)> {
                 match self {
-                    $( Format::$v => <$c as Codec>::sniff(v), )*
+                    $( Format::$v => <$c as Codec>::sniff_view(v), )*
                 }
             }
 

@@ -4,7 +4,7 @@
 
 use super::ui;
 use crate::formats::json::escape;
-use crate::formats::json::member;
+use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, is_form_key, Block, ChoiceMode, Exchange, Extra, Loss, Losses, Message,
@@ -739,7 +739,7 @@ fn decode_messages(
     system: &mut Option<String>,
     losses: &mut Losses,
 ) -> Result<Vec<Message>, DecodeError> {
-    if ui::is_ui_messages(items) {
+    if ui::is_ui_messages(&items.iter().map(Node::of).collect::<Vec<_>>()) {
         return ui::decode(items, at, system, losses);
     }
     let mut out: Vec<Message> = Vec::new();
@@ -988,53 +988,53 @@ pub fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError>
 // ------------------------------------------------------------------------------------------
 // Detection
 
-fn part_is_ai(p: &Value) -> bool {
-    let ty = p.get("type").and_then(Value::as_str).unwrap_or("");
+fn part_is_ai(p: &Node) -> bool {
+    let ty = p.get("type").and_then(Node::as_str).unwrap_or("");
     matches!(
         ty,
         "tool-call" | "tool-result" | "dynamic-tool" | "step-start"
     ) || (ty.starts_with("tool-") && p.get("toolCallId").is_some())
 }
 
-fn message_is_ai(m: &Value) -> bool {
+fn message_is_ai(m: &Node) -> bool {
     ["content", "parts"].iter().any(|k| {
-        member(m, k)
-            .and_then(Value::as_array)
+        m.get(k)
+            .and_then(Node::as_array)
             .is_some_and(|ps| ps.iter().any(part_is_ai))
     })
 }
 
-fn messages_look_ai(ms: &[Value]) -> bool {
+fn messages_look_ai(ms: &[Node]) -> bool {
     ms.iter().any(message_is_ai) || ui::is_ui_messages(ms)
 }
 
 /// How likely `v` is an AI SDK document.
-pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     match v {
-        Value::Array(ms) if !ms.is_empty() && ms.iter().all(|m| member(m, "role").is_some()) => {
+        Node::Array(ms) if !ms.is_empty() && ms.iter().all(|m| m.get("role").is_some()) => {
             if messages_look_ai(ms) {
                 Some((Kind::Request, 95))
             } else {
                 Some((Kind::Request, 20))
             }
         }
-        Value::Object(o) => {
+        Node::Object(o) => {
             if o.get("response")
                 .and_then(|r| r.get("messages"))
-                .is_some_and(Value::is_array)
+                .is_some_and(Node::is_array)
             {
                 return Some((Kind::Response, 95));
             }
             // One message on its own, when its parts say AI SDK.
             if o.contains_key("role") && messages_look_ai(std::slice::from_ref(v)) {
-                let kind = match o.get("role").and_then(Value::as_str) {
+                let kind = match o.get("role").and_then(Node::as_str) {
                     Some("assistant") => Kind::Response,
                     _ => Kind::Request,
                 };
                 return Some((kind, 90));
             }
-            let ms = o.get("messages").and_then(Value::as_array)?;
-            if o.get("tools").is_some_and(Value::is_object) || messages_look_ai(ms) {
+            let ms = o.get("messages").and_then(Node::as_array)?;
+            if o.get("tools").is_some_and(Node::is_object) || messages_look_ai(ms) {
                 return Some((Kind::Request, 95));
             }
             let keys = [
@@ -1045,7 +1045,7 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
                 "topP",
             ];
             keys.iter()
-                .any(|k| o.contains_key(*k))
+                .any(|k| o.contains_key(k))
                 .then_some((Kind::Request, 90))
         }
         _ => None,

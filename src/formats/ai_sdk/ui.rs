@@ -5,25 +5,45 @@
 //! outputs, each step's outputs becoming a Tool message); written back as `ModelMessage`s.
 
 use super::convert::ID;
+use crate::formats::sniff::Node;
 use crate::formats::DecodeError;
 use crate::model::{Losses, Message, Part, ResultContent, Role, ToolCall, ToolResult};
 use serde_json::{json, Value};
 
 /// True when `items` are UI messages: every one has `role` and a `parts` array (AI SDK 4 UI
 /// messages also have a `content` string), and one has an `id` or a part only UI messages have.
-pub fn is_ui_messages(items: &[Value]) -> bool {
+pub fn is_ui_messages(items: &[Node]) -> bool {
     !items.is_empty()
         && items.iter().all(|m| {
-            m.get("role").is_some_and(Value::is_string)
-                && m.get("parts").is_some_and(Value::is_array)
-                && m.get("content").is_none_or(Value::is_string)
+            m.get("role").is_some_and(Node::is_string)
+                && m.get("parts").is_some_and(Node::is_array)
+                && m.get("content").is_none_or(Node::is_string)
         })
         && items.iter().any(|m| {
             m.get("id").is_some()
                 || m.get("parts")
-                    .and_then(Value::as_array)
-                    .is_some_and(|ps| ps.iter().any(|p| tool_name(&tool_part(p)).is_some()))
+                    .and_then(Node::as_array)
+                    .is_some_and(|ps| ps.iter().any(is_tool_part))
         })
+}
+
+/// True when `p` is a tool part with a name: `tool_name(&tool_part(p)).is_some()`, read on the
+/// view.
+fn is_tool_part(p: &Node) -> bool {
+    let ty = p.get("type").and_then(Node::as_str);
+    match p.get("toolInvocation") {
+        Some(inv) if ty == Some("tool-invocation") => {
+            inv.get("toolName").is_some_and(Node::is_string)
+        }
+        _ => {
+            ty.is_some()
+                && p.get("toolCallId").is_some()
+                && match ty {
+                    Some("dynamic-tool") => p.get("toolName").is_some_and(Node::is_string),
+                    t => t.is_some_and(|t| t.starts_with("tool-")),
+                }
+        }
+    }
 }
 
 /// A tool part in the AI SDK 5 shape: an AI SDK 4 `tool-invocation` part (`toolInvocation:

@@ -10,8 +10,8 @@ use super::wire::{
     ToolResultBlock, ToolUseBlock, WireRole,
 };
 use crate::formats::json::escape;
-use crate::formats::json::member;
 use crate::formats::shared::{self, drop_pointer, option_pointer};
+use crate::formats::sniff::{Node, Object};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
@@ -1286,10 +1286,10 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
 
 /// Request: `messages` 50, +3 with `max_tokens`, +42 with an Anthropic marker; response:
 /// `type: "message"` with a `content` array, 98.
-pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     let o = v.as_object()?;
-    if o.get("type").and_then(Value::as_str) == Some("message")
-        && o.get("content").is_some_and(Value::is_array)
+    if o.get("type").and_then(Node::as_str) == Some("message")
+        && o.get("content").is_some_and(Node::is_array)
     {
         return Some((Kind::Response, 98));
     }
@@ -1306,26 +1306,26 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     Some((Kind::Request, score))
 }
 
-fn has_marker(o: &Map<String, Value>) -> bool {
+fn has_marker(o: &Object) -> bool {
     let tools = o
         .get("tools")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .is_some_and(|ts| ts.iter().any(|t| t.get("input_schema").is_some()));
     let choice = o
         .get("tool_choice")
         .and_then(|c| c.get("type"))
-        .and_then(Value::as_str)
+        .and_then(Node::as_str)
         .is_some_and(|t| matches!(t, "auto" | "any" | "tool" | "none"));
     let blocks = o
         .get("messages")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .is_some_and(|ms| {
             ms.iter()
-                .filter_map(|m| member(m, "content").and_then(Value::as_array))
+                .filter_map(|m| m.get("content").and_then(Node::as_array))
                 .flatten()
                 .any(|b| {
                     matches!(
-                        member(b, "type").and_then(Value::as_str),
+                        b.get("type").and_then(Node::as_str),
                         Some("tool_use" | "tool_result")
                     )
                 })

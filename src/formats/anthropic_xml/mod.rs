@@ -52,7 +52,6 @@ use crate::formats::spec::Send;
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
 use crate::model::{Exchange, Loss};
-use serde_json::Value;
 
 /// The legacy XML codec.
 pub struct Codec;
@@ -79,7 +78,7 @@ impl crate::formats::Codec for Codec {
     }
 
     /// Never JSON.
-    fn sniff(_v: &Value) -> Option<(Kind, u8)> {
+    fn sniff_view(_v: &crate::formats::sniff::Node) -> Option<(Kind, u8)> {
         None
     }
 

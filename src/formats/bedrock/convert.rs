@@ -9,8 +9,8 @@ use super::wire::{
     ToolEntry, ToolResultBlock, ToolSpec, ToolUse, WireRole,
 };
 use crate::formats::json::escape;
-use crate::formats::json::member;
 use crate::formats::shared::{self, drop_pointer};
+use crate::formats::sniff::Node;
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
@@ -1459,10 +1459,10 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
 /// `type` (Anthropic and OpenAI blocks always have one); 0 for a document with Gemini's
 /// `contents` (whose `toolConfig` holds `functionCallingConfig`); response: `output.message`,
 /// 97.
-pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     let o = v.as_object()?;
     if o.get("output")
-        .and_then(Value::as_object)
+        .and_then(Node::as_object)
         .is_some_and(|out| out.contains_key("message"))
     {
         return Some((Kind::Response, 97));
@@ -1473,22 +1473,22 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     }
     let tool_config = o
         .get("toolConfig")
-        .and_then(Value::as_object)
+        .and_then(Node::as_object)
         .is_some_and(|c| c.contains_key("tools") || c.contains_key("toolChoice"));
     let config = tool_config || o.contains_key("inferenceConfig") || o.contains_key("modelId");
     let blocks = o
         .get("messages")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .is_some_and(|ms| {
             ms.iter()
-                .filter_map(|m| member(m, "content").and_then(Value::as_array))
+                .filter_map(|m| m.get("content").and_then(Node::as_array))
                 .flatten()
-                .filter_map(Value::as_object)
+                .filter_map(Node::as_object)
                 .any(|b| {
                     !b.contains_key("type")
                         && ["text", "toolUse", "toolResult"]
                             .iter()
-                            .any(|k| b.contains_key(*k))
+                            .any(|k| b.contains_key(k))
                 })
         });
     Some((Kind::Request, if config || blocks { 96 } else { 0 }))

@@ -19,6 +19,7 @@
 use super::schema;
 use super::wire::{self, Fields};
 use crate::formats::json::escape;
+use crate::formats::sniff::Node;
 use crate::formats::DecodeError;
 use crate::model::{
     empty_object_schema, Block, ChoiceMode, Exchange, Extra, Loss, Losses, Message, Options, Part,
@@ -1717,7 +1718,7 @@ pub fn decode_response(mut doc: wire::Response) -> Result<(Exchange, Vec<Loss>),
 
 /// How sure it is that `v` is a Gemini body, and which one (the contents of a request, the
 /// candidates of a response).
-pub fn sniff(v: &Value) -> Option<(crate::formats::Kind, u8)> {
+pub fn sniff(v: &Node) -> Option<(crate::formats::Kind, u8)> {
     let m = v.as_object()?;
     if m.contains_key("contents") {
         Some((crate::formats::Kind::Request, 95))

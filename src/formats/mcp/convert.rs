@@ -11,6 +11,7 @@ use super::wire::{
 use crate::formats::field::Field;
 use crate::formats::json::escape;
 use crate::formats::shared;
+use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, Block, Exchange, Extra, Loss, Losses, Message, Part, ResultContent, Role,
@@ -1093,19 +1094,19 @@ pub fn decode_response(doc: Document) -> Result<(Exchange, Vec<Loss>), DecodeErr
 /// A JSON-RPC 2.0 transcript or message: 98. A document of only `tools/call` requests (or
 /// the empty transcript a turn without calls encodes to) is a response, anything else a
 /// request.
-pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
-    let is_rpc = |m: &Value| m.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
-    let is_call = |m: &Value| {
-        m.get("method").and_then(Value::as_str) == Some("tools/call") && m.get("id").is_some()
+pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
+    let is_rpc = |m: &Node| m.get("jsonrpc").and_then(Node::as_str) == Some("2.0");
+    let is_call = |m: &Node| {
+        m.get("method").and_then(Node::as_str) == Some("tools/call") && m.get("id").is_some()
     };
     match v {
-        Value::Array(a) if a.is_empty() => Some((Kind::Response, 50)),
-        Value::Array(a) if a.iter().all(is_rpc) => Some(if a.iter().all(is_call) {
+        Node::Array(a) if a.is_empty() => Some((Kind::Response, 50)),
+        Node::Array(a) if a.iter().all(is_rpc) => Some(if a.iter().all(is_call) {
             (Kind::Response, 98)
         } else {
             (Kind::Request, 98)
         }),
-        Value::Object(_) if is_rpc(v) => Some(if is_call(v) {
+        Node::Object(_) if is_rpc(v) => Some(if is_call(v) {
             (Kind::Response, 98)
         } else {
             (Kind::Request, 98)

@@ -25,7 +25,7 @@
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
-use crate::formats::json::member;
+use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -43,24 +43,22 @@ impl crate::formats::Codec for Cohere {
     const ID: &'static str = ID;
     super::adapted_codec!(Cohere, renamed, lift, to_cohere, from_cohere);
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    fn sniff_view(v: &Node) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
         if o.contains_key("message") && o.contains_key("finish_reason") {
             return (!o.contains_key("choices")).then_some((Kind::Response, 97));
         }
         o.get("messages")?;
         let choice = matches!(
-            o.get("tool_choice").and_then(Value::as_str),
+            o.get("tool_choice").and_then(Node::as_str),
             Some("REQUIRED" | "NONE")
         );
-        let plan = messages(v).any(|m| member(m, "tool_plan").is_some());
+        let plan = messages(v).any(|m| m.get("tool_plan").is_some());
         let documents = messages(v).any(|m| {
-            member(m, "content")
-                .and_then(Value::as_array)
-                .is_some_and(|c| {
-                    c.iter()
-                        .any(|p| member(p, "type") == Some(&json!("document")))
-                })
+            m.get("content").and_then(Node::as_array).is_some_and(|c| {
+                c.iter()
+                    .any(|p| p.get("type").and_then(Node::as_str) == Some("document"))
+            })
         });
         let fields = [
             "strict_tools",
@@ -69,10 +67,10 @@ impl crate::formats::Codec for Cohere {
             "safety_mode",
         ]
         .iter()
-        .any(|k| o.contains_key(*k));
+        .any(|k| o.contains_key(k));
         let model = o
             .get("model")
-            .and_then(Value::as_str)
+            .and_then(Node::as_str)
             .is_some_and(|m| m.starts_with("command"));
         (choice || plan || documents || fields || model).then_some((Kind::Request, 97))
     }

@@ -19,7 +19,7 @@
 use super::profile::{ObjectArguments, Profile, Strict, MAX_COMPLETION_TOKENS, MAX_TOKENS};
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
-use crate::formats::json::member;
+use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     empty_object_schema, is_form_key, settle_ids, Block, ChoiceMode, Exchange, Extra, Loss, Losses,
@@ -2320,7 +2320,7 @@ pub fn decode_response(
 }
 
 /// How sure we are that `v` is a Chat Completions request or response.
-pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     let o = v.as_object()?;
     if o.contains_key("choices") {
         return Some((Kind::Response, 95));
@@ -2329,15 +2329,15 @@ pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
     let role_marker = messages.as_array().is_some_and(|ms| {
         ms.iter().any(|m| {
             matches!(
-                member(m, "role").and_then(Value::as_str),
+                m.get("role").and_then(Node::as_str),
                 Some("system" | "developer" | "tool" | "function")
-            ) || member(m, "tool_calls").is_some()
-                || member(m, "function_call").is_some()
+            ) || m.get("tool_calls").is_some()
+                || m.get("function_call").is_some()
         })
     });
     let tool_marker = o
         .get("tools")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .is_some_and(|ts| ts.iter().any(|t| t.get("function").is_some()));
     let marker = role_marker || tool_marker || o.contains_key("functions");
     Some((Kind::Request, if marker { 95 } else { 55 }))

@@ -7,11 +7,10 @@
 
 use super::dialects::{choice_messages, messages};
 use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
-use crate::formats::json::member;
+use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::{Format, Kind};
 use crate::model::ModelFamily;
-use serde_json::Value;
 
 /// DeepSeek Chat Completions.
 pub struct DeepSeek;
@@ -19,17 +18,17 @@ pub struct DeepSeek;
 impl crate::formats::Codec for DeepSeek {
     super::chat_codec!(DeepSeek, "deepseek");
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    fn sniff_view(v: &Node) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
         let model = o
             .get("model")
-            .and_then(Value::as_str)
+            .and_then(Node::as_str)
             .is_some_and(|m| m.starts_with("deepseek"));
         if o.contains_key("choices") {
-            let reasoning = choice_messages(v).any(|m| member(m, "reasoning_content").is_some());
+            let reasoning = choice_messages(v).any(|m| m.get("reasoning_content").is_some());
             return (model || reasoning).then_some((Kind::Response, 97));
         }
-        let reasoning = messages(v).any(|m| member(m, "reasoning_content").is_some());
+        let reasoning = messages(v).any(|m| m.get("reasoning_content").is_some());
         (model || reasoning).then_some((Kind::Request, 97))
     }
 }

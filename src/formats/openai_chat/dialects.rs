@@ -19,6 +19,7 @@
 //! plain OpenAI document).
 
 use super::wire::Fields;
+use crate::formats::sniff::Node;
 use crate::formats::DecodeError;
 use serde_json::Value;
 
@@ -29,25 +30,25 @@ pub use super::ollama::Ollama;
 
 /// True when some tool is `{"function": {…}}` without `type`: the Mistral SDK and docs spell
 /// tools so (Cohere and Ollama accept it too; OpenAI does not).
-pub(crate) fn untyped_tools(v: &Value) -> bool {
-    v.get("tools").and_then(Value::as_array).is_some_and(|ts| {
+pub(crate) fn untyped_tools(v: &Node) -> bool {
+    v.get("tools").and_then(Node::as_array).is_some_and(|ts| {
         ts.iter()
-            .any(|t| t.get("type").is_none() && t.get("function").is_some_and(Value::is_object))
+            .any(|t| t.get("type").is_none() && t.get("function").is_some_and(Node::is_object))
     })
 }
 
 /// The messages of a request, if any.
-pub(crate) fn messages(v: &Value) -> impl Iterator<Item = &Value> {
+pub(crate) fn messages<'v, 'a>(v: &'v Node<'a>) -> impl Iterator<Item = &'v Node<'a>> {
     v.get("messages")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .into_iter()
         .flatten()
 }
 
 /// The messages of a Chat Completions response's choices.
-pub(crate) fn choice_messages(v: &Value) -> impl Iterator<Item = &Value> {
+pub(crate) fn choice_messages<'v, 'a>(v: &'v Node<'a>) -> impl Iterator<Item = &'v Node<'a>> {
     v.get("choices")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .into_iter()
         .flatten()
         .filter_map(|c| c.get("message"))

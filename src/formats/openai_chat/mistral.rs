@@ -8,10 +8,10 @@
 
 use super::dialects::untyped_tools;
 use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Quirks, MAX_TOKENS};
+use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::{Format, Kind};
 use crate::model::{ChoiceMode, IdRule, ModelFamily};
-use serde_json::Value;
 
 /// Words of Mistral's model names (`mistral-large-latest`, `codestral-2501`, …).
 pub(crate) const MISTRAL_MODELS: [&str; 6] = [
@@ -29,11 +29,11 @@ pub struct Mistral;
 impl crate::formats::Codec for Mistral {
     super::chat_codec!(Mistral, "mistral");
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    fn sniff_view(v: &Node) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
         let model = o
             .get("model")
-            .and_then(Value::as_str)
+            .and_then(Node::as_str)
             .map(str::to_ascii_lowercase)
             .is_some_and(|m| MISTRAL_MODELS.iter().any(|name| m.contains(name)));
         if o.contains_key("choices") {
@@ -41,7 +41,7 @@ impl crate::formats::Codec for Mistral {
         }
         o.get("messages")?;
         let marker = model
-            || o.get("tool_choice").and_then(Value::as_str) == Some("any")
+            || o.get("tool_choice").and_then(Node::as_str) == Some("any")
             || o.contains_key("random_seed")
             || o.contains_key("safe_prompt")
             || untyped_tools(v);

@@ -70,9 +70,36 @@ macro_rules! chat_codec {
         fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
             $crate::formats::openai_chat::convert::decode_response(doc, &$profile)
         }
+
+        $crate::formats::openai_chat::within_depth!();
     };
 }
 pub(crate) use chat_codec;
+
+/// The Chat Completions codecs read their bodies with [`crate::formats::json::parse`], so text
+/// known to nest within its limit skips the depth scan.
+macro_rules! within_depth {
+    () => {
+        fn parse_request_within_depth(
+            text: &str,
+        ) -> Result<Self::Request, $crate::formats::DecodeError> {
+            $crate::formats::parse_within_depth(
+                text,
+                <Self as $crate::formats::Codec>::parse_request,
+            )
+        }
+
+        fn parse_response_within_depth(
+            text: &str,
+        ) -> Result<Self::Response, $crate::formats::DecodeError> {
+            $crate::formats::parse_within_depth(
+                text,
+                <Self as $crate::formats::Codec>::parse_response,
+            )
+        }
+    };
+}
+pub(crate) use within_depth;
 
 /// The codec methods of a dialect with shapes of its own around the converter (Cohere,
 /// Ollama): `$before` adapts the model before encoding a request (reporting its losses),
@@ -108,14 +135,16 @@ macro_rules! adapted_codec {
         fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
             $crate::formats::openai_chat::convert::decode_response($from(doc)?, &$profile)
         }
+
+        $crate::formats::openai_chat::within_depth!();
     };
 }
 pub(crate) use adapted_codec;
 
+use crate::formats::sniff::Node;
 use crate::formats::spec::{Http, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
-use serde_json::Value;
 
 /// The OpenAI Chat Completions codec.
 pub struct Codec;
@@ -123,7 +152,7 @@ pub struct Codec;
 impl crate::formats::Codec for Codec {
     chat_codec!(Codec, "openai-chat");
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    fn sniff_view(v: &Node) -> Option<(Kind, u8)> {
         convert::sniff(v)
     }
 }

@@ -29,7 +29,7 @@
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
 use super::wire::{self, Field, Fields};
-use crate::formats::json::member;
+use crate::formats::sniff::Node;
 use crate::formats::spec::{Http, Print, Sdk, Send};
 use crate::formats::{DecodeError, Kind};
 use crate::model::ModelFamily;
@@ -47,27 +47,27 @@ impl crate::formats::Codec for Ollama {
     const ID: &'static str = ID;
     super::adapted_codec!(Ollama, into_options, lift, to_ollama, from_ollama);
 
-    fn sniff(v: &Value) -> Option<(Kind, u8)> {
+    fn sniff_view(v: &Node) -> Option<(Kind, u8)> {
         let o = v.as_object()?;
         if o.contains_key("message") && o.contains_key("done") {
             return Some((Kind::Response, 97));
         }
         o.get("messages")?;
         let object_args = messages(v).any(|m| {
-            member(m, "tool_calls")
-                .and_then(Value::as_array)
+            m.get("tool_calls")
+                .and_then(Node::as_array)
                 .is_some_and(|calls| {
                     calls.iter().any(|c| {
-                        member(c, "function")
-                            .and_then(|f| member(f, "arguments"))
-                            .is_some_and(Value::is_object)
+                        c.get("function")
+                            .and_then(|f| f.get("arguments"))
+                            .is_some_and(Node::is_object)
                     })
                 })
         });
-        let tool_name = messages(v).any(|m| member(m, "tool_name").is_some());
+        let tool_name = messages(v).any(|m| m.get("tool_name").is_some());
         let fields = ["options", "keep_alive", "think"]
             .iter()
-            .any(|k| o.contains_key(*k));
+            .any(|k| o.contains_key(k));
         (object_args || tool_name || fields).then_some((Kind::Request, 97))
     }
 }

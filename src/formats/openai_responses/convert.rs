@@ -11,6 +11,7 @@ use super::wire::{
     Input, InputImage, InputTokensDetails, Item, MessageItem, OutputTokensDetails, Request,
     Response, ToolChoiceObject, ToolDef, Usage as WireUsage,
 };
+use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     empty_object_schema, Block, ChoiceMode, Exchange, Extra, IdRule, Loss, Losses, Message, Part,
@@ -1715,10 +1716,10 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
 }
 
 /// How sure it is that `v` is a Responses body, and which one.
-pub fn sniff(v: &Value) -> Option<(Kind, u8)> {
+pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     let o = v.as_object()?;
-    if o.get("object").and_then(Value::as_str) == Some("response")
-        || o.get("output").is_some_and(Value::is_array)
+    if o.get("object").and_then(Node::as_str) == Some("response")
+        || o.get("output").is_some_and(Node::is_array)
     {
         return Some((Kind::Response, 95));
     }
