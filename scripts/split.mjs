@@ -26,6 +26,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
 import { serveDist, launch } from '../e2e/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,7 +38,6 @@ if (process.env.SPLIT === '0') {
 
 // The features rustc's wasm32 target and wasm-opt emit; binaryen 108 needs them named.
 const FEATURES = ['--enable-reference-types', '--enable-bulk-memory', '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue', '--enable-nontrapping-float-to-int'];
-const MARK = '/* toolscope: split loader */';
 
 const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
 const wasmName = html.match(/module_or_path: '\.\/([^']+_bg\.wasm)'/)?.[1];
@@ -47,7 +47,7 @@ const wasmFile = path.join(dir, wasmName);
 const glueFile = path.join(dir, glueName);
 const restName = wasmName.replace(/_bg\.wasm$/, '_bg.rest.wasm');
 let glue = fs.readFileSync(glueFile, 'utf8');
-if (glue.includes(MARK)) throw new Error(`${glueFile} is split already: build again (make dist)`);
+if (glue.includes(restName)) throw new Error(`${glueFile} is split already: build again (make dist)`);
 
 const tmp = fs.mkdtempSync(path.join(root, 'target', 'split-'));
 const whole = fs.readFileSync(wasmFile);
@@ -205,11 +205,13 @@ const loaded = '    const { instance, module } = await __wbg_load(await module_o
 if (!glue.includes(loaded)) throw new Error(`${glueFile}: wasm-bindgen's glue changed shape (load)`);
 glue = glue.replace(loaded, `${loaded}    await __split.beforeStart(instance.exports);\n`);
 glue = glue.replace('    wasm.__wbindgen_start();\n', '    wasm.__wbindgen_start();\n    __split.mounted();\n');
-glue = `${glue}\n${MARK}\n${loader}`;
+glue = `${glue}\n${loader}`;
 
 fs.copyFileSync(primary, wasmFile);
 fs.copyFileSync(rest, path.join(dir, restName));
-fs.writeFileSync(glueFile, glue);
+// Minified (esbuild, already here for the code editor): the glue is fetched before the app
+// runs, and its export names and the wasm's import names are kept as they are.
+fs.writeFileSync(glueFile, transformSync(glue, { minify: true, format: 'esm', target: 'es2022' }).code);
 
 // index.html's integrity attributes of the two files that changed.
 const sri = (file) => `sha384-${crypto.createHash('sha384').update(fs.readFileSync(file)).digest('base64')}`;
