@@ -761,17 +761,18 @@ fn encode_messages<'a>(msgs: &'a [Message], losses: &mut Losses) -> Vec<MessageP
 
 /// (role, number of parts) of the messages [`decode_request`] makes of these wire messages.
 fn read_back_shape(msgs: &[MessageParam]) -> Vec<(Role, usize)> {
-    let mut shape = Vec::new();
+    let mut shape = Vec::with_capacity(msgs.len());
+    // One buffer for every message's flags.
+    let mut results = Vec::new();
     for m in msgs {
-        let (n, results): (usize, Vec<bool>) = match &m.content {
-            Content::Text(_) => (1, vec![false]),
-            Content::Blocks(b) => (
-                b.len(),
-                b.iter()
-                    .map(|b| matches!(b, Block::ToolResult(_)))
-                    .collect(),
-            ),
-        };
+        results.clear();
+        match &m.content {
+            Content::Text(_) => results.push(false),
+            Content::Blocks(b) => {
+                results.extend(b.iter().map(|b| matches!(b, Block::ToolResult(_))));
+            }
+        }
+        let n = results.len();
         match m.role {
             WireRole::Assistant => shape.push((Role::Assistant, n)),
             WireRole::System => shape.push((Role::User, n)),
