@@ -707,3 +707,36 @@ fn anthropic_other_formats_details_are_dropped() {
     assert_losses!(&losses; Dropped "/extra/openai-chat", Dropped "/messages/1/parts");
     assert_eq!(doc["messages"][1]["content"], "ok");
 }
+
+/// The text is written from a body that borrows the exchange; the owned body of
+/// `Codec::encode_request` (for callers that keep it) must be the same document with the same
+/// losses: for a pasted document (server tools, system blocks, raw blocks), results of every
+/// kind, and ids that have to be assigned and rewritten (the body then borrows a settled copy).
+#[test]
+fn anthropic_owned_body_is_the_written_text() {
+    use toolscope::formats::{anthropic::Codec, json::pretty};
+    let (pasted, _) = decode(&pasted_request(), Kind::Request);
+    let results = base(common::calls_answered(
+        "prices",
+        &[("t1", "get_weather"), ("t2", "get_weather")],
+        vec![
+            error_result(Some("t1"), "Unknown ticker"),
+            common::chart_result("t2", vec![Block::Text { text: "".into() }]),
+        ],
+    ));
+    let mut ids = base(vec![
+        user("Weather?"),
+        assistant(vec![
+            call(Some("bad id!"), "get_weather", json!({"location": "Oslo"})),
+            call(None, "get_weather", json!([1])),
+        ]),
+        tool_msg(vec![result(Some("bad id!"), "rain"), result(None, "")]),
+    ]);
+    ids.options.temperature = Some(0.5);
+    for x in [pasted, results, ids] {
+        let written = A.encode(&x, Kind::Request);
+        let (doc, losses) = Codec::encode_request(&x);
+        assert_eq!(pretty(&doc), written.text);
+        assert_eq!(losses, written.losses);
+    }
+}

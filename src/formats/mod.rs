@@ -205,6 +205,15 @@ pub trait Codec {
     fn render_request(doc: &Self::Request) -> String {
         json::pretty(doc)
     }
+    /// Model → request text: [`Codec::encode_request`] rendered, unless the codec writes the
+    /// text from a body that borrows the exchange.
+    fn write_request(x: &Exchange) -> Encoded {
+        let (doc, losses) = Self::encode_request(x);
+        Encoded {
+            text: Self::render_request(&doc),
+            losses,
+        }
+    }
     /// Response body → text.
     fn render_response(doc: &Self::Response) -> String {
         json::pretty(doc)
@@ -400,13 +409,7 @@ fn decode_value_with<C: Codec>(
 
 fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
     match kind {
-        Kind::Request => {
-            let (doc, losses) = C::encode_request(x);
-            Encoded {
-                text: C::render_request(&doc),
-                losses,
-            }
-        }
+        Kind::Request => C::write_request(x),
         Kind::Response => {
             let (doc, losses) = C::encode_response(x);
             Encoded {

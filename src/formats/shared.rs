@@ -7,6 +7,7 @@ use crate::model::{
 };
 use crate::text::Ptr;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
 pub(crate) fn wrap(id: &str, m: Map<String, Value>) -> Extra {
@@ -70,14 +71,15 @@ pub(crate) fn drop_pointer_at(part: &Ptr, later_kept: bool) -> String {
 /// A call's arguments for a format whose input is a JSON object (`what` names the field, as
 /// in "Anthropic tool_use input"; `target` is its pointer in the document): invalid text and
 /// non-object values become `{}`, and the spelling of valid text is not kept — each reported.
-pub(crate) fn object_arguments(
-    call: &ToolCall,
+/// Valid arguments are borrowed: the body is written from the exchange.
+pub(crate) fn object_arguments<'a>(
+    call: &'a ToolCall,
     p: impl std::fmt::Display,
     target: impl std::fmt::Display,
     what: &str,
     losses: &mut Losses,
-) -> Value {
-    let empty = Value::Object(Map::new());
+) -> Cow<'a, Value> {
+    let empty = Cow::Owned(Value::Object(Map::new()));
     if call.arguments_invalid() {
         let raw = call.arguments_raw.as_deref().unwrap_or_default();
         losses
@@ -106,7 +108,7 @@ pub(crate) fn object_arguments(
             .at(target.to_string());
     }
     if call.arguments.is_object() {
-        call.arguments.clone()
+        Cow::Borrowed(&call.arguments)
     } else {
         losses
             .rewritten(
@@ -148,16 +150,17 @@ pub(crate) fn derived_stop(m: &Message) -> StopReason {
 }
 
 /// Tool `i`'s input schema where the format needs a JSON object: anything else is sent as an
-/// empty object schema, reported with `why` at `target` (where the schema lands).
-pub(crate) fn object_schema(
+/// empty object schema, reported with `why` at `target` (where the schema lands). A schema
+/// that is an object is borrowed.
+pub(crate) fn object_schema<'a>(
     i: usize,
-    t: &Tool,
+    t: &'a Tool,
     why: &str,
     target: impl std::fmt::Display,
     losses: &mut Losses,
-) -> Value {
+) -> Cow<'a, Value> {
     if t.input_schema.is_object() {
-        return t.input_schema.clone();
+        return Cow::Borrowed(&t.input_schema);
     }
     losses
         .rewritten(
@@ -166,7 +169,7 @@ pub(crate) fn object_schema(
             why,
         )
         .at(target.to_string());
-    empty_object_schema()
+    Cow::Owned(empty_object_schema())
 }
 
 /// Reports what tool `t` (at `p`) carries from MCP that the format's tools cannot hold: its

@@ -9,11 +9,11 @@ use super::wire::{
     MessageParam, MessageTag, ResultContent as WireResult, System, TextBlock, ToolDef,
     ToolResultBlock, ToolUseBlock, WireRole,
 };
-use crate::formats::json::escape;
+use crate::formats::json::{self, escape};
 use crate::formats::shared::{self, drop_pointer, option_pointer};
 use crate::formats::sniff::{Node, Object};
 use crate::formats::turns::{self, Turns};
-use crate::formats::{DecodeError, Kind};
+use crate::formats::{DecodeError, Encoded, Kind};
 use crate::model::{
     assign_missing_ids, rewrite_ids, Block as ModelBlock, ChoiceMode, Exchange, IdRule, Loss,
     Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult,
@@ -21,6 +21,7 @@ use crate::model::{
 };
 use crate::text::Ptr;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// Format id.
@@ -70,7 +71,7 @@ fn blocks_text(blocks: &[Block]) -> String {
     blocks
         .iter()
         .filter_map(|b| match b {
-            Block::Text(t) => Some(t.text.as_str()),
+            Block::Text(t) => Some(t.text.as_ref()),
             _ => None,
         })
         .collect::<Vec<_>>()
@@ -141,7 +142,7 @@ impl PartCtx<'_> {
     }
 }
 
-fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block> {
+fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option<Block<'a>> {
     let p = &ctx.pointer;
     match part {
         Part::Text { text, extra } => {
@@ -160,7 +161,7 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                 response_only_fields(&mut fields, &["citations"], p, losses);
             }
             Some(Block::Text(TextBlock {
-                text: text.clone(),
+                text: Cow::Borrowed(text),
                 extra: fields,
             }))
         }
@@ -182,8 +183,8 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                 response_only_fields(&mut fields, &["caller", "toolset_name"], p, losses);
             }
             Some(Block::ToolUse(ToolUseBlock {
-                id: call.id.clone().unwrap_or_default(),
-                name: call.name.clone(),
+                id: Cow::Borrowed(call.id.as_deref().unwrap_or_default()),
+                name: Cow::Borrowed(&call.name),
                 input,
                 extra: fields,
             }))
@@ -203,7 +204,7 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
         }
         Part::Raw { format, value } => {
             if format == ID {
-                Some(Block::Raw(value.clone()))
+                Some(Block::Raw(Cow::Borrowed(value)))
             } else {
                 losses
                     .dropped(
@@ -241,10 +242,10 @@ fn response_only_fields(
     }
 }
 
-fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResultBlock {
+fn encode_result<'a>(r: &'a ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResultBlock<'a> {
     let p = ctx.pointer;
     let tool_use_id = match &r.call_id {
-        Some(id) => id.clone(),
+        Some(id) => Cow::Borrowed(id.as_str()),
         None => {
             losses
                 .added(
@@ -253,7 +254,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
                     WHY_IDS,
                 )
                 .at(format!("{}/tool_use_id", ctx.target));
-            UNPAIRED_ID.to_string()
+            Cow::Borrowed(UNPAIRED_ID)
         }
     };
     if let Some(name) = &r.name {
@@ -276,7 +277,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
     };
     let content = match &r.content {
         ResultContent::Text(t) if t.is_empty() => None,
-        ResultContent::Text(t) => Some(WireResult::Text(t.clone())),
+        ResultContent::Text(t) => Some(WireResult::Text(Cow::Borrowed(t))),
         ResultContent::Json(v) => {
             losses
                 .rewritten(
@@ -285,9 +286,9 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
                     "Anthropic tool_result content is a string or content blocks",
                 )
                 .at(format!("{}/content", ctx.target));
-            Some(WireResult::Text(
+            Some(WireResult::Text(Cow::Owned(
                 serde_json::to_string(v).unwrap_or_else(|_| "null".into()),
-            ))
+            )))
         }
         ResultContent::Blocks(blocks) => {
             let keep = |b: &ModelBlock| match b {
@@ -304,7 +305,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
                         losses.dropped(bp, "empty text block", "the API rejects empty text blocks");
                     }
                     ModelBlock::Text { text } => out.push(Block::Text(TextBlock {
-                        text: text.clone(),
+                        text: Cow::Borrowed(text),
                         extra: Map::new(),
                     })),
                     ModelBlock::Image { media_type, data } => {
@@ -317,7 +318,9 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
                                     data: data.clone(),
                                 },
                             };
-                            out.push(Block::Raw(serde_json::to_value(img).unwrap_or(Value::Null)));
+                            out.push(Block::Raw(Cow::Owned(
+                                serde_json::to_value(img).unwrap_or(Value::Null),
+                            )));
                         } else {
                             losses.dropped(
                                 bp,
@@ -327,7 +330,7 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
                         }
                     }
                     ModelBlock::Raw { format, value } if format == ID => {
-                        out.push(Block::Raw(value.clone()))
+                        out.push(Block::Raw(Cow::Borrowed(value)))
                     }
                     ModelBlock::Raw { format, .. } => {
                         losses.dropped(
@@ -352,12 +355,29 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
 // ---------------------------------------------------------------------------------------------
 // Encoding: request
 
-/// Model → request body.
-pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
+/// Model → request body, owning its texts and values.
+pub fn encode_request(x: &Exchange) -> (wire::Request<'static>, Vec<Loss>) {
+    with_request(x, |doc| doc.into_owned())
+}
+
+/// Model → request text: the body borrows the exchange's texts and values (nothing to copy
+/// into it or free after it) and is printed at once.
+pub fn write_request(x: &Exchange) -> Encoded {
+    let (text, losses) = with_request(x, |doc| json::pretty(&doc));
+    Encoded { text, losses }
+}
+
+/// `f` of the request body, with the losses of writing it (ids settled first).
+fn with_request<T>(x: &Exchange, f: impl FnOnce(wire::Request) -> T) -> (T, Vec<Loss>) {
     let mut losses = Losses::new();
     let (x, l) = crate::model::settle_ids(x, WHY_IDS, Some(&IdRule::ANTHROPIC));
     losses.extend(l);
+    let doc = f(request(&x, &mut losses));
+    (doc, losses.into_vec())
+}
 
+/// The request body of an exchange whose ids are settled.
+fn request<'a>(x: &'a Exchange, losses: &mut Losses) -> wire::Request<'a> {
     losses.foreign_extra(&x.extra, ID, "");
     let mut extra = x.extra.get(ID).cloned().unwrap_or_default();
     let stored_system = extra.remove("system");
@@ -380,24 +400,24 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         }
     }
 
-    let system = encode_system(&x, stored_system, &mut losses);
-    let tools = encode_tools(&x, layout, &mut losses);
-    let tool_choice = encode_tool_choice(&x, choice_extra, &mut losses);
+    let system = encode_system(x, stored_system, losses);
+    let tools = encode_tools(x, layout, losses);
+    let tool_choice = encode_tool_choice(x, choice_extra, losses);
 
     let model = crate::model::encoder_model(
-        &x,
+        x,
         crate::model::ModelFamily::Anthropic,
         "/model",
         "model",
         "the Messages API requires a model",
-        &mut losses,
+        losses,
     );
     let max_tokens = match x.options.max_tokens {
         Some(n) => n,
         None => {
             losses
                 .added(
-                    option_pointer(&x, "max_tokens"),
+                    option_pointer(x, "max_tokens"),
                     format!("max_tokens {PLACEHOLDER_MAX_TOKENS}"),
                     "the Messages API requires max_tokens",
                 )
@@ -417,9 +437,9 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     }
     let stop_sequences = (!x.options.stop.is_empty()).then(|| x.options.stop.clone());
 
-    let messages = encode_messages(&x.messages, &mut losses);
+    let messages = encode_messages(&x.messages, losses);
 
-    let doc = wire::Request {
+    wire::Request {
         model: Some(model),
         max_tokens: Some(max_tokens),
         system,
@@ -430,11 +450,14 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         stop_sequences,
         messages,
         extra,
-    };
-    (doc, losses.into_vec())
+    }
 }
 
-fn encode_system(x: &Exchange, stored: Option<Value>, losses: &mut Losses) -> Option<System> {
+fn encode_system<'a>(
+    x: &'a Exchange,
+    stored: Option<Value>,
+    losses: &mut Losses,
+) -> Option<System<'a>> {
     if let Some(v) = stored {
         // The block form of a pasted document, kept while its text still matches the model.
         match serde_json::from_value::<Vec<Block>>(v) {
@@ -459,12 +482,12 @@ fn encode_system(x: &Exchange, stored: Option<Value>, losses: &mut Losses) -> Op
             );
             None
         }
-        Some(s) => Some(System::Text(s.clone())),
+        Some(s) => Some(System::Text(Cow::Borrowed(s))),
         None => None,
     }
 }
 
-fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
+fn encode_tool<'a>(i: usize, t: &'a Tool, losses: &mut Losses) -> ToolDef<'a> {
     let p = format!("/tools/{i}");
     let input_schema = shared::object_schema(
         i,
@@ -488,8 +511,8 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
         losses,
     );
     ToolDef::Custom(CustomTool {
-        name: t.name.clone(),
-        description: t.description.clone(),
+        name: Cow::Borrowed(&t.name),
+        description: t.description.as_deref().map(Cow::Borrowed),
         input_schema,
         strict: t.strict,
         extra,
@@ -499,14 +522,18 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolDef {
 /// Client tools in the model's order; server tools of a pasted document (kept in
 /// `extra.anthropic.tools` as the document's tool list, client tools named by a string) back at
 /// their places.
-fn encode_tools(x: &Exchange, layout: Option<Value>, losses: &mut Losses) -> Option<Vec<ToolDef>> {
+fn encode_tools<'a>(
+    x: &'a Exchange,
+    layout: Option<Value>,
+    losses: &mut Losses,
+) -> Option<Vec<ToolDef<'a>>> {
     let mut custom = x.tools.iter().enumerate();
     let mut out = Vec::new();
     match layout {
         Some(Value::Array(entries)) => {
             for e in entries {
                 if e.is_object() {
-                    out.push(ToolDef::Server(e));
+                    out.push(ToolDef::Server(Cow::Owned(e)));
                 } else if let Some((i, t)) = custom.next() {
                     out.push(encode_tool(i, t, losses));
                 }
@@ -658,7 +685,7 @@ fn encode_tool_choice(
 
 /// The canonical messages as Anthropic turns: a Tool message (and any Tool messages right after
 /// it) and the User message after them become one user message, results first.
-fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
+fn encode_messages<'a>(msgs: &'a [Message], losses: &mut Losses) -> Vec<MessageParam<'a>> {
     let groups = turns::group::<Messages>(msgs, losses);
     let mut out = Vec::with_capacity(groups.len());
     for (wi, group) in groups.iter().enumerate() {
@@ -735,17 +762,18 @@ fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<MessageParam> {
 
 /// (role, number of parts) of the messages [`decode_request`] makes of these wire messages.
 fn read_back_shape(msgs: &[MessageParam]) -> Vec<(Role, usize)> {
-    let mut shape = Vec::new();
+    let mut shape = Vec::with_capacity(msgs.len());
+    // One buffer for every message's flags.
+    let mut results = Vec::new();
     for m in msgs {
-        let (n, results): (usize, Vec<bool>) = match &m.content {
-            Content::Text(_) => (1, vec![false]),
-            Content::Blocks(b) => (
-                b.len(),
-                b.iter()
-                    .map(|b| matches!(b, Block::ToolResult(_)))
-                    .collect(),
-            ),
-        };
+        results.clear();
+        match &m.content {
+            Content::Text(_) => results.push(false),
+            Content::Blocks(b) => {
+                results.extend(b.iter().map(|b| matches!(b, Block::ToolResult(_))));
+            }
+        }
+        let n = results.len();
         match m.role {
             WireRole::Assistant => shape.push((Role::Assistant, n)),
             WireRole::System => shape.push((Role::User, n)),
@@ -759,7 +787,7 @@ fn read_back_shape(msgs: &[MessageParam]) -> Vec<(Role, usize)> {
 // Decoding: request
 
 /// Request body → model.
-pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+pub fn decode_request(doc: wire::Request<'static>) -> Result<(Exchange, Vec<Loss>), DecodeError> {
     let mut losses = Losses::new();
     let mut extra = doc.extra;
     let mut x = Exchange::default();
@@ -770,7 +798,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
     x.options.stop = doc.stop_sequences.unwrap_or_default();
 
     match doc.system {
-        Some(System::Text(s)) => x.system = Some(s),
+        Some(System::Text(s)) => x.system = Some(s.into_owned()),
         Some(System::Blocks(blocks)) => {
             x.system = Some(blocks_text(&blocks));
             // Kept so the blocks (and their cache_control) are written back as they were.
@@ -788,11 +816,11 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
         for t in tools {
             match t {
                 ToolDef::Custom(t) => {
-                    layout.push(Value::String(t.name.clone()));
+                    layout.push(Value::String(t.name.to_string()));
                     x.tools.push(Tool {
-                        name: t.name,
-                        description: t.description,
-                        input_schema: t.input_schema,
+                        name: t.name.into_owned(),
+                        description: t.description.map(Cow::into_owned),
+                        input_schema: t.input_schema.into_owned(),
                         strict: t.strict,
                         output_schema: None,
                         annotations: None,
@@ -801,7 +829,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                 }
                 ToolDef::Server(v) => {
                     server = true;
-                    layout.push(v);
+                    layout.push(v.into_owned());
                 }
             }
         }
@@ -876,16 +904,16 @@ fn decode_text(t: TextBlock, marker: bool) -> Part {
         extra.insert(ID.to_string(), Map::new());
     }
     Part::Text {
-        text: t.text,
+        text: t.text.into_owned(),
         extra,
     }
 }
 
 fn decode_call(b: ToolUseBlock) -> Part {
     Part::ToolCall(ToolCall {
-        id: Some(b.id),
-        name: b.name,
-        arguments: b.input,
+        id: Some(b.id.into_owned()),
+        name: b.name.into_owned(),
+        arguments: b.input.into_owned(),
         arguments_raw: None,
         extra: shared::wrap(ID, b.extra),
     })
@@ -909,7 +937,7 @@ fn decode_message(
                 parts.push(match b {
                     Block::Text(t) => decode_text(t, single_block),
                     Block::ToolUse(u) => {
-                        call_ids.insert(u.id.clone());
+                        call_ids.insert(u.id.to_string());
                         decode_call(u)
                     }
                     Block::ToolResult(_) => {
@@ -921,7 +949,7 @@ fn decode_message(
                     }
                     Block::Raw(value) => Part::Raw {
                         format: ID.into(),
-                        value,
+                        value: value.into_owned(),
                     },
                 });
             }
@@ -936,7 +964,7 @@ fn decode_message(
             for (bi, b) in blocks.into_iter().enumerate() {
                 let (role, part) = match b {
                     Block::ToolResult(r) if !system => {
-                        if !call_ids.contains(&r.tool_use_id) {
+                        if !call_ids.contains(r.tool_use_id.as_ref()) {
                             return Err(DecodeError::at(
                                 ID,
                                 format!("{base}/content/{bi}/tool_use_id"),
@@ -968,7 +996,7 @@ fn decode_message(
                         Role::User,
                         Part::Raw {
                             format: ID.into(),
-                            value,
+                            value: value.into_owned(),
                         },
                     ),
                 };
@@ -1009,13 +1037,13 @@ fn decode_result(r: ToolResultBlock) -> Part {
     }
     let content = match r.content {
         None => ResultContent::Text(String::new()),
-        Some(WireResult::Text(s)) => ResultContent::Text(s),
+        Some(WireResult::Text(s)) => ResultContent::Text(s.into_owned()),
         Some(WireResult::Blocks(blocks)) => {
             ResultContent::Blocks(blocks.into_iter().map(decode_result_block).collect())
         }
     };
     Part::ToolResult(ToolResult {
-        call_id: Some(r.tool_use_id),
+        call_id: Some(r.tool_use_id.into_owned()),
         name: None,
         content,
         is_error: r.is_error == Some(true),
@@ -1025,15 +1053,17 @@ fn decode_result(r: ToolResultBlock) -> Part {
 
 fn decode_result_block(b: Block) -> ModelBlock {
     match b {
-        Block::Text(t) if t.extra.is_empty() => ModelBlock::Text { text: t.text },
-        Block::Raw(v) => match serde_json::from_value::<ImageBlock>(v.clone()) {
+        Block::Text(t) if t.extra.is_empty() => ModelBlock::Text {
+            text: t.text.into_owned(),
+        },
+        Block::Raw(v) => match serde_json::from_value::<ImageBlock>(v.clone().into_owned()) {
             Ok(img) => ModelBlock::Image {
                 media_type: img.source.media_type,
                 data: img.source.data,
             },
             Err(_) => ModelBlock::Raw {
                 format: ID.into(),
-                value: v,
+                value: v.into_owned(),
             },
         },
         other => ModelBlock::Raw {
@@ -1081,7 +1111,7 @@ fn stop_from_wire(s: String) -> StopReason {
 }
 
 /// The exchange's last assistant message → response body.
-pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
+pub fn encode_response(x: &Exchange) -> (wire::Response<'static>, Vec<Loss>) {
     let mut losses = Losses::new();
     let view = x.response_view();
     let (with_ids, l) = assign_missing_ids(&view, WHY_IDS);
@@ -1219,7 +1249,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
         kind: MessageTag::Message,
         role: AssistantTag::Assistant,
         model: Some(model),
-        content,
+        content: content.into_iter().map(Block::into_owned).collect(),
         stop_reason: Some(stop_reason),
         stop_sequence,
         usage: Some(usage),
@@ -1229,7 +1259,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
 }
 
 /// Response body → an exchange of the model name and the one assistant message.
-pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
+pub fn decode_response(doc: wire::Response<'static>) -> Result<(Exchange, Vec<Loss>), DecodeError> {
     let mut extra = Map::new();
     if !doc.id.is_empty() && doc.id != PLACEHOLDER_ID {
         extra.insert("id".into(), Value::String(doc.id));
@@ -1267,7 +1297,7 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
             }
             Block::Raw(value) => Part::Raw {
                 format: ID.into(),
-                value,
+                value: value.into_owned(),
             },
         });
     }
@@ -1335,7 +1365,12 @@ fn has_marker(o: &Object) -> bool {
 
 // Format-bound forms of the shared helpers.
 
-fn encode_arguments(call: &ToolCall, p: &Ptr, target: &Ptr, losses: &mut Losses) -> Value {
+fn encode_arguments<'a>(
+    call: &'a ToolCall,
+    p: &Ptr,
+    target: &Ptr,
+    losses: &mut Losses,
+) -> Cow<'a, Value> {
     shared::object_arguments(
         call,
         p,

@@ -62,7 +62,11 @@ pub struct Codec;
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
-    crate::formats::by_convert!(wire::Request, wire::Response);
+    crate::formats::by_convert!(wire::Request<'static>, wire::Response<'static>);
+
+    fn write_request(x: &crate::model::Exchange) -> crate::formats::Encoded {
+        convert::write_request(x)
+    }
 }
 
 impl crate::formats::spec::Spec for Codec {

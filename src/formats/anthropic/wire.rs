@@ -4,15 +4,20 @@
 //! Only what Toolscope reads is typed; every unknown field lands in a flattened `extra` map and
 //! every unknown block or tool type is kept verbatim as a `Raw` value, so a pasted document is
 //! emitted back unchanged.
+//!
+//! The texts and JSON values that come from the model are `Cow`s: the encoder writes a body
+//! that borrows them from the exchange (no copy to make and free), the decoder reads owned ones
+//! (`Request<'static>`).
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// The request body of `POST /v1/messages`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Request {
+pub struct Request<'a> {
     /// Model name (required by the API; a placeholder is emitted when the model has none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
@@ -21,10 +26,10 @@ pub struct Request {
     pub max_tokens: Option<u64>,
     /// System prompt: a string or an array of text blocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system: Option<System>,
+    pub system: Option<System<'a>>,
     /// Client tools (`input_schema`) and server tools (`type: "web_search_…"`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools: Option<Vec<ToolDef>>,
+    pub tools: Option<Vec<ToolDef<'a>>>,
     /// How the model uses the tools.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_choice: Option<ToolChoice>,
@@ -38,7 +43,7 @@ pub struct Request {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_sequences: Option<Vec<String>>,
     /// The conversation.
-    pub messages: Vec<MessageParam>,
+    pub messages: Vec<MessageParam<'a>>,
     /// Everything else (`metadata`, `thinking`, `stream`, `top_k`, `service_tier`, …).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -47,32 +52,32 @@ pub struct Request {
 /// Top-level `system`: a string or text blocks (which may carry `cache_control`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum System {
+pub enum System<'a> {
     /// `"system": "…"`.
-    Text(String),
+    Text(Cow<'a, str>),
     /// `"system": [{"type": "text", "text": "…", "cache_control": …}]`.
-    Blocks(Vec<Block>),
+    Blocks(Vec<Block<'a>>),
 }
 
 /// A tool definition: a client tool with a schema, or a server tool named by its `type`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ToolDef {
+pub enum ToolDef<'a> {
     /// A client tool (`type` absent or `"custom"`).
-    Custom(CustomTool),
+    Custom(CustomTool<'a>),
     /// A server or Anthropic-defined tool (`web_search_20250305`, `bash_20250124`, …), verbatim.
-    Server(Value),
+    Server(Cow<'a, Value>),
 }
 
 /// A client tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CustomTool {
+pub struct CustomTool<'a> {
     /// Tool name.
-    pub name: String,
+    pub name: Cow<'a, str>,
     /// What the tool does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub description: Option<Cow<'a, str>>,
     /// JSON Schema of `input`.
-    pub input_schema: Value,
+    pub input_schema: Cow<'a, Value>,
     /// Strict schema adherence (structured outputs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
@@ -81,7 +86,7 @@ pub struct CustomTool {
     pub extra: Map<String, Value>,
 }
 
-impl Serialize for ToolDef {
+impl Serialize for ToolDef<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             ToolDef::Custom(t) => t.serialize(s),
@@ -90,14 +95,14 @@ impl Serialize for ToolDef {
     }
 }
 
-impl<'de> Deserialize<'de> for ToolDef {
+impl<'de, 'a> Deserialize<'de> for ToolDef<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
         match v.get("type").and_then(Value::as_str) {
             None | Some("custom") => CustomTool::deserialize(v)
                 .map(ToolDef::Custom)
                 .map_err(|e| de::Error::custom(format!("tool: {e}"))),
-            Some(_) => Ok(ToolDef::Server(v)),
+            Some(_) => Ok(ToolDef::Server(Cow::Owned(v))),
         }
     }
 }
@@ -160,11 +165,11 @@ pub enum WireRole {
 
 /// One request message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MessageParam {
+pub struct MessageParam<'a> {
     /// Who speaks.
     pub role: WireRole,
     /// A string or content blocks.
-    pub content: Content,
+    pub content: Content<'a>,
     /// Unknown fields.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -173,31 +178,31 @@ pub struct MessageParam {
 /// Message content: `"text"` is shorthand for one text block.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum Content {
+pub enum Content<'a> {
     /// The string shorthand.
-    Text(String),
+    Text(Cow<'a, str>),
     /// Content blocks.
-    Blocks(Vec<Block>),
+    Blocks(Vec<Block<'a>>),
 }
 
 /// A content block of a message (request or response).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Block {
+pub enum Block<'a> {
     /// `text`.
-    Text(TextBlock),
+    Text(TextBlock<'a>),
     /// `tool_use`.
-    ToolUse(ToolUseBlock),
+    ToolUse(ToolUseBlock<'a>),
     /// `tool_result` (user messages only).
-    ToolResult(ToolResultBlock),
+    ToolResult(ToolResultBlock<'a>),
     /// Any other block (`image`, `document`, `thinking`, `server_tool_use`, …), verbatim.
-    Raw(Value),
+    Raw(Cow<'a, Value>),
 }
 
 /// `{"type": "text", "text": …}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TextBlock {
+pub struct TextBlock<'a> {
     /// The text.
-    pub text: String,
+    pub text: Cow<'a, str>,
     /// `cache_control`, `citations`, unknown fields.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -205,13 +210,13 @@ pub struct TextBlock {
 
 /// `{"type": "tool_use", "id": …, "name": …, "input": {…}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolUseBlock {
+pub struct ToolUseBlock<'a> {
     /// Call id, `^[a-zA-Z0-9_-]+$`.
-    pub id: String,
+    pub id: Cow<'a, str>,
     /// Tool name.
-    pub name: String,
+    pub name: Cow<'a, str>,
     /// Arguments: a JSON object.
-    pub input: Value,
+    pub input: Cow<'a, Value>,
     /// `cache_control`, `caller`, `toolset_name`, unknown fields.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -219,12 +224,12 @@ pub struct ToolUseBlock {
 
 /// `{"type": "tool_result", "tool_use_id": …, "content": …, "is_error": …}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolResultBlock {
+pub struct ToolResultBlock<'a> {
     /// The `tool_use` answered.
-    pub tool_use_id: String,
+    pub tool_use_id: Cow<'a, str>,
     /// A string or text/image/document blocks; absent means empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content: Option<ResultContent>,
+    pub content: Option<ResultContent<'a>>,
     /// The tool failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_error: Option<bool>,
@@ -236,11 +241,11 @@ pub struct ToolResultBlock {
 /// `tool_result.content`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum ResultContent {
+pub enum ResultContent<'a> {
     /// A string.
-    Text(String),
+    Text(Cow<'a, str>),
     /// Blocks: `text`, `image`, `document`, `search_result`, … (all but text kept verbatim).
-    Blocks(Vec<Block>),
+    Blocks(Vec<Block<'a>>),
 }
 
 /// A base64 image block, as Toolscope writes one (`Block::Image` of the model).
@@ -286,13 +291,13 @@ pub enum Base64Tag {
 /// Serialises the typed blocks with their `type` first.
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum Tagged<'a> {
-    Text(&'a TextBlock),
-    ToolUse(&'a ToolUseBlock),
-    ToolResult(&'a ToolResultBlock),
+enum Tagged<'b, 'a> {
+    Text(&'b TextBlock<'a>),
+    ToolUse(&'b ToolUseBlock<'a>),
+    ToolResult(&'b ToolResultBlock<'a>),
 }
 
-impl Serialize for Block {
+impl Serialize for Block<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             Block::Text(b) => Tagged::Text(b).serialize(s),
@@ -312,14 +317,14 @@ fn typed<T: serde::de::DeserializeOwned, E: de::Error>(mut v: Value, what: &str)
     serde_json::from_value(v).map_err(|e| E::custom(format!("{what} block: {e}")))
 }
 
-impl<'de> Deserialize<'de> for Block {
+impl<'de, 'a> Deserialize<'de> for Block<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
         match v.get("type").and_then(Value::as_str) {
             Some("text") => typed(v, "text").map(Block::Text),
             Some("tool_use") => typed(v, "tool_use").map(Block::ToolUse),
             Some("tool_result") => typed(v, "tool_result").map(Block::ToolResult),
-            _ => Ok(Block::Raw(v)),
+            _ => Ok(Block::Raw(Cow::Owned(v))),
         }
     }
 }
@@ -328,7 +333,7 @@ impl<'de> Deserialize<'de> for Block {
 struct StringOrBlocks;
 
 impl<'de> Visitor<'de> for StringOrBlocks {
-    type Value = Result<String, Vec<Block>>;
+    type Value = Result<String, Vec<Block<'static>>>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a string or an array of content blocks")
@@ -348,28 +353,28 @@ impl<'de> Visitor<'de> for StringOrBlocks {
     }
 }
 
-impl<'de> Deserialize<'de> for Content {
+impl<'de, 'a> Deserialize<'de> for Content<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Ok(match d.deserialize_any(StringOrBlocks)? {
-            Ok(s) => Content::Text(s),
+            Ok(s) => Content::Text(Cow::Owned(s)),
             Err(b) => Content::Blocks(b),
         })
     }
 }
 
-impl<'de> Deserialize<'de> for System {
+impl<'de, 'a> Deserialize<'de> for System<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Ok(match d.deserialize_any(StringOrBlocks)? {
-            Ok(s) => System::Text(s),
+            Ok(s) => System::Text(Cow::Owned(s)),
             Err(b) => System::Blocks(b),
         })
     }
 }
 
-impl<'de> Deserialize<'de> for ResultContent {
+impl<'de, 'a> Deserialize<'de> for ResultContent<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Ok(match d.deserialize_any(StringOrBlocks)? {
-            Ok(s) => ResultContent::Text(s),
+            Ok(s) => ResultContent::Text(Cow::Owned(s)),
             Err(b) => ResultContent::Blocks(b),
         })
     }
@@ -377,7 +382,7 @@ impl<'de> Deserialize<'de> for ResultContent {
 
 /// The response body: `Message`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Response {
+pub struct Response<'a> {
     /// `msg_…` (a placeholder when the model has none).
     #[serde(default)]
     pub id: String,
@@ -390,7 +395,7 @@ pub struct Response {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// The answer.
-    pub content: Vec<Block>,
+    pub content: Vec<Block<'a>>,
     /// `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`, `pause_turn`, `refusal`, …
     #[serde(default)]
     pub stop_reason: Option<String>,
@@ -431,4 +436,88 @@ pub struct Usage {
     /// `cache_creation_input_tokens`, `cache_read_input_tokens`, `service_tier`, …
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// `c` owning its text or value.
+fn owned<T: ToOwned + ?Sized + 'static>(c: Cow<'_, T>) -> Cow<'static, T> {
+    Cow::Owned(c.into_owned())
+}
+
+/// Blocks owning their texts and values.
+fn owned_blocks(blocks: Vec<Block>) -> Vec<Block<'static>> {
+    blocks.into_iter().map(Block::into_owned).collect()
+}
+
+impl Block<'_> {
+    /// The block owning its texts and values (a body that outlives the exchange it was written
+    /// from).
+    pub fn into_owned(self) -> Block<'static> {
+        match self {
+            Block::Text(t) => Block::Text(TextBlock {
+                text: owned(t.text),
+                extra: t.extra,
+            }),
+            Block::ToolUse(u) => Block::ToolUse(ToolUseBlock {
+                id: owned(u.id),
+                name: owned(u.name),
+                input: owned(u.input),
+                extra: u.extra,
+            }),
+            Block::ToolResult(r) => Block::ToolResult(ToolResultBlock {
+                tool_use_id: owned(r.tool_use_id),
+                content: r.content.map(|c| match c {
+                    ResultContent::Text(t) => ResultContent::Text(owned(t)),
+                    ResultContent::Blocks(b) => ResultContent::Blocks(owned_blocks(b)),
+                }),
+                is_error: r.is_error,
+                extra: r.extra,
+            }),
+            Block::Raw(v) => Block::Raw(owned(v)),
+        }
+    }
+}
+
+impl Request<'_> {
+    /// The body owning its texts and values (see [`Block::into_owned`]).
+    pub fn into_owned(self) -> Request<'static> {
+        Request {
+            model: self.model,
+            max_tokens: self.max_tokens,
+            system: self.system.map(|s| match s {
+                System::Text(t) => System::Text(owned(t)),
+                System::Blocks(b) => System::Blocks(owned_blocks(b)),
+            }),
+            tools: self.tools.map(|ts| {
+                ts.into_iter()
+                    .map(|t| match t {
+                        ToolDef::Custom(t) => ToolDef::Custom(CustomTool {
+                            name: owned(t.name),
+                            description: t.description.map(owned),
+                            input_schema: owned(t.input_schema),
+                            strict: t.strict,
+                            extra: t.extra,
+                        }),
+                        ToolDef::Server(v) => ToolDef::Server(owned(v)),
+                    })
+                    .collect()
+            }),
+            tool_choice: self.tool_choice,
+            temperature: self.temperature,
+            top_p: self.top_p,
+            stop_sequences: self.stop_sequences,
+            messages: self
+                .messages
+                .into_iter()
+                .map(|m| MessageParam {
+                    role: m.role,
+                    content: match m.content {
+                        Content::Text(t) => Content::Text(owned(t)),
+                        Content::Blocks(b) => Content::Blocks(owned_blocks(b)),
+                    },
+                    extra: m.extra,
+                })
+                .collect(),
+            extra: self.extra,
+        }
+    }
 }

@@ -613,7 +613,8 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
         "Bedrock inputSchema.json must be a JSON object",
         format!("/toolConfig/tools/{i}/toolSpec/inputSchema/json"),
         losses,
-    );
+    )
+    .into_owned();
     let description = match &t.description {
         Some(d) if d.is_empty() => {
             losses.dropped(
@@ -1504,4 +1505,5 @@ fn encode_arguments(call: &ToolCall, p: &Ptr, target: &Ptr, losses: &mut Losses)
         "Bedrock toolUse input",
         losses,
     )
+    .into_owned()
 }
