@@ -514,7 +514,12 @@ pub fn read_any(text: &str) -> Result<(Decoded, Source), DecodeError> {
             Source::Canonical,
         ));
     }
-    match Format::detect_json(&view) {
+    let detected = Format::detect_json(&view);
+    // The view's memory goes back before the decoder allocates: reused, not a second heap on
+    // top of it (which glibc's malloc then trims and faults back in on the next read).
+    drop(view);
+    drop(parsed);
+    match detected {
         Ok((format, kind)) => format
             .decode_at(text, kind, Depth::Within)
             .map(|d| (d, Source::Wire(format, kind))),
