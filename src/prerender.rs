@@ -52,7 +52,7 @@ impl FirstView {
                     text: e.text,
                     losses: e.losses,
                     lints: Target::from_id(f.id())
-                        .map(|t| schema::lint(x, t, lint_options(f)))
+                        .map(|t| schema::lint(x, t, LintOptions::for_pane(f)))
                         .unwrap_or_default(),
                 }
             })
@@ -74,13 +74,6 @@ impl FirstView {
         serde_json::to_string(self)
             .unwrap_or_default()
             .replace('<', "\\u003c")
-    }
-}
-
-/// The checks a pane of format `f` runs (the "make strict" suggestions for OpenAI's formats).
-pub fn lint_options(f: Format) -> LintOptions {
-    LintOptions {
-        make_strict: f.protocol() == Format::OpenAiChat || f.protocol() == Format::OpenAiResponses,
     }
 }
 
@@ -115,19 +108,21 @@ pub fn into_index(html: &str, x: &Exchange) -> Result<String, String> {
     let at = html
         .find(BODY_OPEN)
         .ok_or("index.html has no <body> to put the first paint in")?;
+    let view = FirstView::of(x);
     html.insert_str(
         at + BODY_OPEN.len(),
         &format!(
             "\n{}<script type=\"application/json\" id=\"{FIRST_VIEW_ID}\">{}</script>{end}",
-            shell(x),
-            FirstView::of(x).to_script()
+            shell(x, &view),
+            view.to_script()
         ),
     );
     Ok(html)
 }
 
-/// The static shell for the exchange `x`: top bar, editor summary, every pane (request view).
-pub fn shell(x: &Exchange) -> String {
+/// The static shell for the exchange `x` (its first view `view`): top bar, editor summary,
+/// every pane (request view).
+pub fn shell(x: &Exchange, view: &FirstView) -> String {
     let mut out = format!("<div id=\"{ROOT_ID}\" class=\"prerender\">");
     out.push_str(&header());
     // The first visit's hint, as the app shows it (js/boot.js hides it once dismissed).
@@ -144,7 +139,7 @@ pub fn shell(x: &Exchange) -> String {
     );
     out.push_str("<main class=\"workspace\"><nav class=\"phone-jump\" aria-label=\"Jump to\"><a href=\"#views\">Wire formats ↓</a></nav>");
     out.push_str(&left(x));
-    out.push_str(&right(x));
+    out.push_str(&right(view));
     out.push_str("</main></div>");
     out
 }
@@ -262,7 +257,7 @@ fn left(x: &Exchange) -> String {
 }
 
 /// Every format pane of the request view, with its text, its badges and its notes.
-fn right(x: &Exchange) -> String {
+fn right(view: &FirstView) -> String {
     let mut out = String::from("<section class=\"right\" id=\"views\" aria-label=\"Views\">");
     out.push_str(&tabs(
         "View",
@@ -285,7 +280,6 @@ fn right(x: &Exchange) -> String {
          <div class=\"pane-grid\">"
             .replace("{n}", &Format::ALL.len().to_string()),
     );
-    let view = FirstView::of(x);
     for (f, p) in Format::ALL.into_iter().zip(&view.panes) {
         out.push_str(&pane(f, p, &view.arguments));
     }

@@ -264,6 +264,16 @@ pub struct LintOptions {
     pub make_strict: bool,
 }
 
+impl LintOptions {
+    /// The checks a pane of format `f` runs: "make strict" is offered for OpenAI's formats.
+    pub fn for_pane(f: Format) -> LintOptions {
+        LintOptions {
+            make_strict: f.protocol() == Format::OpenAiChat
+                || f.protocol() == Format::OpenAiResponses,
+        }
+    }
+}
+
 /// The lints of one target over every tool (not argument validation: see [`check`]).
 pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
     let mut out = names::duplicates(x);

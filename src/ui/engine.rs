@@ -6,9 +6,9 @@
 //! waits for [`Engine::ready`]. A function of the rest called earlier still works: the loader
 //! (`js/split-loader.js`) then fetches the rest at once.
 
-use crate::formats::{Encoded, Format, Kind};
+use crate::formats::{Format, Kind};
 use crate::model::Exchange;
-use crate::prerender::{FirstView, FIRST_VIEW_ID};
+use crate::prerender::{FirstPane, FirstView, FIRST_VIEW_ID};
 use crate::schema::Finding;
 use leptos::prelude::*;
 
@@ -76,27 +76,21 @@ impl Engine {
         }
     }
 
-    /// While the engine is not here: what the first view says of `x`'s request in format `f`
-    /// (the pane and its own checks) when `x` is still the first example; tracks `ready`.
-    pub fn first_pane(
+    /// While the engine is not here: `read` of the first view's pane of format `f` (its text,
+    /// losses and own checks) when `x`'s request is still the first example. Untracked.
+    pub fn first_pane<R>(
         &self,
         f: Format,
         kind: Kind,
         x: &Exchange,
-    ) -> Option<(Encoded, Vec<Finding>)> {
-        if self.ready.get() || kind != Kind::Request {
+        read: impl FnOnce(&FirstPane) -> R,
+    ) -> Option<R> {
+        if self.ready.get_untracked() || kind != Kind::Request {
             return None;
         }
         self.first.with_value(|v| {
             let (_, view) = v.as_ref().filter(|(first, _)| first == x)?;
-            let p = view.pane(f)?;
-            Some((
-                Encoded {
-                    text: p.text.clone(),
-                    losses: p.losses.clone(),
-                },
-                p.lints.clone(),
-            ))
+            view.pane(f).map(read)
         })
     }
 

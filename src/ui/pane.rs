@@ -181,10 +181,7 @@ fn pane_work(
     let host = NodeRef::<leptos::html::Article>::new();
     let need_encode = StoredValue::new(true);
     let target = Target::from_id(format.id());
-    let opts = LintOptions {
-        make_strict: format.protocol() == Format::OpenAiChat
-            || format.protocol() == Format::OpenAiResponses,
-    };
+    let opts = LintOptions::for_pane(format);
     // Element spans are found in one pass over the pane's text (`anchors::spans_in`), at any
     // size, but only once something is to be highlighted.
     let wants_spans = move || {
@@ -203,10 +200,13 @@ fn pane_work(
             let e = if state.engine.ready.get_untracked() {
                 state.exchange.with_untracked(|x| format.encode(x, kind))
             } else {
-                let first = state
-                    .exchange
-                    .with_untracked(|x| untrack(|| state.engine.first_pane(format, kind, x)));
-                let Some((e, _)) = first else {
+                let first = state.exchange.with_untracked(|x| {
+                    state.engine.first_pane(format, kind, x, |p| Encoded {
+                        text: p.text.clone(),
+                        losses: p.losses.clone(),
+                    })
+                });
+                let Some(e) = first else {
                     if !stale.get_untracked() {
                         stale.set(true);
                     }
@@ -238,17 +238,17 @@ fn pane_work(
     // encoding and a lint together made one task too long.
     let check = move || {
         let ready = state.engine.ready.try_get_untracked() == Some(true);
-        let Some(l) = state.exchange.try_with_untracked(|x| {
+        // Nothing when the pane is gone, or (not the first example, no engine yet) until the
+        // engine arrives.
+        let Some(Some(mut l)) = state.exchange.try_with_untracked(|x| {
             if ready {
                 Some(target.map(|t| schema::lint(x, t, opts)).unwrap_or_default())
             } else {
-                untrack(|| state.engine.first_pane(format, Kind::Request, x)).map(|(_, l)| l)
+                state
+                    .engine
+                    .first_pane(format, Kind::Request, x, |p| p.lints.clone())
             }
         }) else {
-            return;
-        };
-        // Not the first example, and the engine not here: checked once it arrives.
-        let Some(mut l) = l else {
             return;
         };
         let mut found = state.arguments.get_untracked();
