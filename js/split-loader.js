@@ -8,7 +8,6 @@ const __split = (() => {
   const url = new URL(__REST__, import.meta.url);
   let primary = null;
   let loaded = false;
-  let fetching = null;
   const ahead = new AbortController();
 
   function instantiate(module) {
@@ -36,21 +35,18 @@ const __split = (() => {
     instantiate(new WebAssembly.Module(bytes));
   }
 
-  const cache = new Map();
   return {
     // `placeholder.<slot>`: called in place of the function at table slot <slot>.
     placeholders: new Proxy(
       {},
       {
+        // Read once per import, when the primary is instantiated.
         get(_, name) {
           const slot = Number(name);
-          if (!cache.has(slot)) {
-            cache.set(slot, (...args) => {
-              if (!loaded) loadNow(slot);
-              return primary['%table'].get(slot)(...args);
-            });
-          }
-          return cache.get(slot);
+          return (...args) => {
+            if (!loaded) loadNow(slot);
+            return primary['%table'].get(slot)(...args);
+          };
         },
       },
     ),
@@ -71,8 +67,10 @@ const __split = (() => {
       if (!loaded) document.documentElement.dataset.engine = 'loading';
     },
     // After the first render: fetch and compile off the main thread, then instantiate.
+    // Nothing when it is here already (from the worker's cache, or loaded synchronously).
     mounted() {
-      fetching ??= WebAssembly.compileStreaming(fetch(url, { signal: ahead.signal }))
+      if (loaded) return;
+      WebAssembly.compileStreaming(fetch(url, { signal: ahead.signal }))
         .then(instantiate)
         .catch((e) => loaded || console.error(`Toolscope could not load ${url.pathname} ahead of use: ${e}`));
     },

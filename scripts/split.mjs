@@ -24,10 +24,10 @@ import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { serveDist, launch } from '../e2e/serve.mjs';
+import { sizes } from './size.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.resolve(process.argv[2] ?? 'dist');
@@ -50,10 +50,11 @@ let glue = fs.readFileSync(glueFile, 'utf8');
 if (glue.includes(restName)) throw new Error(`${glueFile} is split already: build again (make dist)`);
 
 const tmp = fs.mkdtempSync(path.join(root, 'target', 'split-'));
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 const whole = fs.readFileSync(wasmFile);
 
-/** Walk the export section of a wasm binary: `visit(name, kind, at)` for each export, `at` the
- * offset of its index (a LEB). */
+/** Walk the export section of a wasm binary: `visit(name, kind, at, index, length)` for each
+ * export, `at` the offset of its index, a LEB of `length` bytes. */
 function exports(b, visit) {
   let p = 8;
   const leb = () => {
@@ -197,17 +198,15 @@ const slots = fs.readFileSync(`${primary}.placeholders`, 'utf8').trim().split('\
 
 // 4. The glue: placeholders in the imports, the loader after the module has started.
 const loader = fs.readFileSync(path.join(root, 'js/split-loader.js'), 'utf8').replace('__REST__', JSON.stringify(restName));
-const importsAt = glue.indexOf('\n    return {\n        __proto__: null,\n');
-const startAt = glue.indexOf('    wasm.__wbindgen_start();\n');
-if (importsAt < 0 || startAt < 0) throw new Error(`${glueFile}: wasm-bindgen's glue changed shape (imports, start)`);
-glue =
-  glue.slice(0, importsAt) +
-  '\n    return {\n        __proto__: null,\n        placeholder: __split.placeholders,\n' +
-  glue.slice(importsAt + '\n    return {\n        __proto__: null,\n'.length);
-const loaded = '    const { instance, module } = await __wbg_load(await module_or_path, imports);\n';
-if (!glue.includes(loaded)) throw new Error(`${glueFile}: wasm-bindgen's glue changed shape (load)`);
-glue = glue.replace(loaded, `${loaded}    await __split.beforeStart(instance.exports);\n`);
-glue = glue.replace('    wasm.__wbindgen_start();\n', '    wasm.__wbindgen_start();\n    __split.mounted();\n');
+// Each place in wasm-bindgen's glue, and what goes after it.
+for (const [at, after] of [
+  ['\n    return {\n        __proto__: null,\n', '        placeholder: __split.placeholders,\n'],
+  ['    const { instance, module } = await __wbg_load(await module_or_path, imports);\n', '    await __split.beforeStart(instance.exports);\n'],
+  ['    wasm.__wbindgen_start();\n', '    __split.mounted();\n'],
+]) {
+  if (glue.split(at).length !== 2) throw new Error(`${glueFile}: wasm-bindgen's glue changed shape (${at.trim()})`);
+  glue = glue.replace(at, at + after);
+}
 glue = `${glue}\n${loader}`;
 
 fs.copyFileSync(primary, wasmFile);
@@ -226,10 +225,12 @@ for (const [name, file] of [[wasmName, wasmFile], [glueName, glueFile]]) {
 }
 fs.writeFileSync(path.join(dir, 'index.html'), out);
 if (process.env.SPLIT_NAMES === '1') fs.copyFileSync(`${primary}.placeholders`, path.join(root, 'target', 'split-placeholders.txt'));
-fs.rmSync(tmp, { recursive: true, force: true });
 
-const br = (f) => zlib.brotliCompressSync(fs.readFileSync(f), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const fmt = (n) => n.toLocaleString('en-US');
+const size = (bytes) => {
+  const s = sizes(bytes);
+  return `${fmt(s.raw)} B (${fmt(s.brotli)} brotli)`;
+};
 console.log(
-  `split: ${wasmName} ${fmt(whole.length)} B (${fmt(zlib.brotliCompressSync(whole).length)} brotli) → primary ${fmt(fs.statSync(wasmFile).size)} B (${fmt(br(wasmFile))} brotli) + ${restName} ${fmt(fs.statSync(path.join(dir, restName)).size)} B (${fmt(br(path.join(dir, restName)))} brotli), ${fmt(slots)} placeholders`,
+  `split: ${wasmName} ${size(whole)} → primary ${size(fs.readFileSync(wasmFile))} + ${restName} ${size(fs.readFileSync(path.join(dir, restName)))}, ${fmt(slots)} placeholders`,
 );
