@@ -17,6 +17,7 @@ pub mod error;
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod fetch;
 pub mod keys;
+pub mod mcp;
 pub mod record;
 pub mod run;
 
