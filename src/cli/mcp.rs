@@ -151,8 +151,10 @@ fn hints(t: &ServerTool) -> String {
 /// The tools as canonical tools (provider-safe names) in an exchange of their own.
 pub(crate) fn tools_exchange(url: &str, tools: &[ServerTool]) -> (Exchange, ToolMap) {
     let mut map = ToolMap::default();
-    let mut x = Exchange::default();
-    x.tools = map.add(url, tools, &[]);
+    let x = Exchange {
+        tools: map.add(url, tools, &[]),
+        ..Exchange::default()
+    };
     (x, map)
 }
 
