@@ -478,3 +478,51 @@ fn bridge_serves_only_the_page_with_the_token() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// What the client exchanged with a real server (`--transcript`) is an MCP transcript the MCP
+/// format reads and writes back field for field, in both generations; the stateless one passes
+/// the 2026-07-28 schema and the `mcp` SDK's types.
+#[test]
+fn live_transcripts_round_trip_through_the_mcp_format() {
+    if !have_mcp() {
+        return;
+    }
+    for protocol in ["stateless", "legacy"] {
+        let s = server(&["--protocol", protocol]);
+        for (tool, args) in [
+            ("get_weather", r#"{"city":"Rome"}"#),
+            ("media.sample", "{}"),
+        ] {
+            let file = tmp(&format!("mcp.request.{protocol}-{tool}.json"));
+            let f = file.to_str().unwrap();
+            let (code, _, err) = cli(&[
+                "mcp",
+                "call",
+                &s.first_line,
+                tool,
+                "--args",
+                args,
+                "--transcript",
+                f,
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let written: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            assert!(written.as_array().unwrap().len() >= 6, "{written}");
+            let (code, out, err) = cli(&["convert", "--from", "mcp", "--to", "mcp", f]);
+            assert_eq!(code, 0, "{err}");
+            assert!(err.is_empty(), "{protocol} {tool}: {err}");
+            let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(back, written, "{protocol} {tool}");
+            if protocol == "stateless" {
+                let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
+                common::run_ok(
+                    Command::new("python3")
+                        .arg(script)
+                        .args(["mcp", "request", f]),
+                    "python3 tests/sdk/validate.py (the MCP schema and the mcp SDK)",
+                );
+            }
+        }
+    }
+}

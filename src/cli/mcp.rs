@@ -175,6 +175,33 @@ pub(crate) fn command(args: &[String], out: &mut String, err: &mut String) -> Re
 struct Common {
     url: Option<String>,
     headers: Vec<(String, String)>,
+    /// `--transcript FILE`: every JSON-RPC message, as the MCP transcript format reads it.
+    transcript: Option<String>,
+}
+
+impl Common {
+    fn new() -> Common {
+        Common {
+            url: None,
+            headers: Vec::new(),
+            transcript: None,
+        }
+    }
+
+    /// Write the client's history to `--transcript` (no secrets: requests only as JSON-RPC).
+    fn save(&self, client: &Client, err: &mut String) -> bool {
+        let Some(path) = &self.transcript else {
+            return true;
+        };
+        let text = crate::formats::json::pretty(&client.history().to_json());
+        match std::fs::write(path, text + "\n") {
+            Ok(()) => true,
+            Err(e) => {
+                err.push_str(&format!("toolscope: cannot write {path}: {e}\n"));
+                false
+            }
+        }
+    }
 }
 
 fn take_header(it: &mut std::slice::Iter<'_, String>, c: &mut Common) -> Result<(), String> {
@@ -188,16 +215,16 @@ fn take_header(it: &mut std::slice::Iter<'_, String>, c: &mut Common) -> Result<
 }
 
 fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<i32, String> {
-    let mut c = Common {
-        url: None,
-        headers: Vec::new(),
-    };
+    let mut c = Common::new();
     let mut to: Option<String> = None;
     let mut json = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--header" | "-H" => take_header(&mut it, &mut c)?,
+            "--transcript" => {
+                c.transcript = Some(it.next().ok_or("--transcript needs a file")?.clone())
+            }
             "--to" => to = Some(it.next().ok_or("--to needs a format")?.clone()),
             "--json" => json = true,
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -205,7 +232,7 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
             s => return Err(format!("unexpected argument {s:?}")),
         }
     }
-    let url = c.url.ok_or("mcp tools needs the server URL")?;
+    let url = c.url.clone().ok_or("mcp tools needs the server URL")?;
     let format = match &to {
         Some(id) if id == "canonical" => None,
         Some(id) => Some(
@@ -222,6 +249,9 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
         }
     };
     err.push_str(&describe(&client));
+    if !c.save(&client, err) {
+        return Ok(1);
+    }
     if to.is_none() && !json {
         out.push_str(&format!("{} tools\n", tools.len()));
         for t in &tools {
@@ -286,16 +316,16 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
 }
 
 fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i32, String> {
-    let mut c = Common {
-        url: None,
-        headers: Vec::new(),
-    };
+    let mut c = Common::new();
     let mut tool: Option<String> = None;
     let mut arguments: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--header" | "-H" => take_header(&mut it, &mut c)?,
+            "--transcript" => {
+                c.transcript = Some(it.next().ok_or("--transcript needs a file")?.clone())
+            }
             "--args" => arguments = Some(it.next().ok_or("--args needs a JSON object")?.clone()),
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s if c.url.is_none() => c.url = Some(s.to_string()),
@@ -303,7 +333,7 @@ fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i
             s => return Err(format!("unexpected argument {s:?}")),
         }
     }
-    let url = c.url.ok_or("mcp call needs the server URL")?;
+    let url = c.url.clone().ok_or("mcp call needs the server URL")?;
     let tool = tool.ok_or("mcp call needs the tool's name")?;
     let arguments: serde_json::Value = match arguments.as_deref() {
         None => serde_json::json!({}),
@@ -430,6 +460,9 @@ fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i
     if result.is_error {
         code = 1;
         err.push_str("isError: the tool reported an error\n");
+    }
+    if !c.save(&client, err) {
+        code = 1;
     }
     if let Some(close) = client.close(&c.headers) {
         let _ = send(&close.request);
