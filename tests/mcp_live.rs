@@ -526,3 +526,79 @@ fn live_transcripts_round_trip_through_the_mcp_format() {
         }
     }
 }
+
+#[test]
+fn usage_errors_name_the_problem() {
+    for (args, needle) in [
+        (&["mcp"][..], "mcp needs a command"),
+        (&["mcp", "tools"][..], "needs the server URL"),
+        (
+            &["mcp", "call", "http://127.0.0.1:9/mcp"][..],
+            "needs the tool's name",
+        ),
+        (
+            &[
+                "mcp",
+                "call",
+                "http://127.0.0.1:9/mcp",
+                "t",
+                "--args",
+                "[1]",
+            ][..],
+            "--args must be a JSON object",
+        ),
+        (
+            &["mcp", "tools", "http://127.0.0.1:9/mcp", "-H", "no colon"][..],
+            "expected 'Name: value'",
+        ),
+        (
+            &["mcp", "tools", "http://127.0.0.1:9/mcp", "--to", "nope"][..],
+            "unknown format",
+        ),
+        (&["mcp", "bridge"][..], "needs the server's command"),
+        (
+            &["mcp", "bridge", "--origin", "http://a/b", "--", "true"][..],
+            "expected scheme://host",
+        ),
+        (&["tokens", "--mcp", "http://x", "file.json"][..], "no FILE"),
+    ] {
+        let (code, _, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // Not a server URL; nobody listening.
+    let (code, _, err) = cli(&["mcp", "tools", "ftp://x"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a server URL"), "{err}");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (code, _, err) = cli(&["mcp", "tools", &format!("http://127.0.0.1:{port}/mcp")]);
+    assert_eq!(code, 1);
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+}
+
+#[test]
+fn bridge_says_when_its_server_ends() {
+    let out = Command::new(BIN)
+        .args([
+            "mcp",
+            "bridge",
+            "--",
+            "python3",
+            "-c",
+            "import sys; sys.exit(3)",
+        ])
+        .output()
+        .expect("run the bridge");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("http://127.0.0.1:"), "{stdout}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ended (exit status: 3)") && err.contains("the bridge stops"),
+        "{err}"
+    );
+}
