@@ -602,3 +602,134 @@ fn bridge_says_when_its_server_ends() {
         "{err}"
     );
 }
+
+/// One HTTP exchange for the OAuth test, redirects not followed.
+fn fetch(req: &toolscope::live::HttpRequest) -> toolscope::live::mcp::HttpResponse {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+    let mut b = ureq::http::Request::builder()
+        .method(req.method.as_str())
+        .uri(req.url.as_str());
+    for (k, v) in &req.headers {
+        b = b.header(k.as_str(), v.as_str());
+    }
+    let mut resp = agent
+        .run(b.body(req.body.clone().into_bytes()).unwrap())
+        .unwrap();
+    toolscope::live::mcp::HttpResponse {
+        status: resp.status().as_u16(),
+        headers: resp
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_string()))
+            .collect(),
+        body: resp.body_mut().read_to_vec().unwrap(),
+    }
+}
+
+fn get(url: &str) -> toolscope::live::mcp::HttpResponse {
+    fetch(&toolscope::live::HttpRequest {
+        method: "GET".into(),
+        url: url.into(),
+        headers: vec![],
+        body: String::new(),
+    })
+}
+
+/// The OAuth pieces of `live::mcp::oauth`, driven as the page drives them, against the test
+/// server acting as its own authorization server: from the 401 to a token the server accepts.
+#[test]
+fn oauth_from_the_401_to_a_working_token() {
+    use toolscope::live::mcp::client::{Client, Connect, Prefer};
+    use toolscope::live::mcp::{bearer, oauth, Error};
+    if !have_mcp() {
+        return;
+    }
+    let s = server(&["--token", TOKEN, "--oauth"]);
+    let url = s.first_line.clone();
+    let mut c = Client::new(&url, Prefer::Auto).unwrap();
+    let first = c.connect(&[]);
+    let metadata_url = match c.on_connect(&first, &fetch(&first.request), &[]) {
+        Err(Error::Unauthorized {
+            resource_metadata: Some(m),
+            challenge: Some(ch),
+        }) => {
+            let parsed = oauth::Challenge::parse(&ch);
+            assert_eq!(parsed.resource_metadata.as_deref(), Some(m.as_str()));
+            oauth::protected_resource_urls(&url, Some(&parsed))[0].clone()
+        }
+        other => panic!("expected a 401 with resource_metadata: {other:?}"),
+    };
+    let pr = oauth::ProtectedResource::parse(&get(&metadata_url).body).unwrap();
+    let issuer = &pr.authorization_servers[0];
+    let meta_url = &oauth::auth_server_metadata_urls(issuer)[0];
+    let server = oauth::AuthServer::parse(&get(meta_url).body).unwrap();
+    let redirect = "http://127.0.0.1:8080/oauth/callback";
+    let reg = fetch(&oauth::registration_request(
+        server.registration_endpoint.as_deref().unwrap(),
+        "Toolscope",
+        redirect,
+    ));
+    assert_eq!(reg.status, 201);
+    let client = oauth::Registration::parse(&reg.body).unwrap();
+    let pkce = oauth::Pkce::from_random(&[7u8; 32]);
+    let resource = oauth::resource_uri(&url).unwrap();
+    let authorize = oauth::authorize_url(
+        &server,
+        &oauth::Authorize {
+            client_id: &client.client_id,
+            redirect_uri: redirect,
+            pkce: &pkce,
+            state: "state-1",
+            scope: None,
+            resource: &resource,
+        },
+    );
+    let back = get(&authorize);
+    assert_eq!(back.status, 302);
+    let location = back.header("location").unwrap().to_string();
+    assert!(oauth::Redirect::parse(&location, "another-state").is_err());
+    let code = oauth::Redirect::parse(&location, "state-1").unwrap().code;
+    // A wrong verifier is refused; the right one gets the token.
+    let wrong = oauth::token_request(
+        &server,
+        &oauth::TokenGrant {
+            client_id: &client.client_id,
+            code: &code,
+            redirect_uri: redirect,
+            verifier: "x".repeat(43).as_str(),
+            resource: &resource,
+        },
+    );
+    assert!(oauth::Token::parse(&fetch(&wrong).body).is_err());
+    // The code was spent on the failed try: authorize again.
+    let location = get(&authorize).header("location").unwrap().to_string();
+    let code = oauth::Redirect::parse(&location, "state-1").unwrap().code;
+    let grant = oauth::token_request(
+        &server,
+        &oauth::TokenGrant {
+            client_id: &client.client_id,
+            code: &code,
+            redirect_uri: redirect,
+            verifier: &pkce.verifier,
+            resource: &resource,
+        },
+    );
+    let token = oauth::Token::parse(&fetch(&grant).body).unwrap();
+    assert_eq!(token.access_token, TOKEN);
+    // Connected with it.
+    let auth = [bearer(&token.access_token)];
+    let mut next = c.connect(&auth);
+    loop {
+        match c.on_connect(&next, &fetch(&next.request), &auth).unwrap() {
+            Connect::Send(o) => next = o,
+            Connect::Ready => break,
+        }
+    }
+    let list = c.list_tools(None, &auth).unwrap();
+    let (tools, _) = c.read_tools(&list, &fetch(&list.request), 0).unwrap();
+    assert_eq!(tools.len(), 4);
+}
