@@ -723,11 +723,8 @@ fn oauth_from_the_401_to_a_working_token() {
     // Connected with it.
     let auth = [bearer(&token.access_token)];
     let mut next = c.connect(&auth);
-    loop {
-        match c.on_connect(&next, &fetch(&next.request), &auth).unwrap() {
-            Connect::Send(o) => next = o,
-            Connect::Ready => break,
-        }
+    while let Connect::Send(o) = c.on_connect(&next, &fetch(&next.request), &auth).unwrap() {
+        next = o;
     }
     let list = c.list_tools(None, &auth).unwrap();
     let (tools, _) = c.read_tools(&list, &fetch(&list.request), 0).unwrap();
