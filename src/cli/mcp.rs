@@ -107,6 +107,13 @@ pub(crate) fn connect_and_list(
     Ok((client, tools))
 }
 
+/// End a session (2025-11-25 servers keep one per client until told); errors do not matter.
+fn end(client: &mut Client, headers: &[(String, String)]) {
+    if let Some(close) = client.close(headers) {
+        let _ = send(&close.request);
+    }
+}
+
 fn describe(client: &Client) -> String {
     let Some(s) = client.server() else {
         return String::new();
@@ -241,7 +248,7 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
         ),
         None => None,
     };
-    let (client, tools) = match connect_and_list(&url, &c.headers) {
+    let (mut client, tools) = match connect_and_list(&url, &c.headers) {
         Ok(r) => r,
         Err(e) => {
             err.push_str(&format!("toolscope: {e}\n"));
@@ -249,7 +256,9 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
         }
     };
     err.push_str(&describe(&client));
-    if !c.save(&client, err) {
+    let saved = c.save(&client, err);
+    end(&mut client, &c.headers);
+    if !saved {
         return Ok(1);
     }
     if to.is_none() && !json {
@@ -464,9 +473,7 @@ fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i
     if !c.save(&client, err) {
         code = 1;
     }
-    if let Some(close) = client.close(&c.headers) {
-        let _ = send(&close.request);
-    }
+    end(&mut client, &c.headers);
     Ok(code)
 }
 
@@ -484,8 +491,9 @@ pub(crate) fn tokens_exchange(
     headers: &[(String, String)],
     err: &mut String,
 ) -> Result<Exchange, String> {
-    let (client, tools) = connect_and_list(url, headers)?;
+    let (mut client, tools) = connect_and_list(url, headers)?;
     err.push_str(&describe(&client));
+    end(&mut client, headers);
     err.push_str(&format!(
         "{} tools: what they add to every request, per model\n",
         tools.len()
