@@ -91,6 +91,25 @@ impl NameRule {
                     .is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
     }
 
+    /// `name` if the rule accepts it and it is not taken, else the sanitised name made unique
+    /// with `_2`, `_3`… (cut so the suffix fits): the rename the lint's fix offers.
+    pub fn unique(&self, name: &str, taken: &[String]) -> String {
+        let base = if self.ok(name) {
+            name.to_string()
+        } else {
+            self.sanitise(name)
+        };
+        let mut out = base.clone();
+        let mut n = 2;
+        while taken.contains(&out) {
+            let suffix = format!("_{n}");
+            let keep = self.max.saturating_sub(suffix.len());
+            out = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
+            n += 1;
+        }
+        out
+    }
+
     /// The name with disallowed characters replaced, a leading `_` where needed, cut to fit.
     pub fn sanitise(&self, name: &str) -> String {
         let mut s: String = name
@@ -143,15 +162,7 @@ pub fn names(x: &Exchange, target: Target) -> Vec<Finding> {
         if rule.ok(&t.name) {
             continue;
         }
-        let base = rule.sanitise(&t.name);
-        let mut name = base.clone();
-        let mut n = 2;
-        while taken.contains(&name) {
-            let suffix = format!("_{n}");
-            let keep = rule.max.saturating_sub(suffix.len());
-            name = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
-            n += 1;
-        }
+        let name = rule.unique(&t.name, &taken);
         taken.push(name.clone());
         out.push(
             Finding::new(

@@ -3,7 +3,7 @@
 //! Names: MCP allows `[A-Za-z0-9_.-]{1,128}`; the providers do not all (a `.` breaks OpenAI,
 //! Anthropic and Bedrock, more than 64 characters breaks OpenAI and Bedrock, a digit first
 //! breaks Gemini). A tool brought into the exchange gets a name every provider accepts, made
-//! by the lint's rename rule ([`crate::schema::names::NameRule::sanitise`], unique with `_2`,
+//! by the lint's rename rule ([`crate::schema::names::NameRule::unique`]: sanitised, then `_2`,
 //! `_3`…), and [`ToolMap`] keeps which canonical name is which server's tool.
 
 use super::Error;
@@ -258,7 +258,7 @@ impl ToolMap {
             .collect();
         let mut out = Vec::with_capacity(tools.len());
         for t in tools {
-            let name = unique(&PROVIDER_SAFE, &t.name, &used);
+            let name = PROVIDER_SAFE.unique(&t.name, &used);
             used.push(name.clone());
             self.entries.push(Mapped {
                 name: name.clone(),
@@ -279,25 +279,6 @@ impl ToolMap {
     pub fn remove_server(&mut self, server: &str) {
         self.entries.retain(|e| e.server != server);
     }
-}
-
-/// `name` if the rule accepts it and it is free, else the rule's sanitised name made unique
-/// with `_2`, `_3`… (cut so the suffix fits), as the lint's rename fix does.
-pub fn unique(rule: &NameRule, name: &str, taken: &[String]) -> String {
-    let base = if rule.ok(name) {
-        name.to_string()
-    } else {
-        rule.sanitise(name)
-    };
-    let mut out = base.clone();
-    let mut n = 2;
-    while taken.contains(&out) {
-        let suffix = format!("_{n}");
-        let keep = rule.max.saturating_sub(suffix.len());
-        out = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
-        n += 1;
-    }
-    out
 }
 
 #[cfg(test)]
@@ -338,10 +319,10 @@ mod tests {
         assert!(map.resolve("notes_delete").is_none());
         assert_eq!(map.entries.len(), 3);
         let long = "a".repeat(70);
-        assert_eq!(unique(&PROVIDER_SAFE, &long, &[]).len(), 64);
+        assert_eq!(PROVIDER_SAFE.unique(&long, &[]).len(), 64);
         let taken = vec!["a".repeat(64)];
         assert_eq!(
-            unique(&PROVIDER_SAFE, &long, &taken),
+            PROVIDER_SAFE.unique(&long, &taken),
             format!("{}_2", "a".repeat(62))
         );
     }
