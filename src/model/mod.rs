@@ -14,7 +14,7 @@ mod loss;
 mod models;
 
 pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, IdRule};
-pub use loss::{Loss, LossKind, Losses};
+pub use loss::{count_losses, Loss, LossKind, Losses};
 pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
 
 use serde::{Deserialize, Serialize};

@@ -150,10 +150,18 @@ pub fn CostView() -> impl IntoView {
         let key = match key {
             KeyFor::Bound(k) => k,
             KeyFor::Missing => {
+                let (company, endpoint) = match provider {
+                    Provider::OpenAiResponses => ("an OpenAI", "the Responses API's input-token count"),
+                    Provider::Anthropic => ("an Anthropic", "the Messages API's count_tokens"),
+                    _ => ("a Google Gemini", "the countTokens endpoint"),
+                };
                 return state.say_error(format!(
-                    "Count exactly: no {} key. Set one in the Live tab (it stays in this browser).",
+                    "Count exactly for {model} asks {endpoint} and needs {company} API key. \
+                     Enter it in the Live tab: choose the provider \"{}\", then paste the key in \
+                     its API key field (it stays in this page unless you choose to remember it), \
+                     and press Count exactly again.",
                     provider.label()
-                ))
+                ));
             }
             KeyFor::Elsewhere { typed_for, now } => {
                 return state.say_error(format!(

@@ -84,7 +84,8 @@ pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
     let (y, id_losses) =
         crate::model::settle_ids(x, "the AI SDK pairs results with calls by toolCallId", None);
     losses.extend(id_losses);
-    losses.foreign_extra(&y.extra, ID, "");
+    let adopted = crate::formats::shared::adopt_common(&y.extra, ID, &mut losses);
+    losses.foreign_extra(&adopted, ID, "");
     let messages = encode_messages(&y, &mut losses, "/messages");
     if has_form(&y.extra, BARE) && y.system.is_none() && y.tools.is_empty() {
         return (Value::Array(messages), losses.into_vec());

@@ -674,7 +674,8 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
             "the legacy prompt format has no switch for parallel calls",
         );
     }
-    losses.foreign_extra(&x.extra, ID, "");
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut losses);
+    losses.foreign_extra(&adopted, ID, "");
     let own = x.extra.get(ID);
     let preamble = own
         .and_then(|f| f.get(FORM_KEY))

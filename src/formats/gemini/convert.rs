@@ -1153,6 +1153,30 @@ fn decode_choice(tc: &wire::ToolConfig) -> Result<Option<ToolChoice>, Err> {
     })
 }
 
+/// The key a pasted element's memo is kept under in this format's `extra`: its own name when
+/// it holds something the model has no field for (a Google Search tool, an unknown field), so
+/// other formats report that as theirs to drop; a form marker (`_toolscope:<name>`) when it
+/// only records how the modelled content was laid out (a `role` on the system instruction, its
+/// text in several parts, declarations spread over several tools), which other formats carry.
+fn memo_key(key: &str, layout_only: bool) -> String {
+    if layout_only {
+        format!("{}:{key}", crate::model::FORM_KEY)
+    } else {
+        key.to_string()
+    }
+}
+
+/// True when the system instruction holds only text parts: all of it is in `Exchange::system`.
+fn system_layout_only(c: &wire::Content) -> bool {
+    c.extra.is_empty()
+        && c.parts.iter().all(|p| {
+            p.text.is_some()
+                && p.function_call.is_none()
+                && p.function_response.is_none()
+                && p.extra.is_empty()
+        })
+}
+
 fn read_system(c: &wire::Content) -> String {
     c.parts
         .iter()
@@ -1178,11 +1202,26 @@ fn fresh_system(s: &str) -> wire::Content {
 /// Model → request body.
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut l = Losses::new();
-    foreign(&mut l, &x.extra, "");
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut l);
+    foreign(&mut l, &adopted, "");
     let mut top = own(&x.extra);
-    let tools_memo = top.remove("tools");
-    let choice_memo = top.remove("toolConfig");
-    let system_memo = top.remove("systemInstruction");
+    // A memo kept as a form marker is layout only: written afresh when stale, nothing lost.
+    let mut layout_only: Vec<&str> = Vec::new();
+    let mut memo = |key: &'static str| {
+        let form = top.remove(&memo_key(key, true));
+        match top.remove(key) {
+            Some(v) => Some(v),
+            None => {
+                if form.is_some() {
+                    layout_only.push(key);
+                }
+                form
+            }
+        }
+    };
+    let tools_memo = memo("tools");
+    let choice_memo = memo("toolConfig");
+    let system_memo = memo("systemInstruction");
     let gen_memo = top.remove("generationConfig");
     let mut stale: Vec<(&str, &str)> = Vec::new();
 
@@ -1305,7 +1344,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let contents = encode_contents(&x.messages, &mut l);
 
     let stale_keys: Vec<&str> = stale.iter().map(|(k, _)| *k).collect();
-    for (k, what) in &stale {
+    for (k, what) in stale.iter().filter(|(k, _)| !layout_only.contains(k)) {
         l.rewritten(
             removed_pointer("", &x.extra, &stale_keys, k),
             *what,
@@ -1378,14 +1417,15 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
     if let Some(si) = &doc.system_instruction {
         let s = read_system(si);
         if to_value(&fresh_system(&s)) != to_value(si) {
-            top.insert("systemInstruction".into(), to_value(si));
+            top.insert(memo_key("systemInstruction", system_layout_only(si)), to_value(si));
         }
         x.system = Some(s);
     }
     if let Some(tools) = &doc.tools {
         x.tools = decode_tools(tools).map_err(|e| error(&renamed, e))?;
         if to_value(&default_tools(&x.tools, &mut Losses::new())) != to_value(&doc.tools) {
-            top.insert("tools".into(), to_value(tools));
+            let layout_only = tools.iter().all(|t| t.extra.is_empty());
+            top.insert(memo_key("tools", layout_only), to_value(tools));
         }
     }
     if let Some(tc) = &doc.tool_config {
@@ -1395,7 +1435,12 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
             .as_ref()
             .map(|c| encode_choice(c, &mut Losses::new()));
         if to_value(&fresh) != to_value(&doc.tool_config) {
-            top.insert("toolConfig".into(), to_value(tc));
+            let layout_only = tc.extra.is_empty()
+                && tc
+                    .function_calling_config
+                    .as_ref()
+                    .is_none_or(|f| f.extra.is_empty());
+            top.insert(memo_key("toolConfig", layout_only), to_value(tc));
         }
     }
     if let Some(gc) = &doc.generation_config {

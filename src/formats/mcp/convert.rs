@@ -535,7 +535,8 @@ fn drop_exchange_level(x: &Exchange, losses: &mut Losses) {
     for field in x.options.set_parameters() {
         losses.dropped(format!("/options/{field}"), field, WHY_PROVIDER);
     }
-    losses.foreign_extra(&x.extra, ID, "");
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, losses);
+    losses.foreign_extra(&adopted, ID, "");
     // A transcript has no top-level object: only the parts of it kept by the decoder return.
     for k in x.extra.get(ID).into_iter().flat_map(|m| m.keys()) {
         if ![FORM_KEY, "preamble", "listRequest", "listResult"].contains(&k.as_str()) {

@@ -208,8 +208,9 @@ fn prepare_ids<'x>(x: &'x Exchange, losses: &mut Losses) -> std::borrow::Cow<'x,
 pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
     let mut losses = Losses::new();
     let x = prepare_ids(x, &mut losses);
-    losses.foreign_extra(&x.extra, ID, "");
-    let (mut extra, private) = own_split(&x.extra);
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut losses);
+    losses.foreign_extra(&adopted, ID, "");
+    let (mut extra, private) = own_split(&adopted);
     let mut doc = Request::default();
 
     if x.options.model.is_some() || x.options.models.contains_key("openai") {
@@ -1538,11 +1539,13 @@ pub fn encode_response(x: &Exchange) -> (Response, Vec<Loss>) {
                 StopReason::EndTurn
             };
             if !view.messages.is_empty() {
-                losses.added(
-                    "/messages/0/stop_reason",
-                    format!("stop reason {}", to_value(&derived)),
-                    "a response states why the model stopped",
-                );
+                losses
+                    .added(
+                        "/messages/0/stop_reason",
+                        format!("stop reason {}", to_value(&derived)),
+                        "a response states why the model stopped",
+                    )
+                    .at("/status");
             }
             derived
         }
