@@ -399,8 +399,9 @@ fn encode_result(
     let name = match (&r.name, names.get(&id)) {
         (Some(n), _) => n.clone(),
         (None, Some(n)) => {
+            // Carried from the call it answers: a note, nothing made up.
             losses
-                .added(
+                .note(
                     format!("{at}/name"),
                     "tool name of the result",
                     "AI SDK tool results name their tool: taken from the call",

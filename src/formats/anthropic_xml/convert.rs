@@ -512,7 +512,8 @@ fn encode_result(r: &ToolResult, p: &str, ctx: &mut Ctx<'_>) -> Outcome {
             Some(n.clone())
         }
         (None, Some(n)) => {
-            ctx.losses.added(
+            // Carried from the call it answers: a note, nothing made up.
+            ctx.losses.note(
                 format!("{p}/name"),
                 format!("tool name {n:?} of the answered call"),
                 "each <result> names its tool",

@@ -591,7 +591,8 @@ fn encode_result(
     let name = match (&r.name, pick.and_then(|k| calls.get(k))) {
         (Some(n), _) => n.clone(),
         (None, Some(c)) => {
-            l.added(
+            // Carried from the call it answers: nothing made up, a note.
+            l.note(
                 format!("{at}/name"),
                 format!("functionResponse name {:?}", c.name),
                 "Gemini requires the function name on a result; taken from the call it answers",
@@ -978,17 +979,20 @@ fn encode_decl(t: &Tool, ti: usize, l: &mut Losses) -> wire::FunctionDeclaration
     let mut fields = own(&t.extra);
     let ((parameters, parameters_json_schema), mut stale) = schema_slot(
         Some(&t.input_schema),
-        ("parameters", fields.remove("parameters")),
+        ("parameters", take_memo(&mut fields, "parameters")),
         (
             "parametersJsonSchema",
-            fields.remove("parametersJsonSchema"),
+            take_memo(&mut fields, "parametersJsonSchema"),
         ),
         true,
     );
     let ((response, response_json_schema), stale_out) = schema_slot(
         t.output_schema.as_ref(),
-        ("response", fields.remove("response")),
-        ("responseJsonSchema", fields.remove("responseJsonSchema")),
+        ("response", take_memo(&mut fields, "response")),
+        (
+            "responseJsonSchema",
+            take_memo(&mut fields, "responseJsonSchema"),
+        ),
         false,
     );
     stale.extend(stale_out);
@@ -1049,21 +1053,23 @@ fn decode_decl(d: &wire::FunctionDeclaration, at: &str) -> Result<Tool, Err> {
     // Spellings the encoder would not reproduce (lower-case types, JSON Schema that fits the
     // subset, …) are kept so the paste round-trips.
     let pasted = (d.parameters.clone(), d.parameters_json_schema.clone());
+    // They only say how the carried schema was spelled: form markers, which other formats
+    // do not report (the schema itself is `input_schema`).
     if fresh_slot(Some(&input), true) != pasted {
         if let Some(p) = pasted.0 {
-            fields.insert("parameters".into(), p);
+            fields.insert(memo_key("parameters", true), p);
         }
         if let Some(j) = pasted.1 {
-            fields.insert("parametersJsonSchema".into(), j);
+            fields.insert(memo_key("parametersJsonSchema", true), j);
         }
     }
     let pasted = (d.response.clone(), d.response_json_schema.clone());
     if fresh_slot(output.as_ref(), false) != pasted {
         if let Some(p) = pasted.0 {
-            fields.insert("response".into(), p);
+            fields.insert(memo_key("response", true), p);
         }
         if let Some(j) = pasted.1 {
-            fields.insert("responseJsonSchema".into(), j);
+            fields.insert(memo_key("responseJsonSchema", true), j);
         }
     }
     let mut extra = Extra::new();
@@ -1166,6 +1172,13 @@ fn memo_key(key: &str, layout_only: bool) -> String {
     }
 }
 
+/// Remove a memo kept under its own name or as a form marker (see [`memo_key`]); the first
+/// found, both gone.
+fn take_memo(fields: &mut Fields, key: &str) -> Option<Value> {
+    let form = fields.remove(&memo_key(key, true));
+    fields.remove(key).or(form)
+}
+
 /// True when the system instruction holds only text parts: all of it is in `Exchange::system`.
 fn system_layout_only(c: &wire::Content) -> bool {
     c.extra.is_empty()
@@ -1233,7 +1246,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         }
         .is_empty();
         let sent = x.model_for(crate::model::ModelFamily::Gemini).name;
-        l.dropped(
+        l.note(
             if only { "/options" } else { "/options/model" },
             format!("model {m:?}"),
             format!(

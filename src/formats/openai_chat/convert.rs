@@ -934,7 +934,8 @@ impl Enc {
                 let name = match (&r.name, self.result_names.get(&(i, j))) {
                     (Some(name), _) => Some(name.clone()),
                     (None, Some(name)) => {
-                        self.losses.added(
+                        // Carried from the call it answers: a note.
+                        self.losses.note(
                             format!("{pp}/name"),
                             format!("tool name {name}"),
                             format!(
