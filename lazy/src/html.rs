@@ -39,10 +39,10 @@ pub fn cost(v: &View, exact: &Value) -> String {
     );
     for r in &v.rows {
         let m = esc(&r.model);
-        let (badge, label) = if r.exact {
-            ("badge clean", "exact")
-        } else {
-            ("badge lossy", "estimate")
+        let (badge, label) = match (r.exact, r.margin) {
+            (true, _) => ("badge clean", "exact".to_string()),
+            (false, Some(n)) => ("badge lossy", format!("estimate ±{n}")),
+            (false, None) => ("badge lossy", "estimate".to_string()),
         };
         let _ = write!(
             h,
