@@ -267,7 +267,11 @@ impl Snapshot {
     /// model stopped, so an encoder derives a stop reason the stream has not sent yet; until
     /// the stream sends one, that field is shown as `null` instead of the derived guess.
     pub fn so_far_as(&self, format: Format) -> String {
-        render_so_far(format, &self.so_far.exchange, self.state.stop_reason.is_some())
+        render_so_far(
+            format,
+            &self.so_far.exchange,
+            self.state.stop_reason.is_some(),
+        )
     }
 }
 

@@ -460,7 +460,10 @@ fn recorded_openai_counts() {
         // Marked exact ⇒ equals the published count; an estimate is within its margin.
         if got.exact {
             assert_eq!(got.total, published, "{why}");
-            assert!(got.margin.is_none() && got.method.starts_with("exact"), "{why}");
+            assert!(
+                got.margin.is_none() && got.method.starts_with("exact"),
+                "{why}"
+            );
             exact += 1;
         } else {
             let n = got.margin.expect("an OpenAI estimate has a margin");

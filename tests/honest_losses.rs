@@ -45,7 +45,11 @@ fn stream_is_carried_where_the_target_has_it() {
         Format::Ollama,
     ] {
         let enc = f.encode(&x, Kind::Request);
-        assert_eq!(lines_about(&enc.losses, "stream"), Vec::<String>::new(), "{f:?}");
+        assert_eq!(
+            lines_about(&enc.losses, "stream"),
+            Vec::<String>::new(),
+            "{f:?}"
+        );
         let doc: Value = serde_json::from_str(&enc.text).unwrap();
         assert_eq!(doc["stream"], true, "{f:?}: {}", enc.text);
     }
@@ -79,7 +83,11 @@ fn an_explicit_no_error_flag_is_not_lost() {
     }));
     for f in Format::ALL {
         let enc = f.encode(&x, Kind::Request);
-        assert_eq!(lines_about(&enc.losses, "is_error"), Vec::<String>::new(), "{f:?}");
+        assert_eq!(
+            lines_about(&enc.losses, "is_error"),
+            Vec::<String>::new(),
+            "{f:?}"
+        );
     }
     // Written back as pasted in its own format.
     let enc = Format::Anthropic.encode(&x, Kind::Request);
@@ -97,7 +105,11 @@ fn an_explicit_no_error_flag_is_not_lost() {
     }));
     for f in Format::ALL {
         let enc = f.encode(&x, Kind::Request);
-        assert_eq!(lines_about(&enc.losses, "status"), Vec::<String>::new(), "{f:?}");
+        assert_eq!(
+            lines_about(&enc.losses, "status"),
+            Vec::<String>::new(),
+            "{f:?}"
+        );
     }
     let enc = Format::Bedrock.encode(&x, Kind::Request);
     let doc: Value = serde_json::from_str(&enc.text).unwrap();
@@ -129,14 +141,22 @@ fn a_carried_system_instruction_is_not_dropped() {
     let enc = Format::Gemini.encode(&x, Kind::Request);
     let doc: Value = serde_json::from_str(&enc.text).unwrap();
     assert_eq!(doc["systemInstruction"]["role"], "system");
-    assert_eq!(doc["systemInstruction"]["parts"][1]["text"], "Use metric units.");
+    assert_eq!(
+        doc["systemInstruction"]["parts"][1]["text"],
+        "Use metric units."
+    );
     // A Google Search tool is Gemini's own: that one is a true loss elsewhere.
     let x = read(&json!({
         "contents": [{"role": "user", "parts": [{"text": "News?"}]}],
         "tools": [{"googleSearch": {}}, {"functionDeclarations": [{"name": "f", "parameters": {"type": "object"}}]}]
     }));
     let enc = Format::OpenAiChat.encode(&x, Kind::Request);
-    assert_eq!(lines_about(&enc.losses, "gemini").len(), 1, "{:?}", enc.losses);
+    assert_eq!(
+        lines_about(&enc.losses, "gemini").len(),
+        1,
+        "{:?}",
+        enc.losses
+    );
 }
 
 /// The model each provider is sent is a note: the exchange names gpt-4o, Anthropic is sent
@@ -173,13 +193,23 @@ fn the_default_example_shows_only_true_losses() {
         let enc = f.encode(&x, Kind::Request);
         let losses: Vec<&Loss> = enc.losses.iter().filter(|l| l.is_loss()).collect();
         for l in &losses {
-            println!("{}: {:?} {} — {} ({})", f.id(), l.kind, l.pointer, l.what, l.why);
+            println!(
+                "{}: {:?} {} — {} ({})",
+                f.id(),
+                l.kind,
+                l.pointer,
+                l.what,
+                l.why
+            );
         }
         // No model line is a loss where the format sends a model (MCP has none at all).
         // (The legacy XML prompt is text: its API parameters are not part of it.)
         let sends_model = toolscope::model::ModelFamily::of_format(f).is_some() && !f.is_text();
         assert!(
-            !sends_model || losses.iter().all(|l| !l.pointer.starts_with("/options/model")),
+            !sends_model
+                || losses
+                    .iter()
+                    .all(|l| !l.pointer.starts_with("/options/model")),
             "{}: {losses:?}",
             f.id()
         );
@@ -222,7 +252,9 @@ fn a_pane_reads_its_own_format_first() {
             let text = f.encode(&x, Kind::Request).text;
             let r = read_into(Some(f), Kind::Request, &text, &x).unwrap();
             match r.source {
-                Source::Wire(g, _) => assert_eq!(g.protocol(), f.protocol(), "{} in {}", e.id, f.id()),
+                Source::Wire(g, _) => {
+                    assert_eq!(g.protocol(), f.protocol(), "{} in {}", e.id, f.id())
+                }
                 Source::Canonical => panic!("{} in {}: read as canonical", e.id, f.id()),
             }
         }

@@ -123,7 +123,14 @@ fn tools(h: &mut String, v: &View) {
     }
     // One scale for the tools and the fixed part.
     let fixed = d.fixed.max(0) as u64;
-    let max = d.tools.iter().map(|t| t.tokens).max().unwrap_or(1).max(fixed).max(1);
+    let max = d
+        .tools
+        .iter()
+        .map(|t| t.tokens)
+        .max()
+        .unwrap_or(1)
+        .max(fixed)
+        .max(1);
     h.push_str("<ol class=\"cost-tools\" data-testid=\"cost-tools\">");
     for t in &d.tools {
         let pct = (t.tokens as f64 * 100.0 / max as f64).max(1.0);

@@ -150,7 +150,10 @@ impl Draft {
                     _ => None,
                 };
                 let kind_changed = r.kind != state.kind.get_untracked();
-                let replaced = self.replaced.try_update_value(std::mem::take).unwrap_or(false);
+                let replaced = self
+                    .replaced
+                    .try_update_value(std::mem::take)
+                    .unwrap_or(false);
                 // A document of another format, or of the other body kind, changes more than
                 // the user typed: say what it was read as and what it changed, with Undo. Once
                 // per document, not per keystroke.

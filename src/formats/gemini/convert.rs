@@ -1430,7 +1430,10 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
     if let Some(si) = &doc.system_instruction {
         let s = read_system(si);
         if to_value(&fresh_system(&s)) != to_value(si) {
-            top.insert(memo_key("systemInstruction", system_layout_only(si)), to_value(si));
+            top.insert(
+                memo_key("systemInstruction", system_layout_only(si)),
+                to_value(si),
+            );
         }
         x.system = Some(s);
     }
