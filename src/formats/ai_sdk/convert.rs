@@ -336,12 +336,16 @@ fn encode_part(
         Part::ToolCall(c) => Some(encode_call(c, at, target, losses)),
         Part::ToolResult(r) => Some(encode_result(r, at, target, names, losses)),
         Part::Raw { format, value } if format == ID => Some(value.clone()),
-        Part::Raw { format, .. } => {
+        Part::Raw { format, value } => {
             losses
                 .dropped(
                     at,
-                    format!("{format} block"),
-                    format!("a {format}-only block has no AI SDK part"),
+                    crate::model::media_label(format, value),
+                    crate::model::raw_why(
+                        format,
+                        value,
+                        format!("a {format}-only block has no AI SDK part"),
+                    ),
                 )
                 .at(target);
             None
@@ -456,11 +460,11 @@ fn encode_output(r: &ToolResult, at: &str, target: &str, losses: &mut Losses) ->
                         value.push(json!({"type": "media", "data": data, "mediaType": media_type}))
                     }
                     Block::Raw { format, value: v } if format == ID => value.push(v.clone()),
-                    Block::Raw { format, .. } => {
+                    Block::Raw { format, value } => {
                         losses
                             .dropped(
                                 format!("{at}/content/blocks/{k}"),
-                                format!("{format} block"),
+                                crate::model::media_label(format, value),
                                 "AI SDK content outputs hold text and media only",
                             )
                             .at(target);

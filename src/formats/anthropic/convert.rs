@@ -209,8 +209,12 @@ fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option
                 losses
                     .dropped(
                         ctx.drop_at(),
-                        format!("{format} block"),
-                        format!("only {format} has this kind of block"),
+                        crate::model::media_label(format, value),
+                        crate::model::raw_why(
+                            format,
+                            value,
+                            format!("only {format} has this kind of block"),
+                        ),
                     )
                     .at(ctx.target());
                 None
@@ -337,11 +341,15 @@ fn encode_result<'a>(r: &'a ToolResult, ctx: &PartCtx, losses: &mut Losses) -> T
                     ModelBlock::Raw { format, value } if format == ID => {
                         out.push(Block::Raw(Cow::Borrowed(value)))
                     }
-                    ModelBlock::Raw { format, .. } => {
+                    ModelBlock::Raw { format, value } => {
                         losses.dropped(
                             bp,
-                            format!("{format} block"),
-                            format!("only {format} has this kind of block"),
+                            crate::model::media_label(format, value),
+                            crate::model::raw_why(
+                                format,
+                                value,
+                                format!("only {format} has this kind of block"),
+                            ),
                         );
                     }
                 }

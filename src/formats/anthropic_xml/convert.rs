@@ -622,10 +622,10 @@ fn encode_message(m: &Message, mi: usize, ctx: &mut Ctx<'_>) -> Vec<Segment> {
                     _ => segs.push(Segment::Results(vec![o])),
                 }
             }
-            (_, Part::Raw { format, .. }) => {
+            (_, Part::Raw { format, value }) => {
                 ctx.losses.dropped(
                     p,
-                    format!("{format} block"),
+                    crate::model::media_label(format, value),
                     "the legacy prompt has no place for this block",
                 );
             }

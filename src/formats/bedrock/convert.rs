@@ -288,8 +288,12 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                 losses
                     .dropped(
                         ctx.drop_at(),
-                        format!("{format} block"),
-                        format!("only {format} has this kind of block"),
+                        crate::model::media_label(format, value),
+                        crate::model::raw_why(
+                            format,
+                            value,
+                            format!("only {format} has this kind of block"),
+                        ),
                     )
                     .at(ctx.target());
                 None
@@ -421,11 +425,15 @@ fn encode_result_blocks(blocks: &[ModelBlock], p: &str, losses: &mut Losses) -> 
             ModelBlock::Raw { format, value } if format == ID => {
                 out.push(ResultBlock::Raw(value.clone()))
             }
-            ModelBlock::Raw { format, .. } => {
+            ModelBlock::Raw { format, value } => {
                 losses.dropped(
                     bp,
-                    format!("{format} block"),
-                    format!("only {format} has this kind of block"),
+                    crate::model::media_label(format, value),
+                    crate::model::raw_why(
+                        format,
+                        value,
+                        format!("only {format} has this kind of block"),
+                    ),
                 );
             }
         }

@@ -122,8 +122,11 @@ fn without(mut fields: Fields, reserved: &[&str], at: &str, l: &mut Losses) -> F
 /// The pointer covering the removal of `keys` from `extra["gemini"]` of the element at `base`:
 /// the key itself while other fields remain, else the whole `extra` (it reads back empty).
 fn removed_pointer(base: &str, extra: &Extra, keys: &[&str], key: &str) -> String {
+    // Form markers are not compared: they do not keep `extra` from reading back empty.
     let left = extra.get(ID).map_or(0, |m| {
-        m.keys().filter(|k| !keys.contains(&k.as_str())).count()
+        m.keys()
+            .filter(|k| !keys.contains(&k.as_str()) && !crate::model::is_form_key(k))
+            .count()
     });
     if left > 0 {
         format!("{base}/extra/{ID}/{}", escape(key))
@@ -475,8 +478,12 @@ fn encode_content(
                     if format != ID {
                         l.dropped(
                             &gone,
-                            format!("{format} block"),
-                            format!("only {format} has this kind of block"),
+                            crate::model::media_label(format, value),
+                            crate::model::raw_why(
+                                format,
+                                value,
+                                format!("only {format} has this kind of block"),
+                            ),
                         );
                         continue;
                     }

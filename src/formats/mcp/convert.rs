@@ -445,11 +445,15 @@ fn encode_assistant(m: &Message, i: usize, losses: &mut Losses) -> Vec<Rpc> {
         match part {
             // Encoded above.
             Part::ToolCall(_) => {}
-            Part::Raw { format, .. } => {
+            Part::Raw { format, value } => {
                 part_losses.dropped(
                     p,
-                    format!("{format} block"),
-                    format!("only {format} has this block type"),
+                    crate::model::media_label(format, value),
+                    crate::model::raw_why(
+                        format,
+                        value,
+                        format!("only {format} has this block type"),
+                    ),
                 );
             }
             Part::Text { text, .. } => {
@@ -694,7 +698,7 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
             }
             other => {
                 let what = match other {
-                    Part::Raw { format, .. } => format!("{format} block"),
+                    Part::Raw { format, value } => crate::model::media_label(format, value),
                     _ => "tool result in an assistant message".into(),
                 };
                 part_losses.dropped(p, what, "a response holds the model's tools/call requests");

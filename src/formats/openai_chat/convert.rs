@@ -374,9 +374,10 @@ impl Enc {
 
     fn drop_part(&mut self, part: &Part, pointer: &Ptr, role: &str) {
         let (what, why) = match part {
-            Part::Raw { format, .. } => {
-                (format!("{format} block"), format!("only {format} has it"))
-            }
+            Part::Raw { format, value } => (
+                crate::model::media_label(format, value),
+                crate::model::raw_why(format, value, format!("only {format} has it")),
+            ),
             Part::ToolCall(c) => (
                 format!("tool call {}", c.name),
                 format!("only assistant messages carry tool calls, not {role} messages"),
@@ -1022,11 +1023,15 @@ impl Enc {
                                 "tool messages carry only text",
                             );
                         }
-                        Block::Raw { format, .. } => {
+                        Block::Raw { format, value } => {
                             self.losses.dropped(
                                 format!("{pointer}/content"),
-                                format!("{format} block"),
-                                format!("only {format} has it"),
+                                crate::model::media_label(format, value),
+                                crate::model::raw_why(
+                                    format,
+                                    value,
+                                    format!("only {format} has it"),
+                                ),
                             );
                         }
                     }

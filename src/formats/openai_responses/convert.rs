@@ -585,10 +585,12 @@ fn drop_part(i: usize, j: usize, n: usize, p: &Part, why: &str, losses: &mut Los
         Part::Text { .. } => "text".to_string(),
         Part::ToolCall(c) => format!("tool call {}", c.name),
         Part::ToolResult(_) => "tool result".to_string(),
-        Part::Raw { format, .. } => format!("{format} block"),
+        Part::Raw { format, value } => crate::model::media_label(format, value),
     };
     let why = match p {
-        Part::Raw { format, .. } => format!("only {format} has this block"),
+        Part::Raw { format, value } => {
+            crate::model::raw_why(format, value, format!("only {format} has this block"))
+        }
         _ => why.to_string(),
     };
     losses.dropped(drop_ptr(i, j, n), what, why);
@@ -849,11 +851,18 @@ fn encode_result(pp: &str, r: &ToolResult, losses: &mut Losses) -> FunctionCallO
                     Block::Raw { format, value } if format == ID => {
                         parts.push(ContentPart::from_value(value.clone()))
                     }
-                    Block::Raw { format, .. } => {
+                    Block::Raw { format, value } => {
                         losses.dropped(
                             format!("{pp}/content"),
-                            format!("{format} block in a tool result"),
-                            format!("only {format} has this block"),
+                            format!(
+                                "{} in a tool result",
+                                crate::model::media_label(format, value)
+                            ),
+                            crate::model::raw_why(
+                                format,
+                                value,
+                                format!("only {format} has this block"),
+                            ),
                         );
                     }
                 }
