@@ -130,7 +130,24 @@ for (const width of WIDTHS) {
       const fixed = page.getByTestId('cost-fixed');
       assert.ok(await fixed.isVisible(), 'the fixed row is visible');
       assert.equal(bars + Number(await fixed.getAttribute('data-tokens')), tools, m);
-      if (m.startsWith('claude')) assert.match(await fixed.textContent(), /tool-use system prompt/);
+      // What the model reads: that provider's own rendering, said how well it is known.
+      const readsOf = () => page.$eval('[data-testid="cost-reads"]', (el) => el.toolscopeEditor?.getDoc() ?? el.querySelector('textarea')?.value ?? el.textContent);
+      const marker = m.startsWith('claude') ? '<functions>' : 'namespace functions';
+      await page.waitForFunction((mk) => {
+        const el = document.querySelector('[data-testid="cost-reads"]');
+        const t = el?.toolscopeEditor?.getDoc() ?? el?.querySelector('textarea')?.value ?? el?.textContent ?? '';
+        return t.includes(mk);
+      }, marker, { timeout: 5000 }).catch(() => {});
+      const reads = await readsOf();
+      const known = page.getByTestId('cost-reads-known');
+      if (m.startsWith('claude')) {
+        assert.match(await fixed.textContent(), /tool-use system prompt/);
+        assert.match(reads, /<functions>/);
+        assert.doesNotMatch(reads, /namespace functions/);
+        assert.match(await known.textContent(), /approximate/);
+      } else {
+        assert.match(reads, /namespace functions/);
+      }
     }
   }));
 }
