@@ -32,7 +32,7 @@ async function at(width, body) {
   }
 }
 
-/** An Anthropic stream of two text blocks over 35 events, its stop reason near the end. */
+/** An Anthropic stream of two text blocks over 28 events, its stop reason near the end. */
 function twoBlocks() {
   const ev = (o) => JSON.stringify(o);
   const out = [
@@ -80,14 +80,17 @@ for (const width of WIDTHS) {
       const v = el.toolscopeEditor.view;
       v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t } });
     }, twoBlocks());
-    await page.getByTestId('replay-summary').filter({ hasText: /35 events/ }).waitFor();
+    const summary = page.getByTestId('replay-summary').filter({ hasText: /Anthropic.* (\d+) events/ });
+    await summary.waitFor();
+    const n = Number((await summary.textContent()).match(/(\d+) events/)[1]);
+    assert.equal(n, 28);
     // Before the stream's message_delta, no stop reason.
     await page.getByTestId('seek').fill('5');
-    await page.getByTestId('step-label').filter({ hasText: /event 6 of 35/ }).waitFor();
+    await page.getByTestId('step-label').filter({ hasText: new RegExp(`event 6 of ${n}`) }).waitFor();
     assert.match(await page.getByTestId('assembled-doc').textContent(), /"stop_reason": null/);
     // Seek far: the current event is inside the list's visible box.
-    await page.getByTestId('seek').fill('28');
-    await page.getByTestId('step-label').filter({ hasText: /event 29 of 35/ }).waitFor();
+    await page.getByTestId('seek').fill(String(n - 5));
+    await page.getByTestId('step-label').filter({ hasText: new RegExp(`event ${n - 4} of ${n}`) }).waitFor();
     await page.waitForFunction(() => {
       const ol = document.querySelector('[data-testid="events"]');
       const li = ol?.querySelector('li.current');
@@ -96,6 +99,8 @@ for (const width of WIDTHS) {
       const b = li.getBoundingClientRect();
       return b.top >= a.top - 1 && b.bottom <= a.bottom + 1;
     });
+    // The list scrolls (it is shorter than its events), so following the cursor is needed.
+    assert.ok(await page.$eval('[data-testid="events"]', (ol) => ol.scrollHeight > ol.clientHeight + 10 && ol.scrollTop > 0));
     // Two text blocks, shown apart.
     const blocks = await page.getByTestId('text-block').allTextContents();
     assert.equal(blocks.length, 2, JSON.stringify(blocks));
