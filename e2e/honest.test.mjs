@@ -5,8 +5,12 @@
 // saying why, and a Cost view whose bars add up to the Tools column.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { onPage, startApp, stopApp } from './suite.mjs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startApp, stopApp } from './suite.mjs';
 import { pasteInto } from './serve.mjs';
+
+const AXE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'axe-core', 'axe.min.js');
 
 let server, url, browser;
 before(async () => ({ server, url, browser } = await startApp()));
@@ -14,9 +18,9 @@ after(() => stopApp({ server, browser }));
 
 const WIDTHS = [1440, 390];
 
-/** A fresh page at `width` px. */
-async function at(width, body) {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+/** A fresh page at `width` px (`options`: more context options). */
+async function at(width, body, options = {}) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -155,4 +159,35 @@ for (const width of WIDTHS) {
       }
     }
   }));
+
+  test(`${width} px: axe-core finds nothing serious on the Cost, Replay and Streams views, light and dark`, async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      // The page's CSP refuses injected scripts: the test context bypasses it for axe only.
+      await at(width, async (page) => {
+        const found = {};
+        // Each view's own section (the header's example picker at 390 px is another file's).
+        const check = async (name, selector) => {
+          if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.addScriptTag({ path: AXE });
+          const v = await page.evaluate(async (sel) => {
+            const r = await window.axe.run(document.querySelector(sel), { resultTypes: ['violations'] });
+            return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+              .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+          }, selector);
+          if (v.length) found[name] = v;
+        };
+        await page.getByRole('tab', { name: 'Cost' }).click();
+        await page.waitForSelector('[data-testid="cost-view"][data-vocab="ready"][data-computed="true"]');
+        await page.locator('[data-pick="claude-sonnet-4-5"]').click();
+        await page.getByTestId('cost-fixed').waitFor();
+        await check('cost', '[data-testid="cost-view"]');
+        await page.getByTestId('tab-replay').click();
+        await page.getByTestId('replay-summary').filter({ hasText: /events/ }).waitFor();
+        await check('replay', '[data-testid="replay"]');
+        await page.getByTestId('tab-streams').click();
+        await page.getByTestId('streams').waitFor();
+        await check('streams', '[data-testid="streams"]');
+        assert.deepEqual(found, {}, `${colorScheme}: ${JSON.stringify(found, null, 1)}`);
+      }, { colorScheme, bypassCSP: true });
+    }
+  });
 }
