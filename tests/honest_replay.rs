@@ -37,8 +37,8 @@ fn two_blocks() -> String {
 #[test]
 fn text_blocks_stay_apart_and_the_stop_reason_waits_for_the_stream() {
     let r = Replay::load(&two_blocks(), LoadOptions::default()).expect("loads");
-    assert_eq!(r.len(), 13);
-    let early = r.snapshot(4).unwrap();
+    assert_eq!(r.len(), 12);
+    let early = r.snapshot(3).unwrap();
     assert_eq!(early.state.text_blocks(), ["I will look that up"]);
     assert!(early.state.stop_reason.is_none());
     let doc = early.so_far_as(Format::Anthropic);
@@ -46,15 +46,20 @@ fn text_blocks_stay_apart_and_the_stop_reason_waits_for_the_stream() {
     // Every format's so-far body leaves the derived stop reason out until it is sent.
     for f in [Format::OpenAiChat, Format::Bedrock, Format::Gemini] {
         let doc = early.so_far_as(f);
-        assert!(!doc.contains("end_turn") && !doc.contains("\"stop\""), "{f:?}: {doc}");
+        assert!(
+            !doc.contains("end_turn") && !doc.contains("\"stop\""),
+            "{f:?}: {doc}"
+        );
     }
     let before_stop = r.snapshot(9).unwrap();
     assert_eq!(
         before_stop.state.text_blocks(),
         ["I will look that up right away!", "Following up."]
     );
-    assert!(before_stop.so_far_as(Format::Anthropic).contains("\"stop_reason\": null"));
-    let sent = r.snapshot(11).unwrap();
+    assert!(before_stop
+        .so_far_as(Format::Anthropic)
+        .contains("\"stop_reason\": null"));
+    let sent = r.snapshot(10).unwrap();
     assert_eq!(sent.state.stop_reason.as_deref(), Some("end_turn"));
     assert!(sent
         .so_far_as(Format::Anthropic)
@@ -63,12 +68,11 @@ fn text_blocks_stay_apart_and_the_stop_reason_waits_for_the_stream() {
 
 #[test]
 fn an_empty_stream_says_why() {
-    let ends_on_user = read_any(
-        r#"{"model": "gpt-4o", "messages": [{"role": "user", "content": "Hello?"}]}"#,
-    )
-    .unwrap()
-    .0
-    .exchange;
+    let ends_on_user =
+        read_any(r#"{"model": "gpt-4o", "messages": [{"role": "user", "content": "Hello?"}]}"#)
+            .unwrap()
+            .0
+            .exchange;
     let why = toolscope::synth::why_empty(&ends_on_user).expect("says why");
     assert!(why.contains("ends on a user message"), "{why}");
     let x = read_any(toolscope::examples::EXAMPLES[0].source)
