@@ -130,6 +130,11 @@ for (const width of WIDTHS) {
     // The Bedrock row is the model the Bedrock pane sends.
     assert.ok(models.some((m) => m.includes('anthropic.claude')), models.join());
     assert.ok(!models.includes('amazon.nova-pro-v1:0'), models.join());
+    // Count exactly without a key says which key and where to enter it.
+    await page.locator('[data-testid="cost-row"][data-model="gpt-4o"] [data-testid="count-exact"]').click();
+    const notice = page.getByTestId('notice');
+    await notice.filter({ hasText: /Count exactly/ }).waitFor();
+    assert.match(await notice.textContent(), /needs an OpenAI API key.*Live tab.*OpenAI Responses.*API key field/s);
     for (const m of ['gpt-4o', 'claude-sonnet-4-5']) {
       await page.locator(`[data-pick="${m}"]`).click();
       await page.locator('[data-testid="cost-tools-sum"]').waitFor();

@@ -41,7 +41,6 @@ fn stream_is_carried_where_the_target_has_it() {
         Format::OpenAiResponses,
         Format::DeepSeek,
         Format::Mistral,
-        Format::Cohere,
         Format::Ollama,
     ] {
         let enc = f.encode(&x, Kind::Request);
@@ -54,11 +53,14 @@ fn stream_is_carried_where_the_target_has_it() {
         assert_eq!(doc["stream"], true, "{f:?}: {}", enc.text);
     }
     // Where the body has no such field, the line says why, truthfully (not "only anthropic").
-    let enc = Format::Gemini.encode(&x, Kind::Request);
-    let lines = lines_about(&enc.losses, "stream");
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].contains("endpoint"), "{lines:?}");
-    assert!(!lines[0].contains("only anthropic"), "{lines:?}");
+    // Cohere's SDK refuses `stream` in `chat` (tests/sdk/cohere.py): streaming is chat_stream.
+    for f in [Format::Gemini, Format::Bedrock, Format::Cohere] {
+        let enc = f.encode(&x, Kind::Request);
+        let lines = lines_about(&enc.losses, "stream");
+        assert_eq!(lines.len(), 1, "{f:?}: {lines:?}");
+        assert!(lines[0].contains("endpoint"), "{lines:?}");
+        assert!(!lines[0].contains("only anthropic"), "{lines:?}");
+    }
     // And back: an OpenAI request's stream flag reaches the Anthropic pane.
     let x = read(&json!({"model": "gpt-4o", "stream": true,
         "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]}));
@@ -329,4 +331,43 @@ no_false_drop_tests! {
     cohere: Format::Cohere;
     ollama: Format::Ollama;
     ai_sdk: Format::AiSdk;
+}
+
+/// A result's tool name that a format leaves out is carried by the call it answers: a note.
+/// A name the call does not give is a true loss.
+#[test]
+fn a_result_name_the_call_carries_is_a_note() {
+    let mut x = read(&json!({
+        "model": "gpt-4o",
+        "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}],
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"}
+        ]
+    }));
+    let toolscope::model::Part::ToolResult(r) = &mut x.messages[2].parts[0] else {
+        panic!("a result")
+    };
+    r.name = Some("get_weather".into());
+    let at = |f: Format, x: &Exchange| {
+        f.encode(x, Kind::Request)
+            .losses
+            .into_iter()
+            .find(|l| l.pointer == "/messages/2/parts/0/name")
+            .map(|l| l.kind)
+    };
+    for f in [
+        Format::Anthropic,
+        Format::Bedrock,
+        Format::OpenAiChat,
+        Format::Mcp,
+    ] {
+        assert_eq!(at(f, &x), Some(LossKind::Note), "{f:?}");
+    }
+    let toolscope::model::Part::ToolResult(r) = &mut x.messages[2].parts[0] else {
+        panic!("a result")
+    };
+    r.name = Some("another_tool".into());
+    assert_eq!(at(Format::Anthropic, &x), Some(LossKind::Dropped));
 }

@@ -442,7 +442,11 @@ fn decode_value_with<C: Codec>(
 
 fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
     match kind {
-        Kind::Request => C::write_request(x),
+        Kind::Request => {
+            let mut enc = C::write_request(x);
+            shared::names_the_calls_carry(x, &mut enc.losses);
+            enc
+        }
         Kind::Response => {
             let (doc, losses) = C::encode_response(x);
             Encoded {

@@ -193,12 +193,51 @@ pub(crate) fn drop_mcp_tool_parts(
     }
 }
 
+/// A result's tool name that a format leaves out is no loss when the call it answers (by id)
+/// names the same tool: the pairing carries it. Such a line becomes a note.
+pub(crate) fn names_the_calls_carry(x: &Exchange, losses: &mut [crate::model::Loss]) {
+    for l in losses
+        .iter_mut()
+        .filter(|l| l.kind == crate::model::LossKind::Dropped && l.pointer.ends_with("/name"))
+    {
+        let mut at = l.pointer.trim_start_matches('/').split('/');
+        let (Some("messages"), Some(i), Some("parts"), Some(j), Some("name"), None) = (
+            at.next(),
+            at.next().and_then(|s| s.parse::<usize>().ok()),
+            at.next(),
+            at.next().and_then(|s| s.parse::<usize>().ok()),
+            at.next(),
+            at.next(),
+        ) else {
+            continue;
+        };
+        let Some(crate::model::Part::ToolResult(r)) =
+            x.messages.get(i).and_then(|m| m.parts.get(j))
+        else {
+            continue;
+        };
+        let (Some(name), Some(id)) = (&r.name, &r.call_id) else {
+            continue;
+        };
+        let answered = x
+            .messages
+            .iter()
+            .flat_map(|m| m.tool_calls())
+            .any(|c| c.id.as_deref() == Some(id.as_str()) && c.name == *name);
+        if answered {
+            l.kind = crate::model::LossKind::Note;
+            l.why = format!("{}; the call it answers names the tool", l.why);
+        }
+    }
+}
+
 /// Request fields that several formats spell and mean alike, with the formats that have them:
 /// a field of a pasted document that the target also has is carried there, not lost.
 const COMMON_FIELDS: &[(&str, &[&str])] = &[(
     // https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream,
     // https://docs.anthropic.com/en/api/messages (stream), the Responses API's `stream`, and
-    // the OpenAI-compatible APIs (DeepSeek, Mistral, Cohere v2, Ollama's /api/chat).
+    // the OpenAI-compatible APIs (DeepSeek, Mistral, Ollama's /api/chat). Not Cohere: its SDK's
+    // v2 `chat` refuses the key (streaming is `chat_stream`), and the SDK wins.
     "stream",
     &[
         "openai-chat",
@@ -206,7 +245,6 @@ const COMMON_FIELDS: &[(&str, &[&str])] = &[(
         "anthropic",
         "deepseek",
         "mistral",
-        "cohere",
         "ollama",
     ],
 )];
@@ -248,8 +286,8 @@ pub(crate) fn adopt_common<'a>(extra: &'a Extra, own: &str, losses: &mut Losses)
                     format!("{key} flag"),
                     format!(
                         "this format's body has no {key} field: streaming is chosen by the \
-                         endpoint called (Gemini's streamGenerateContent, Bedrock's \
-                         ConverseStream), where the API streams at all"
+                         endpoint or method called (Gemini's streamGenerateContent, Bedrock's \
+                         ConverseStream, Cohere's chat_stream), where the API streams at all"
                     ),
                 );
             }
