@@ -155,7 +155,7 @@ for (const width of WIDTHS) {
       const reads = await readsOf();
       const known = page.getByTestId('cost-reads-known');
       if (m.startsWith('claude')) {
-        assert.match(await fixed.textContent(), /tool-use system prompt/);
+        assert.match(await page.getByTestId('cost-tools-sum').textContent(), /tool-use system prompt/);
         assert.match(reads, /<functions>/);
         assert.doesNotMatch(reads, /namespace functions/);
         assert.match(await known.textContent(), /approximate/);

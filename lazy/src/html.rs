@@ -148,15 +148,16 @@ fn tools(h: &mut String, v: &View) {
     let _ = write!(
         h,
         "<li class=\"fixed\" data-testid=\"cost-fixed\" data-tokens=\"{}\"><span class=\"name\">\
-         Fixed per request: {}</span><span class=\"bar\" aria-hidden=\"true\"><span style=\"width:{:.1}%\">\
+         Fixed part</span><span class=\"bar\" aria-hidden=\"true\"><span style=\"width:{:.1}%\">\
          </span></span><span class=\"num\">{}</span></li></ol>\
          <p class=\"cost-tools-sum\" data-testid=\"cost-tools-sum\">Tools column: <span class=\"num strong\">{}</span> \
-         = the tools above + the fixed part.</p>",
+         = the tools above + the fixed part ({}): {}.</p>",
         d.fixed,
-        esc(&d.fixed_what),
         (fixed as f64 * 100.0 / max as f64).max(1.0),
         d.fixed,
         d.tools_total,
+        d.fixed,
+        esc(&d.fixed_what),
     );
     h.push_str("<p class=\"muted\">Tokens of each tool's text as the model reads it; hover one to find it in the editors, the panes and the text below.</p></div>");
 }
