@@ -968,6 +968,7 @@ pub fn describe(l: &Loss) -> String {
         LossKind::Dropped => "dropped",
         LossKind::Rewritten => "rewritten",
         LossKind::Added => "added",
+        LossKind::Note => "note",
     };
     let at = l
         .target

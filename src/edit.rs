@@ -44,9 +44,10 @@ pub fn read_into(
         });
     };
     // Lenient decoders keep unknown fields, so a foreign document could "decode" as this
-    // pane's format: detection decides first. The pane's own protocol family (a dialect pane
-    // holding an OpenAI document) stays with the pane's format.
-    let (use_format, use_kind) = match Format::detect(text) {
+    // pane's format: detection decides first, the pane's own format first among the formats
+    // the document fits. The pane's own protocol family (a dialect pane holding an OpenAI
+    // document) stays with the pane's format.
+    let (use_format, use_kind) = match Format::detect_in(format, text) {
         // Any prose reads as a legacy-XML completion; in another format's pane only a real
         // transcript (with its markers) counts, so a typo is an error there, not a new exchange.
         Ok((detected, _)) if format != Format::AnthropicXml && is_mere_prose(detected, text) => {
@@ -68,6 +69,23 @@ pub fn read_into(
         Source::Wire(use_format, use_kind),
         use_kind,
     ))
+}
+
+/// True when the editor text `after` replaced `before` rather than edited it: less than half
+/// of `before` is kept at either end (a paste over the whole text, not typing or cutting a
+/// part). Such a text is a new document, said as a page paste says it.
+pub fn is_replacement(before: &str, after: &str) -> bool {
+    let (b, a) = (before.as_bytes(), after.as_bytes());
+    let prefix = b.iter().zip(a).take_while(|(x, y)| x == y).count();
+    let rest = b.len().min(a.len()) - prefix;
+    let suffix = b
+        .iter()
+        .rev()
+        .zip(a.iter().rev())
+        .take(rest)
+        .take_while(|(x, y)| x == y)
+        .count();
+    !before.trim().is_empty() && !after.trim().is_empty() && (prefix + suffix) * 2 < b.len()
 }
 
 /// True when `text` was detected as `detected` only because any prose reads as a legacy-XML

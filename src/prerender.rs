@@ -296,7 +296,8 @@ fn pane(f: Format, e: &FirstPane, arguments: &[Finding]) -> String {
         .iter()
         .filter(|f| f.severity != Severity::Info)
         .count();
-    let losses = match e.losses.len() {
+    let counted = crate::model::count_losses(&e.losses);
+    let losses = match counted {
         0 => "lossless".to_string(),
         1 => "1 loss".to_string(),
         n => format!("{n} losses"),
@@ -317,10 +318,15 @@ fn pane(f: Format, e: &FirstPane, arguments: &[Finding]) -> String {
         (n, s) => format!("Checks for {name} ({n} to fix, {s} suggested)"),
     };
     let clean = |n: usize| if n == 0 { " clean" } else { "" };
-    let carries = match e.losses.len() {
+    let mut carries = match counted {
         0 => format!("{name} carries everything"),
         n => format!("What {name} cannot carry ({n})"),
     };
+    match e.losses.len() - counted {
+        0 => {}
+        1 => carries.push_str(" · 1 note"),
+        n => carries.push_str(&format!(" · {n} notes")),
+    }
     let note = notes::note(f);
     format!(
         "<article class=\"pane\" data-format=\"{id}\"><header class=\"pane-head\"><h3>{name}</h3>\
@@ -333,7 +339,7 @@ fn pane(f: Format, e: &FirstPane, arguments: &[Finding]) -> String {
          <details class=\"lints\"><summary>{}</summary></details><details class=\"note\"><summary>How {name} differs</summary><dl>\
          <dt>Arguments</dt><dd>{}</dd><dt>Results</dt><dd>{}</dd><dt>Ids</dt><dd>{}</dd>\
          <dt>Tool choice</dt><dd>{}</dd><dt>Also</dt><dd>{}</dd></dl></details></div></article>",
-        clean(e.losses.len()),
+        clean(counted),
         clean(problems),
         code(&e.text, &format!("{name} document")),
         esc(&carries),

@@ -262,6 +262,46 @@ pub struct Snapshot {
     pub so_far: Assembled,
 }
 
+impl Snapshot {
+    /// The turn assembled so far as `format`'s response body. A response must state why the
+    /// model stopped, so an encoder derives a stop reason the stream has not sent yet; until
+    /// the stream sends one, that field is shown as `null` instead of the derived guess.
+    pub fn so_far_as(&self, format: Format) -> String {
+        render_so_far(
+            format,
+            &self.so_far.exchange,
+            self.state.stop_reason.is_some(),
+        )
+    }
+}
+
+/// [`Snapshot::so_far_as`] of an exchange: `stop_sent` says whether the stream sent its stop
+/// reason.
+pub fn render_so_far(format: Format, x: &Exchange, stop_sent: bool) -> String {
+    let enc = format.encode(x, Kind::Response);
+    if stop_sent || format.is_text() {
+        return enc.text;
+    }
+    let derived: Vec<&str> = enc
+        .losses
+        .iter()
+        .filter(|l| l.kind == crate::model::LossKind::Added && l.pointer.ends_with("/stop_reason"))
+        .filter_map(|l| l.target.as_deref())
+        .collect();
+    if derived.is_empty() {
+        return enc.text;
+    }
+    let Ok(mut doc) = serde_json::from_str::<Value>(&enc.text) else {
+        return enc.text;
+    };
+    for at in derived {
+        if let Some(slot) = doc.pointer_mut(at) {
+            *slot = Value::Null;
+        }
+    }
+    crate::formats::json::pretty(&doc)
+}
+
 /// What to load.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LoadOptions {

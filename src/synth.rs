@@ -33,6 +33,25 @@ impl Synth {
     }
 }
 
+/// Why the stream of `x`'s last turn carries nothing: a stream is the model's answer, and the
+/// conversation must end on an assistant turn for there to be one. `None` when it does.
+pub fn why_empty(x: &Exchange) -> Option<String> {
+    use crate::model::Role;
+    let last = match x.messages.last() {
+        None => return Some("No stream: the conversation has no messages yet.".into()),
+        Some(m) => m,
+    };
+    let whose = match last.role {
+        Role::Assistant => return None,
+        Role::User => "a user message",
+        Role::Tool => "a tool result",
+    };
+    Some(format!(
+        "No answer to stream: the conversation ends on {whose}, and a stream carries only the \
+         model's turn. Add an assistant message (or get one from Live) to see it streamed."
+    ))
+}
+
 /// Default fragment length, in characters: about what providers send per chunk.
 pub const FRAGMENT: usize = 12;
 

@@ -239,7 +239,7 @@ fn results_without_a_name_take_the_calls_and_say_so() {
     assert_eq!(doc["messages"][2]["content"][0]["toolName"], "f");
     assert!(common::has_loss(
         &enc.losses,
-        LossKind::Added,
+        LossKind::Note,
         "/messages/2/parts/0/name"
     ));
 }

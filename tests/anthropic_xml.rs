@@ -89,7 +89,7 @@ fn anthropic_xml_parallel_invokes_and_results_in_order() {
     assert!(doc.ends_with("</function_results>\nTokyo is warmer."));
     // Ids are gone, reported; names are added to results.
     assert_losses!(&losses; Dropped "/messages/1/parts/1/id", Dropped "/messages/2/parts/1/call_id");
-    assert_losses!(&losses; Added "/messages/2/parts/0/name");
+    assert_losses!(&losses; Note "/messages/2/parts/0/name");
     assert_eq!(back.messages.len(), 4);
     let results: Vec<_> = back.messages[2].tool_results().collect();
     assert_eq!(results.len(), 2);

@@ -499,7 +499,7 @@ fn bedrock_rest_body_without_model_id_stays_without() {
         doc["modelId"],
         toolscope::formats::bedrock::PLACEHOLDER_MODEL
     );
-    assert!(has_loss(&losses, LossKind::Added, "/options/model"));
+    assert!(has_loss(&losses, LossKind::Note, "/options/model"));
 }
 
 /// A Converse response as the AWS docs show one, with metrics, a guardrail trace, additional

@@ -59,13 +59,13 @@ fn mistral_tool_messages_carry_the_tool_name() {
     let m = &doc["messages"];
     assert_eq!(m[2]["name"], "get_time");
     assert_eq!(m[3]["name"], "get_weather");
-    assert_loss(&losses, LossKind::Added, "/messages/2/parts/0/name");
+    assert_loss(&losses, LossKind::Note, "/messages/2/parts/0/name");
     // A name the model has is sent as it is, with nothing to report.
     let (x, _) = decode(&doc, Kind::Request);
     let (_, losses) = encode(&x, Kind::Request);
     assert!(!has_loss(
         &losses,
-        LossKind::Added,
+        LossKind::Note,
         "/messages/2/parts/0/name"
     ));
 }

@@ -56,7 +56,7 @@ fn models_each_provider_gets_a_model_it_serves() {
             .iter()
             .find(|l| l.pointer == "/options/model")
             .unwrap_or_else(|| panic!("{}: no model loss {losses:#?}", format.id()));
-        assert_eq!(l.kind, LossKind::Rewritten, "{}", format.id());
+        assert_eq!(l.kind, LossKind::Note, "{}", format.id());
         assert!(
             l.what.contains("gpt-4o") && l.what.contains(expected),
             "{}",
@@ -141,7 +141,7 @@ fn models_a_pasted_documents_model_stays_with_its_family() {
     );
     let (model, losses) = model_in(Format::OpenAiChat, &x);
     assert_eq!(model.as_deref(), Some(ModelFamily::OpenAi.default_model()));
-    assert!(losses.iter().any(|l| l.kind == LossKind::Rewritten
+    assert!(losses.iter().any(|l| l.kind == LossKind::Note
         && l.why
             .contains("claude-sonnet-4-5-20250929 is Anthropic's model")));
     // A model no hosted API claims (a local one) goes to the OpenAI-compatible servers as is.
@@ -178,7 +178,7 @@ fn models_convert_reports_the_substitution_on_stderr() {
     assert!(out.contains("\"model\": \"claude-sonnet-4-5\""), "{out}");
     assert!(
         err.contains(
-            "rewritten /options/model -> /model: model \"gpt-4o\" sent as \"claude-sonnet-4-5\""
+            "note /options/model -> /model: model \"gpt-4o\" sent as \"claude-sonnet-4-5\""
         ),
         "{err}"
     );

@@ -656,7 +656,7 @@ fn openai_chat_response_defaults_and_placeholders() {
     assert_eq!(doc["choices"][0]["message"]["content"], "Hello, world");
     assert_eq!(doc["choices"][0]["finish_reason"], "tool_calls");
     assert_eq!(doc["model"], "gpt-4.1");
-    assert_losses!(&losses; Rewritten "/messages/0/parts", Added "/messages/0/stop_reason", Added "/options");
+    assert_losses!(&losses; Rewritten "/messages/0/parts", Added "/messages/0/stop_reason", Note "/options");
 }
 
 #[test]

@@ -39,10 +39,10 @@ pub fn cost(v: &View, exact: &Value) -> String {
     );
     for r in &v.rows {
         let m = esc(&r.model);
-        let (badge, label) = if r.exact {
-            ("badge clean", "exact")
-        } else {
-            ("badge lossy", "estimate")
+        let (badge, label) = match (r.exact, r.margin) {
+            (true, _) => ("badge clean", "exact".to_string()),
+            (false, Some(n)) => ("badge lossy", format!("estimate ±{n}")),
+            (false, None) => ("badge lossy", "estimate".to_string()),
         };
         let _ = write!(
             h,
@@ -121,7 +121,16 @@ fn tools(h: &mut String, v: &View) {
         h.push_str("<p class=\"muted\">This request has no tools.</p></div>");
         return;
     }
-    let max = d.tools.iter().map(|t| t.tokens).max().unwrap_or(1).max(1);
+    // One scale for the tools and the fixed part.
+    let fixed = d.fixed.max(0) as u64;
+    let max = d
+        .tools
+        .iter()
+        .map(|t| t.tokens)
+        .max()
+        .unwrap_or(1)
+        .max(fixed)
+        .max(1);
     h.push_str("<ol class=\"cost-tools\" data-testid=\"cost-tools\">");
     for t in &d.tools {
         let pct = (t.tokens as f64 * 100.0 / max as f64).max(1.0);
@@ -135,7 +144,22 @@ fn tools(h: &mut String, v: &View) {
             t.index, t.tokens, t.tokens
         );
     }
-    h.push_str("</ol><p class=\"muted\">Tokens of each tool's text as the model reads it; hover one to find it in the editors, the panes and the text below.</p></div>");
+    // The rest of the Tools figure, as a visible row (a tooltip would be lost on a phone).
+    let _ = write!(
+        h,
+        "<li class=\"fixed\" data-testid=\"cost-fixed\" data-tokens=\"{}\"><span class=\"name\">\
+         Fixed part</span><span class=\"bar\" aria-hidden=\"true\"><span style=\"width:{:.1}%\">\
+         </span></span><span class=\"num\">{}</span></li></ol>\
+         <p class=\"cost-tools-sum\" data-testid=\"cost-tools-sum\">Tools column: <span class=\"num strong\">{}</span> \
+         = the tools above + the fixed part ({}): {}.</p>",
+        d.fixed,
+        (fixed as f64 * 100.0 / max as f64).max(1.0),
+        d.fixed,
+        d.tools_total,
+        d.fixed,
+        esc(&d.fixed_what),
+    );
+    h.push_str("<p class=\"muted\">Tokens of each tool's text as the model reads it; hover one to find it in the editors, the panes and the text below.</p></div>");
 }
 
 fn rounds(h: &mut String, v: &View) {

@@ -13,10 +13,20 @@
 //!   rubenselander/openai-function-tokens: both reproduce prompt token counts the API
 //!   reported, which `tests/fixtures/cost/recorded_counts.json` holds, 44 of them).
 //!
+//! "Exact" means proven: a count is marked exact only for a model and a request shape that
+//! published prompt counts confirm ([`PROVEN`] names them), 75 of them in
+//! `tests/fixtures/cost/recorded_counts.json` (hmarr/openai-chat-tokens, the OpenAI cookbook,
+//! rubenselander/openai-function-tokens, pamelafox/openai-messages-token-helper). The rules
+//! reproduce 65 of them; the other 10 are requests of a system message alone with tools whose
+//! schemas nest objects, have numeric enums or undescribed properties, or force a tool: those
+//! shapes are estimates, off by up to [`MARGIN`] tokens.
+//!
 //! What those sources do not prove is counted with the nearest rule and makes the figure an
-//! estimate, with the reason in `method`: `tool_calls` with ids (counted like one legacy
-//! `function_call` each), `tool` result messages (counted as plain messages), schema keywords
-//! outside the recorded cases, `required` tool choice, Responses requests, gpt-oss (harmony
+//! estimate ±[`MARGIN`], with the reason in `method`: `tool_calls` with ids (counted like one
+//! legacy `function_call` each), `tool` result messages (counted as plain messages), schema
+//! keywords outside the recorded cases, `required` tool choice, the shapes above, tools for
+//! gpt-4o beyond the cookbook's (flat described properties, string enums, `auto`), models with
+//! no published counts (gpt-4.1, gpt-5, o-series, …), Responses requests, gpt-oss (harmony
 //! framing), unknown model ids. Other families are estimates: see [`count`].
 
 use super::bpe::{Encoding, Vocab};
@@ -68,8 +78,13 @@ pub struct Count {
     pub messages: u64,
     /// `tools + messages`.
     pub total: u64,
-    /// True when every part is counted by a rule the provider's reported counts confirm.
+    /// True when every part is counted by a rule the provider's reported counts confirm for
+    /// this model and this shape of request.
     pub exact: bool,
+    /// For an OpenAI estimate, how far off it may be: the largest deviation of the rules from
+    /// the published counts ([`MARGIN`]); `None` when exact or not measured (other families).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<u64>,
     /// How it was counted, and why it is an estimate when it is one.
     pub method: String,
 }
@@ -87,6 +102,8 @@ pub struct Breakdown {
     pub tools: u64,
     /// See [`Count::exact`].
     pub exact: bool,
+    /// See [`Count::margin`].
+    pub margin: Option<u64>,
     /// See [`Count::method`].
     pub method: String,
 }
@@ -121,6 +138,7 @@ pub fn count_in(x: &Exchange, model: &str, vocabs: &Vocabs, source: Option<Forma
         messages,
         total: b.tools + messages,
         exact: b.exact,
+        margin: b.margin,
         method: b.method,
     }
 }
@@ -331,6 +349,11 @@ fn openai_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs, source: Option<For
     if raw {
         why.push("content blocks counted as their JSON".into());
     }
+    if why.is_empty() {
+        if let Some(reason) = unproven_shape(x, m) {
+            why.push(reason);
+        }
+    }
     let exact = why.is_empty();
     let base = if harmony {
         "harmony tools section"
@@ -338,9 +361,19 @@ fn openai_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs, source: Option<For
         "Chat Completions rules (OpenAI cookbook; hmarr/openai-chat-tokens)"
     };
     let method = if exact {
-        format!("exact: {} with {}", base, enc.name())
+        format!(
+            "exact: {} with {} (a shape published counts prove: {})",
+            base,
+            enc.name(),
+            PROVEN
+        )
     } else {
-        format!("estimate: {} with {}; {}", base, enc.name(), why.join("; "))
+        format!(
+            "estimate ±{MARGIN}: {} with {}; {}",
+            base,
+            enc.name(),
+            why.join("; ")
+        )
     };
     Breakdown {
         system,
@@ -348,8 +381,166 @@ fn openai_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs, source: Option<For
         primer: 3,
         tools: tools.max(0) as u64,
         exact,
+        margin: (!exact).then_some(MARGIN),
         method,
     }
+}
+
+/// The largest deviation of the OpenAI rules from the published prompt counts: what an
+/// OpenAI estimate may be off by (measured: 7 of `inner_object_and_string` and
+/// `inner_object_with_enum`, pamelafox/openai-messages-token-helper tests/functions.py).
+pub const MARGIN: u64 = 7;
+
+/// The models and request shapes the published counts prove, for the method.
+pub const PROVEN: &str = "gpt-3.5-turbo and gpt-4: messages, and tools or functions with a \
+     user or assistant message (nested objects, enums, arrays, forced and none tool choice), or \
+     with a system message alone when their properties are described, not nested, with string \
+     enums only and tool choice auto or none; gpt-4o and gpt-4o-mini: messages, and tools of \
+     described flat properties with string enums and tool choice auto beside a user message";
+
+/// Which published counts cover `m`: the cl100k chat models (gpt-3.5-turbo, gpt-4) or
+/// gpt-4o and gpt-4o-mini (the cookbook's `num_tokens_for_tools` models).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Covered {
+    Cl100k,
+    Omni,
+}
+
+fn covered(m: &Model) -> Option<Covered> {
+    let l = m.id.to_ascii_lowercase();
+    let l = l.strip_prefix("openai/").unwrap_or(&l);
+    if l.starts_with("gpt-3.5-turbo") || l.starts_with("gpt-35-turbo") {
+        return Some(Covered::Cl100k);
+    }
+    if l == "gpt-4" || l.starts_with("gpt-4-0613") || l.starts_with("gpt-4-0314") {
+        return Some(Covered::Cl100k);
+    }
+    if l == "gpt-4o" || l.starts_with("gpt-4o-20") || l.starts_with("gpt-4o-mini") {
+        return Some(Covered::Omni);
+    }
+    None
+}
+
+/// What the tool schemas of a request hold, for the shape check.
+#[derive(Debug, Default)]
+struct Shape {
+    nested: bool,
+    numeric_enum: bool,
+    undescribed: bool,
+    array: bool,
+    other_types: bool,
+}
+
+fn shape_of(x: &Exchange) -> Shape {
+    fn props(schema: &serde_json::Value, top: bool, s: &mut Shape) {
+        let Some(ps) = schema.get("properties").and_then(|p| p.as_object()) else {
+            return;
+        };
+        for p in ps.values() {
+            if !top {
+                s.nested = true;
+            }
+            if p.get("description").is_none() {
+                s.undescribed = true;
+            }
+            if let Some(e) = p.get("enum").and_then(|e| e.as_array()) {
+                if e.iter().any(|v| !v.is_string()) {
+                    s.numeric_enum = true;
+                }
+            }
+            match p.get("type").and_then(|t| t.as_str()) {
+                Some("object") => {
+                    s.nested = true;
+                    props(p, false, s);
+                }
+                Some("array") => {
+                    s.array = true;
+                    if let Some(items) = p.get("items") {
+                        if items.get("properties").is_some() {
+                            s.nested = true;
+                            props(items, false, s);
+                        }
+                    }
+                }
+                Some("string" | "number" | "integer") => {}
+                _ => s.other_types = true,
+            }
+        }
+    }
+    let mut s = Shape::default();
+    for t in &x.tools {
+        props(&t.input_schema, true, &mut s);
+    }
+    s
+}
+
+/// Why the request's shape is not one the published counts prove for `m`, if it is not.
+fn unproven_shape(x: &Exchange, m: &Model) -> Option<String> {
+    let Some(cover) = covered(m) else {
+        return Some(format!(
+            "no published prompt counts for {} (the gpt-4o rules)",
+            m.id
+        ));
+    };
+    if x.tools.is_empty() {
+        return None;
+    }
+    let s = shape_of(x);
+    let forced = x
+        .tool_choice
+        .as_ref()
+        .is_some_and(|c| c.mode == ChoiceMode::Required);
+    let none = x
+        .tool_choice
+        .as_ref()
+        .is_some_and(|c| c.mode == ChoiceMode::None);
+    let conversation = !x.messages.is_empty();
+    let mut unproven: Vec<&str> = Vec::new();
+    match cover {
+        Covered::Cl100k if conversation => {}
+        Covered::Cl100k => {
+            // A system message alone with tools: only these shapes match their counts.
+            if s.nested {
+                unproven.push("nested objects");
+            }
+            if s.numeric_enum {
+                unproven.push("numeric enums");
+            }
+            if s.undescribed {
+                unproven.push("properties without a description");
+            }
+            if forced {
+                unproven.push("a forced tool");
+            }
+        }
+        Covered::Omni => {
+            if !conversation {
+                unproven.push("a system message alone");
+            }
+            if s.nested {
+                unproven.push("nested objects");
+            }
+            if s.numeric_enum {
+                unproven.push("numeric enums");
+            }
+            if s.undescribed {
+                unproven.push("properties without a description");
+            }
+            if s.array || s.other_types {
+                unproven.push("array, boolean or untyped properties");
+            }
+            if forced || none {
+                unproven.push("a tool choice other than auto");
+            }
+        }
+    }
+    (!unproven.is_empty()).then(|| {
+        format!(
+            "tools with {} have no matching published count for {}",
+            unproven.join(", "),
+            m.id
+        )
+    })
 }
 
 fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
@@ -411,6 +602,7 @@ fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
         primer: if claude { 1 } else { 3 },
         tools,
         exact: false,
+        margin: None,
         method,
     }
 }

@@ -8,8 +8,8 @@
 use super::count::{count, Count, Vocabs};
 use super::render::render;
 use super::rounds::rounds;
-use super::{Family, Model, REPRESENTATIVE};
-use crate::model::{Exchange, ModelFamily, ModelOrigin, Tool};
+use super::{Family, Model};
+use crate::model::{Exchange, ModelFamily, Tool};
 use serde::Serialize;
 use serde_json::json;
 
@@ -35,6 +35,14 @@ pub struct Detail {
     pub note: String,
     /// Each tool, costliest first.
     pub tools: Vec<ToolCost>,
+    /// The rest of the row's Tools figure: what every request with tools pays besides the
+    /// tools' own text (a tool-use system prompt, the section's framing) and what the count's
+    /// rounding leaves. `tools` plus this is the row's Tools, exactly.
+    pub fixed: i64,
+    /// What [`Detail::fixed`] is, for a person.
+    pub fixed_what: String,
+    /// The row's Tools figure for this model.
+    pub tools_total: u64,
     /// The rounds of the tool loop.
     pub rounds: Vec<RoundCost>,
     /// How prompt caching is modelled for this model (`None`: not modelled).
@@ -82,17 +90,13 @@ pub struct Caching {
     pub saved: i64,
 }
 
-/// The models the view counts: the exchange's own, those set per provider, then one
-/// representative per family ([`REPRESENTATIVE`]), without repeats.
+/// The models the view counts: the exchange's own, then the model each provider's pane sends
+/// (the one set for it, else its default: the Bedrock row is the Bedrock pane's model), then
+/// `gpt-4` for the older OpenAI tokenizer, without repeats.
 pub fn models(x: &Exchange) -> Vec<String> {
     let mut v: Vec<String> = x.options.model.iter().cloned().collect();
-    for f in ModelFamily::ALL {
-        let m = x.model_for(f);
-        if m.origin == ModelOrigin::Set {
-            v.push(m.name);
-        }
-    }
-    v.extend(REPRESENTATIVE.iter().map(|m| m.to_string()));
+    v.extend(ModelFamily::ALL.into_iter().map(|f| x.model_for(f).name));
+    v.push("gpt-4".into());
     let mut seen = std::collections::HashSet::new();
     v.retain(|m| seen.insert(m.clone()));
     v
@@ -127,6 +131,24 @@ pub fn detail(x: &Exchange, model: &str, vocabs: &Vocabs) -> Detail {
         })
         .collect();
     tools.sort_by(|a, b| b.tokens.cmp(&a.tokens).then(a.index.cmp(&b.index)));
+    let tools_total = if x.tools.is_empty() {
+        0
+    } else {
+        count(x, model, vocabs).tools
+    };
+    let fixed = tools_total as i64 - tools.iter().map(|t| t.tokens as i64).sum::<i64>();
+    let fixed_what = match m.family {
+        _ if x.tools.is_empty() => String::new(),
+        Family::Anthropic => format!(
+            "the tool-use system prompt Claude adds ({}), the <functions> framing, and the \
+             estimate's scaling of the tools' JSON",
+            super::render::anthropic::system_prompt_tokens(x, model).1
+        ),
+        Family::OpenAi => "the tools section's opening and closing lines and its framing in the \
+                           system message"
+            .into(),
+        _ => "the framing of the tool list (brackets and separators between tools)".into(),
+    };
     let (rs, _, _) = rounds(x, model, vocabs);
     let rule = cache_rule(&m);
     let mut out = Vec::with_capacity(rs.len());
@@ -155,6 +177,9 @@ pub fn detail(x: &Exchange, model: &str, vocabs: &Vocabs) -> Detail {
         known: r.known.as_str(),
         note: r.note,
         tools,
+        fixed,
+        fixed_what,
+        tools_total,
         rounds: out,
         caching: rule.map(|c| Caching {
             rule: c.rule.to_string(),
@@ -305,6 +330,15 @@ mod tests {
             let span = &view.detail.text[t.start..t.end];
             assert!(span.contains(&x.tools[t.index].name), "{span:?}");
             assert!(t.tokens > 0);
+        }
+        // The bars and the fixed row add up to the row's Tools, for every model.
+        for m in &ms {
+            let d = detail(&x, m, &v);
+            let row = count(&x, m, &v);
+            let bars: i64 = d.tools.iter().map(|t| t.tokens as i64).sum();
+            assert_eq!(bars + d.fixed, row.tools as i64, "{m}");
+            assert_eq!(d.tools_total, row.tools, "{m}");
+            assert!(!d.fixed_what.is_empty(), "{m}");
         }
     }
 

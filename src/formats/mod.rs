@@ -368,6 +368,39 @@ impl Format {
         }
     }
 
+    /// [`Format::detect`] as the pane of `own` reads a document: its own format first. JSON
+    /// that `own` recognises is read as `own` unless a format of another protocol finds its
+    /// own marker in it ([`SURE`]: `tool_calls`, `input_schema`, `contents`, …), so a document
+    /// valid in both (an Anthropic request of plain user text is also a Chat Completions one)
+    /// stays in the pane it was pasted into.
+    pub fn detect_in(own: Format, text: &str) -> Result<(Format, Kind), DecodeError> {
+        limits::check_size(None, text)?;
+        let mut parsed = None;
+        let view = match view("auto-detect", text, &mut parsed) {
+            Ok(view) => view,
+            Err(syntax) => {
+                return Format::detect_text(text).ok_or(DecodeError {
+                    format: None,
+                    ..syntax
+                })
+            }
+        };
+        let best = Format::ALL
+            .into_iter()
+            .filter_map(|f| f.sniff(&view).map(|(k, score)| (f, k, score)))
+            .filter(|(_, _, score)| *score > 0)
+            .max_by_key(|(_, _, score)| *score);
+        match (own.sniff(&view), best) {
+            (Some((kind, score)), Some((f, _, best)))
+                if score > 0 && (f.protocol() == own.protocol() || best < SURE) =>
+            {
+                Ok((own, kind))
+            }
+            (_, Some((f, k, _))) => Ok((f, k)),
+            (_, None) => Format::detect_json(&view),
+        }
+    }
+
     /// The most confident format for a JSON document.
     fn detect_json(v: &Node) -> Result<(Format, Kind), DecodeError> {
         Format::most_confident(|f| f.sniff(v)).ok_or_else(|| DecodeError {
@@ -409,7 +442,11 @@ fn decode_value_with<C: Codec>(
 
 fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
     match kind {
-        Kind::Request => C::write_request(x),
+        Kind::Request => {
+            let mut enc = C::write_request(x);
+            shared::names_the_calls_carry(x, &mut enc.losses);
+            enc
+        }
         Kind::Response => {
             let (doc, losses) = C::encode_response(x);
             Encoded {
@@ -431,6 +468,10 @@ fn decode_with<C: Codec>(text: &str, kind: Kind, depth: Depth) -> Result<Decoded
     };
     Ok(Decoded { exchange, losses })
 }
+
+/// A sniff score at or above which a format found a marker only it has (below it, a document
+/// merely has the shape several formats share, such as `messages` of plain text).
+pub const SURE: u8 = 90;
 
 /// What is known of a text's nesting when it is decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -192,3 +192,136 @@ pub(crate) fn drop_mcp_tool_parts(
         );
     }
 }
+
+/// A result's tool name that a format leaves out is no loss when the call it answers (by id)
+/// names the same tool: the pairing carries it. Such a line becomes a note.
+pub(crate) fn names_the_calls_carry(x: &Exchange, losses: &mut [crate::model::Loss]) {
+    for l in losses
+        .iter_mut()
+        .filter(|l| l.kind == crate::model::LossKind::Dropped && l.pointer.ends_with("/name"))
+    {
+        let mut at = l.pointer.trim_start_matches('/').split('/');
+        let (Some("messages"), Some(i), Some("parts"), Some(j), Some("name"), None) = (
+            at.next(),
+            at.next().and_then(|s| s.parse::<usize>().ok()),
+            at.next(),
+            at.next().and_then(|s| s.parse::<usize>().ok()),
+            at.next(),
+            at.next(),
+        ) else {
+            continue;
+        };
+        let Some(crate::model::Part::ToolResult(r)) =
+            x.messages.get(i).and_then(|m| m.parts.get(j))
+        else {
+            continue;
+        };
+        let (Some(name), Some(id)) = (&r.name, &r.call_id) else {
+            continue;
+        };
+        let answered = x
+            .messages
+            .iter()
+            .flat_map(|m| m.tool_calls())
+            .any(|c| c.id.as_deref() == Some(id.as_str()) && c.name == *name);
+        if answered {
+            l.kind = crate::model::LossKind::Note;
+            l.why = format!("{}; the call it answers names the tool", l.why);
+        }
+    }
+}
+
+/// Request fields that several formats spell and mean alike, with the formats that have them:
+/// a field of a pasted document that the target also has is carried there, not lost.
+const COMMON_FIELDS: &[(&str, &[&str])] = &[(
+    // https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream,
+    // https://docs.anthropic.com/en/api/messages (stream), the Responses API's `stream`, and
+    // the OpenAI-compatible APIs (DeepSeek, Mistral, Ollama's /api/chat). Not Cohere: its SDK's
+    // v2 `chat` refuses the key (streaming is `chat_stream`), and the SDK wins.
+    "stream",
+    &[
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "deepseek",
+        "mistral",
+        "ollama",
+    ],
+)];
+
+/// The exchange-level `extra` as the encoder of format `own` writes it: a field of
+/// [`COMMON_FIELDS`] kept for another format moves into `own`'s fields when `own` has it too
+/// (and does not set it itself); when `own` has no such field it is reported dropped with why.
+/// Borrowed (no copy) when no other format's fields hold one, the common case.
+pub(crate) fn adopt_common<'a>(extra: &'a Extra, own: &str, losses: &mut Losses) -> Cow<'a, Extra> {
+    let found = |e: &Extra| {
+        e.iter().any(|(f, fields)| {
+            f != own
+                && COMMON_FIELDS
+                    .iter()
+                    .any(|(k, has)| has.contains(&f.as_str()) && fields.contains_key(*k))
+        })
+    };
+    if !found(extra) {
+        return Cow::Borrowed(extra);
+    }
+    let mut out = extra.clone();
+    for (key, has) in COMMON_FIELDS {
+        let carried = has.contains(&own);
+        for format in has.iter().filter(|f| **f != own) {
+            let Some(v) = out.get_mut(*format).and_then(|m| m.remove(*key)) else {
+                continue;
+            };
+            if out.get(*format).is_some_and(Map::is_empty) {
+                out.remove(*format);
+            }
+            if carried {
+                out.entry(own.to_string())
+                    .or_default()
+                    .entry(key.to_string())
+                    .or_insert(v);
+            } else {
+                losses.dropped(
+                    format!("/extra/{}/{}", escape(format), escape(key)),
+                    format!("{key} flag"),
+                    format!(
+                        "this format's body has no {key} field: streaming is chosen by the \
+                         endpoint or method called (Gemini's streamGenerateContent, Bedrock's \
+                         ConverseStream, Cohere's chat_stream), where the API streams at all"
+                    ),
+                );
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod common_field_tests {
+    use super::*;
+
+    #[test]
+    fn stream_moves_to_a_format_that_has_it_and_is_reported_where_none_has() {
+        let mut extra = Extra::new();
+        let mut fields = Map::new();
+        fields.insert("stream".into(), Value::Bool(true));
+        fields.insert("top_k".into(), Value::from(5));
+        extra.insert("anthropic".into(), fields);
+        let mut losses = Losses::new();
+        let got = adopt_common(&extra, "openai-chat", &mut losses);
+        assert!(losses.0.is_empty());
+        assert_eq!(got["openai-chat"]["stream"], Value::Bool(true));
+        assert!(!got["anthropic"].contains_key("stream"));
+        let got = adopt_common(&extra, "gemini", &mut losses);
+        assert!(!got.contains_key("gemini"));
+        assert_eq!(losses.0.len(), 1);
+        assert_eq!(losses.0[0].pointer, "/extra/anthropic/stream");
+        // Nothing to move: borrowed.
+        let mut own = Extra::new();
+        own.insert("anthropic".into(), Map::new());
+        assert!(matches!(
+            adopt_common(&own, "openai-chat", &mut losses),
+            Cow::Borrowed(_)
+        ));
+    }
+}

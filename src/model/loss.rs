@@ -12,6 +12,10 @@ pub enum LossKind {
     Rewritten,
     /// Made up because the target requires it (a call id for a format that pairs by id).
     Added,
+    /// Nothing lost, but worth knowing: the target was told something the exchange did not
+    /// say in its words (the model chosen for this provider is sent instead of another
+    /// provider's). Shown apart from the losses and never counted as one.
+    Note,
 }
 
 /// One element an encoding dropped, rewrote or added, or a decoding normalised.
@@ -81,6 +85,12 @@ impl Losses {
         rewritten => Rewritten,
         /// Record an added element.
         added => Added,
+        /// Record a note (not a loss).
+        note => Note,
+    }
+    /// How many of the entries are losses (notes left out).
+    pub fn count(&self) -> usize {
+        count_losses(&self.0)
     }
     /// Report every provider-only field group in `extra` that belongs to a format other than
     /// `own` (the target) as dropped (form markers, [`super::FORM_KEY`], are not data). `pointer` is the pointer of the element owning `extra`.
@@ -115,7 +125,16 @@ impl Losses {
     }
 }
 
+/// How many of `entries` are losses, not notes.
+pub fn count_losses(entries: &[Loss]) -> usize {
+    entries.iter().filter(|l| l.is_loss()).count()
+}
+
 impl Loss {
+    /// False for a [`LossKind::Note`]: something to know, nothing lost.
+    pub fn is_loss(&self) -> bool {
+        self.kind != LossKind::Note
+    }
     /// Set where in the emitted document the element went.
     pub fn at(&mut self, target: impl Into<String>) -> &mut Self {
         self.target = Some(target.into());

@@ -11,10 +11,12 @@
 pub mod diff;
 mod ids;
 mod loss;
+mod media;
 mod models;
 
 pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, IdRule};
-pub use loss::{Loss, LossKind, Losses};
+pub use loss::{count_losses, Loss, LossKind, Losses};
+pub use media::{media_label, raw_why};
 pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
 
 use serde::{Deserialize, Serialize};

@@ -298,9 +298,9 @@ impl Exchange {
 }
 
 /// The model an encoder for `family` writes at `target` in its document (`what` names the
-/// field, `required_why` says why the format must name one), with the loss when it is not the
-/// exchange's own `options.model`: a rewrite when the exchange names a model of another family,
-/// an addition when it names none.
+/// field, `required_why` says why the format must name one), with a note when it is not the
+/// exchange's own `options.model` (the exchange names a model of another family, or none):
+/// each provider is sent a model it serves, which loses nothing.
 pub fn encoder_model(
     x: &Exchange,
     family: ModelFamily,
@@ -324,7 +324,7 @@ pub fn encoder_model(
             };
             losses
                 .push(
-                    LossKind::Rewritten,
+                    LossKind::Note,
                     "/options/model",
                     format!("{what} {m:?} sent as {:?}", chosen.name),
                     source(&whose),
@@ -334,7 +334,7 @@ pub fn encoder_model(
         None => {
             losses
                 .push(
-                    LossKind::Added,
+                    LossKind::Note,
                     super::option_pointer(x, "model"),
                     format!("{what} {:?}", chosen.name),
                     source(required_why),

@@ -98,6 +98,7 @@ pub fn compare(x: &Exchange, kind: Kind, left: Format, right: Format) -> Compari
                     crate::model::LossKind::Dropped => "drops",
                     crate::model::LossKind::Rewritten => "rewrites",
                     crate::model::LossKind::Added => "adds",
+                    crate::model::LossKind::Note => "notes",
                 };
                 differences.push(format!("{} {how} {}", f.name(), l.what));
             }

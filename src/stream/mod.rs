@@ -219,6 +219,10 @@ pub struct State {
     pub calls: Vec<CallView>,
     /// Visible text so far.
     pub text: String,
+    /// Byte offsets in `text` where a new text block began (a second text content block):
+    /// shown apart, not run together.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub text_breaks: Vec<usize>,
     /// Reasoning / thinking text so far.
     pub reasoning: String,
     /// Stop reason as the provider spelled it, once sent.
@@ -227,6 +231,22 @@ pub struct State {
     pub ended: bool,
     /// Anomalies so far.
     pub anomalies: Vec<Anomaly>,
+}
+
+impl State {
+    /// The visible text so far, one piece per text block.
+    pub fn text_blocks(&self) -> Vec<&str> {
+        let mut out = Vec::with_capacity(self.text_breaks.len() + 1);
+        let mut from = 0;
+        for &at in &self.text_breaks {
+            if let Some(piece) = self.text.get(from..at) {
+                out.push(piece);
+                from = at;
+            }
+        }
+        out.push(self.text.get(from..).unwrap_or_default());
+        out
+    }
 }
 
 /// A call in a [`State`].
@@ -324,6 +344,8 @@ pub struct Tracker {
     pub calls: Vec<CallState>,
     /// Visible text.
     pub text: String,
+    /// Where in `text` each text block after the first began.
+    pub text_breaks: Vec<usize>,
     /// Reasoning text.
     pub reasoning: String,
     /// Stop reason as spelled on the wire.
@@ -466,6 +488,14 @@ impl Tracker {
         });
     }
 
+    /// A new text block begins (the text after it is not the previous block's continuation).
+    pub fn text_block(&mut self) {
+        let at = self.text.len();
+        if at > 0 && self.text_breaks.last() != Some(&at) {
+            self.text_breaks.push(at);
+        }
+    }
+
     /// Append reasoning text.
     pub fn reasoning(&mut self, delta: &str) {
         if delta.is_empty() {
@@ -587,6 +617,7 @@ impl Tracker {
                 })
                 .collect(),
             text: self.text.clone(),
+            text_breaks: self.text_breaks.clone(),
             reasoning: self.reasoning.clone(),
             stop_reason: self.stop_reason.clone(),
             ended: self.ended,

@@ -150,10 +150,18 @@ pub fn CostView() -> impl IntoView {
         let key = match key {
             KeyFor::Bound(k) => k,
             KeyFor::Missing => {
+                let (company, endpoint) = match provider {
+                    Provider::OpenAiResponses => ("an OpenAI", "the Responses API's input-token count"),
+                    Provider::Anthropic => ("an Anthropic", "the Messages API's count_tokens"),
+                    _ => ("a Google Gemini", "the countTokens endpoint"),
+                };
                 return state.say_error(format!(
-                    "Count exactly: no {} key. Set one in the Live tab (it stays in this browser).",
+                    "Count exactly for {model} asks {endpoint} and needs {company} API key. \
+                     Enter it in the Live tab: choose the provider \"{}\", then paste the key in \
+                     its API key field (it stays in this page unless you choose to remember it), \
+                     and press Count exactly again.",
                     provider.label()
-                ))
+                ));
             }
             KeyFor::Elsewhere { typed_for, now } => {
                 return state.say_error(format!(
@@ -294,8 +302,18 @@ fn Reads(detail: Memo<Value>) -> impl IntoView {
     view! {
         <div class="cost-block">
             <h3>{move || detail.with(|d| format!("What {} reads", text(d, "model")))}</h3>
-            <p class="muted" title=move || detail.with(|d| text(d, "note"))>
-                {move || detail.with(|d| format!("The tool definitions as rendered into the prompt ({}).", text(d, "known")))}
+            // Said, not hidden in a tooltip: how much of this text is known, and from where.
+            <p class="muted" data-testid="cost-reads-known" data-known=move || detail.with(|d| text(d, "known"))>
+                {move || detail.with(|d| {
+                    let known = text(d, "known");
+                    let how = match known.as_str() {
+                        "approximate" => "approximate: the provider does not publish this text",
+                        "documented" => "as the provider documents it",
+                        "proven" => "proven by the provider's published token counts",
+                        _ => "exact",
+                    };
+                    format!("{} rendering of the tool definitions, {how}. {}", text(d, "model"), text(d, "note"))
+                })}
             </p>
             <div class="cost-reads">
                 <CodeEditor text=doc lang="text" label="What the model reads" testid="cost-reads" marks=marks on_hover=on_hover />

@@ -36,6 +36,8 @@ pub struct Draft {
     pub error: RwSignal<Option<DecodeError>>,
     /// The draft is a document of another format than the editor's, read as this one.
     pub foreign: RwSignal<Option<Source>>,
+    // The last change replaced the whole text (a paste of a new document, not an edit).
+    replaced: StoredValue<bool>,
     origin: Origin,
     format: Option<Format>,
     // A large draft is read in its turn (after the keystroke's frame), once per frame however
@@ -54,6 +56,7 @@ impl Draft {
             text: RwSignal::new(None),
             error: RwSignal::new(None),
             foreign: RwSignal::new(None),
+            replaced: StoredValue::new(false),
             origin,
             format,
             state,
@@ -147,11 +150,16 @@ impl Draft {
                     _ => None,
                 };
                 let kind_changed = r.kind != state.kind.get_untracked();
+                let replaced = self
+                    .replaced
+                    .try_update_value(std::mem::take)
+                    .unwrap_or(false);
                 // A document of another format, or of the other body kind, changes more than
                 // the user typed: say what it was read as and what it changed, with Undo. Once
                 // per document, not per keystroke.
-                let notable =
-                    (foreign.is_some() && self.foreign.get_untracked() != foreign) || kind_changed;
+                let notable = (foreign.is_some() && self.foreign.get_untracked() != foreign)
+                    || kind_changed
+                    || replaced;
                 if self.foreign.get_untracked() != foreign {
                     self.foreign.set(foreign);
                 }
@@ -302,7 +310,11 @@ impl Draft {
                 lang=lang
                 label=label
                 testid=testid
-                on_change=Callback::new(move |t| self.change(t))
+                on_change=Callback::new(move |t: String| {
+                    let replaced = shown.with_untracked(|before| crate::edit::is_replacement(before, &t));
+                    self.replaced.set_value(replaced);
+                    self.change(t)
+                })
                 error=self.error_range()
                 marks=links.marks
                 on_hover=links.on_hover

@@ -24,7 +24,8 @@ pub fn FormatPane(format: Format) -> impl IntoView {
     let problems =
         move || lints.with(|l| l.iter().filter(|f| f.severity != Severity::Info).count());
     let suggested = move || lints.with(Vec::len) - problems();
-    let losses = move || encoded.with(|e| e.losses.len());
+    let losses = move || encoded.with(|e| crate::model::count_losses(&e.losses));
+    let notes = move || encoded.with(|e| e.losses.len()) - losses();
     let note = notes::note(format);
     // The lists are built only while open: closed, they cost nothing per keystroke.
     let losses_open = RwSignal::new(false);
@@ -98,9 +99,16 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                 <details class="losses" data-testid=format!("losses-{id}")
                     on:toggle=move |ev| losses_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                     <summary class:has-losses=move || losses() != 0>
-                        {move || match losses() {
-                            0 => format!("{} carries everything", format.name()),
-                            n => format!("What {} cannot carry ({n})", format.name()),
+                        {move || {
+                            let head = match losses() {
+                                0 => format!("{} carries everything", format.name()),
+                                n => format!("What {} cannot carry ({n})", format.name()),
+                            };
+                            match notes() {
+                                0 => head,
+                                1 => format!("{head} · 1 note"),
+                                n => format!("{head} · {n} notes"),
+                            }
                         }}
                     </summary>
                     <ul>
@@ -377,6 +385,7 @@ fn LossItem(loss: Loss, place: String) -> impl IntoView {
         LossKind::Dropped => "dropped",
         LossKind::Rewritten => "rewritten",
         LossKind::Added => "added",
+        LossKind::Note => "note",
     };
     let el = state
         .exchange

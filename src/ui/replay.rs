@@ -168,6 +168,19 @@ pub fn ReplayView() -> impl IntoView {
         });
     });
 
+    // The event list follows the cursor: the current event is scrolled into the list's view
+    // (the list only, never the page) after the list has rendered it.
+    let events_ref = NodeRef::<leptos::html::Ol>::new();
+    Effect::new(move |_| {
+        let _ = step.get();
+        request_animation_frame(move || {
+            let Some(ol) = events_ref.get_untracked() else {
+                return;
+            };
+            keep_in_view(&ol);
+        });
+    });
+
     let last = move || len.get().saturating_sub(1);
     let go = move |to: usize| {
         playing.set(false);
@@ -303,7 +316,7 @@ pub fn ReplayView() -> impl IntoView {
                         prop:max=move || last().to_string()
                         prop:value=move || step.get().to_string()
                         on:input=move |ev| go(event_target_value(&ev).parse().unwrap_or(0)) />
-                    <ol class="events" data-testid="events">
+                    <ol class="events" data-testid="events" node_ref=events_ref>
                         {move || {
                             let s = step.get();
                             let from = s.saturating_sub(WINDOW / 2);
@@ -389,7 +402,13 @@ fn StepView(
             </table>
             <p class="so-far" data-testid="text-so-far">
                 <span class="muted">"Text so far: "</span>
-                {move || snapshot.with(|s| s.as_ref().map(|s| s.state.text.clone()))}
+                // One piece per text block: blocks are not run together.
+                {move || snapshot.with(|s| s.as_ref().map(|s| {
+                    s.state.text_blocks().into_iter().enumerate().map(|(i, piece)| view! {
+                        {(i > 0).then(|| view! { <br /> })}
+                        <span class="text-block" data-testid="text-block">{piece.to_string()}</span>
+                    }).collect_view()
+                }))}
                 <span class="muted">{move || snapshot.with(|s| s.as_ref().and_then(|s| s.state.stop_reason.clone()).map(|r| format!(" · stop: {r}")))}</span>
             </p>
             <AnomalyList anomalies=Signal::derive(move || snapshot.with(|s| s.as_ref().map(|s| s.state.anomalies.clone()).unwrap_or_default())) go=go />
@@ -477,10 +496,8 @@ fn AssembledView(
         if at_end() {
             turn().map(|x| f.encode(&x, Kind::Response).text)
         } else {
-            snapshot.with(|s| {
-                s.as_ref()
-                    .map(|s| f.encode(&s.so_far.exchange, Kind::Response).text)
-            })
+            // The stop reason only once the stream has sent it.
+            snapshot.with(|s| s.as_ref().map(|s| s.so_far_as(f)))
         }
     };
     let heading = move || {
@@ -572,6 +589,7 @@ pub fn StreamsView() -> impl IntoView {
                         let s = synthesize(x, p);
                         (s.events.len(), s.text(), s.losses.len())
                     }));
+                    let empty = Memo::new(move |_| state.exchange.with(crate::synth::why_empty));
                     view! {
                         <article class="pane" data-stream=p.id() data-testid=format!("stream-{}", p.id())>
                             <header class="pane-head">
@@ -583,6 +601,9 @@ pub fn StreamsView() -> impl IntoView {
                                         state.right_tab.set("replay");
                                     }>"Replay"</button>
                             </header>
+                            <Show when=move || empty.with(Option::is_some)>
+                                <p class="muted" role="note" data-testid=format!("stream-empty-{}", p.id())>{move || empty.get()}</p>
+                            </Show>
                             <pre class="raw stream-text" tabindex="0">{move || synth.with(|s| s.1.clone())}</pre>
                         </article>
                     }
@@ -590,6 +611,25 @@ pub fn StreamsView() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// Scroll the event list so its current event sits in the middle of the list's box.
+fn keep_in_view(ol: &web_sys::HtmlElement) {
+    use wasm_bindgen::JsCast;
+    let Ok(Some(li)) = ol.query_selector("li.current") else {
+        return;
+    };
+    let Ok(li) = li.dyn_into::<web_sys::HtmlElement>() else {
+        return;
+    };
+    // Offsets are from the same offset parent: their difference is the place in the list.
+    let first = ol
+        .first_element_child()
+        .and_then(|f| f.dyn_into::<web_sys::HtmlElement>().ok())
+        .map_or(0, |f| f.offset_top());
+    let at = li.offset_top() - first;
+    let top = at - (ol.client_height() - li.offset_height()) / 2;
+    ol.set_scroll_top(top.max(0));
 }
 
 /// Apply the proposed repair to every call whose arguments are not JSON.

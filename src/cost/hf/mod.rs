@@ -73,6 +73,7 @@ pub fn count(
         messages: total - tools,
         total,
         exact: true,
+        margin: None,
         method: "the model's own chat template and tokenizer".to_string(),
     })
 }

@@ -84,7 +84,8 @@ pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
     let (y, id_losses) =
         crate::model::settle_ids(x, "the AI SDK pairs results with calls by toolCallId", None);
     losses.extend(id_losses);
-    losses.foreign_extra(&y.extra, ID, "");
+    let adopted = crate::formats::shared::adopt_common(&y.extra, ID, &mut losses);
+    losses.foreign_extra(&adopted, ID, "");
     let messages = encode_messages(&y, &mut losses, "/messages");
     if has_form(&y.extra, BARE) && y.system.is_none() && y.tools.is_empty() {
         return (Value::Array(messages), losses.into_vec());
@@ -335,12 +336,16 @@ fn encode_part(
         Part::ToolCall(c) => Some(encode_call(c, at, target, losses)),
         Part::ToolResult(r) => Some(encode_result(r, at, target, names, losses)),
         Part::Raw { format, value } if format == ID => Some(value.clone()),
-        Part::Raw { format, .. } => {
+        Part::Raw { format, value } => {
             losses
                 .dropped(
                     at,
-                    format!("{format} block"),
-                    format!("a {format}-only block has no AI SDK part"),
+                    crate::model::media_label(format, value),
+                    crate::model::raw_why(
+                        format,
+                        value,
+                        format!("a {format}-only block has no AI SDK part"),
+                    ),
                 )
                 .at(target);
             None
@@ -398,8 +403,9 @@ fn encode_result(
     let name = match (&r.name, names.get(&id)) {
         (Some(n), _) => n.clone(),
         (None, Some(n)) => {
+            // Carried from the call it answers: a note, nothing made up.
             losses
-                .added(
+                .note(
                     format!("{at}/name"),
                     "tool name of the result",
                     "AI SDK tool results name their tool: taken from the call",
@@ -454,11 +460,11 @@ fn encode_output(r: &ToolResult, at: &str, target: &str, losses: &mut Losses) ->
                         value.push(json!({"type": "media", "data": data, "mediaType": media_type}))
                     }
                     Block::Raw { format, value: v } if format == ID => value.push(v.clone()),
-                    Block::Raw { format, .. } => {
+                    Block::Raw { format, value } => {
                         losses
                             .dropped(
                                 format!("{at}/content/blocks/{k}"),
-                                format!("{format} block"),
+                                crate::model::media_label(format, value),
                                 "AI SDK content outputs hold text and media only",
                             )
                             .at(target);

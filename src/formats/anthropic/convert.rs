@@ -209,8 +209,12 @@ fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option
                 losses
                     .dropped(
                         ctx.drop_at(),
-                        format!("{format} block"),
-                        format!("only {format} has this kind of block"),
+                        crate::model::media_label(format, value),
+                        crate::model::raw_why(
+                            format,
+                            value,
+                            format!("only {format} has this kind of block"),
+                        ),
                     )
                     .at(ctx.target());
                 None
@@ -266,8 +270,13 @@ fn encode_result<'a>(r: &'a ToolResult, ctx: &PartCtx, losses: &mut Losses) -> T
     }
     let mut fields =
         shared::own_fields(ID, &r.extra, &["type", "tool_use_id", "content"], p, losses);
-    // An explicit `"is_error": false` of a pasted document, kept so it is written back.
-    let explicit_false = fields.remove("is_error") == Some(Value::Bool(false));
+    // An explicit `"is_error": false` of a pasted document, kept (as a form marker, or as a
+    // plain field by older states) so it is written back.
+    let explicit_false = fields.remove("is_error") == Some(Value::Bool(false))
+        || r.extra
+            .get(ID)
+            .and_then(|m| m.get(EXPLICIT_NO_ERROR))
+            .is_some_and(|v| *v == Value::Bool(false));
     let is_error = if r.is_error {
         Some(true)
     } else if explicit_false {
@@ -332,11 +341,15 @@ fn encode_result<'a>(r: &'a ToolResult, ctx: &PartCtx, losses: &mut Losses) -> T
                     ModelBlock::Raw { format, value } if format == ID => {
                         out.push(Block::Raw(Cow::Borrowed(value)))
                     }
-                    ModelBlock::Raw { format, .. } => {
+                    ModelBlock::Raw { format, value } => {
                         losses.dropped(
                             bp,
-                            format!("{format} block"),
-                            format!("only {format} has this kind of block"),
+                            crate::model::media_label(format, value),
+                            crate::model::raw_why(
+                                format,
+                                value,
+                                format!("only {format} has this kind of block"),
+                            ),
                         );
                     }
                 }
@@ -378,8 +391,9 @@ fn with_request<T>(x: &Exchange, f: impl FnOnce(wire::Request) -> T) -> (T, Vec<
 
 /// The request body of an exchange whose ids are settled.
 fn request<'a>(x: &'a Exchange, losses: &mut Losses) -> wire::Request<'a> {
-    losses.foreign_extra(&x.extra, ID, "");
-    let mut extra = x.extra.get(ID).cloned().unwrap_or_default();
+    let adopted = shared::adopt_common(&x.extra, ID, losses);
+    losses.foreign_extra(&adopted, ID, "");
+    let mut extra = adopted.get(ID).cloned().unwrap_or_default();
     let stored_system = extra.remove("system");
     let layout = extra.remove("tools");
     let choice_extra = extra.remove("tool_choice");
@@ -1029,11 +1043,15 @@ fn decode_message(
     Ok(())
 }
 
+/// The form marker of a pasted `"is_error": false`.
+const EXPLICIT_NO_ERROR: &str = "_toolscope:is_error";
+
 fn decode_result(r: ToolResultBlock) -> Part {
     let mut extra = r.extra;
     if r.is_error == Some(false) {
-        // Written back as it was; the model only knows "error or not".
-        extra.insert("is_error".into(), Value::Bool(false));
+        // Written back as it was; the model only knows "error or not". A form marker: the
+        // spelling of "no error", which every format says in its own way (not a loss there).
+        extra.insert(EXPLICIT_NO_ERROR.into(), Value::Bool(false));
     }
     let content = match r.content {
         None => ResultContent::Text(String::new()),

@@ -199,6 +199,7 @@ impl AnthropicAssembler {
                 }
             }
         } else if kind == "text" {
+            self.t.text_block();
             if let Some(s) = get_str(&value, "text") {
                 self.t.text(s);
             }

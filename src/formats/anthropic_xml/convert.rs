@@ -512,7 +512,8 @@ fn encode_result(r: &ToolResult, p: &str, ctx: &mut Ctx<'_>) -> Outcome {
             Some(n.clone())
         }
         (None, Some(n)) => {
-            ctx.losses.added(
+            // Carried from the call it answers: a note, nothing made up.
+            ctx.losses.note(
                 format!("{p}/name"),
                 format!("tool name {n:?} of the answered call"),
                 "each <result> names its tool",
@@ -621,10 +622,10 @@ fn encode_message(m: &Message, mi: usize, ctx: &mut Ctx<'_>) -> Vec<Segment> {
                     _ => segs.push(Segment::Results(vec![o])),
                 }
             }
-            (_, Part::Raw { format, .. }) => {
+            (_, Part::Raw { format, value }) => {
                 ctx.losses.dropped(
                     p,
-                    format!("{format} block"),
+                    crate::model::media_label(format, value),
                     "the legacy prompt has no place for this block",
                 );
             }
@@ -674,7 +675,8 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
             "the legacy prompt format has no switch for parallel calls",
         );
     }
-    losses.foreign_extra(&x.extra, ID, "");
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut losses);
+    losses.foreign_extra(&adopted, ID, "");
     let own = x.extra.get(ID);
     let preamble = own
         .and_then(|f| f.get(FORM_KEY))

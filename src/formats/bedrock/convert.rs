@@ -288,8 +288,12 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
                 losses
                     .dropped(
                         ctx.drop_at(),
-                        format!("{format} block"),
-                        format!("only {format} has this kind of block"),
+                        crate::model::media_label(format, value),
+                        crate::model::raw_why(
+                            format,
+                            value,
+                            format!("only {format} has this kind of block"),
+                        ),
                     )
                     .at(ctx.target());
                 None
@@ -327,8 +331,10 @@ fn encode_result(r: &ToolResult, ctx: &PartCtx, losses: &mut Losses) -> ToolResu
         );
     }
     let mut fields = shared::own_fields(ID, &r.extra, &["toolUseId", "content"], p, losses);
-    // A pasted `"status": "success"` (or any non-error status) is written back as it was.
-    let stored_status = match fields.remove("status") {
+    // A pasted `"status": "success"` (or any non-error status) is written back as it was (a
+    // form marker, or a plain field by older states).
+    let marked = r.extra.get(ID).and_then(|m| m.get(STATUS_FORM)).cloned();
+    let stored_status = match fields.remove("status").or(marked) {
         Some(Value::String(s)) if s != "error" => Some(s),
         _ => None,
     };
@@ -419,11 +425,15 @@ fn encode_result_blocks(blocks: &[ModelBlock], p: &str, losses: &mut Losses) -> 
             ModelBlock::Raw { format, value } if format == ID => {
                 out.push(ResultBlock::Raw(value.clone()))
             }
-            ModelBlock::Raw { format, .. } => {
+            ModelBlock::Raw { format, value } => {
                 losses.dropped(
                     bp,
-                    format!("{format} block"),
-                    format!("only {format} has this kind of block"),
+                    crate::model::media_label(format, value),
+                    crate::model::raw_why(
+                        format,
+                        value,
+                        format!("only {format} has this kind of block"),
+                    ),
                 );
             }
         }
@@ -449,7 +459,8 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         .and_then(|f| f.get(MODEL_IN_URL))
         .and_then(Value::as_bool)
         == Some(true);
-    let mut extra = shared::own_fields(ID, &x.extra, &[], "", &mut losses);
+    let adopted = shared::adopt_common(&x.extra, ID, &mut losses);
+    let mut extra = shared::own_fields(ID, &adopted, &[], "", &mut losses);
     let stored_system = extra.remove("system");
     let stored_config = extra.remove("toolConfig");
     let stored_inference = extra.remove("inferenceConfig");
@@ -1175,12 +1186,16 @@ fn decode_result_block(b: ResultBlock) -> ModelBlock {
     }
 }
 
+/// The form marker of a pasted non-error `status` (`"success"`).
+const STATUS_FORM: &str = "_toolscope:status";
+
 fn decode_result(r: ToolResultBlock) -> Part {
     let mut extra = r.extra;
     let is_error = r.status.as_deref() == Some("error");
     if let Some(s) = r.status.filter(|s| s != "error") {
-        // Written back as it was; the model only knows "error or not".
-        extra.insert("status".into(), Value::String(s));
+        // Written back as it was; the model only knows "error or not". A form marker: how
+        // "no error" was spelled, which other formats say their own way (not a loss there).
+        extra.insert(STATUS_FORM.into(), Value::String(s));
     }
     Part::ToolResult(ToolResult {
         call_id: Some(r.tool_use_id),

@@ -83,10 +83,13 @@ impl BedrockAssembler {
                     );
                     return;
                 }
-                None => self.blocks.push(Block {
-                    index,
-                    kind: BlockKind::Text(text.to_string()),
-                }),
+                None => {
+                    self.t.text_block();
+                    self.blocks.push(Block {
+                        index,
+                        kind: BlockKind::Text(text.to_string()),
+                    })
+                }
             }
             self.t.text(text);
         } else if let Some(tu) = d.get("toolUse") {

@@ -122,8 +122,11 @@ fn without(mut fields: Fields, reserved: &[&str], at: &str, l: &mut Losses) -> F
 /// The pointer covering the removal of `keys` from `extra["gemini"]` of the element at `base`:
 /// the key itself while other fields remain, else the whole `extra` (it reads back empty).
 fn removed_pointer(base: &str, extra: &Extra, keys: &[&str], key: &str) -> String {
+    // Form markers are not compared: they do not keep `extra` from reading back empty.
     let left = extra.get(ID).map_or(0, |m| {
-        m.keys().filter(|k| !keys.contains(&k.as_str())).count()
+        m.keys()
+            .filter(|k| !keys.contains(&k.as_str()) && !crate::model::is_form_key(k))
+            .count()
     });
     if left > 0 {
         format!("{base}/extra/{ID}/{}", escape(key))
@@ -475,8 +478,12 @@ fn encode_content(
                     if format != ID {
                         l.dropped(
                             &gone,
-                            format!("{format} block"),
-                            format!("only {format} has this kind of block"),
+                            crate::model::media_label(format, value),
+                            crate::model::raw_why(
+                                format,
+                                value,
+                                format!("only {format} has this kind of block"),
+                            ),
                         );
                         continue;
                     }
@@ -591,7 +598,8 @@ fn encode_result(
     let name = match (&r.name, pick.and_then(|k| calls.get(k))) {
         (Some(n), _) => n.clone(),
         (None, Some(c)) => {
-            l.added(
+            // Carried from the call it answers: nothing made up, a note.
+            l.note(
                 format!("{at}/name"),
                 format!("functionResponse name {:?}", c.name),
                 "Gemini requires the function name on a result; taken from the call it answers",
@@ -978,17 +986,20 @@ fn encode_decl(t: &Tool, ti: usize, l: &mut Losses) -> wire::FunctionDeclaration
     let mut fields = own(&t.extra);
     let ((parameters, parameters_json_schema), mut stale) = schema_slot(
         Some(&t.input_schema),
-        ("parameters", fields.remove("parameters")),
+        ("parameters", take_memo(&mut fields, "parameters")),
         (
             "parametersJsonSchema",
-            fields.remove("parametersJsonSchema"),
+            take_memo(&mut fields, "parametersJsonSchema"),
         ),
         true,
     );
     let ((response, response_json_schema), stale_out) = schema_slot(
         t.output_schema.as_ref(),
-        ("response", fields.remove("response")),
-        ("responseJsonSchema", fields.remove("responseJsonSchema")),
+        ("response", take_memo(&mut fields, "response")),
+        (
+            "responseJsonSchema",
+            take_memo(&mut fields, "responseJsonSchema"),
+        ),
         false,
     );
     stale.extend(stale_out);
@@ -1049,21 +1060,23 @@ fn decode_decl(d: &wire::FunctionDeclaration, at: &str) -> Result<Tool, Err> {
     // Spellings the encoder would not reproduce (lower-case types, JSON Schema that fits the
     // subset, …) are kept so the paste round-trips.
     let pasted = (d.parameters.clone(), d.parameters_json_schema.clone());
+    // They only say how the carried schema was spelled: form markers, which other formats
+    // do not report (the schema itself is `input_schema`).
     if fresh_slot(Some(&input), true) != pasted {
         if let Some(p) = pasted.0 {
-            fields.insert("parameters".into(), p);
+            fields.insert(memo_key("parameters", true), p);
         }
         if let Some(j) = pasted.1 {
-            fields.insert("parametersJsonSchema".into(), j);
+            fields.insert(memo_key("parametersJsonSchema", true), j);
         }
     }
     let pasted = (d.response.clone(), d.response_json_schema.clone());
     if fresh_slot(output.as_ref(), false) != pasted {
         if let Some(p) = pasted.0 {
-            fields.insert("response".into(), p);
+            fields.insert(memo_key("response", true), p);
         }
         if let Some(j) = pasted.1 {
-            fields.insert("responseJsonSchema".into(), j);
+            fields.insert(memo_key("responseJsonSchema", true), j);
         }
     }
     let mut extra = Extra::new();
@@ -1153,6 +1166,37 @@ fn decode_choice(tc: &wire::ToolConfig) -> Result<Option<ToolChoice>, Err> {
     })
 }
 
+/// The key a pasted element's memo is kept under in this format's `extra`: its own name when
+/// it holds something the model has no field for (a Google Search tool, an unknown field), so
+/// other formats report that as theirs to drop; a form marker (`_toolscope:<name>`) when it
+/// only records how the modelled content was laid out (a `role` on the system instruction, its
+/// text in several parts, declarations spread over several tools), which other formats carry.
+fn memo_key(key: &str, layout_only: bool) -> String {
+    if layout_only {
+        format!("{}:{key}", crate::model::FORM_KEY)
+    } else {
+        key.to_string()
+    }
+}
+
+/// Remove a memo kept under its own name or as a form marker (see [`memo_key`]); the first
+/// found, both gone.
+fn take_memo(fields: &mut Fields, key: &str) -> Option<Value> {
+    let form = fields.remove(&memo_key(key, true));
+    fields.remove(key).or(form)
+}
+
+/// True when the system instruction holds only text parts: all of it is in `Exchange::system`.
+fn system_layout_only(c: &wire::Content) -> bool {
+    c.extra.is_empty()
+        && c.parts.iter().all(|p| {
+            p.text.is_some()
+                && p.function_call.is_none()
+                && p.function_response.is_none()
+                && p.extra.is_empty()
+        })
+}
+
 fn read_system(c: &wire::Content) -> String {
     c.parts
         .iter()
@@ -1178,11 +1222,26 @@ fn fresh_system(s: &str) -> wire::Content {
 /// Model → request body.
 pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut l = Losses::new();
-    foreign(&mut l, &x.extra, "");
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut l);
+    foreign(&mut l, &adopted, "");
     let mut top = own(&x.extra);
-    let tools_memo = top.remove("tools");
-    let choice_memo = top.remove("toolConfig");
-    let system_memo = top.remove("systemInstruction");
+    // A memo kept as a form marker is layout only: written afresh when stale, nothing lost.
+    let mut layout_only: Vec<&str> = Vec::new();
+    let mut memo = |key: &'static str| {
+        let form = top.remove(&memo_key(key, true));
+        match top.remove(key) {
+            Some(v) => Some(v),
+            None => {
+                if form.is_some() {
+                    layout_only.push(key);
+                }
+                form
+            }
+        }
+    };
+    let tools_memo = memo("tools");
+    let choice_memo = memo("toolConfig");
+    let system_memo = memo("systemInstruction");
     let gen_memo = top.remove("generationConfig");
     let mut stale: Vec<(&str, &str)> = Vec::new();
 
@@ -1194,7 +1253,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         }
         .is_empty();
         let sent = x.model_for(crate::model::ModelFamily::Gemini).name;
-        l.dropped(
+        l.note(
             if only { "/options" } else { "/options/model" },
             format!("model {m:?}"),
             format!(
@@ -1305,7 +1364,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let contents = encode_contents(&x.messages, &mut l);
 
     let stale_keys: Vec<&str> = stale.iter().map(|(k, _)| *k).collect();
-    for (k, what) in &stale {
+    for (k, what) in stale.iter().filter(|(k, _)| !layout_only.contains(k)) {
         l.rewritten(
             removed_pointer("", &x.extra, &stale_keys, k),
             *what,
@@ -1378,14 +1437,18 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
     if let Some(si) = &doc.system_instruction {
         let s = read_system(si);
         if to_value(&fresh_system(&s)) != to_value(si) {
-            top.insert("systemInstruction".into(), to_value(si));
+            top.insert(
+                memo_key("systemInstruction", system_layout_only(si)),
+                to_value(si),
+            );
         }
         x.system = Some(s);
     }
     if let Some(tools) = &doc.tools {
         x.tools = decode_tools(tools).map_err(|e| error(&renamed, e))?;
         if to_value(&default_tools(&x.tools, &mut Losses::new())) != to_value(&doc.tools) {
-            top.insert("tools".into(), to_value(tools));
+            let layout_only = tools.iter().all(|t| t.extra.is_empty());
+            top.insert(memo_key("tools", layout_only), to_value(tools));
         }
     }
     if let Some(tc) = &doc.tool_config {
@@ -1395,7 +1458,12 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
             .as_ref()
             .map(|c| encode_choice(c, &mut Losses::new()));
         if to_value(&fresh) != to_value(&doc.tool_config) {
-            top.insert("toolConfig".into(), to_value(tc));
+            let layout_only = tc.extra.is_empty()
+                && tc
+                    .function_calling_config
+                    .as_ref()
+                    .is_none_or(|f| f.extra.is_empty());
+            top.insert(memo_key("toolConfig", layout_only), to_value(tc));
         }
     }
     if let Some(gc) = &doc.generation_config {

@@ -445,11 +445,15 @@ fn encode_assistant(m: &Message, i: usize, losses: &mut Losses) -> Vec<Rpc> {
         match part {
             // Encoded above.
             Part::ToolCall(_) => {}
-            Part::Raw { format, .. } => {
+            Part::Raw { format, value } => {
                 part_losses.dropped(
                     p,
-                    format!("{format} block"),
-                    format!("only {format} has this block type"),
+                    crate::model::media_label(format, value),
+                    crate::model::raw_why(
+                        format,
+                        value,
+                        format!("only {format} has this block type"),
+                    ),
                 );
             }
             Part::Text { text, .. } => {
@@ -535,7 +539,8 @@ fn drop_exchange_level(x: &Exchange, losses: &mut Losses) {
     for field in x.options.set_parameters() {
         losses.dropped(format!("/options/{field}"), field, WHY_PROVIDER);
     }
-    losses.foreign_extra(&x.extra, ID, "");
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, losses);
+    losses.foreign_extra(&adopted, ID, "");
     // A transcript has no top-level object: only the parts of it kept by the decoder return.
     for k in x.extra.get(ID).into_iter().flat_map(|m| m.keys()) {
         if ![FORM_KEY, "preamble", "listRequest", "listResult"].contains(&k.as_str()) {
@@ -693,7 +698,7 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
             }
             other => {
                 let what = match other {
-                    Part::Raw { format, .. } => format!("{format} block"),
+                    Part::Raw { format, value } => crate::model::media_label(format, value),
                     _ => "tool result in an assistant message".into(),
                 };
                 part_losses.dropped(p, what, "a response holds the model's tools/call requests");

@@ -339,6 +339,9 @@ impl Profile for Cohere {
     fn emits_default(&self, field: &str) -> bool {
         field == "id"
     }
+    fn finish_pointer(&self) -> &'static str {
+        "/finish_reason"
+    }
     fn finish(&self) -> Finish {
         Finish {
             end_turn: "COMPLETE",

@@ -374,9 +374,10 @@ impl Enc {
 
     fn drop_part(&mut self, part: &Part, pointer: &Ptr, role: &str) {
         let (what, why) = match part {
-            Part::Raw { format, .. } => {
-                (format!("{format} block"), format!("only {format} has it"))
-            }
+            Part::Raw { format, value } => (
+                crate::model::media_label(format, value),
+                crate::model::raw_why(format, value, format!("only {format} has it")),
+            ),
             Part::ToolCall(c) => (
                 format!("tool call {}", c.name),
                 format!("only assistant messages carry tool calls, not {role} messages"),
@@ -934,7 +935,8 @@ impl Enc {
                 let name = match (&r.name, self.result_names.get(&(i, j))) {
                     (Some(name), _) => Some(name.clone()),
                     (None, Some(name)) => {
-                        self.losses.added(
+                        // Carried from the call it answers: a note.
+                        self.losses.note(
                             format!("{pp}/name"),
                             format!("tool name {name}"),
                             format!(
@@ -1021,11 +1023,15 @@ impl Enc {
                                 "tool messages carry only text",
                             );
                         }
-                        Block::Raw { format, .. } => {
+                        Block::Raw { format, value } => {
                             self.losses.dropped(
                                 format!("{pointer}/content"),
-                                format!("{format} block"),
-                                format!("only {format} has it"),
+                                crate::model::media_label(format, value),
+                                crate::model::raw_why(
+                                    format,
+                                    value,
+                                    format!("only {format} has it"),
+                                ),
                             );
                         }
                     }
@@ -1302,7 +1308,8 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
     let mut e = Enc::new(d);
     let id = e.id;
     let x = e.prepare_ids(x);
-    e.losses.foreign_extra(&x.extra, id, "");
+    let extra = super::super::shared::adopt_common(&x.extra, id, &mut e.losses);
+    e.losses.foreign_extra(&extra, id, "");
     let mut used = Vec::new();
     if x.system.is_some() {
         used.push(M_SYSTEM);
@@ -1323,7 +1330,7 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
         ..wire::Request::default()
     };
     if let Some(n) = x.options.max_tokens {
-        let field = match meta_str(&x.extra, id, M_MAX_TOKENS) {
+        let field = match meta_str(&extra, id, M_MAX_TOKENS) {
             Some(f @ (MAX_TOKENS | MAX_COMPLETION_TOKENS)) if f != d.max_tokens_field() => {
                 used.push(M_MAX_TOKENS);
                 f
@@ -1338,14 +1345,14 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
     }
     req.stop = match x.options.stop.as_slice() {
         [] => Field::Absent,
-        [one] if meta_flag(&x.extra, id, M_STOP_STRING) => {
+        [one] if meta_flag(&extra, id, M_STOP_STRING) => {
             used.push(M_STOP_STRING);
             Field::Value(wire::Stop::One(one.clone()))
         }
         many => Field::Value(wire::Stop::Many(many.to_vec())),
     };
-    e.unused_meta(&x.extra, "", &used);
-    req.extra = e.merge(&req, plain(&x.extra, id), &x.extra, "");
+    e.unused_meta(&extra, "", &used);
+    req.extra = e.merge(&req, plain(&extra, id), &extra, "");
     (req, e.losses.into_vec())
 }
 
@@ -1410,11 +1417,13 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
     let stop = format!("{p}/stop_reason");
     let finish = match &m.stop_reason {
         None => {
-            e.losses.added(
-                stop,
-                format!("finish_reason {derived}"),
-                "a response needs one; derived from the message",
-            );
+            e.losses
+                .added(
+                    stop,
+                    format!("finish_reason {derived}"),
+                    "a response needs one; derived from the message",
+                )
+                .at(d.finish_pointer());
             derived.to_string()
         }
         Some(reason) => match d.finish_to_wire(reason, has_calls) {

@@ -311,4 +311,7 @@ impl Profile for Ollama {
     fn derived_finish(&self, _has_calls: bool) -> &'static str {
         "stop"
     }
+    fn finish_pointer(&self) -> &'static str {
+        "/done_reason"
+    }
 }

@@ -191,6 +191,10 @@ pub trait Profile: FromSpec + Sync {
     fn finish_to_wire(&self, reason: &StopReason, _has_calls: bool) -> Option<String> {
         self.finish().write(reason).map(str::to_string)
     }
+    /// Where the finish reason is in the API's response body.
+    fn finish_pointer(&self) -> &'static str {
+        "/choices/0/finish_reason"
+    }
     /// The finish_reason derived from the message when it has no stop reason.
     fn derived_finish(&self, has_calls: bool) -> &'static str {
         let f = self.finish();

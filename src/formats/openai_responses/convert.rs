@@ -208,8 +208,9 @@ fn prepare_ids<'x>(x: &'x Exchange, losses: &mut Losses) -> std::borrow::Cow<'x,
 pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
     let mut losses = Losses::new();
     let x = prepare_ids(x, &mut losses);
-    losses.foreign_extra(&x.extra, ID, "");
-    let (mut extra, private) = own_split(&x.extra);
+    let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut losses);
+    losses.foreign_extra(&adopted, ID, "");
+    let (mut extra, private) = own_split(&adopted);
     let mut doc = Request::default();
 
     if x.options.model.is_some() || x.options.models.contains_key("openai") {
@@ -584,10 +585,12 @@ fn drop_part(i: usize, j: usize, n: usize, p: &Part, why: &str, losses: &mut Los
         Part::Text { .. } => "text".to_string(),
         Part::ToolCall(c) => format!("tool call {}", c.name),
         Part::ToolResult(_) => "tool result".to_string(),
-        Part::Raw { format, .. } => format!("{format} block"),
+        Part::Raw { format, value } => crate::model::media_label(format, value),
     };
     let why = match p {
-        Part::Raw { format, .. } => format!("only {format} has this block"),
+        Part::Raw { format, value } => {
+            crate::model::raw_why(format, value, format!("only {format} has this block"))
+        }
         _ => why.to_string(),
     };
     losses.dropped(drop_ptr(i, j, n), what, why);
@@ -848,11 +851,18 @@ fn encode_result(pp: &str, r: &ToolResult, losses: &mut Losses) -> FunctionCallO
                     Block::Raw { format, value } if format == ID => {
                         parts.push(ContentPart::from_value(value.clone()))
                     }
-                    Block::Raw { format, .. } => {
+                    Block::Raw { format, value } => {
                         losses.dropped(
                             format!("{pp}/content"),
-                            format!("{format} block in a tool result"),
-                            format!("only {format} has this block"),
+                            format!(
+                                "{} in a tool result",
+                                crate::model::media_label(format, value)
+                            ),
+                            crate::model::raw_why(
+                                format,
+                                value,
+                                format!("only {format} has this block"),
+                            ),
                         );
                     }
                 }
@@ -1538,11 +1548,13 @@ pub fn encode_response(x: &Exchange) -> (Response, Vec<Loss>) {
                 StopReason::EndTurn
             };
             if !view.messages.is_empty() {
-                losses.added(
-                    "/messages/0/stop_reason",
-                    format!("stop reason {}", to_value(&derived)),
-                    "a response states why the model stopped",
-                );
+                losses
+                    .added(
+                        "/messages/0/stop_reason",
+                        format!("stop reason {}", to_value(&derived)),
+                        "a response states why the model stopped",
+                    )
+                    .at("/status");
             }
             derived
         }

@@ -340,6 +340,9 @@ impl Assembler for ResponsesAssembler {
                 } else {
                     "content"
                 };
+                if list == "content" {
+                    self.t.text_block();
+                }
                 if let Some(pos) = self.item(&o, "message") {
                     let part = o.get("part").cloned().unwrap_or(Value::Null);
                     let key = if list == "summary" {
