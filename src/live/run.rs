@@ -66,8 +66,107 @@ pub struct GivenResult {
     pub content: String,
     /// Marked as an error.
     pub is_error: bool,
-    /// Where it came from: `typed` or `mock`.
+    /// Where it came from: `typed`, `mock`, `mcp` (a server answered), `denied`.
     pub source: String,
+    /// The result as a server gave it (content blocks, structured content), put in the
+    /// conversation instead of `content` when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ToolResult>,
+}
+
+/// Where the answer to a tool of the exchange comes from when the model calls it: an MCP
+/// server's tool (by the name the server gave it) and whether it may run without asking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    /// The server (its URL, as the user typed it).
+    pub server: String,
+    /// The tool's name on the server (the exchange may carry a provider-safe rename).
+    pub tool: String,
+    /// Marked read-only (`readOnlyHint: true`) and not destructive.
+    pub read_only: bool,
+}
+
+/// What the page does with one pending call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Its server answers it now, unasked (a read-only tool in Auto mode).
+    Run,
+    /// Its server answers it once the user approves; the user may deny it instead.
+    Ask,
+    /// No server answers it: the user (or a saved result) does.
+    ByHand,
+}
+
+/// True when a tool's annotations mark it read-only and not destructive (MCP: `readOnlyHint`
+/// defaults to false, `destructiveHint` to true, and only matters when not read-only).
+pub fn is_read_only(annotations: Option<&serde_json::Value>) -> bool {
+    let hint = |k: &str| annotations.and_then(|a| a.get(k)).and_then(|v| v.as_bool());
+    hint("readOnlyHint") == Some(true) && hint("destructiveHint") != Some(true)
+}
+
+/// What to do with a call of a tool routed by `route` (`None`: no server answers it). Only a
+/// read-only tool in Auto mode runs unasked; any other server tool waits for Approve.
+pub fn decide(route: Option<&Route>, auto: bool) -> Decision {
+    match route {
+        Some(r) if auto && r.read_only => Decision::Run,
+        Some(_) => Decision::Ask,
+        None => Decision::ByHand,
+    }
+}
+
+/// The result of a call the user denied: an error the model reads.
+pub fn denied(call: &ToolCall) -> GivenResult {
+    GivenResult {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        content: format!(
+            "The user denied this call of {}: it was not run.",
+            call.name
+        ),
+        is_error: true,
+        source: "denied".into(),
+        result: None,
+    }
+}
+
+/// One HTTP exchange with an MCP server made during a round (to answer a call), kept with the
+/// round for the recording. The request is redacted before it is kept.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerTraffic {
+    /// The server (its URL).
+    pub server: String,
+    /// The request as sent, redacted.
+    pub request: HttpRequest,
+    /// Wall-clock time it was sent (ms since the Unix epoch).
+    pub sent_at: f64,
+    /// Response status (0: no answer).
+    pub status: u16,
+    /// Response headers the page could read.
+    pub response_headers: Vec<(String, String)>,
+    /// The response body (cut at [`MAX_BODY`]).
+    pub body: String,
+    /// ms from sending to the end.
+    pub elapsed_ms: f64,
+    /// Why it failed, when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl ServerTraffic {
+    /// The exchange of `request` (redacted here), sent at `sent_at`.
+    pub fn new(server: &str, request: &HttpRequest, sent_at: f64) -> ServerTraffic {
+        ServerTraffic {
+            server: server.to_string(),
+            request: request.redacted(),
+            sent_at,
+            status: 0,
+            response_headers: Vec::new(),
+            body: String::new(),
+            elapsed_ms: 0.0,
+            error: None,
+        }
+    }
 }
 
 /// One event as it arrived, `t` ms after the round was sent.
@@ -116,6 +215,9 @@ pub struct Round {
     pub anomalies: Vec<String>,
     /// The results the user gave for the calls of this round.
     pub results: Vec<GivenResult>,
+    /// The traffic with MCP servers that answered this round's calls.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub traffic: Vec<ServerTraffic>,
 }
 
 /// A live run.
@@ -252,6 +354,7 @@ impl Run {
             partial: None,
             anomalies: Vec::new(),
             results: Vec::new(),
+            traffic: Vec::new(),
         });
         self.start = now;
         self.phase = Phase::Sending;
@@ -548,8 +651,14 @@ impl Run {
             .iter()
             .zip(&results)
             .map(|((_, call), given)| {
-                let mut r =
-                    ToolResult::new(call.id.clone(), ResultContent::Text(given.content.clone()));
+                let mut r = match &given.result {
+                    Some(r) => r.clone(),
+                    None => ToolResult::new(
+                        call.id.clone(),
+                        ResultContent::Text(given.content.clone()),
+                    ),
+                };
+                r.call_id = call.id.clone();
                 r.name = Some(call.name.clone());
                 r.is_error = given.is_error;
                 Part::ToolResult(r)
@@ -567,6 +676,13 @@ impl Run {
             Phase::Ready
         };
         Ok(())
+    }
+
+    /// Keep an exchange with an MCP server made for the last round's calls.
+    pub fn add_traffic(&mut self, t: ServerTraffic) {
+        if let Some(r) = self.rounds.last_mut() {
+            r.traffic.push(t);
+        }
     }
 
     /// Tokens over all rounds.

@@ -348,6 +348,7 @@ fn continue_run(state: AppState, live: LiveState) {
                     d.source
                 }
                 .into(),
+                result: None,
             })
             .collect();
         if let Err(e) = r.submit(given) {
