@@ -98,7 +98,10 @@ pub async fn send(req: &HttpRequest, signal: &AbortSignal, mut on: impl FnMut(Pr
     let init = RequestInit::new();
     init.set_method(&req.method);
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&req.body));
+    // A GET or HEAD may not carry a body, not even an empty one.
+    if !(req.method.eq_ignore_ascii_case("GET") || req.method.eq_ignore_ascii_case("HEAD")) {
+        init.set_body(&JsValue::from_str(&req.body));
+    }
     init.set_mode(RequestMode::Cors);
     init.set_credentials(RequestCredentials::Omit);
     init.set_cache(RequestCache::NoStore);

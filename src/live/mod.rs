@@ -16,6 +16,7 @@ pub mod count;
 pub mod error;
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod fetch;
+pub mod form;
 pub mod keys;
 pub mod record;
 pub mod run;

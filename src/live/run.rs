@@ -82,7 +82,8 @@ pub struct Route {
     pub server: String,
     /// The tool's name on the server (the exchange may carry a provider-safe rename).
     pub tool: String,
-    /// Marked read-only (`readOnlyHint: true`) and not destructive.
+    /// It may run without asking: marked read-only and not destructive
+    /// (`mcp::tools::ServerTool::runs_unasked`).
     pub read_only: bool,
 }
 
@@ -96,13 +97,6 @@ pub enum Decision {
     Ask,
     /// No server answers it: the user (or a saved result) does.
     ByHand,
-}
-
-/// True when a tool's annotations mark it read-only and not destructive (MCP: `readOnlyHint`
-/// defaults to false, `destructiveHint` to true, and only matters when not read-only).
-pub fn is_read_only(annotations: Option<&serde_json::Value>) -> bool {
-    let hint = |k: &str| annotations.and_then(|a| a.get(k)).and_then(|v| v.as_bool());
-    hint("readOnlyHint") == Some(true) && hint("destructiveHint") != Some(true)
 }
 
 /// What to do with a call of a tool routed by `route` (`None`: no server answers it). Only a

@@ -14,6 +14,8 @@ mod help;
 mod io;
 pub mod lazy;
 mod live;
+mod mcp;
+mod mcp_oauth;
 mod messages;
 mod models;
 mod pane;
@@ -679,6 +681,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
     provide_context(live::LiveState::new());
+    provide_context(mcp::McpState::new());
     let dragging = RwSignal::new(false);
     persistence(state);
     shortcuts(state);
