@@ -96,7 +96,10 @@ fn text_of(v: &Value) -> String {
 /// The arguments the fields' texts say, in field order. An empty field is left out; a text that does not read as its kind is an error naming the field.
 pub fn read(fields: &[Field], texts: &[String]) -> Result<Value, String> {
     let mut out = Map::new();
-    for (f, t) in fields.iter().zip(texts.iter().chain(std::iter::repeat(&String::new()))) {
+    for (f, t) in fields
+        .iter()
+        .zip(texts.iter().chain(std::iter::repeat(&String::new())))
+    {
         let t = t.trim();
         if t.is_empty() {
             // Left out: the validator reports a required one as missing.
@@ -119,8 +122,9 @@ pub fn read(fields: &[Field], texts: &[String]) -> Result<Value, String> {
                 "false" => Value::Bool(false),
                 _ => return Err(format!("{}: choose true or false", f.name)),
             },
-            Kind::Choice(_) | Kind::Json => serde_json::from_str(t)
-                .map_err(|e| format!("{}: not JSON ({e})", f.name))?,
+            Kind::Choice(_) | Kind::Json => {
+                serde_json::from_str(t).map_err(|e| format!("{}: not JSON ({e})", f.name))?
+            }
         };
         out.insert(f.name.clone(), v);
     }

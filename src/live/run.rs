@@ -647,10 +647,9 @@ impl Run {
             .map(|((_, call), given)| {
                 let mut r = match &given.result {
                     Some(r) => r.clone(),
-                    None => ToolResult::new(
-                        call.id.clone(),
-                        ResultContent::Text(given.content.clone()),
-                    ),
+                    None => {
+                        ToolResult::new(call.id.clone(), ResultContent::Text(given.content.clone()))
+                    }
                 };
                 r.call_id = call.id.clone();
                 r.name = Some(call.name.clone());
@@ -764,5 +763,157 @@ impl Mocks {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::Provider;
+    use crate::model::Tool;
+
+    fn route(read_only: bool) -> Route {
+        Route {
+            server: "http://127.0.0.1:9/mcp".into(),
+            tool: "notes.delete".into(),
+            read_only,
+        }
+    }
+
+    #[test]
+    fn only_a_read_only_tool_in_auto_mode_runs_unasked() {
+        assert_eq!(decide(Some(&route(true)), true), Decision::Run);
+        assert_eq!(decide(Some(&route(true)), false), Decision::Ask);
+        assert_eq!(decide(Some(&route(false)), true), Decision::Ask);
+        assert_eq!(decide(Some(&route(false)), false), Decision::Ask);
+        assert_eq!(decide(None, true), Decision::ByHand);
+    }
+
+    /// A run waiting for the result of one call of `notes_delete`.
+    fn waiting() -> Run {
+        let mut x = Exchange::default();
+        x.tools.push(Tool {
+            name: "notes_delete".into(),
+            description: None,
+            input_schema: crate::model::empty_object_schema(),
+            strict: None,
+            output_schema: None,
+            annotations: None,
+            extra: Default::default(),
+        });
+        x.messages.push(Message::new(
+            Role::User,
+            vec![Part::Text {
+                text: "delete n-1".into(),
+                extra: Default::default(),
+            }],
+        ));
+        x.messages.push(Message::new(
+            Role::Assistant,
+            vec![Part::ToolCall(ToolCall::new(
+                Some("call_1".into()),
+                "notes_delete",
+                serde_json::json!({"note_id": "n-1"}),
+            ))],
+        ));
+        let run = Run::new(Target::new(Provider::OpenAiChat), &x, 4);
+        assert_eq!(run.phase, Phase::AwaitingResults);
+        run
+    }
+
+    #[test]
+    fn a_denied_call_is_an_error_result_saying_so() {
+        let mut run = waiting();
+        let call = run.pending_calls()[0].1.clone();
+        run.submit(vec![denied(&call)]).unwrap();
+        let last = run.exchange.messages.last().unwrap();
+        let r = last.tool_results().next().unwrap();
+        assert!(r.is_error);
+        assert_eq!(r.call_id.as_deref(), Some("call_1"));
+        assert!(r.content.to_text().contains("denied"), "{:?}", r.content);
+    }
+
+    #[test]
+    fn a_server_result_goes_into_the_conversation_as_given() {
+        let mut run = waiting();
+        let call = run.pending_calls()[0].1.clone();
+        let structured = serde_json::json!({"deleted": "n-1"});
+        let given = GivenResult {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: "deleted note n-1".into(),
+            is_error: false,
+            source: "mcp".into(),
+            result: Some(ToolResult::new(
+                Some("other".into()),
+                ResultContent::Json(structured.clone()),
+            )),
+        };
+        run.submit(vec![given]).unwrap();
+        let r = run
+            .exchange
+            .messages
+            .last()
+            .unwrap()
+            .tool_results()
+            .next()
+            .unwrap()
+            .clone();
+        // The server's content, answering the model's own call id.
+        assert_eq!(r.content, ResultContent::Json(structured));
+        assert_eq!(r.call_id.as_deref(), Some("call_1"));
+        assert_eq!(r.name.as_deref(), Some("notes_delete"));
+    }
+
+    #[test]
+    fn mcp_traffic_is_kept_redacted_and_recorded() {
+        let mut run = waiting();
+        run.rounds.push(Round {
+            number: 1,
+            request: HttpRequest {
+                method: "POST".into(),
+                url: "http://x/v1/chat/completions".into(),
+                headers: vec![],
+                body: "{}".into(),
+            },
+            sent_at: 0.0,
+            status: Some(200),
+            response_headers: vec![],
+            head_ms: None,
+            elapsed_ms: None,
+            events: vec![],
+            body: String::new(),
+            message: None,
+            usage: None,
+            error: None,
+            aborted: false,
+            partial: None,
+            anomalies: vec![],
+            results: vec![],
+            traffic: vec![],
+        });
+        let req = HttpRequest {
+            method: "POST".into(),
+            url: "http://127.0.0.1:9/mcp".into(),
+            headers: vec![(
+                "authorization".into(),
+                "Bearer mcp-secret-token-0123456789abcdef".into(),
+            )],
+            body: r#"{"jsonrpc":"2.0","id":3,"method":"tools/call"}"#.into(),
+        };
+        let mut t = ServerTraffic::new("http://127.0.0.1:9/mcp", &req, 0.0);
+        t.status = 200;
+        t.body = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#.into();
+        run.add_traffic(t);
+        let har = crate::live::record::har(&run);
+        assert!(!har.contains("mcp-secret-token"), "{har}");
+        let v: serde_json::Value = serde_json::from_str(&har).unwrap();
+        let entries = v["log"]["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[1]["_toolscope"]["mcp"], "http://127.0.0.1:9/mcp");
+        assert!(entries[1]["request"]["postData"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("tools/call"));
     }
 }

@@ -327,15 +327,23 @@ fn answer_by_server(state: AppState, live: LiveState, i: usize, call: ToolCall, 
             d.running = true;
         }
     });
-    let run_id = live.run.with_untracked(|r| r.as_ref().map(|r| r.rounds.len()));
+    let run_id = live
+        .run
+        .with_untracked(|r| r.as_ref().map(|r| r.rounds.len()));
     spawn_local(async move {
-        let (got, traffic) =
-            super::mcp::call(mcp, &route.server, &route.tool, &call.arguments, call.id.clone())
-                .await;
+        let (got, traffic) = super::mcp::call(
+            mcp,
+            &route.server,
+            &route.tool,
+            &call.arguments,
+            call.id.clone(),
+        )
+        .await;
         // The run moved on (stopped, or another run began): this answer is no longer asked for.
         let same = live.run.with_untracked(|r| {
             r.as_ref().map(|r| r.rounds.len()) == run_id
-                && r.as_ref().is_some_and(|r| r.phase == Phase::AwaitingResults)
+                && r.as_ref()
+                    .is_some_and(|r| r.phase == Phase::AwaitingResults)
         });
         if !same {
             return;

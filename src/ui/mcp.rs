@@ -197,10 +197,11 @@ pub fn connect(state: AppState, mcp: McpState, url: String) {
         calls: BTreeMap::new(),
         cost: Vec::new(),
     };
-    mcp.servers.update(|s| match s.iter_mut().find(|s| s.url == url) {
-        Some(old) => *old = fresh,
-        None => s.push(fresh),
-    });
+    mcp.servers
+        .update(|s| match s.iter_mut().find(|s| s.url == url) {
+            Some(old) => *old = fresh,
+            None => s.push(fresh),
+        });
     spawn_local(async move {
         let conn = match handshake(mcp, &url).await {
             Ok(()) => Conn::Ready,
@@ -494,7 +495,10 @@ pub fn McpServers() -> impl IntoView {
 fn ServerView(i: usize) -> impl IntoView {
     let state = use_state();
     let mcp = use_mcp();
-    let url = Memo::new(move |_| mcp.servers.with(|s| s.get(i).map(|s| s.url.clone()).unwrap_or_default()));
+    let url = Memo::new(move |_| {
+        mcp.servers
+            .with(|s| s.get(i).map(|s| s.url.clone()).unwrap_or_default())
+    });
     let conn = Memo::new(move |_| mcp.servers.with(|s| s.get(i).map(|s| s.conn.clone())));
     let head = move || {
         mcp.servers.with(|s| {
@@ -518,10 +522,13 @@ fn ServerView(i: usize) -> impl IntoView {
         })
     };
     let instructions = move || {
-        mcp.servers
-            .with(|s| s.get(i).and_then(|s| s.info().and_then(|i| i.instructions.clone())))
+        mcp.servers.with(|s| {
+            s.get(i)
+                .and_then(|s| s.info().and_then(|i| i.instructions.clone()))
+        })
     };
-    let tool_count = Memo::new(move |_| mcp.servers.with(|s| s.get(i).map_or(0, |s| s.tools.len())));
+    let tool_count =
+        Memo::new(move |_| mcp.servers.with(|s| s.get(i).map_or(0, |s| s.tools.len())));
     let cost = move || {
         mcp.servers.with(|s| {
             let s = s.get(i)?;
@@ -532,7 +539,9 @@ fn ServerView(i: usize) -> impl IntoView {
             Some(
                 s.cost
                     .iter()
-                    .map(|(m, t)| format!("This server's {n} tools cost {t} tokens per request on {m}."))
+                    .map(|(m, t)| {
+                        format!("This server's {n} tools cost {t} tokens per request on {m}.")
+                    })
                     .collect::<Vec<_>>(),
             )
         })
@@ -562,7 +571,9 @@ fn ServerView(i: usize) -> impl IntoView {
         });
         if let Some(t) = text {
             io::download("toolscope-mcp-history.json", &t);
-            state.say("Exported the server's JSON-RPC history (tokens and credential headers redacted).");
+            state.say(
+                "Exported the server's JSON-RPC history (tokens and credential headers redacted).",
+            );
         }
     };
     let history = move || {
@@ -587,7 +598,10 @@ fn ServerView(i: usize) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let history_len = move || mcp.servers.with(|s| s.get(i).map_or(0, |s| s.client.history().entries.len()));
+    let history_len = move || {
+        mcp.servers
+            .with(|s| s.get(i).map_or(0, |s| s.client.history().entries.len()))
+    };
     view! {
         <article class="mcp-server" data-testid="mcp-server" aria-label=move || format!("MCP server {}", url.get())>
             <div class="block-head">
@@ -892,8 +906,14 @@ pub fn ResultView(r: CallResult) -> impl IntoView {
         .collect_view();
     let check = match &r.structured {
         Structured::Absent => None,
-        Structured::Unchecked => Some(("muted", "Structured content (the tool declares no output schema).".to_string())),
-        Structured::Valid => Some(("ok-note", "Structured content matches the output schema.".to_string())),
+        Structured::Unchecked => Some((
+            "muted",
+            "Structured content (the tool declares no output schema).".to_string(),
+        )),
+        Structured::Valid => Some((
+            "ok-note",
+            "Structured content matches the output schema.".to_string(),
+        )),
         Structured::Invalid { errors } => Some((
             "warn-note",
             format!(
@@ -905,8 +925,14 @@ pub fn ResultView(r: CallResult) -> impl IntoView {
                     .join("; ")
             ),
         )),
-        Structured::BadSchema { message } => Some(("warn-note", format!("The output schema does not compile: {message}"))),
-        Structured::Missing => Some(("warn-note", "The tool declares an output schema but sent no structured content.".to_string())),
+        Structured::BadSchema { message } => Some((
+            "warn-note",
+            format!("The output schema does not compile: {message}"),
+        )),
+        Structured::Missing => Some((
+            "warn-note",
+            "The tool declares an output schema but sent no structured content.".to_string(),
+        )),
     };
     view! {
         {r.is_error.then(|| view! { <p class="warn-note" data-testid="mcp-is-error">"isError: the tool ran and failed"</p> })}

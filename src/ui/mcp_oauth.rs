@@ -36,7 +36,9 @@ pub fn start(state: AppState, mcp: McpState, server: String, resource_metadata: 
     ) {
         Ok(Some(p)) => p,
         _ => {
-            state.say_error("The browser blocked the sign-in window: allow popups for this page and try again.");
+            state.say_error(
+                "The browser blocked the sign-in window: allow popups for this page and try again.",
+            );
             return;
         }
     };
@@ -87,7 +89,10 @@ async fn send(req: &HttpRequest) -> Result<Vec<u8>, String> {
             "{} answered HTTP {}: {}",
             req.url,
             w.status,
-            String::from_utf8_lossy(&w.body).chars().take(300).collect::<String>()
+            String::from_utf8_lossy(&w.body)
+                .chars()
+                .take(300)
+                .collect::<String>()
         ));
     }
     Ok(w.body)
@@ -120,12 +125,19 @@ async fn sleep(ms: u64) {
     let _ = wasm_bindgen_futures::JsFuture::from(p).await;
 }
 
-async fn flow(server: &str, challenge: &Challenge, popup: &web_sys::Window) -> Result<String, String> {
+async fn flow(
+    server: &str,
+    challenge: &Challenge,
+    popup: &web_sys::Window,
+) -> Result<String, String> {
     // Protected resource metadata: the challenge's URL first, then the well-known ones.
     let mut resource = None;
     let mut last = String::from("no metadata URL");
     for u in protected_resource_urls(server, Some(challenge)) {
-        match get(&u).await.and_then(|b| ProtectedResource::parse(&b).map_err(|e| e.to_string())) {
+        match get(&u)
+            .await
+            .and_then(|b| ProtectedResource::parse(&b).map_err(|e| e.to_string()))
+        {
             Ok(r) => {
                 resource = Some(r);
                 break;
@@ -140,7 +152,10 @@ async fn flow(server: &str, challenge: &Challenge, popup: &web_sys::Window) -> R
         .ok_or("the protected resource metadata names no authorization server")?;
     let mut auth = None;
     for u in auth_server_metadata_urls(issuer) {
-        match get(&u).await.and_then(|b| AuthServer::parse(&b).map_err(|e| e.to_string())) {
+        match get(&u)
+            .await
+            .and_then(|b| AuthServer::parse(&b).map_err(|e| e.to_string()))
+        {
             Ok(a) => {
                 auth = Some(a);
                 break;
