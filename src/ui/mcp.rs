@@ -338,7 +338,7 @@ fn count_cost(mcp: McpState, url: &str) {
         ..Default::default()
     };
     let input = serde_json::json!({
-        "exchange": json::to_string(&x),
+        "exchange": serde_json::to_string(&x).unwrap_or_default(),
         "extra": ["gpt-4o", "claude-sonnet-4-5", "gemini-2.5-flash"],
     })
     .to_string();
