@@ -57,6 +57,8 @@ pub struct LiveState {
     drafts: RwSignal<Vec<ResultDraft>>,
     mocks: RwSignal<Mocks>,
     flight: StoredValue<Option<Rc<Flight>>, LocalStorage>,
+    /// The MCP servers whose tools the loop may call.
+    mcp: super::mcp::McpState,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -100,6 +102,7 @@ impl LiveState {
             drafts: RwSignal::new(Vec::new()),
             mocks: RwSignal::new(mocks),
             flight: StoredValue::new_local(None),
+            mcp: super::mcp::McpState::new(),
         };
         // Settings are saved as they change; keys only while "remember" is on.
         Effect::new(move |_| {
@@ -145,6 +148,11 @@ impl LiveState {
     /// run with another target.
     fn key_for(&self, target: &Target) -> KeyFor {
         self.keys.with_untracked(|k| k.for_target(target))
+    }
+
+    /// The MCP servers section's state (provided to its components).
+    pub fn mcp(&self) -> super::mcp::McpState {
+        self.mcp
     }
 
     /// Where a request to `provider` goes under the Live settings (the Live target when it is
@@ -259,7 +267,7 @@ fn on_round_end(state: AppState, live: LiveState) {
     };
     // A call of an MCP server's tool is answered by that server: at once for a read-only tool
     // in Auto mode, after Approve otherwise. Other calls take a saved result or the user's.
-    let mcp = super::mcp::use_mcp();
+    let mcp = live.mcp;
     let auto = live.auto.get_untracked();
     let mut run_now = Vec::new();
     let drafts = calls
@@ -320,7 +328,7 @@ fn go_on_when_answered(state: AppState, live: LiveState) {
 /// Have the call's MCP server answer pending call `i`; its result (or the failure, as an
 /// error result the model reads) fills the call's draft, the traffic goes to the round.
 fn answer_by_server(state: AppState, live: LiveState, i: usize, call: ToolCall, route: Route) {
-    let mcp = super::mcp::use_mcp();
+    let mcp = live.mcp;
     live.drafts.update(|d| {
         if let Some(d) = d.get_mut(i) {
             d.ask = None;

@@ -680,8 +680,9 @@ fn HistoryPanel() -> impl IntoView {
 pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
-    provide_context(live::LiveState::new());
-    provide_context(mcp::McpState::new());
+    let live_state = live::LiveState::new();
+    provide_context(live_state);
+    provide_context(live_state.mcp());
     let dragging = RwSignal::new(false);
     persistence(state);
     shortcuts(state);
