@@ -794,7 +794,7 @@ fn mcp(lang: Lang, body: &str) -> Result<String, Unavailable> {
 
 /// SEP-2243: a header value that is not plain printable ASCII (or has edge whitespace) is sent
 /// as `=?base64?…?=`.
-fn mcp_header_value(v: &str) -> String {
+pub(crate) fn mcp_header_value(v: &str) -> String {
     let plain = v.bytes().all(|b| (0x20..=0x7e).contains(&b)) && v.trim() == v;
     if plain && !(v.starts_with("=?base64?") && v.ends_with("?=")) {
         v.to_string()

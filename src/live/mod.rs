@@ -18,6 +18,7 @@ pub mod error;
 pub mod fetch;
 pub mod form;
 pub mod keys;
+pub mod mcp;
 pub mod record;
 pub mod run;
 

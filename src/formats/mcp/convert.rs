@@ -987,36 +987,58 @@ impl Decoder {
             );
             return Ok(());
         }
-        let result: CallToolResult =
-            DecodeError::typed(ID, m.result.unwrap_or(Value::Null), &format!("{p}/result"))?;
-        let content = match result.structured_content {
-            Field::Absent => read_content(&result.content),
-            structured => {
-                let v = structured.to_json().unwrap_or(Value::Null);
-                if result.content != [Content::Text(json_text(&v))] {
-                    set_own(&mut extra, "content", to_value(&result.content));
-                }
-                ResultContent::Json(v)
-            }
-        };
-        let mut r = ToolResult::new(call_id, content);
-        match result.is_error {
-            Some(true) => r.is_error = true,
-            Some(false) => set_form(&mut extra, "isError", Value::Bool(false)),
-            None => {}
-        }
-        match result.result_type.as_deref() {
-            None => set_form(&mut extra, "resultType", Value::Bool(false)),
-            Some("complete") => {}
-            Some(other) => set_own(&mut extra, "resultType", Value::String(other.into())),
-        }
-        for (k, v) in result.extra {
-            set_own(&mut extra, &k, v);
+        let mut r = call_result(
+            call_id,
+            m.result.unwrap_or(Value::Null),
+            &format!("{p}/result"),
+        )?;
+        for (k, v) in std::mem::take(&mut r.extra) {
+            let own = extra.entry(k).or_default();
+            own.extend(v);
         }
         r.extra = extra;
         self.push(Role::Tool, Part::ToolResult(r));
         Ok(())
     }
+}
+
+/// A `tools/call` result (the JSON-RPC `result` object) as a canonical tool result, read as the
+/// transcript decoder reads it: what the model has no field for (`_meta`, the content next to
+/// `structuredContent`, a `resultType` other than `complete`) rides in `extra.mcp`, so the
+/// result is written back field for field. `at` is the JSON pointer errors are reported under.
+pub fn call_result(
+    call_id: Option<String>,
+    result: Value,
+    at: &str,
+) -> Result<ToolResult, DecodeError> {
+    let mut extra = Extra::new();
+    let result: CallToolResult = DecodeError::typed(ID, result, at)?;
+    let content = match result.structured_content {
+        Field::Absent => read_content(&result.content),
+        structured => {
+            let v = structured.to_json().unwrap_or(Value::Null);
+            if result.content != [Content::Text(json_text(&v))] {
+                set_own(&mut extra, "content", to_value(&result.content));
+            }
+            ResultContent::Json(v)
+        }
+    };
+    let mut r = ToolResult::new(call_id, content);
+    match result.is_error {
+        Some(true) => r.is_error = true,
+        Some(false) => set_form(&mut extra, "isError", Value::Bool(false)),
+        None => {}
+    }
+    match result.result_type.as_deref() {
+        None => set_form(&mut extra, "resultType", Value::Bool(false)),
+        Some("complete") => {}
+        Some(other) => set_own(&mut extra, "resultType", Value::String(other.into())),
+    }
+    for (k, v) in result.extra {
+        set_own(&mut extra, &k, v);
+    }
+    r.extra = extra;
+    Ok(r)
 }
 
 fn pointer_of(doc: &Document, i: usize) -> String {

@@ -44,7 +44,7 @@
 mod convert;
 pub mod wire;
 
-pub use convert::{default_meta, LIST_ID, PROTOCOL_VERSION, UNPAIRED_PREFIX};
+pub use convert::{call_result, default_meta, LIST_ID, PROTOCOL_VERSION, UNPAIRED_PREFIX};
 
 use crate::formats::spec::Send;
 use crate::model::ModelFamily;
