@@ -34,7 +34,7 @@ pub struct Field {
     pub required: bool,
     /// The schema's `description` or `title`.
     pub help: String,
-    /// The schema's `default`, as the field's text.
+    /// The schema's `default`, as the field's text (JSON text for a choice or JSON field).
     pub default: String,
 }
 
@@ -56,17 +56,26 @@ pub fn fields(schema: &Value) -> Option<Vec<Field>> {
     Some(
         props
             .iter()
-            .map(|(name, s)| Field {
-                name: name.clone(),
-                kind: kind_of(s),
-                required: required.contains(&name.as_str()),
-                help: s
-                    .get("description")
-                    .or_else(|| s.get("title"))
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                default: s.get("default").map(text_of).unwrap_or_default(),
+            .map(|(name, s)| {
+                let kind = kind_of(s);
+                // A choice or JSON field holds JSON text; the others hold the value's text.
+                let default = match (&kind, s.get("default")) {
+                    (Kind::Choice(_) | Kind::Json, Some(v)) => v.to_string(),
+                    (_, Some(v)) => text_of(v),
+                    (_, None) => String::new(),
+                };
+                Field {
+                    name: name.clone(),
+                    kind,
+                    required: required.contains(&name.as_str()),
+                    help: s
+                        .get("description")
+                        .or_else(|| s.get("title"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                    default,
+                }
             })
             .collect(),
     )
@@ -180,7 +189,7 @@ mod tests {
             by("unit").kind,
             Kind::Choice(vec!["\"celsius\"".into(), "\"fahrenheit\"".into()])
         );
-        assert_eq!(by("unit").default, "celsius");
+        assert_eq!(by("unit").default, "\"celsius\"");
         assert_eq!(by("days").kind, Kind::Integer);
         assert_eq!(by("tags").kind, Kind::Json);
         assert_eq!(fields(&json!({"type": "object"})), None);

@@ -809,7 +809,7 @@ fn ToolView(server: usize, tool: usize) -> impl IntoView {
                                     {options.into_iter().map(|o| {
                                         let shown = o.clone();
                                         let o2 = o.clone();
-                                        view! { <option value=o selected=move || value() == o2 || serde_json::to_string(&value()).ok() == Some(o2.clone())>{shown}</option> }
+                                        view! { <option value=o selected=move || value() == o2>{shown}</option> }
                                     }).collect_view()}
                                 </select>
                             }.into_any(),
