@@ -66,13 +66,17 @@ after(async () => {
 });
 
 const section = (page) => page.getByTestId('mcp');
-const serverCard = (page, u) => section(page).getByLabel(`MCP server ${u}`);
+const serverCard = (page, u) => section(page).getByLabel(`MCP server ${u}`, { exact: true });
 
 /** Open the page on the Live tab, with `conversation` (Chat Completions JSON) loaded. */
 async function open(conversation) {
   const opened = await openApp(browser, url);
   const { page } = opened;
-  if (conversation) await pasteInto(page, 'editor-openai-chat', JSON.stringify(conversation));
+  if (conversation) {
+    await pasteInto(page, 'editor-openai-chat', JSON.stringify(conversation));
+    const said = conversation.messages[0].content;
+    await page.waitForFunction((t) => document.querySelector('[data-testid="editor-anthropic"]')?.toolscopeEditor?.getDoc().includes(t), said);
+  }
   await page.getByRole('tab', { name: 'Live' }).click();
   return opened;
 }

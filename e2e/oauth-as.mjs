@@ -31,7 +31,7 @@ export async function startOAuth({ upstream, upstreamToken, pageOrigin }) {
 
   const cors = (req) => ({
     'access-control-allow-origin': req.headers.origin === pageOrigin ? pageOrigin : 'null',
-    'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
+    'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name, last-event-id',
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
     'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version',
     vary: 'Origin',
@@ -134,8 +134,8 @@ export async function startOAuth({ upstream, upstreamToken, pageOrigin }) {
       });
     }
     const headers = {};
-    for (const h of ['content-type', 'accept', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id']) {
-      if (req.headers[h]) headers[h] = req.headers[h];
+    for (const [h, v] of Object.entries(req.headers)) {
+      if (['content-type', 'accept', 'last-event-id'].includes(h) || h.startsWith('mcp-')) headers[h] = v;
     }
     if (upstreamToken) headers.authorization = `Bearer ${upstreamToken}`;
     let up;
