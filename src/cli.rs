@@ -9,8 +9,15 @@
 //! toolscope render --template <file> [--token <name>=<value>]… [--set <name>=<JSON>]… [FILE|-]
 //! toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
 //! toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
+//! toolscope tokens --mcp <url> [--header 'Name: value']… [--model <id>] [--json]
+//! toolscope mcp tools <url> [--to <format>] [--json] [--header 'Name: value']…
+//! toolscope mcp call <url> <tool> [--args <json>] [--header 'Name: value']…
+//! toolscope mcp bridge [--port N] [--origin URL] -- <command> [args]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
+
+mod bridge;
+mod mcp;
 
 use crate::formats::{read_any, DecodeError, Decoded, Format, Kind, Source};
 use crate::model::{Loss, LossKind};
@@ -26,6 +33,10 @@ const USAGE: &str = "usage:
   toolscope render [--model <id>] [FILE|-]
   toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
   toolscope prerender [FILE|-]
+  toolscope tokens --mcp <url> [--header 'Name: value']… [--model <id>] [--json]
+  toolscope mcp tools <url> [--to <format>] [--json] [--header 'Name: value']…
+  toolscope mcp call <url> <tool> [--args <json>] [--header 'Name: value']…
+  toolscope mcp bridge [--port N] [--origin URL] -- <command> [args]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
 convert prints the document on stdout and what the target cannot carry on stderr; the source
@@ -56,7 +67,19 @@ one model per provider family): tools, messages, total, exact or estimate and th
 --rounds adds one line per round of the tool loop with running totals; --json prints a JSON
 array. Checks for the tool set follow the table (text output).
 prerender prints the page's index.html (FILE) with the first paint in it: the first example's
-panes as static text, written by this engine at build time (`make dist`).";
+panes as static text, written by this engine at build time (`make dist`).
+mcp talks to an MCP server over Streamable HTTP (protocol 2026-07-28, or 2025-11-25 when the
+server speaks only that); --header sends a header to that server only (Authorization: Bearer …).
+mcp tools lists the server's tools (--json: as listed); --to <format> prints them as that
+provider's tool definitions, renamed where the provider refuses the name (each rename on
+stderr). mcp call validates --args against the tool's input schema, calls it, prints the result
+on stdout and its content blocks, the structuredContent check against the outputSchema and
+isError on stderr (exit status 1 when the tool failed or its output does not match).
+tokens --mcp counts what the server's tools add to every request, per model.
+mcp bridge runs a stdio MCP server and serves it on http://127.0.0.1 (a free port unless
+--port) to the page at --origin (default http://127.0.0.1:8080) alone: it prints the URL and a
+token to paste, refuses other origins and requests without the token, and ends the server when
+it ends.";
 
 /// The most bytes a command reads (file or stdin): the largest input any command accepts, a
 /// replayed stream ([`crate::replay::MAX_INPUT`]); each command then applies its own
@@ -205,6 +228,10 @@ pub fn run_with(
         Some("replay") => replay_command(&args[1..], stdin, out, err, usage),
         Some("render") => cost_command(true, &args[1..], stdin, out, err, usage),
         Some("tokens") => cost_command(false, &args[1..], stdin, out, err, usage),
+        Some("mcp") => match mcp::command(&args[1..], out, err) {
+            Ok(code) => code,
+            Err(msg) => usage(err, &msg),
+        },
         Some("prerender") => {
             let Some(html) = read_input(args.get(1).map(String::as_str), stdin, err) else {
                 return 1;
@@ -537,9 +564,19 @@ fn cost_command(
     let mut json = false;
     let mut file = None;
     let mut hf = HfFiles::default();
+    let mut mcp_url: Option<String> = None;
+    let mut mcp_headers = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
+            "--mcp" if !render => match it.next() {
+                Some(u) => mcp_url = Some(u.clone()),
+                None => return usage(err, "--mcp needs the server URL"),
+            },
+            "--header" | "-H" if !render => match it.next().and_then(|h| mcp::parse_header(h)) {
+                Some(h) => mcp_headers.push(h),
+                None => return usage(err, "--header needs 'Name: value'"),
+            },
             "--model" => {
                 let Some(v) = it.next().filter(|v| !v.is_empty()) else {
                     return usage(err, "--model needs a model id");
@@ -596,21 +633,37 @@ fn cost_command(
             return usage(err, "tokens --template needs --tokenizer <tokenizer.json>");
         }
     }
-    let Some(text) = read_input(file.as_deref(), stdin, err) else {
-        return 1;
-    };
-    let (x, source) = match read_any(&text) {
-        Ok((d, Source::Wire(f, _))) => (d.exchange, Some(f)),
-        Ok((d, Source::Canonical)) => (d.exchange, None),
-        // Counting also reads Chat Completions bodies the decoder refuses (a legacy `function`
-        // result without its call), as the published counts include them.
-        Err(e) => match cost::lenient::read(&text) {
-            Some(x) => (x, Some(Format::OpenAiChat)),
-            None => {
+    if mcp_url.is_some() && (file.is_some() || hf.template.is_some()) {
+        return usage(err, "--mcp counts a server's tools: no FILE, no --template");
+    }
+    if !mcp_headers.is_empty() && mcp_url.is_none() {
+        return usage(err, "--header goes with --mcp");
+    }
+    let (x, source) = if let Some(url) = &mcp_url {
+        match mcp::tokens_exchange(url, &mcp_headers, err) {
+            Ok(x) => (x, None),
+            Err(e) => {
                 err.push_str(&format!("toolscope: {e}\n"));
                 return 1;
             }
-        },
+        }
+    } else {
+        let Some(text) = read_input(file.as_deref(), stdin, err) else {
+            return 1;
+        };
+        match read_any(&text) {
+            Ok((d, Source::Wire(f, _))) => (d.exchange, Some(f)),
+            Ok((d, Source::Canonical)) => (d.exchange, None),
+            // Counting also reads Chat Completions bodies the decoder refuses (a legacy `function`
+            // result without its call), as the published counts include them.
+            Err(e) => match cost::lenient::read(&text) {
+                Some(x) => (x, Some(Format::OpenAiChat)),
+                None => {
+                    err.push_str(&format!("toolscope: {e}\n"));
+                    return 1;
+                }
+            },
+        }
     };
     if hf.template.is_some() {
         return hf_command(render, json, &hf, &x, out, err);

@@ -217,7 +217,7 @@ pub const PROVIDER_SAFE: NameRule = NameRule {
     max: 64,
     extra: &[],
     letter_first: true,
-    text: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$ (what every provider accepts)",
+    text: "^[A-Za-z_][A-Za-z0-9_-]{0,63}$",
 };
 
 /// Which canonical tool is which server's tool.
