@@ -292,3 +292,49 @@ test('OAuth 2.1: protected resource metadata from the 401, DCR, code + PKCE in a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+/** The native command line, if built (`cargo build --release`, or a debug build). */
+function toolscopeBin() {
+  const candidates = [process.env.TOOLSCOPE_BIN, 'target/release/toolscope', 'target/debug/toolscope'].filter(Boolean);
+  return candidates.map((c) => path.resolve(root, c)).find((c) => fs.existsSync(c));
+}
+
+test('the bridge: the page drives a stdio server through it; another origin is refused', { skip: !toolscopeBin() && 'no toolscope binary built' }, async () => {
+  const child = spawn(toolscopeBin(), ['mcp', 'bridge', '--origin', origin, '--', 'python3', path.join(root, 'tests/mcp/server.py'), '--stdio'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const [bridge, token] = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const lines = out.split('\n');
+      const t = lines.find((l) => l.startsWith('token: '));
+      if (t) resolve([lines[0].trim(), t.slice('token: '.length).trim()]);
+    });
+    child.on('exit', (code) => reject(new Error(`bridge exited ${code}`)));
+  });
+  // Another website: refused, its preflight too, with or without the token.
+  for (const headers of [{ origin: 'https://evil.example', 'content-type': 'application/json' }, { origin: 'https://evil.example', authorization: `Bearer ${token}`, 'content-type': 'application/json' }]) {
+    const r = await fetch(bridge, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    assert.ok([401, 403].includes(r.status), `bridge answered ${r.status} to another origin`);
+    assert.equal(r.headers.get('access-control-allow-origin'), null);
+  }
+  const pre = await fetch(bridge, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+  assert.equal(pre.headers.get('access-control-allow-origin'), null);
+  // The page's own origin without the token: refused.
+  const bare = await fetch(bridge, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+  assert.equal(bare.status, 401);
+  // The page, with the token: connected, and a tool runs through the bridge.
+  const { context, page, errors } = await open();
+  const card = await connect(page, bridge, token);
+  await card.getByTestId('mcp-protocol').filter({ hasText: 'Protocol' }).waitFor();
+  const weather = card.getByTestId('mcp-tool-get_weather');
+  await weather.locator('summary').first().click();
+  await weather.getByLabel('city (required)').fill('Oslo');
+  await weather.getByRole('button', { name: 'Call' }).click();
+  await weather.getByTestId('mcp-result').waitFor();
+  assert.match(await weather.getByTestId('mcp-result').textContent(), /Oslo/);
+  await assertNowhere(page, [token]);
+  assert.deepEqual(errors, []);
+  await context.close();
+  child.kill();
+});
