@@ -99,6 +99,10 @@ async function connect(page, u, token) {
   return card;
 }
 
+/** The page's errors, without the browser's own line for an HTTP error status the test
+ * provoked (a 401 asking for a token, a legacy server's 400 to `server/discover`). */
+const unexpected = (errors) => errors.filter((e) => !/Failed to load resource: the server responded with a status of (400|401)/.test(e));
+
 /** Nothing of `secrets` in storage, the address, or the page's text. */
 async function assertNowhere(page, secrets) {
   const stored = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, url: location.href }));
@@ -123,14 +127,14 @@ test('both protocol generations: the page negotiates and shows which one the ser
     assert.equal(await card.locator('.mcp-tool').count(), 4);
   }
   const weather = stateless.getByTestId('mcp-tool-get_weather');
-  assert.match(await weather.locator('summary').textContent(), /Current weather.*read-only/s);
-  assert.match(await stateless.getByTestId('mcp-tool-notes.delete').locator('summary').textContent(), /destructive.*idempotent/s);
+  assert.match(await weather.locator('summary').first().textContent(), /Current weather.*read-only/s);
+  assert.match(await stateless.getByTestId('mcp-tool-notes.delete').locator('summary').first().textContent(), /destructive.*idempotent/s);
   // The history holds every JSON-RPC message; the export is redacted JSON.
   const [download] = await Promise.all([page.waitForEvent('download'), stateless.getByTestId('mcp-history-export').click()]);
   const history = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
   assert.ok(history.messages.some((m) => m.message?.method === 'server/discover'), JSON.stringify(history).slice(0, 400));
   assert.ok(history.messages.some((m) => m.message?.method === 'tools/list'));
-  assert.deepEqual(errors, []);
+  assert.deepEqual(unexpected(errors), []);
   await context.close();
 });
 
@@ -145,7 +149,7 @@ test('a bearer token: 401 without it, connected with it, and it goes nowhere els
   await assertNowhere(page, [TOKEN]);
   const [download] = await Promise.all([page.waitForEvent('download'), card.getByTestId('mcp-history-export').click()]);
   assert.ok(!fs.readFileSync(await download.path(), 'utf8').includes(TOKEN), 'token in the exported history');
-  assert.deepEqual(errors, []);
+  assert.deepEqual(unexpected(errors), []);
   await context.close();
 });
 
@@ -179,7 +183,7 @@ test('tools by hand: a form from the schema, checked before sending; blocks, str
   await weather.getByTestId('mcp-add-turn').click();
   await page.getByRole('tab', { name: 'Wire formats' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="editor-anthropic"]')?.toolscopeEditor?.getDoc().includes('sunny'));
-  assert.deepEqual(errors, []);
+  assert.deepEqual(unexpected(errors), []);
   await context.close();
 });
 
@@ -243,7 +247,7 @@ test('Live loop in Auto mode: read-only runs unasked, destructive waits for Appr
   await assertNowhere(page, [TOKEN, KEY]);
   // The token went to the MCP server only: never to the provider.
   for (const p of standin.log) assert.ok(!JSON.stringify(p.headers).includes(TOKEN) && !p.body.includes(TOKEN), 'token sent to the provider');
-  assert.deepEqual(errors, []);
+  assert.deepEqual(unexpected(errors), []);
   await context.close();
 });
 
@@ -264,7 +268,7 @@ test('Live loop: a denied call is answered with an error saying so, and the run 
   await page.getByTestId('live-status').filter({ hasText: 'the model answered' }).waitFor();
   assert.ok(!fs.existsSync(record), 'a denied call ran');
   assert.match(standin.log.filter((r) => r.method === 'POST')[1].body, /denied/);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(unexpected(errors), []);
   await context.close();
 });
 
@@ -275,7 +279,7 @@ test('OAuth 2.1: protected resource metadata from the 401, DCR, code + PKCE in a
   await card.getByTestId('mcp-oauth').click();
   await card.getByTestId('mcp-protocol').filter({ hasText: 'Protocol' }).waitFor({ timeout: 20000 });
   assert.equal(await card.locator('.mcp-tool').count(), 4);
-  const at = (p) => oauth.log.filter((e) => e.server === 'as' && e.path === p);
+  const at = (p) => oauth.log.filter((e) => e.server === 'as' && e.path === p && e.method !== 'OPTIONS');
   assert.equal(at('/register').length, 1);
   assert.equal(at('/authorize').length, 1);
   assert.equal(at('/token').length, 1);
@@ -289,7 +293,7 @@ test('OAuth 2.1: protected resource metadata from the 401, DCR, code + PKCE in a
     else if (has) assert.equal(e.headers.authorization, `Bearer ${issued}`);
   }
   await assertNowhere(page, [issued, UPSTREAM]);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(unexpected(errors), []);
   await context.close();
 });
 
@@ -334,7 +338,7 @@ test('the bridge: the page drives a stdio server through it; another origin is r
   await weather.getByTestId('mcp-result').waitFor();
   assert.match(await weather.getByTestId('mcp-result').textContent(), /Oslo/);
   await assertNowhere(page, [token]);
-  assert.deepEqual(errors, []);
+  assert.deepEqual(unexpected(errors), []);
   await context.close();
   child.kill();
 });
