@@ -222,6 +222,8 @@ test('Live loop in Auto mode: read-only runs unasked, destructive waits for Appr
   // Round 1 asked for the weather: it ran by itself; round 2 asks to delete: it waits.
   await page.getByTestId('live-approval').waitFor();
   assert.match(await page.getByTestId('live-results').textContent(), /notes_delete[\s\S]*n-42/);
+  fs.mkdirSync(path.join(root, 'target', 'screenshots'), { recursive: true });
+  await page.getByTestId('live-results').screenshot({ path: path.join(root, 'target', 'screenshots', 'mcp-approval.png') });
   assert.ok(!fs.existsSync(record), 'the destructive tool ran before approval');
   const posts = () => standin.log.filter((r) => r.method === 'POST');
   assert.equal(posts().length, 2);
@@ -341,4 +343,48 @@ test('the bridge: the page drives a stdio server through it; another origin is r
   assert.deepEqual(unexpected(errors), []);
   await context.close();
   child.kill();
+});
+
+const AXE = path.join(root, 'node_modules', 'axe-core', 'axe.min.js');
+
+test('axe-core: the MCP section has no serious or critical violation, light and dark; screenshots at 1440 and 390 px', async () => {
+  const out = path.join(root, 'target', 'screenshots');
+  fs.mkdirSync(out, { recursive: true });
+  const found = {};
+  for (const scheme of ['light', 'dark']) {
+    for (const width of [1440, 390]) {
+      // The page's CSP refuses injected scripts: the test context bypasses it for axe only.
+      const { context, page } = await openApp(browser, url, { colorScheme: scheme, bypassCSP: true, viewport: { width, height: 900 }, deviceScaleFactor: 1 });
+      await page.getByRole('tab', { name: 'Live' }).click();
+      const card = await connect(page, srv.legacy);
+      await card.getByTestId('mcp-use').click();
+      await card.getByTestId('mcp-cost').waitFor();
+      const weather = card.getByTestId('mcp-tool-get_weather');
+      await weather.locator('summary').first().click();
+      await weather.getByLabel('city (required)').fill('Paris');
+      await weather.getByRole('button', { name: 'Call' }).click();
+      await weather.getByTestId('mcp-result').waitFor();
+      const media = card.getByTestId('mcp-tool-media.sample');
+      await media.locator('summary').first().click();
+      await media.getByRole('button', { name: 'Call' }).click();
+      await media.getByTestId('mcp-result').waitFor();
+      await connect(page, srv.nocors);
+      await page.addScriptTag({ path: AXE });
+      const v = await page.evaluate(async () => {
+        const res = await window.axe.run({ include: [['[data-testid="mcp"]']] }, { resultTypes: ['violations'] });
+        return res.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+      });
+      const serious = v.filter((x) => x.impact === 'serious' || x.impact === 'critical');
+      if (serious.length) found[`${scheme}-${width}`] = serious;
+      // No part of the section wider than the page.
+      const overflow = await page.evaluate(() => {
+        const s = document.querySelector('[data-testid="mcp"]');
+        return s.scrollWidth - s.clientWidth;
+      });
+      assert.ok(overflow <= 1, `${scheme} ${width}px: the MCP section scrolls sideways by ${overflow}px`);
+      await section(page).screenshot({ path: path.join(out, `mcp-${scheme}-${width}.png`) });
+      await context.close();
+    }
+  }
+  assert.deepEqual(found, {}, JSON.stringify(found, null, 1));
 });

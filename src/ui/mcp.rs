@@ -448,7 +448,10 @@ fn add_to_conversation(state: AppState, mcp: McpState, url: &str, tool: &str) {
 pub fn McpServers() -> impl IntoView {
     let state = use_state();
     let mcp = use_mcp();
-    let count = Memo::new(move |_| mcp.servers.with(Vec::len));
+    let urls = Memo::new(move |_| {
+        mcp.servers
+            .with(|s| s.iter().map(|s| s.url.clone()).collect::<Vec<_>>())
+    });
     let go = move || {
         let url = mcp.url.get_untracked().trim().to_string();
         if url.is_empty() {
@@ -485,24 +488,31 @@ pub fn McpServers() -> impl IntoView {
                 </label>
                 <button type="submit" class="primary" data-testid="mcp-connect">"Connect"</button>
             </form>
-            {move || (0..count.get()).map(|i| view! { <ServerView i=i /> }).collect_view()}
+            // Keyed by URL: another server connecting keeps this one's open tools and forms.
+            <For each=move || urls.get() key=|u| u.clone() let:u>
+                <ServerView url=u />
+            </For>
         </section>
     }
 }
 
 /// One server: identity, protocol, tools, mappings, cost, history.
 #[component]
-fn ServerView(i: usize) -> impl IntoView {
+fn ServerView(url: String) -> impl IntoView {
     let state = use_state();
     let mcp = use_mcp();
-    let url = Memo::new(move |_| {
+    let key = StoredValue::new(url.clone());
+    let url = Memo::new(move |_| url.clone());
+    let find = move |s: &Vec<Server>| -> Option<usize> {
+        key.with_value(|k| s.iter().position(|s| &s.url == k))
+    };
+    let conn = Memo::new(move |_| {
         mcp.servers
-            .with(|s| s.get(i).map(|s| s.url.clone()).unwrap_or_default())
+            .with(|s| find(s).and_then(|i| s.get(i)).map(|s| s.conn.clone()))
     });
-    let conn = Memo::new(move |_| mcp.servers.with(|s| s.get(i).map(|s| s.conn.clone())));
     let head = move || {
         mcp.servers.with(|s| {
-            let s = s.get(i)?;
+            let s = find(s).and_then(|i| s.get(i))?;
             Some(match s.info() {
                 Some(info) => format!(
                     "{} {}",
@@ -515,7 +525,7 @@ fn ServerView(i: usize) -> impl IntoView {
     };
     let protocol = move || {
         mcp.servers.with(|s| {
-            let s = s.get(i)?;
+            let s = find(s).and_then(|i| s.get(i))?;
             s.client
                 .generation()
                 .map(|g| format!("Protocol {}", g.label(s.client.protocol_version())))
@@ -523,15 +533,18 @@ fn ServerView(i: usize) -> impl IntoView {
     };
     let instructions = move || {
         mcp.servers.with(|s| {
-            s.get(i)
+            find(s)
+                .and_then(|i| s.get(i))
                 .and_then(|s| s.info().and_then(|i| i.instructions.clone()))
         })
     };
-    let tool_count =
-        Memo::new(move |_| mcp.servers.with(|s| s.get(i).map_or(0, |s| s.tools.len())));
+    let tool_count = Memo::new(move |_| {
+        mcp.servers
+            .with(|s| find(s).and_then(|i| s.get(i)).map_or(0, |s| s.tools.len()))
+    });
     let cost = move || {
         mcp.servers.with(|s| {
-            let s = s.get(i)?;
+            let s = find(s).and_then(|i| s.get(i))?;
             if s.cost.is_empty() {
                 return None;
             }
@@ -558,7 +571,7 @@ fn ServerView(i: usize) -> impl IntoView {
     };
     let export = move |_| {
         let text = mcp.servers.with_untracked(|s| {
-            s.get(i).map(|s| {
+            find(s).and_then(|i| s.get(i)).map(|s| {
                 let h = s.client.history();
                 let v = serde_json::json!({
                     "server": crate::live::record::redact_url(&s.url),
@@ -578,7 +591,8 @@ fn ServerView(i: usize) -> impl IntoView {
     };
     let history = move || {
         mcp.servers.with(|s| {
-            s.get(i)
+            find(s)
+                .and_then(|i| s.get(i))
                 .map(|s| {
                     s.client
                         .history()
@@ -599,8 +613,11 @@ fn ServerView(i: usize) -> impl IntoView {
         })
     };
     let history_len = move || {
-        mcp.servers
-            .with(|s| s.get(i).map_or(0, |s| s.client.history().entries.len()))
+        mcp.servers.with(|s| {
+            find(s)
+                .and_then(|i| s.get(i))
+                .map_or(0, |s| s.client.history().entries.len())
+        })
     };
     view! {
         <article class="mcp-server" data-testid="mcp-server" aria-label=move || format!("MCP server {}", url.get())>
@@ -664,7 +681,10 @@ fn ServerView(i: usize) -> impl IntoView {
                 })
             }}
             <div class="mcp-tools">
-                {move || (0..tool_count.get()).map(|t| view! { <ToolView server=i tool=t /> }).collect_view()}
+                <For each=move || mcp.servers.with(|s| find(s).and_then(|i| s.get(i)).map(|s| s.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>()).unwrap_or_default())
+                    key=|n| n.clone() let:name>
+                    <ToolView url=url.get_untracked() name=name />
+                </For>
             </div>
             <details class="mcp-history">
                 <summary>{move || format!("JSON-RPC history ({} messages, newest first)", history_len())}</summary>
@@ -697,12 +717,16 @@ fn hints(t: &ServerTool) -> Vec<&'static str> {
 
 /// One tool: what it is, its form, the last call's result.
 #[component]
-fn ToolView(server: usize, tool: usize) -> impl IntoView {
+fn ToolView(url: String, name: String) -> impl IntoView {
     let state = use_state();
     let mcp = use_mcp();
-    let Some((url, t)) = mcp.servers.with_untracked(|s| {
-        let s = s.get(server)?;
-        Some((s.url.clone(), s.tools.get(tool)?.clone()))
+    let Some(t) = mcp.servers.with_untracked(|s| {
+        s.iter()
+            .find(|s| s.url == url)?
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
     }) else {
         return ().into_any();
     };
@@ -716,8 +740,8 @@ fn ToolView(server: usize, tool: usize) -> impl IntoView {
     );
     let problems = RwSignal::new(Vec::<String>::new());
     let busy = RwSignal::new(false);
-    let name = t.name.clone();
     let schema = t.input_schema.clone();
+    let server_url = url.clone();
     let fields_for_read = fields.clone();
     let run = move || {
         let args = match &fields_for_read {
@@ -753,16 +777,16 @@ fn ToolView(server: usize, tool: usize) -> impl IntoView {
     };
     let result = {
         let name = t.name.clone();
+        let url = server_url.clone();
         Memo::new(move |_| {
-            mcp.servers
-                .with(|s| s.get(server).and_then(|s| s.calls.get(&name).cloned()))
+            mcp.servers.with(|s| {
+                s.iter()
+                    .find(|s| s.url == url)
+                    .and_then(|s| s.calls.get(&name).cloned())
+            })
         })
     };
     let tool_name = t.name.clone();
-    let server_url = mcp
-        .servers
-        .with_untracked(|s| s.get(server).map(|s| s.url.clone()))
-        .unwrap_or_default();
     let icons: Vec<String> = t
         .icons
         .iter()
@@ -770,7 +794,6 @@ fn ToolView(server: usize, tool: usize) -> impl IntoView {
         .filter(|s| s.starts_with("data:image/"))
         .map(str::to_string)
         .collect();
-    let form_id = format!("mcp-form-{server}-{tool}");
     view! {
         <details class="mcp-tool" data-testid=format!("mcp-tool-{}", t.name)>
             <summary>
@@ -796,7 +819,7 @@ fn ToolView(server: usize, tool: usize) -> impl IntoView {
                     <pre class="small-code mono">{json::pretty(&a)}</pre>
                 </details>
             })}
-            <form class="mcp-call" id=form_id.clone() on:submit=move |ev| { ev.prevent_default(); run(); }>
+            <form class="mcp-call" on:submit=move |ev| { ev.prevent_default(); run(); }>
                 {match fields {
                     Some(fields) => fields.into_iter().enumerate().map(|(k, f)| {
                         let label = format!("{}{}", f.name, if f.required { " (required)" } else { "" });
