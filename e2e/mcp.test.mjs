@@ -274,6 +274,33 @@ test('Live loop: a denied call is answered with an error saying so, and the run 
   await context.close();
 });
 
+test('Live loop: a server that went away answers the model with an error result; the run and conversation are kept', async () => {
+  standin.reset();
+  const gone = await startServer(['--cors-origin', origin]);
+  const { context, page, errors } = await open({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Weather in Rome?' }] });
+  const card = await connect(page, gone);
+  await card.getByTestId('mcp-use').click();
+  children.at(-1).kill();
+  await new Promise((r) => children.at(-1).once('exit', r));
+  standin.callTools([{ name: 'get_weather', arguments: { city: 'Rome' } }]);
+  const live = page.getByTestId('live');
+  await live.getByLabel('Base URL', { exact: true }).fill(`${standin.url}/v1`);
+  await live.getByLabel('Model', { exact: true }).fill('gpt-4o');
+  await live.getByLabel('API key', { exact: true }).fill(KEY);
+  await live.getByLabel('Mode', { exact: true }).selectOption('auto');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByTestId('notice').filter({ hasText: /did not answer the call of get_weather/ }).waitFor();
+  await page.getByTestId('live-status').filter({ hasText: 'the model answered' }).waitFor();
+  const posts = standin.log.filter((r) => r.method === 'POST');
+  assert.equal(posts.length, 2);
+  assert.match(posts[1].body, /failed to run get_weather/);
+  // The conversation holds the whole run: the call, its error result, the answer.
+  await page.getByRole('tab', { name: 'Wire formats' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="editor-anthropic"]')?.toolscopeEditor?.getDoc().includes('failed to run get_weather'));
+  assert.deepEqual(unexpected(errors).filter((e) => !/ERR_CONNECTION_REFUSED/.test(e)), []);
+  await context.close();
+});
+
 test('OAuth 2.1: protected resource metadata from the 401, DCR, code + PKCE in a popup, token in memory', async () => {
   const { context, page, errors } = await open();
   const card = await connect(page, oauth.resource);
