@@ -623,7 +623,9 @@ fn ServerView(url: String) -> impl IntoView {
         <article class="mcp-server" data-testid="mcp-server" aria-label=move || format!("MCP server {}", url.get())>
             <div class="block-head">
                 <h4 data-testid="mcp-server-name">{head}</h4>
-                <span class="muted small-text mono">{move || url.get()}</span>
+                <Show when=move || mcp.servers.with(|s| find(s).and_then(|i| s.get(i)).is_some_and(|s| s.info().is_some()))>
+                    <span class="muted small-text mono">{move || url.get()}</span>
+                </Show>
             </div>
             <p class="small-text" data-testid="mcp-protocol">{move || match conn.get() {
                 Some(Conn::Connecting) => "Connecting…".to_string(),
