@@ -459,6 +459,12 @@ pub fn McpServers() -> impl IntoView {
             return;
         }
         let token = mcp.token.get_untracked();
+        if io::framed() {
+            // Another site's frame could watch what is typed: no token is taken or sent here.
+            mcp.token.set(String::new());
+            state.say_error("This page is shown inside another site's frame: MCP servers are not connected here. Open Toolscope in its own tab.");
+            return;
+        }
         if !token.trim().is_empty() {
             mcp.tokens.update(|t| t.set(&url, &token));
             mcp.token.set(String::new());
