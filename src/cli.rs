@@ -10,8 +10,8 @@
 //! toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
 //! toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
 //! toolscope tokens --mcp <url> [--header 'Name: value']… [--model <id>] [--json]
-//! toolscope mcp tools <url> [--to <format>] [--json] [--header 'Name: value']…
-//! toolscope mcp call <url> <tool> [--args <json>] [--header 'Name: value']…
+//! toolscope mcp tools <url> [--to <format>] [--json] [--header 'Name: value']… [--transcript FILE]
+//! toolscope mcp call <url> <tool> [--args <json>] [--header 'Name: value']… [--transcript FILE]
 //! toolscope mcp bridge [--port N] [--origin URL] -- <command> [args]
 //! ```
 //! `canonical` names the model's own JSON, as source or target.
@@ -34,8 +34,8 @@ const USAGE: &str = "usage:
   toolscope tokens [--model <id>] [--rounds] [--json] [FILE|-]
   toolscope prerender [FILE|-]
   toolscope tokens --mcp <url> [--header 'Name: value']… [--model <id>] [--json]
-  toolscope mcp tools <url> [--to <format>] [--json] [--header 'Name: value']…
-  toolscope mcp call <url> <tool> [--args <json>] [--header 'Name: value']…
+  toolscope mcp tools <url> [--to <format>] [--json] [--header 'Name: value']… [--transcript FILE]
+  toolscope mcp call <url> <tool> [--args <json>] [--header 'Name: value']… [--transcript FILE]
   toolscope mcp bridge [--port N] [--origin URL] -- <command> [args]
 
 Formats are named by id (see `toolscope formats`); `canonical` is Toolscope's own model JSON.
@@ -75,6 +75,7 @@ provider's tool definitions, renamed where the provider refuses the name (each r
 stderr). mcp call validates --args against the tool's input schema, calls it, prints the result
 on stdout and its content blocks, the structuredContent check against the outputSchema and
 isError on stderr (exit status 1 when the tool failed or its output does not match).
+--transcript writes every JSON-RPC message exchanged, as the mcp format reads it.
 tokens --mcp counts what the server's tools add to every request, per model.
 mcp bridge runs a stdio MCP server and serves it on http://127.0.0.1 (a free port unless
 --port) to the page at --origin (default http://127.0.0.1:8080) alone: it prints the URL and a

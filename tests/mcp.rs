@@ -796,3 +796,57 @@ fn mcp_detect_and_sniff() {
     assert_eq!(Codec::sniff(&json!({"messages": []})), None);
     assert_eq!(Codec::sniff(&json!([])), Some((Kind::Response, 50)));
 }
+
+/// A session (2025-11-25) transcript as the live client records it against a server that
+/// refused `server/discover` first: the refusal (an error without an id) and the handshake stay
+/// in the preamble, integer ids stay integers next to `structuredContent`, and resource links,
+/// embedded resources, annotations and output schemas come back field for field.
+#[test]
+fn mcp_a_live_session_transcript_survives_unchanged() {
+    let doc = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}},
+        {"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Bad Request: Missing session ID"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "toolscope", "version": "0.1.0"}}},
+        {"jsonrpc": "2.0", "id": 2, "result": {"capabilities": {"tools": {"listChanged": false}}, "protocolVersion": "2025-11-25", "serverInfo": {"name": "s", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}},
+        {"jsonrpc": "2.0", "id": 3, "result": {"tools": [
+            {"annotations": {"readOnlyHint": true, "openWorldHint": false}, "name": "get_weather", "title": "Current weather",
+             "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+             "outputSchema": {"type": "object", "properties": {"t": {"type": "number"}}, "required": ["t"]},
+             "icons": [{"src": "data:image/png;base64,AA==", "mimeType": "image/png"}]},
+            {"annotations": {"destructiveHint": true}, "name": "media.sample", "inputSchema": {"type": "object"}}]}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "get_weather", "arguments": {"city": "Oslo"}}},
+        {"jsonrpc": "2.0", "id": 4, "result": {"content": [{"type": "text", "text": "{\"t\": 3}"}], "structuredContent": {"t": 3}, "isError": false}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "media.sample", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 5, "result": {"content": [
+            {"type": "text", "text": "one of each"},
+            {"type": "image", "data": "AA==", "mimeType": "image/png"},
+            {"type": "audio", "data": "AA==", "mimeType": "audio/wav"},
+            {"type": "resource_link", "uri": "file:///notes/1.md", "name": "note 1", "mimeType": "text/markdown"},
+            {"type": "resource", "resource": {"uri": "file:///notes/2.md", "text": "# Note 2"}}], "isError": false}}
+    ]);
+    let (x, _) = survives(&doc, Kind::Request);
+    assert_eq!(x.extra["mcp"]["preamble"].as_array().unwrap().len(), 5);
+    assert_eq!(x.tools.len(), 2);
+    assert_eq!(x.tools[0].extra["mcp"]["title"], "Current weather");
+    let results: Vec<_> = x.messages.iter().flat_map(|m| m.tool_results()).collect();
+    assert_eq!(results[0].content, ResultContent::Json(json!({"t": 3})));
+    assert_eq!(results[0].call_id.as_deref(), Some("4"));
+    assert!(matches!(&results[1].content, ResultContent::Blocks(b) if b.len() == 5));
+}
+
+/// The live client's reader of one `tools/call` result is the transcript decoder's: what it
+/// gives, written into a transcript, reads back the same.
+#[test]
+fn mcp_call_result_reads_as_the_transcript_does() {
+    let result = json!({"content": [{"type": "resource_link", "uri": "file:///a", "name": "a"}],
+        "structuredContent": {"ok": true}, "resultType": "complete", "_meta": {"x.example/k": 1}});
+    let r =
+        toolscope::formats::mcp::call_result(Some("c1".into()), result.clone(), "/result").unwrap();
+    assert_eq!(r.content, ResultContent::Json(json!({"ok": true})));
+    let doc = json!([{"jsonrpc": "2.0", "id": "c1", "result": result}]);
+    let (x, _) = survives(&doc, Kind::Request);
+    let from_doc = x.messages[0].tool_results().next().unwrap().clone();
+    assert_eq!(from_doc, r);
+}

@@ -478,3 +478,255 @@ fn bridge_serves_only_the_page_with_the_token() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// What the client exchanged with a real server (`--transcript`) is an MCP transcript the MCP
+/// format reads and writes back field for field, in both generations; the stateless one passes
+/// the 2026-07-28 schema and the `mcp` SDK's types.
+#[test]
+fn live_transcripts_round_trip_through_the_mcp_format() {
+    if !have_mcp() {
+        return;
+    }
+    for protocol in ["stateless", "legacy"] {
+        let s = server(&["--protocol", protocol]);
+        for (tool, args) in [
+            ("get_weather", r#"{"city":"Rome"}"#),
+            ("media.sample", "{}"),
+        ] {
+            let file = tmp(&format!("mcp.request.{protocol}-{tool}.json"));
+            let f = file.to_str().unwrap();
+            let (code, _, err) = cli(&[
+                "mcp",
+                "call",
+                &s.first_line,
+                tool,
+                "--args",
+                args,
+                "--transcript",
+                f,
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let written: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            assert!(written.as_array().unwrap().len() >= 6, "{written}");
+            let (code, out, err) = cli(&["convert", "--from", "mcp", "--to", "mcp", f]);
+            assert_eq!(code, 0, "{err}");
+            assert!(err.is_empty(), "{protocol} {tool}: {err}");
+            let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(back, written, "{protocol} {tool}");
+            if protocol == "stateless" {
+                let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
+                common::run_ok(
+                    Command::new("python3")
+                        .arg(script)
+                        .args(["mcp", "request", f]),
+                    "python3 tests/sdk/validate.py (the MCP schema and the mcp SDK)",
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn usage_errors_name_the_problem() {
+    for (args, needle) in [
+        (&["mcp"][..], "mcp needs a command"),
+        (&["mcp", "tools"][..], "needs the server URL"),
+        (
+            &["mcp", "call", "http://127.0.0.1:9/mcp"][..],
+            "needs the tool's name",
+        ),
+        (
+            &[
+                "mcp",
+                "call",
+                "http://127.0.0.1:9/mcp",
+                "t",
+                "--args",
+                "[1]",
+            ][..],
+            "--args must be a JSON object",
+        ),
+        (
+            &["mcp", "tools", "http://127.0.0.1:9/mcp", "-H", "no colon"][..],
+            "expected 'Name: value'",
+        ),
+        (
+            &["mcp", "tools", "http://127.0.0.1:9/mcp", "--to", "nope"][..],
+            "unknown format",
+        ),
+        (&["mcp", "bridge"][..], "needs the server's command"),
+        (
+            &["mcp", "bridge", "--origin", "http://a/b", "--", "true"][..],
+            "expected scheme://host",
+        ),
+        (&["tokens", "--mcp", "http://x", "file.json"][..], "no FILE"),
+    ] {
+        let (code, _, err) = cli(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // Not a server URL; nobody listening.
+    let (code, _, err) = cli(&["mcp", "tools", "ftp://x"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not a server URL"), "{err}");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (code, _, err) = cli(&["mcp", "tools", &format!("http://127.0.0.1:{port}/mcp")]);
+    assert_eq!(code, 1);
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+}
+
+#[test]
+fn bridge_says_when_its_server_ends() {
+    let out = Command::new(BIN)
+        .args([
+            "mcp",
+            "bridge",
+            "--",
+            "python3",
+            "-c",
+            "import sys; sys.exit(3)",
+        ])
+        .output()
+        .expect("run the bridge");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("http://127.0.0.1:"), "{stdout}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ended (exit status: 3)") && err.contains("the bridge stops"),
+        "{err}"
+    );
+}
+
+/// One HTTP exchange for the OAuth test, redirects not followed.
+fn fetch(req: &toolscope::live::HttpRequest) -> toolscope::live::mcp::HttpResponse {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+    let mut b = ureq::http::Request::builder()
+        .method(req.method.as_str())
+        .uri(req.url.as_str());
+    for (k, v) in &req.headers {
+        b = b.header(k.as_str(), v.as_str());
+    }
+    let mut resp = agent
+        .run(b.body(req.body.clone().into_bytes()).unwrap())
+        .unwrap();
+    toolscope::live::mcp::HttpResponse {
+        status: resp.status().as_u16(),
+        headers: resp
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_string()))
+            .collect(),
+        body: resp.body_mut().read_to_vec().unwrap(),
+    }
+}
+
+fn get(url: &str) -> toolscope::live::mcp::HttpResponse {
+    fetch(&toolscope::live::HttpRequest {
+        method: "GET".into(),
+        url: url.into(),
+        headers: vec![],
+        body: String::new(),
+    })
+}
+
+/// The OAuth pieces of `live::mcp::oauth`, driven as the page drives them, against the test
+/// server acting as its own authorization server: from the 401 to a token the server accepts.
+#[test]
+fn oauth_from_the_401_to_a_working_token() {
+    use toolscope::live::mcp::client::{Client, Connect, Prefer};
+    use toolscope::live::mcp::{bearer, oauth, Error};
+    if !have_mcp() {
+        return;
+    }
+    let s = server(&["--token", TOKEN, "--oauth"]);
+    let url = s.first_line.clone();
+    let mut c = Client::new(&url, Prefer::Auto).unwrap();
+    let first = c.connect(&[]);
+    let metadata_url = match c.on_connect(&first, &fetch(&first.request), &[]) {
+        Err(Error::Unauthorized {
+            resource_metadata: Some(m),
+            challenge: Some(ch),
+        }) => {
+            let parsed = oauth::Challenge::parse(&ch);
+            assert_eq!(parsed.resource_metadata.as_deref(), Some(m.as_str()));
+            oauth::protected_resource_urls(&url, Some(&parsed))[0].clone()
+        }
+        other => panic!("expected a 401 with resource_metadata: {other:?}"),
+    };
+    let pr = oauth::ProtectedResource::parse(&get(&metadata_url).body).unwrap();
+    let issuer = &pr.authorization_servers[0];
+    let meta_url = &oauth::auth_server_metadata_urls(issuer)[0];
+    let server = oauth::AuthServer::parse(&get(meta_url).body).unwrap();
+    let redirect = "http://127.0.0.1:8080/oauth/callback";
+    let reg = fetch(&oauth::registration_request(
+        server.registration_endpoint.as_deref().unwrap(),
+        "Toolscope",
+        redirect,
+    ));
+    assert_eq!(reg.status, 201);
+    let client = oauth::Registration::parse(&reg.body).unwrap();
+    let pkce = oauth::Pkce::from_random(&[7u8; 32]);
+    let resource = oauth::resource_uri(&url).unwrap();
+    let authorize = oauth::authorize_url(
+        &server,
+        &oauth::Authorize {
+            client_id: &client.client_id,
+            redirect_uri: redirect,
+            pkce: &pkce,
+            state: "state-1",
+            scope: None,
+            resource: &resource,
+        },
+    );
+    let back = get(&authorize);
+    assert_eq!(back.status, 302);
+    let location = back.header("location").unwrap().to_string();
+    assert!(oauth::Redirect::parse(&location, "another-state").is_err());
+    let code = oauth::Redirect::parse(&location, "state-1").unwrap().code;
+    // A wrong verifier is refused; the right one gets the token.
+    let wrong = oauth::token_request(
+        &server,
+        &oauth::TokenGrant {
+            client_id: &client.client_id,
+            code: &code,
+            redirect_uri: redirect,
+            verifier: "x".repeat(43).as_str(),
+            resource: &resource,
+        },
+    );
+    assert!(oauth::Token::parse(&fetch(&wrong).body).is_err());
+    // The code was spent on the failed try: authorize again.
+    let location = get(&authorize).header("location").unwrap().to_string();
+    let code = oauth::Redirect::parse(&location, "state-1").unwrap().code;
+    let grant = oauth::token_request(
+        &server,
+        &oauth::TokenGrant {
+            client_id: &client.client_id,
+            code: &code,
+            redirect_uri: redirect,
+            verifier: &pkce.verifier,
+            resource: &resource,
+        },
+    );
+    let token = oauth::Token::parse(&fetch(&grant).body).unwrap();
+    assert_eq!(token.access_token, TOKEN);
+    // Connected with it.
+    let auth = [bearer(&token.access_token)];
+    let mut next = c.connect(&auth);
+    while let Connect::Send(o) = c.on_connect(&next, &fetch(&next.request), &auth).unwrap() {
+        next = o;
+    }
+    let list = c.list_tools(None, &auth).unwrap();
+    let (tools, _) = c.read_tools(&list, &fetch(&list.request), 0).unwrap();
+    assert_eq!(tools.len(), 4);
+}

@@ -343,6 +343,17 @@ fn respond(
     w.flush()
 }
 
+/// Read and drop a body not used (up to 1 MiB): closing a socket with unread data resets the
+/// connection, and the client would see a network error instead of the status.
+fn drain(r: &mut BufReader<&TcpStream>, req: &Request) {
+    let len = req
+        .header("content-length")
+        .and_then(|l| l.parse::<u64>().ok())
+        .unwrap_or(0)
+        .min(1 << 20);
+    let _ = std::io::copy(&mut r.by_ref().take(len), &mut std::io::sink());
+}
+
 fn json_body(v: &Value) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
 }
@@ -363,6 +374,7 @@ fn handle(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         h == format!("127.0.0.1:{}", shared.port) || h == format!("localhost:{}", shared.port)
     });
     if !host_ok {
+        drain(&mut r, &req);
         return respond(
             &conn,
             "403 Forbidden",
@@ -373,6 +385,7 @@ fn handle(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
     let origin = req.header("origin");
     if let Some(o) = origin {
         if normalise_origin(o).as_deref() != Some(shared.origin.as_str()) {
+            drain(&mut r, &req);
             return respond(
                 &conn,
                 "403 Forbidden",
@@ -414,6 +427,7 @@ fn handle(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         return respond(&conn, "204 No Content", &cors, b"");
     }
     if req.path.split('?').next() != Some("/mcp") {
+        drain(&mut r, &req);
         return respond(&conn, "404 Not Found", &cors, b"");
     }
     let auth_ok = req
@@ -421,6 +435,7 @@ fn handle(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         .and_then(|a| a.strip_prefix("Bearer "))
         .is_some_and(|t| same(t.trim(), &shared.token));
     if !auth_ok {
+        drain(&mut r, &req);
         let mut h = cors.clone();
         h.push((
             "www-authenticate".into(),
@@ -435,6 +450,7 @@ fn handle(conn: TcpStream, shared: &Shared) -> std::io::Result<()> {
         );
     }
     if req.method != "POST" {
+        drain(&mut r, &req);
         let mut h = cors.clone();
         h.push(("allow".into(), "POST, OPTIONS".into()));
         return respond(&conn, "405 Method Not Allowed", &h, b"");

@@ -107,6 +107,13 @@ pub(crate) fn connect_and_list(
     Ok((client, tools))
 }
 
+/// End a session (2025-11-25 servers keep one per client until told); errors do not matter.
+fn end(client: &mut Client, headers: &[(String, String)]) {
+    if let Some(close) = client.close(headers) {
+        let _ = send(&close.request);
+    }
+}
+
 fn describe(client: &Client) -> String {
     let Some(s) = client.server() else {
         return String::new();
@@ -151,8 +158,10 @@ fn hints(t: &ServerTool) -> String {
 /// The tools as canonical tools (provider-safe names) in an exchange of their own.
 pub(crate) fn tools_exchange(url: &str, tools: &[ServerTool]) -> (Exchange, ToolMap) {
     let mut map = ToolMap::default();
-    let mut x = Exchange::default();
-    x.tools = map.add(url, tools, &[]);
+    let x = Exchange {
+        tools: map.add(url, tools, &[]),
+        ..Exchange::default()
+    };
     (x, map)
 }
 
@@ -173,6 +182,33 @@ pub(crate) fn command(args: &[String], out: &mut String, err: &mut String) -> Re
 struct Common {
     url: Option<String>,
     headers: Vec<(String, String)>,
+    /// `--transcript FILE`: every JSON-RPC message, as the MCP transcript format reads it.
+    transcript: Option<String>,
+}
+
+impl Common {
+    fn new() -> Common {
+        Common {
+            url: None,
+            headers: Vec::new(),
+            transcript: None,
+        }
+    }
+
+    /// Write the client's history to `--transcript` (no secrets: requests only as JSON-RPC).
+    fn save(&self, client: &Client, err: &mut String) -> bool {
+        let Some(path) = &self.transcript else {
+            return true;
+        };
+        let text = crate::formats::json::pretty(&client.history().to_json());
+        match std::fs::write(path, text + "\n") {
+            Ok(()) => true,
+            Err(e) => {
+                err.push_str(&format!("toolscope: cannot write {path}: {e}\n"));
+                false
+            }
+        }
+    }
 }
 
 fn take_header(it: &mut std::slice::Iter<'_, String>, c: &mut Common) -> Result<(), String> {
@@ -186,16 +222,16 @@ fn take_header(it: &mut std::slice::Iter<'_, String>, c: &mut Common) -> Result<
 }
 
 fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<i32, String> {
-    let mut c = Common {
-        url: None,
-        headers: Vec::new(),
-    };
+    let mut c = Common::new();
     let mut to: Option<String> = None;
     let mut json = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--header" | "-H" => take_header(&mut it, &mut c)?,
+            "--transcript" => {
+                c.transcript = Some(it.next().ok_or("--transcript needs a file")?.clone())
+            }
             "--to" => to = Some(it.next().ok_or("--to needs a format")?.clone()),
             "--json" => json = true,
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -203,7 +239,7 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
             s => return Err(format!("unexpected argument {s:?}")),
         }
     }
-    let url = c.url.ok_or("mcp tools needs the server URL")?;
+    let url = c.url.clone().ok_or("mcp tools needs the server URL")?;
     let format = match &to {
         Some(id) if id == "canonical" => None,
         Some(id) => Some(
@@ -212,7 +248,7 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
         ),
         None => None,
     };
-    let (client, tools) = match connect_and_list(&url, &c.headers) {
+    let (mut client, tools) = match connect_and_list(&url, &c.headers) {
         Ok(r) => r,
         Err(e) => {
             err.push_str(&format!("toolscope: {e}\n"));
@@ -220,6 +256,11 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
         }
     };
     err.push_str(&describe(&client));
+    let saved = c.save(&client, err);
+    end(&mut client, &c.headers);
+    if !saved {
+        return Ok(1);
+    }
     if to.is_none() && !json {
         out.push_str(&format!("{} tools\n", tools.len()));
         for t in &tools {
@@ -284,16 +325,16 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
 }
 
 fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i32, String> {
-    let mut c = Common {
-        url: None,
-        headers: Vec::new(),
-    };
+    let mut c = Common::new();
     let mut tool: Option<String> = None;
     let mut arguments: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--header" | "-H" => take_header(&mut it, &mut c)?,
+            "--transcript" => {
+                c.transcript = Some(it.next().ok_or("--transcript needs a file")?.clone())
+            }
             "--args" => arguments = Some(it.next().ok_or("--args needs a JSON object")?.clone()),
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s if c.url.is_none() => c.url = Some(s.to_string()),
@@ -301,7 +342,7 @@ fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i
             s => return Err(format!("unexpected argument {s:?}")),
         }
     }
-    let url = c.url.ok_or("mcp call needs the server URL")?;
+    let url = c.url.clone().ok_or("mcp call needs the server URL")?;
     let tool = tool.ok_or("mcp call needs the tool's name")?;
     let arguments: serde_json::Value = match arguments.as_deref() {
         None => serde_json::json!({}),
@@ -429,9 +470,10 @@ fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i
         code = 1;
         err.push_str("isError: the tool reported an error\n");
     }
-    if let Some(close) = client.close(&c.headers) {
-        let _ = send(&close.request);
+    if !c.save(&client, err) {
+        code = 1;
     }
+    end(&mut client, &c.headers);
     Ok(code)
 }
 
@@ -449,8 +491,9 @@ pub(crate) fn tokens_exchange(
     headers: &[(String, String)],
     err: &mut String,
 ) -> Result<Exchange, String> {
-    let (client, tools) = connect_and_list(url, headers)?;
+    let (mut client, tools) = connect_and_list(url, headers)?;
     err.push_str(&describe(&client));
+    end(&mut client, headers);
     err.push_str(&format!(
         "{} tools: what they add to every request, per model\n",
         tools.len()

@@ -1,7 +1,7 @@
 """A real MCP server on the official Python SDK (`mcp` 2.3.0), for the native and end-to-end tests.
 
     python3 tests/mcp/server.py [PORT] [--token T] [--protocol legacy|stateless|both]
-                                [--cors-origin O]... [--record FILE] [--stdio]
+                                [--cors-origin O]... [--record FILE] [--stdio] [--oauth]
 
 Over Streamable HTTP it listens on 127.0.0.1 (port 0 = a free one) at `/mcp` and prints the
 endpoint URL as the first line of stdout. With `--stdio` it speaks newline-delimited JSON-RPC on
@@ -19,6 +19,12 @@ stdin/stdout instead (what `toolscope mcp bridge` runs).
 - `--cors-origin O`: that page origin may call (CORS headers, preflights answered); the SDK's
   DNS-rebinding guard allows it too.
 - `--record FILE`: every call of the destructive tool appends its arguments, one JSON line.
+- `--oauth` (with `--token T`): the server is also its own OAuth 2.1 authorization server, as
+  the MCP authorization spec has a browser client find and use one: protected resource metadata
+  (RFC 9728) naming it, authorization server metadata (RFC 8414, PKCE S256 only), dynamic client
+  registration (RFC 7591, public clients), `/authorize` approving at once (302 to the
+  registered `redirect_uri` with `code` and `state`), and `/token` checking the PKCE verifier,
+  the client, the redirect URI and the `resource`, then issuing T as the access token.
 
 Tools: `get_weather` (read-only, `outputSchema` + `structuredContent`), `notes.delete`
 (destructive, records its arguments; its name has a dot), `always_fails` (an `isError` result),
@@ -135,14 +141,87 @@ def json_error(status: int, code: int, message: str, data: Any = None, headers: 
 
 
 class Gate:
-    """ASGI middleware in front of the SDK's app: CORS, the bearer token, the protocol choice."""
+    """ASGI middleware in front of the SDK's app: CORS, the bearer token, the protocol choice,
+    and with `--oauth` a small authorization server."""
 
-    def __init__(self, app, token: str | None, protocol: str, origins: list[str], base: list[str]):
+    def __init__(self, app, token: str | None, protocol: str, origins: list[str], base: list[str], oauth: bool):
         self.app = app
         self.token = token
         self.protocol = protocol
         self.origins = origins
         self.base = base
+        self.oauth = oauth
+        self.clients: dict[str, list[str]] = {}  # client_id -> redirect_uris
+        self.codes: dict[str, dict[str, str]] = {}  # code -> what /authorize was given
+
+    async def authorization_server(self, request, cors):
+        """The OAuth endpoints, or None for any other path."""
+        import hashlib
+        import secrets
+        from urllib.parse import urlencode
+
+        from starlette.responses import JSONResponse, RedirectResponse
+
+        base = self.base[0]
+        path = request.url.path
+        if path == "/.well-known/oauth-authorization-server":
+            return JSONResponse(
+                {
+                    "issuer": base,
+                    "authorization_endpoint": f"{base}/authorize",
+                    "token_endpoint": f"{base}/token",
+                    "registration_endpoint": f"{base}/register",
+                    "response_types_supported": ["code"],
+                    "grant_types_supported": ["authorization_code"],
+                    "code_challenge_methods_supported": ["S256"],
+                    "token_endpoint_auth_methods_supported": ["none"],
+                },
+                headers=cors,
+            )
+        if path == "/register" and request.method == "POST":
+            body = await request.json()
+            uris = body.get("redirect_uris")
+            if not isinstance(uris, list) or not uris:
+                return JSONResponse({"error": "invalid_redirect_uri"}, status_code=400, headers=cors)
+            client_id = "client-" + secrets.token_hex(8)
+            self.clients[client_id] = uris
+            return JSONResponse(
+                {**body, "client_id": client_id, "token_endpoint_auth_method": "none"}, status_code=201, headers=cors
+            )
+        if path == "/authorize":
+            q = request.query_params
+            uris = self.clients.get(q.get("client_id", ""))
+            if not uris or q.get("redirect_uri") not in uris:
+                return JSONResponse({"error": "invalid_client"}, status_code=400, headers=cors)
+            if q.get("response_type") != "code" or q.get("code_challenge_method") != "S256":
+                return JSONResponse({"error": "invalid_request"}, status_code=400, headers=cors)
+            code = secrets.token_urlsafe(16)
+            self.codes[code] = {
+                "client_id": q["client_id"],
+                "redirect_uri": q["redirect_uri"],
+                "challenge": q.get("code_challenge", ""),
+                "resource": q.get("resource", ""),
+            }
+            target = q["redirect_uri"] + "?" + urlencode({"code": code, "state": q.get("state", "")})
+            return RedirectResponse(target, status_code=302)
+        if path == "/token" and request.method == "POST":
+            form = await request.form()
+            grant = self.codes.pop(str(form.get("code", "")), None)
+            verifier = str(form.get("code_verifier", ""))
+            challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+            if (
+                grant is None
+                or form.get("grant_type") != "authorization_code"
+                or form.get("client_id") != grant["client_id"]
+                or form.get("redirect_uri") != grant["redirect_uri"]
+                or challenge != grant["challenge"]
+                or form.get("resource", "") != grant["resource"]
+            ):
+                return JSONResponse({"error": "invalid_grant"}, status_code=400, headers=cors)
+            return JSONResponse(
+                {"access_token": self.token, "token_type": "Bearer", "expires_in": 3600}, headers=cors
+            )
+        return None
 
     def cors(self, origin: str | None) -> dict[str, str]:
         if origin is None or origin not in self.origins:
@@ -178,7 +257,13 @@ class Gate:
             "/.well-known/oauth-protected-resource/"
         ):
             body = {"resource": self.base[0] + "/mcp", "bearer_methods_supported": ["header"]}
+            if self.oauth:
+                body["authorization_servers"] = [self.base[0]]
             return await JSONResponse(body, headers=cors)(scope, receive, send)
+        if self.oauth and scope["path"] != "/mcp":
+            resp = await self.authorization_server(request, cors)
+            if resp is not None:
+                return await resp(scope, receive, send)
         if self.token is not None and request.headers.get("authorization") != f"Bearer {self.token}":
             challenge = f'Bearer resource_metadata="{self.base[0]}/.well-known/oauth-protected-resource/mcp"'
             headers = {**cors, "WWW-Authenticate": challenge}
@@ -225,6 +310,7 @@ def main() -> None:
     p.add_argument("--record")
     p.add_argument("--stdio", action="store_true")
     p.add_argument("--json-response", action="store_true", help="JSON bodies instead of SSE")
+    p.add_argument("--oauth", action="store_true", help="also be the OAuth authorization server")
     a = p.parse_args()
 
     server = build(a.record)
@@ -248,7 +334,9 @@ def main() -> None:
         allowed_origins=["http://127.0.0.1:*", "http://localhost:*", *a.cors_origin],
     )
     app = server.streamable_http_app(json_response=a.json_response, transport_security=security)
-    gated = Gate(app, a.token, a.protocol, a.cors_origin, [base])
+    if a.oauth and not a.token:
+        p.error("--oauth issues the --token value: give --token")
+    gated = Gate(app, a.token, a.protocol, a.cors_origin, [base], a.oauth)
     print(f"{base}/mcp", flush=True)
     config = uvicorn.Config(gated, log_level="warning", lifespan="on")
     anyio.run(uvicorn.Server(config).serve, [sock])

@@ -859,7 +859,19 @@ impl Decoder {
                     None if looks_like_list && !self.list_result && !self.seen_call => {
                         self.list(m, p)
                     }
-                    None if looks_like_call => self.result(m, p),
+                    // An error without an id answers a request the server could not read:
+                    // a tool call's only when no other request is waiting.
+                    None if looks_like_call
+                        && !(m.error.is_some()
+                            && matches!(m.id, Field::Null)
+                            && self
+                                .pending
+                                .iter()
+                                .any(|(_, k)| matches!(k, Pending::Other))
+                            && !self.pending.iter().any(|(_, k)| matches!(k, Pending::Call))) =>
+                    {
+                        self.result(m, p)
+                    }
                     _ => {
                         self.raw(&m);
                         Ok(())
@@ -987,16 +999,12 @@ impl Decoder {
             );
             return Ok(());
         }
-        let mut r = call_result(
+        let r = read_result(
             call_id,
             m.result.unwrap_or(Value::Null),
             &format!("{p}/result"),
+            extra,
         )?;
-        for (k, v) in std::mem::take(&mut r.extra) {
-            let own = extra.entry(k).or_default();
-            own.extend(v);
-        }
-        r.extra = extra;
         self.push(Role::Tool, Part::ToolResult(r));
         Ok(())
     }
@@ -1011,7 +1019,16 @@ pub fn call_result(
     result: Value,
     at: &str,
 ) -> Result<ToolResult, DecodeError> {
-    let mut extra = Extra::new();
+    read_result(call_id, result, at, Extra::new())
+}
+
+/// [`call_result`] adding to `extra` (what the envelope already put there: id form, …).
+fn read_result(
+    call_id: Option<String>,
+    result: Value,
+    at: &str,
+    mut extra: Extra,
+) -> Result<ToolResult, DecodeError> {
     let result: CallToolResult = DecodeError::typed(ID, result, at)?;
     let content = match result.structured_content {
         Field::Absent => read_content(&result.content),
