@@ -294,12 +294,6 @@ pub async fn call(
     arguments: &Value,
     call_id: Option<String>,
 ) -> (Result<CallResult, String>, Vec<ServerTraffic>) {
-    let Some(mut client) = client_of(mcp, server) else {
-        return (
-            Err(format!("the MCP server {server} is not connected")),
-            Vec::new(),
-        );
-    };
     let schema = mcp.servers.with_untracked(|s| {
         s.iter()
             .find(|s| s.url == server)
@@ -307,17 +301,38 @@ pub async fn call(
             .and_then(|t| t.output_schema.clone())
     });
     let headers = mcp.auth(server, server);
-    let out = match client.call_tool(tool, arguments, &headers) {
-        Ok(o) => o,
-        Err(e) => return (Err(e.to_string()), Vec::new()),
+    // The stored client builds the request and reads its answer in place (never a copy), so
+    // calls running side by side get their own ids and all land in the history.
+    let mut out = None;
+    edit(mcp, server, |s| {
+        out = Some(s.client.call_tool(tool, arguments, &headers));
+    });
+    let out = match out {
+        Some(Ok(o)) => o,
+        Some(Err(e)) => return (Err(e.to_string()), Vec::new()),
+        None => {
+            return (
+                Err(format!("the MCP server {server} is not connected")),
+                Vec::new(),
+            )
+        }
     };
     let (got, traffic) = exchange(server, &out).await;
-    let result = got.and_then(|resp| {
-        client
-            .read_call(&out, &resp, call_id, schema.as_ref())
+    let result = match got {
+        Ok(resp) => {
+            let mut read = None;
+            edit(mcp, server, |s| {
+                read = Some(s.client.read_call(&out, &resp, call_id, schema.as_ref()));
+            });
+            read.unwrap_or_else(|| {
+                Err(Error::State {
+                    message: "the server was removed".into(),
+                })
+            })
             .map_err(|e| e.to_string())
-    });
-    edit(mcp, server, |s| s.client = client);
+        }
+        Err(e) => Err(e),
+    };
     (result, vec![traffic])
 }
 
