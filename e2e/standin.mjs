@@ -359,6 +359,90 @@ function geminiTextChunks(body, model, result) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Calls to named tools (the MCP loop tests): `callTools: [{name, arguments}]` makes the model
+// call each listed tool the request offers, one per round in list order, until each has been
+// called once in the conversation; then it answers with text quoting the last tool result.
+
+/** Names of the request's tools, as the format spells them. */
+function offeredTools(kind, body) {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return tools.map((t) => (kind === 'chat' ? t?.function?.name : t?.name)).filter((n) => typeof n === 'string');
+}
+
+/** Names the conversation's assistant turns already called. */
+function calledTools(kind, body) {
+  const names = [];
+  for (const m of Array.isArray(body.messages) ? body.messages : []) {
+    if (m?.role !== 'assistant') continue;
+    if (kind === 'chat') for (const c of m.tool_calls ?? []) names.push(c?.function?.name);
+    else if (Array.isArray(m.content)) for (const b of m.content) if (b?.type === 'tool_use') names.push(b.name);
+  }
+  return names;
+}
+
+/** The next listed call the model makes for this request, or null. */
+export function nextCall(kind, body, list) {
+  if (!Array.isArray(list) || !['chat', 'anthropic'].includes(kind)) return null;
+  const offered = offeredTools(kind, body);
+  const called = calledTools(kind, body);
+  return list.find((c) => offered.includes(c.name) && !called.includes(c.name)) ?? null;
+}
+
+/** Chat Completions chunks calling `call`, as OpenAI streams a tool call. */
+function chatCallChunks(body, call) {
+  const id = rid('chatcmpl-');
+  const created = Math.floor(Date.now() / 1000);
+  const model = body.model ?? 'standin-model';
+  const chunk = (delta, finish = null, usage = null) =>
+    JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage });
+  const args = JSON.stringify(call.arguments ?? {});
+  const half = Math.ceil(args.length / 2);
+  return [
+    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: rid('call_'), type: 'function', function: { name: call.name, arguments: '' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, half) } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }),
+    chunk({}, 'tool_calls', { prompt_tokens: approxTokens(JSON.stringify(body)), completion_tokens: approxTokens(args), total_tokens: 0 }),
+  ];
+}
+
+/** Chat Completions chunks answering `text`. */
+function chatTextChunks(body, text) {
+  const id = rid('chatcmpl-');
+  const created = Math.floor(Date.now() / 1000);
+  const model = body.model ?? 'standin-model';
+  const chunk = (delta, finish = null) =>
+    JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], usage: null });
+  return [chunk({ role: 'assistant', content: '' }), ...pieces(text, 3).map((t) => chunk({ content: t })), chunk({}, 'stop')];
+}
+
+/** Anthropic Messages events calling `call`. */
+function anthropicCallEvents(body, call) {
+  const args = JSON.stringify(call.arguments ?? {});
+  const message = { id: rid('msg_'), type: 'message', role: 'assistant', model: body.model ?? 'standin-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: approxTokens(JSON.stringify(body)), output_tokens: 1 } };
+  return [
+    { type: 'message_start', message },
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: rid('toolu_'), name: call.name, input: {} } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: args } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: approxTokens(args) } },
+    { type: 'message_stop' },
+  ].map((e) => JSON.stringify(e));
+}
+
+/** Anthropic Messages events answering `text`. */
+function anthropicTextEvents(body, text) {
+  const message = { id: rid('msg_'), type: 'message', role: 'assistant', model: body.model ?? 'standin-model', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: approxTokens(JSON.stringify(body)), output_tokens: 1 } };
+  return [
+    { type: 'message_start', message },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    ...pieces(text, 3).map((t) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } })),
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: approxTokens(text) } },
+    { type: 'message_stop' },
+  ].map((e) => JSON.stringify(e));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Non-streamed bodies, assembled from the events (simple accumulation of the deltas)
 
 /** OpenAI `chat.completion` from `chat.completion.chunk`s. */
@@ -505,7 +589,8 @@ export function assembleGemini(lines) {
  * went away mid-answer). `script(next)` queues a one-shot behaviour for the next non-OPTIONS
  * request: `{status, body, headers}` answers exactly that (CORS added unless the path is a
  * no-CORS one), `{fixture}` serves that fixture instead, `{delayMs}` paces that answer,
- * `{cutAfter: n}` ends the stream after n events without its terminator.
+ * `{cutAfter: n}` ends the stream after n events without its terminator. `opts.callTools` (or
+ * `callTools(list)`): the model calls those tools where offered (see `nextCall`).
  */
 export async function startStandin(opts = {}) {
   const delayMs = opts.delayMs ?? 40;
@@ -519,6 +604,7 @@ export async function startStandin(opts = {}) {
 
   const log = [];
   const queue = [];
+  const callTools = [...(opts.callTools ?? [])];
   const closing = new AbortController();
 
   const server = http.createServer((req, res) => {
@@ -656,7 +742,18 @@ export async function startStandin(opts = {}) {
     const result = toolResultOf(r.kind, body);
     entry.round = result === null ? 1 : 2;
     let lines;
-    if (scripted.fixture) {
+    const calling = callTools.length ? nextCall(r.kind, body, callTools) : null;
+    if (calling) {
+      lines = r.kind === 'chat' ? chatCallChunks(body, calling) : anthropicCallEvents(body, calling);
+      entry.fixture = 'synthesized';
+      entry.called = calling.name;
+      entry.round = calledTools(r.kind, body).length + 1;
+    } else if (callTools.length && calledTools(r.kind, body).length && ['chat', 'anthropic'].includes(r.kind)) {
+      // Every listed tool was called: the answer quotes the last result in full.
+      const text = `The result was: ${result ?? ''}`;
+      lines = r.kind === 'chat' ? chatTextChunks(body, text) : anthropicTextEvents(body, text);
+      entry.fixture = 'synthesized';
+    } else if (scripted.fixture) {
       lines = readFixture(scripted.fixture);
       entry.fixture = scripted.fixture;
     } else {
@@ -768,6 +865,12 @@ export async function startStandin(opts = {}) {
     reset() {
       log.length = 0;
       queue.length = 0;
+      callTools.length = 0;
+    },
+    /** The model calls these tools (`[{name, arguments}]`) where a request offers them. */
+    callTools(list) {
+      callTools.length = 0;
+      callTools.push(...list);
     },
     close() {
       closed ??= new Promise((resolve) => {

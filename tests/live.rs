@@ -101,6 +101,7 @@ fn typed(run: &Run, content: &str) -> Vec<GivenResult> {
             content: content.into(),
             is_error: false,
             source: "typed".into(),
+            result: None,
         })
         .collect()
 }

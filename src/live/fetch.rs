@@ -98,7 +98,10 @@ pub async fn send(req: &HttpRequest, signal: &AbortSignal, mut on: impl FnMut(Pr
     let init = RequestInit::new();
     init.set_method(&req.method);
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&req.body));
+    // A GET or HEAD may not carry a body, not even an empty one.
+    if !(req.method.eq_ignore_ascii_case("GET") || req.method.eq_ignore_ascii_case("HEAD")) {
+        init.set_body(&JsValue::from_str(&req.body));
+    }
     init.set_mode(RequestMode::Cors);
     init.set_credentials(RequestCredentials::Omit);
     init.set_cache(RequestCache::NoStore);
@@ -191,4 +194,67 @@ pub fn now() -> f64 {
 /// Milliseconds since the Unix epoch.
 pub fn wall() -> f64 {
     js_sys::Date::now()
+}
+
+/// What came back for a request read whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Whole {
+    /// HTTP status.
+    pub status: u16,
+    /// Lower-case names.
+    pub headers: Vec<(String, String)>,
+    /// The body, cut at `limit` bytes.
+    pub body: Vec<u8>,
+    /// The body was longer than `limit`.
+    pub cut: bool,
+}
+
+/// Send `req` and read the whole answer (at most `limit` bytes of body: a runaway answer is
+/// cut, and reading stops there). `Err` carries the browser's reason when `fetch` rejected
+/// (network, CORS) or "aborted" when `flight` was aborted (a stop or a time limit).
+pub async fn whole(req: &HttpRequest, flight: &Flight, limit: usize) -> Result<Whole, String> {
+    let out = std::rc::Rc::new(std::cell::RefCell::new((
+        Whole {
+            status: 0,
+            headers: Vec::new(),
+            body: Vec::new(),
+            cut: false,
+        },
+        None::<String>,
+    )));
+    let o = out.clone();
+    let signal = flight.signal();
+    let controller = flight.controller.clone();
+    send(req, &signal, move |p| {
+        let mut o = o.borrow_mut();
+        match p {
+            Progress::Head { status, headers } => {
+                o.0.status = status;
+                o.0.headers = headers;
+            }
+            Progress::Bytes(b) => {
+                let room = limit.saturating_sub(o.0.body.len());
+                if b.len() > room {
+                    o.0.body.extend_from_slice(&b[..room]);
+                    o.0.cut = true;
+                    controller.abort();
+                } else {
+                    o.0.body.extend_from_slice(&b);
+                }
+            }
+            Progress::End => {}
+            Progress::Failed(m) => o.1 = Some(m),
+            Progress::Aborted => {
+                if !o.0.cut {
+                    o.1 = Some("aborted".into());
+                }
+            }
+        }
+    })
+    .await;
+    let (w, failed) = out.borrow().clone();
+    match failed {
+        Some(m) => Err(m),
+        None => Ok(w),
+    }
 }

@@ -152,3 +152,79 @@ impl KeyFor {
         }
     }
 }
+
+/// Bearer tokens of MCP servers (typed, or obtained by OAuth), one per server URL, each bound
+/// to the origin of the URL it was given for. Deliberately not serializable: tokens live in
+/// memory only and cannot reach storage, a link or an export by way of this type.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ServerTokens(BTreeMap<String, KeyEntry>);
+
+impl ServerTokens {
+    /// Keep `token` for `server` (an empty token forgets it), bound to the server's origin.
+    pub fn set(&mut self, server: &str, token: &str) {
+        let server = server.trim();
+        if token.trim().is_empty() {
+            self.0.remove(server);
+            return;
+        }
+        self.0.insert(
+            server.to_string(),
+            KeyEntry {
+                key: token.trim().to_string(),
+                origin: origin_of(server).unwrap_or_default(),
+            },
+        );
+    }
+
+    /// The token typed for `server`, as typed (for its form field).
+    pub fn typed(&self, server: &str) -> Option<&str> {
+        self.0.get(server.trim()).map(|e| e.key.as_str())
+    }
+
+    /// The token a request to `url` for `server` may carry: only when `url` is on the origin
+    /// the token was given for (a server that points elsewhere gets none).
+    pub fn for_request(&self, server: &str, url: &str) -> KeyFor {
+        let Some(e) = self.0.get(server.trim()) else {
+            return KeyFor::Missing;
+        };
+        let now = origin_of(url).unwrap_or_default();
+        if !e.origin.is_empty() && e.origin == now {
+            KeyFor::Bound(e.key.clone())
+        } else {
+            KeyFor::Elsewhere {
+                typed_for: e.origin.clone(),
+                now,
+            }
+        }
+    }
+
+    /// Forget every token of `server`.
+    pub fn forget(&mut self, server: &str) {
+        self.0.remove(server.trim());
+    }
+}
+
+#[cfg(test)]
+mod server_token_tests {
+    use super::*;
+
+    #[test]
+    fn a_token_goes_only_to_its_origin() {
+        let mut t = ServerTokens::default();
+        t.set("http://127.0.0.1:9000/mcp", "secret-token");
+        assert_eq!(
+            t.for_request("http://127.0.0.1:9000/mcp", "http://127.0.0.1:9000/mcp"),
+            KeyFor::Bound("secret-token".into())
+        );
+        assert!(matches!(
+            t.for_request("http://127.0.0.1:9000/mcp", "http://127.0.0.1:9001/mcp"),
+            KeyFor::Elsewhere { .. }
+        ));
+        assert_eq!(
+            t.for_request("http://other/mcp", "http://other/mcp"),
+            KeyFor::Missing
+        );
+        t.set("http://127.0.0.1:9000/mcp", "");
+        assert_eq!(t.typed("http://127.0.0.1:9000/mcp"), None);
+    }
+}

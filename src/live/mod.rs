@@ -16,6 +16,7 @@ pub mod count;
 pub mod error;
 #[cfg(all(target_arch = "wasm32", feature = "ui"))]
 pub mod fetch;
+pub mod form;
 pub mod keys;
 pub mod mcp;
 pub mod record;
@@ -625,6 +626,41 @@ pub fn explain_network_failure(
         None => format!(
             "The request to {where_} failed before any answer could be read: the server is not \
              reachable, or its CORS preflight failed. {preflight}{server_hint}"
+        ),
+    }
+}
+
+/// The command that serves a local stdio MCP server to this page (`toolscope mcp bridge`),
+/// allowing only `page_origin`.
+pub fn bridge_command(page_origin: &str) -> String {
+    format!("toolscope mcp bridge --origin {page_origin} -- <command> [args]")
+}
+
+/// Why a request to the MCP server at `server` failed without an answer the page could read
+/// (`fetch` rejected), given whether anything answered there (`reachable`, from a no-cors
+/// probe; `None`: not known): a CORS refusal names the origin and the headers the server must
+/// allow, and offers the bridge.
+pub fn explain_mcp_failure(server: &str, page_origin: &str, reachable: Option<bool>) -> String {
+    let where_ = keys::origin_of(server).unwrap_or_else(|| server.to_string());
+    let bridge = format!(
+        "A local stdio server can be reached through the bridge instead: {}",
+        bridge_command(page_origin)
+    );
+    match reachable {
+        Some(true) => format!(
+            "{where_} answered, but it does not allow this page's origin ({page_origin}): the \
+             browser refused to let the page read the answer (CORS). The server must answer the \
+             preflight with Access-Control-Allow-Origin: {page_origin}, \
+             Access-Control-Allow-Headers naming content-type, accept, authorization, \
+             mcp-protocol-version and mcp-session-id, and expose Mcp-Session-Id. {bridge}"
+        ),
+        Some(false) => format!(
+            "No answer from {where_}: the server is not reachable (down, wrong host or port, or \
+             a certificate the browser refuses). {bridge}"
+        ),
+        None => format!(
+            "The request to {where_} failed before an answer could be read: the server is down \
+             or does not allow this page's origin ({page_origin}) by CORS. {bridge}"
         ),
     }
 }

@@ -5,7 +5,7 @@
 //! the failure; on the log the target and how the run ended. Secrets are redacted by
 //! [`crate::redact`]: every header but the harmless ones, URL credentials, key-shaped text.
 
-use super::run::{Phase, Round, Run};
+use super::run::{Phase, Round, Run, ServerTraffic};
 use serde_json::{json, Map, Value};
 
 /// The recording of a run, as pretty JSON text.
@@ -21,7 +21,12 @@ pub fn har_value(run: &Run) -> Value {
 }
 
 fn har_unredacted(run: &Run) -> Value {
-    let entries: Vec<Value> = run.rounds.iter().map(entry).collect();
+    // Each round, then the MCP traffic that answered its calls, in the order it happened.
+    let entries: Vec<Value> = run
+        .rounds
+        .iter()
+        .flat_map(|r| std::iter::once(entry(r)).chain(r.traffic.iter().map(|t| mcp_entry(r, t))))
+        .collect();
     let t = &run.target;
     let phase = serde_json::to_value(&run.phase).unwrap_or(Value::Null);
     let usage = run.total_usage();
@@ -162,6 +167,52 @@ fn entry(r: &Round) -> Value {
         },
         "cache": {},
         "timings": {"send": 0, "wait": round_ms(wait), "receive": round_ms((elapsed - wait).max(0.0))},
+        "_toolscope": own,
+    })
+}
+
+/// One exchange with an MCP server, as a HAR entry marked `_toolscope.mcp` (the server).
+fn mcp_entry(r: &Round, t: &ServerTraffic) -> Value {
+    let url = redact_url(&t.request.url);
+    let mime = t
+        .response_headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default();
+    let mut own = Map::new();
+    own.insert("round".into(), json!(r.number));
+    own.insert("mcp".into(), json!(redact_url(&t.server)));
+    if let Some(e) = &t.error {
+        own.insert("error".into(), json!(e));
+    }
+    json!({
+        "startedDateTime": iso8601(t.sent_at),
+        "time": round_ms(t.elapsed_ms),
+        "request": {
+            "method": t.request.method,
+            "url": url,
+            "httpVersion": "HTTP/1.1",
+            "cookies": [],
+            "headers": headers(&t.request.headers),
+            "queryString": query_string(&url),
+            "postData": {"mimeType": "application/json", "text": t.request.body},
+            "headersSize": -1,
+            "bodySize": t.request.body.len(),
+        },
+        "response": {
+            "status": t.status,
+            "statusText": "",
+            "httpVersion": "HTTP/1.1",
+            "cookies": [],
+            "headers": headers(&t.response_headers),
+            "content": {"size": t.body.len(), "mimeType": mime, "text": t.body},
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": t.body.len(),
+        },
+        "cache": {},
+        "timings": {"send": 0, "wait": round_ms(t.elapsed_ms), "receive": 0},
         "_toolscope": own,
     })
 }

@@ -66,8 +66,101 @@ pub struct GivenResult {
     pub content: String,
     /// Marked as an error.
     pub is_error: bool,
-    /// Where it came from: `typed` or `mock`.
+    /// Where it came from: `typed`, `mock`, `mcp` (a server answered), `denied`.
     pub source: String,
+    /// The result as a server gave it (content blocks, structured content), put in the
+    /// conversation instead of `content` when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ToolResult>,
+}
+
+/// Where the answer to a tool of the exchange comes from when the model calls it: an MCP
+/// server's tool (by the name the server gave it) and whether it may run without asking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    /// The server (its URL, as the user typed it).
+    pub server: String,
+    /// The tool's name on the server (the exchange may carry a provider-safe rename).
+    pub tool: String,
+    /// It may run without asking: marked read-only and not destructive
+    /// (`mcp::tools::ServerTool::runs_unasked`).
+    pub read_only: bool,
+}
+
+/// What the page does with one pending call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Its server answers it now, unasked (a read-only tool in Auto mode).
+    Run,
+    /// Its server answers it once the user approves; the user may deny it instead.
+    Ask,
+    /// No server answers it: the user (or a saved result) does.
+    ByHand,
+}
+
+/// What to do with a call of a tool routed by `route` (`None`: no server answers it). Only a
+/// read-only tool in Auto mode runs unasked; any other server tool waits for Approve.
+pub fn decide(route: Option<&Route>, auto: bool) -> Decision {
+    match route {
+        Some(r) if auto && r.read_only => Decision::Run,
+        Some(_) => Decision::Ask,
+        None => Decision::ByHand,
+    }
+}
+
+/// The result of a call the user denied: an error the model reads.
+pub fn denied(call: &ToolCall) -> GivenResult {
+    GivenResult {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        content: format!(
+            "The user denied this call of {}: it was not run.",
+            call.name
+        ),
+        is_error: true,
+        source: "denied".into(),
+        result: None,
+    }
+}
+
+/// One HTTP exchange with an MCP server made during a round (to answer a call), kept with the
+/// round for the recording. The request is redacted before it is kept.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerTraffic {
+    /// The server (its URL).
+    pub server: String,
+    /// The request as sent, redacted.
+    pub request: HttpRequest,
+    /// Wall-clock time it was sent (ms since the Unix epoch).
+    pub sent_at: f64,
+    /// Response status (0: no answer).
+    pub status: u16,
+    /// Response headers the page could read.
+    pub response_headers: Vec<(String, String)>,
+    /// The response body (cut at [`MAX_BODY`]).
+    pub body: String,
+    /// ms from sending to the end.
+    pub elapsed_ms: f64,
+    /// Why it failed, when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl ServerTraffic {
+    /// The exchange of `request` (redacted here), sent at `sent_at`.
+    pub fn new(server: &str, request: &HttpRequest, sent_at: f64) -> ServerTraffic {
+        ServerTraffic {
+            server: server.to_string(),
+            request: request.redacted(),
+            sent_at,
+            status: 0,
+            response_headers: Vec::new(),
+            body: String::new(),
+            elapsed_ms: 0.0,
+            error: None,
+        }
+    }
 }
 
 /// One event as it arrived, `t` ms after the round was sent.
@@ -116,6 +209,9 @@ pub struct Round {
     pub anomalies: Vec<String>,
     /// The results the user gave for the calls of this round.
     pub results: Vec<GivenResult>,
+    /// The traffic with MCP servers that answered this round's calls.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub traffic: Vec<ServerTraffic>,
 }
 
 /// A live run.
@@ -252,6 +348,7 @@ impl Run {
             partial: None,
             anomalies: Vec::new(),
             results: Vec::new(),
+            traffic: Vec::new(),
         });
         self.start = now;
         self.phase = Phase::Sending;
@@ -548,8 +645,13 @@ impl Run {
             .iter()
             .zip(&results)
             .map(|((_, call), given)| {
-                let mut r =
-                    ToolResult::new(call.id.clone(), ResultContent::Text(given.content.clone()));
+                let mut r = match &given.result {
+                    Some(r) => r.clone(),
+                    None => {
+                        ToolResult::new(call.id.clone(), ResultContent::Text(given.content.clone()))
+                    }
+                };
+                r.call_id = call.id.clone();
                 r.name = Some(call.name.clone());
                 r.is_error = given.is_error;
                 Part::ToolResult(r)
@@ -567,6 +669,13 @@ impl Run {
             Phase::Ready
         };
         Ok(())
+    }
+
+    /// Keep an exchange with an MCP server made for the last round's calls.
+    pub fn add_traffic(&mut self, t: ServerTraffic) {
+        if let Some(r) = self.rounds.last_mut() {
+            r.traffic.push(t);
+        }
     }
 
     /// Tokens over all rounds.
@@ -654,5 +763,157 @@ impl Mocks {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::Provider;
+    use crate::model::Tool;
+
+    fn route(read_only: bool) -> Route {
+        Route {
+            server: "http://127.0.0.1:9/mcp".into(),
+            tool: "notes.delete".into(),
+            read_only,
+        }
+    }
+
+    #[test]
+    fn only_a_read_only_tool_in_auto_mode_runs_unasked() {
+        assert_eq!(decide(Some(&route(true)), true), Decision::Run);
+        assert_eq!(decide(Some(&route(true)), false), Decision::Ask);
+        assert_eq!(decide(Some(&route(false)), true), Decision::Ask);
+        assert_eq!(decide(Some(&route(false)), false), Decision::Ask);
+        assert_eq!(decide(None, true), Decision::ByHand);
+    }
+
+    /// A run waiting for the result of one call of `notes_delete`.
+    fn waiting() -> Run {
+        let mut x = Exchange::default();
+        x.tools.push(Tool {
+            name: "notes_delete".into(),
+            description: None,
+            input_schema: crate::model::empty_object_schema(),
+            strict: None,
+            output_schema: None,
+            annotations: None,
+            extra: Default::default(),
+        });
+        x.messages.push(Message::new(
+            Role::User,
+            vec![Part::Text {
+                text: "delete n-1".into(),
+                extra: Default::default(),
+            }],
+        ));
+        x.messages.push(Message::new(
+            Role::Assistant,
+            vec![Part::ToolCall(ToolCall::new(
+                Some("call_1".into()),
+                "notes_delete",
+                serde_json::json!({"note_id": "n-1"}),
+            ))],
+        ));
+        let run = Run::new(Target::new(Provider::OpenAiChat), &x, 4);
+        assert_eq!(run.phase, Phase::AwaitingResults);
+        run
+    }
+
+    #[test]
+    fn a_denied_call_is_an_error_result_saying_so() {
+        let mut run = waiting();
+        let call = run.pending_calls()[0].1.clone();
+        run.submit(vec![denied(&call)]).unwrap();
+        let last = run.exchange.messages.last().unwrap();
+        let r = last.tool_results().next().unwrap();
+        assert!(r.is_error);
+        assert_eq!(r.call_id.as_deref(), Some("call_1"));
+        assert!(r.content.to_text().contains("denied"), "{:?}", r.content);
+    }
+
+    #[test]
+    fn a_server_result_goes_into_the_conversation_as_given() {
+        let mut run = waiting();
+        let call = run.pending_calls()[0].1.clone();
+        let structured = serde_json::json!({"deleted": "n-1"});
+        let given = GivenResult {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: "deleted note n-1".into(),
+            is_error: false,
+            source: "mcp".into(),
+            result: Some(ToolResult::new(
+                Some("other".into()),
+                ResultContent::Json(structured.clone()),
+            )),
+        };
+        run.submit(vec![given]).unwrap();
+        let r = run
+            .exchange
+            .messages
+            .last()
+            .unwrap()
+            .tool_results()
+            .next()
+            .unwrap()
+            .clone();
+        // The server's content, answering the model's own call id.
+        assert_eq!(r.content, ResultContent::Json(structured));
+        assert_eq!(r.call_id.as_deref(), Some("call_1"));
+        assert_eq!(r.name.as_deref(), Some("notes_delete"));
+    }
+
+    #[test]
+    fn mcp_traffic_is_kept_redacted_and_recorded() {
+        let mut run = waiting();
+        run.rounds.push(Round {
+            number: 1,
+            request: HttpRequest {
+                method: "POST".into(),
+                url: "http://x/v1/chat/completions".into(),
+                headers: vec![],
+                body: "{}".into(),
+            },
+            sent_at: 0.0,
+            status: Some(200),
+            response_headers: vec![],
+            head_ms: None,
+            elapsed_ms: None,
+            events: vec![],
+            body: String::new(),
+            message: None,
+            usage: None,
+            error: None,
+            aborted: false,
+            partial: None,
+            anomalies: vec![],
+            results: vec![],
+            traffic: vec![],
+        });
+        let req = HttpRequest {
+            method: "POST".into(),
+            url: "http://127.0.0.1:9/mcp".into(),
+            headers: vec![(
+                "authorization".into(),
+                "Bearer mcp-secret-token-0123456789abcdef".into(),
+            )],
+            body: r#"{"jsonrpc":"2.0","id":3,"method":"tools/call"}"#.into(),
+        };
+        let mut t = ServerTraffic::new("http://127.0.0.1:9/mcp", &req, 0.0);
+        t.status = 200;
+        t.body = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[]}}"#.into();
+        run.add_traffic(t);
+        let har = crate::live::record::har(&run);
+        assert!(!har.contains("mcp-secret-token"), "{har}");
+        let v: serde_json::Value = serde_json::from_str(&har).unwrap();
+        let entries = v["log"]["entries"].as_array().unwrap();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[1]["_toolscope"]["mcp"], "http://127.0.0.1:9/mcp");
+        assert!(entries[1]["request"]["postData"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("tools/call"));
     }
 }

@@ -10,9 +10,11 @@ use super::state::{use_state, AppState, Origin};
 use crate::formats::json;
 use crate::live::fetch::{self, Flight, Progress};
 use crate::live::keys::{origin_of, KeyFor, KeyRing};
-use crate::live::run::{GivenResult, Mock, Mocks, Phase, Run, DEFAULT_MAX_ROUNDS};
+use crate::live::run::{
+    decide, denied, Decision, GivenResult, Mock, Mocks, Phase, Route, Run, DEFAULT_MAX_ROUNDS,
+};
 use crate::live::{checks, explain_network_failure, record, request, Blocked, Provider, Target};
-use crate::model::{Exchange, Part, Role};
+use crate::model::{Exchange, Part, Role, ToolCall, ToolResult};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -25,12 +27,20 @@ const KEYS_KEY: &str = "toolscope.keys.v1";
 /// localStorage key of the saved mock results.
 const MOCKS_KEY: &str = "toolscope.mocks.v1";
 
-/// What the user typed for one pending call.
+/// What the user typed for one pending call, or what its MCP server answered.
 #[derive(Debug, Clone, PartialEq, Default)]
 struct ResultDraft {
     content: String,
     is_error: bool,
     source: &'static str,
+    /// The server's result (blocks, structured content), when a server answered.
+    result: Option<ToolResult>,
+    /// An MCP server answers this call once the user approves.
+    ask: Option<Route>,
+    /// Its server is answering it now.
+    running: bool,
+    /// It has its result (saved, from a server, or denied): Auto mode may go on.
+    ready: bool,
 }
 
 /// The live view's state, in context: it outlives tab switches.
@@ -47,6 +57,8 @@ pub struct LiveState {
     drafts: RwSignal<Vec<ResultDraft>>,
     mocks: RwSignal<Mocks>,
     flight: StoredValue<Option<Rc<Flight>>, LocalStorage>,
+    /// The MCP servers whose tools the loop may call.
+    mcp: super::mcp::McpState,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -90,6 +102,7 @@ impl LiveState {
             drafts: RwSignal::new(Vec::new()),
             mocks: RwSignal::new(mocks),
             flight: StoredValue::new_local(None),
+            mcp: super::mcp::McpState::new(),
         };
         // Settings are saved as they change; keys only while "remember" is on.
         Effect::new(move |_| {
@@ -135,6 +148,11 @@ impl LiveState {
     /// run with another target.
     fn key_for(&self, target: &Target) -> KeyFor {
         self.keys.with_untracked(|k| k.for_target(target))
+    }
+
+    /// The MCP servers section's state (provided to its components).
+    pub fn mcp(&self) -> super::mcp::McpState {
+        self.mcp
     }
 
     /// Where a request to `provider` goes under the Live settings (the Live target when it is
@@ -230,42 +248,169 @@ fn on_round_end(state: AppState, live: LiveState) {
     if !ended_badly {
         sync(state, live);
     }
-    let Some((pending, candidates)) = live.run.with_untracked(|r| {
+    let Some((calls, candidates)) = live.run.with_untracked(|r| {
         r.as_ref()
             .filter(|r| r.phase == Phase::AwaitingResults)
             .map(|r| {
-                let pending = r.pending_calls();
+                let pending: Vec<ToolCall> =
+                    r.pending_calls().into_iter().map(|(_, c)| c).collect();
                 let c: Vec<Option<Mock>> = live.mocks.with_untracked(|m| {
                     pending
                         .iter()
-                        .map(|(_, c)| m.candidates(&r.exchange, &c.name).into_iter().next())
+                        .map(|c| m.candidates(&r.exchange, &c.name).into_iter().next())
                         .collect()
                 });
-                (pending.len(), c)
+                (pending, c)
             })
     }) else {
         return;
     };
-    let all = pending > 0 && candidates.iter().all(Option::is_some);
-    live.drafts.set(
-        candidates
-            .into_iter()
-            .map(|c| match c {
-                Some(m) => ResultDraft {
+    // A call of an MCP server's tool is answered by that server: at once for a read-only tool
+    // in Auto mode, after Approve otherwise. Other calls take a saved result or the user's.
+    let mcp = live.mcp;
+    let auto = live.auto.get_untracked();
+    let mut run_now = Vec::new();
+    let drafts = calls
+        .iter()
+        .zip(candidates)
+        .enumerate()
+        .map(|(i, (call, c))| {
+            let route = mcp.route(&call.name);
+            match (decide(route.as_ref(), auto), route, c) {
+                (Decision::Run, Some(route), _) => {
+                    run_now.push((i, call.clone(), route));
+                    ResultDraft {
+                        source: "mcp",
+                        running: true,
+                        ..ResultDraft::default()
+                    }
+                }
+                (Decision::Ask, Some(route), _) => ResultDraft {
+                    source: "mcp",
+                    ask: Some(route),
+                    ..ResultDraft::default()
+                },
+                (_, _, Some(m)) => ResultDraft {
                     content: m.content,
                     is_error: m.is_error,
                     source: "mock",
+                    ready: true,
+                    ..ResultDraft::default()
                 },
-                None => ResultDraft {
+                _ => ResultDraft {
                     source: "typed",
                     ..ResultDraft::default()
                 },
-            })
-            .collect(),
-    );
-    if all && live.auto.get_untracked() {
+            }
+        })
+        .collect();
+    live.drafts.set(drafts);
+    for (i, call, route) in run_now {
+        answer_by_server(state, live, i, call, route);
+    }
+    go_on_when_answered(state, live);
+}
+
+/// In Auto mode, send the next round once every pending call has its result.
+fn go_on_when_answered(state: AppState, live: LiveState) {
+    let all = live
+        .drafts
+        .with_untracked(|d| !d.is_empty() && d.iter().all(|d| d.ready));
+    let waiting = live.run.with_untracked(|r| {
+        r.as_ref()
+            .is_some_and(|r| r.phase == Phase::AwaitingResults)
+    });
+    if all && waiting && live.auto.get_untracked() {
         continue_run(state, live);
     }
+}
+
+/// Have the call's MCP server answer pending call `i`; its result (or the failure, as an
+/// error result the model reads) fills the call's draft, the traffic goes to the round.
+fn answer_by_server(state: AppState, live: LiveState, i: usize, call: ToolCall, route: Route) {
+    let mcp = live.mcp;
+    live.drafts.update(|d| {
+        if let Some(d) = d.get_mut(i) {
+            d.ask = None;
+            d.running = true;
+        }
+    });
+    let run_id = live
+        .run
+        .with_untracked(|r| r.as_ref().map(|r| r.rounds.len()));
+    spawn_local(async move {
+        let (got, traffic) = super::mcp::call(
+            mcp,
+            &route.server,
+            &route.tool,
+            &call.arguments,
+            call.id.clone(),
+        )
+        .await;
+        // The run moved on (stopped, or another run began): this answer is no longer asked for.
+        let same = live.run.with_untracked(|r| {
+            r.as_ref().map(|r| r.rounds.len()) == run_id
+                && r.as_ref()
+                    .is_some_and(|r| r.phase == Phase::AwaitingResults)
+        });
+        if !same {
+            return;
+        }
+        live.run.update(|r| {
+            if let Some(r) = r.as_mut() {
+                for t in traffic {
+                    r.add_traffic(t);
+                }
+            }
+        });
+        let draft = match got {
+            Ok(r) => ResultDraft {
+                content: r.part.content.to_text(),
+                is_error: r.is_error,
+                source: "mcp",
+                result: Some(r.part),
+                ready: true,
+                ..ResultDraft::default()
+            },
+            Err(e) => {
+                state.say_error(format!(
+                    "The MCP server did not answer the call of {}: {e} The model gets an error \
+                     result saying so; the run goes on.",
+                    call.name
+                ));
+                ResultDraft {
+                    content: format!("The MCP server failed to run {}: {e}", route.tool),
+                    is_error: true,
+                    source: "mcp",
+                    ready: true,
+                    ..ResultDraft::default()
+                }
+            }
+        };
+        live.drafts.update(|d| {
+            if let Some(x) = d.get_mut(i) {
+                *x = draft;
+            }
+        });
+        go_on_when_answered(state, live);
+    });
+}
+
+/// The user denied pending call `i`: it is answered with an error result saying so.
+fn deny(state: AppState, live: LiveState, i: usize, call: &ToolCall) {
+    let g = denied(call);
+    live.drafts.update(|d| {
+        if let Some(x) = d.get_mut(i) {
+            *x = ResultDraft {
+                content: g.content,
+                is_error: true,
+                source: "denied",
+                ready: true,
+                ..ResultDraft::default()
+            };
+        }
+    });
+    go_on_when_answered(state, live);
 }
 
 /// True when the form now points somewhere else than the run (another provider or origin).
@@ -348,6 +493,7 @@ fn continue_run(state: AppState, live: LiveState) {
                     d.source
                 }
                 .into(),
+                result: d.result,
             })
             .collect();
         if let Err(e) = r.submit(given) {
@@ -751,10 +897,10 @@ pub fn LiveView() -> impl IntoView {
                     <label class="field inline">
                         <span>"Mode"</span>
                         <select aria-label="Mode" data-testid="live-mode"
-                            title="Step: pause at every round with tool calls. Auto: answer calls with their saved result and pause only where a call has none."
+                            title="Step: pause at every round with tool calls. Auto: answer calls with their saved result, run read-only MCP tools unasked, and pause only where a call has no result or a tool needs approval."
                             on:change=move |ev| live.auto.set(event_target_value(&ev) == "auto")>
                             <option value="step" selected=move || !live.auto.get()>"Step"</option>
-                            <option value="auto" selected=move || live.auto.get()>"Auto (saved results)"</option>
+                            <option value="auto" selected=move || live.auto.get()>"Auto (saved results, read-only MCP tools)"</option>
                         </select>
                     </label>
                     <label class="field inline">
@@ -804,6 +950,7 @@ pub fn LiveView() -> impl IntoView {
                     </Show>
                 </div>
             </section>
+            <super::mcp::McpServers />
             <RunLog />
         </div>
     }
@@ -1111,10 +1258,37 @@ fn ResultForms() -> impl IntoView {
                     });
                 };
                 let mocks_for_pick = mocks.clone();
+                let ask = move || live.drafts.with(|d| d.get(i).and_then(|d| d.ask.clone()));
+                let running = move || live.drafts.with(|d| d.get(i).is_some_and(|d| d.running));
+                let from_server = move || live.drafts.with(|d| d.get(i).map(|d| (d.source, d.ready)));
+                let call_for_deny = c.clone();
                 view! {
                     <fieldset class="call-form" data-testid=format!("live-call-{i}")>
                         <legend class="mono">{format!("{}{}", c.name, id_label)}</legend>
                         <pre class="small-code mono" aria-label=format!("Arguments of {}", c.name)>{args}</pre>
+                        {move || ask().map(|route| {
+                            let call = call_for_deny.clone();
+                            let call2 = call_for_deny.clone();
+                            view! {
+                                <div class="warn-note mcp-approval" role="group" aria-label="Approval" data-testid="live-approval">
+                                    <p>{format!("The MCP server {} runs {} with these arguments once you approve{}.", route.server, route.tool,
+                                        if route.read_only { "" } else { " (the tool is not marked read-only: it may change things)" })}</p>
+                                    <button type="button" class="primary small" data-testid="live-approve"
+                                        on:click=move |_| answer_by_server(state, live, i, call.clone(), route.clone())>"Approve"</button>
+                                    " "
+                                    <button type="button" class="ghost small" data-testid="live-deny"
+                                        on:click=move |_| deny(state, live, i, &call2)>"Deny"</button>
+                                </div>
+                            }
+                        })}
+                        <Show when=running>
+                            <p class="muted small-text" data-testid="live-mcp-running">"Its MCP server is answering…"</p>
+                        </Show>
+                        {move || match from_server() {
+                            Some(("mcp", true)) => Some(view! { <p class="ok-note small-text" data-testid="live-mcp-answered">"Answered by its MCP server."</p> }.into_any()),
+                            Some(("denied", true)) => Some(view! { <p class="warn-note small-text" data-testid="live-denied">"Denied: the model is told the call was not run."</p> }.into_any()),
+                            _ => None,
+                        }}
                         {if findings.is_empty() {
                             view! { <p class="ok-note small-text">"Arguments match the tool's schema."</p> }.into_any()
                         } else {
@@ -1160,6 +1334,7 @@ fn ResultForms() -> impl IntoView {
             }).collect_view()}
             <div class="row wrap">
                 <button type="button" class="primary" data-testid="live-continue"
+                    disabled=move || live.drafts.with(|d| d.iter().any(|d| d.ask.is_some() || d.running))
                     on:click=move |_| continue_run(state, live)>"Continue"</button>
                 <span class="muted small-text">{move || {
                     let n = rounds_left();

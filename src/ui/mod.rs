@@ -14,6 +14,8 @@ mod help;
 mod io;
 pub mod lazy;
 mod live;
+mod mcp;
+mod mcp_oauth;
 mod messages;
 mod models;
 mod pane;
@@ -678,7 +680,9 @@ fn HistoryPanel() -> impl IntoView {
 pub fn App() -> impl IntoView {
     let state = AppState::new();
     provide_context(state);
-    provide_context(live::LiveState::new());
+    let live_state = live::LiveState::new();
+    provide_context(live_state);
+    provide_context(live_state.mcp());
     let dragging = RwSignal::new(false);
     persistence(state);
     shortcuts(state);
