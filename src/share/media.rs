@@ -122,10 +122,14 @@ impl Media {
         else {
             return None;
         };
+        let body = d.trim_end_matches('=');
         let ok = SHOWN.contains(&t)
-            && !d.is_empty()
-            && d.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+            && !body.is_empty()
+            && d.len().is_multiple_of(4)
+            && d.len() - body.len() <= 2
+            && body
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'));
         ok.then(|| format!("data:{t};base64,{d}"))
     }
 
@@ -533,6 +537,12 @@ mod tests {
             source: Source::Data("AAAA\"><script>".into()),
         };
         assert_eq!(m.thumbnail(), None);
+        // Padding inside the text: not base64 (the browser would refuse the data URL).
+        let padded = Media {
+            source: Source::Data("QQ==QUJD".into()),
+            ..m.clone()
+        };
+        assert_eq!(padded.thumbnail(), None);
         let svg = Media {
             media_type: Some("image/svg+xml".into()),
             source: Source::Data("PHN2Zz4=".into()),

@@ -83,7 +83,8 @@ pub fn RawChip(
                 " · " <span class="muted">{size}</span>
             </summary>
             {move || open.get().then(|| view! {
-                <pre class="raw-json">{crate::formats::json::pretty(&value)}</pre>
+                // Focusable: it scrolls, and the keyboard must reach what it hides.
+                <pre class="raw-json" tabindex="0" aria-label="The block's JSON">{crate::formats::json::pretty(&value)}</pre>
             })}
         </details>
     }
