@@ -289,7 +289,7 @@ both('New exchange gives one empty tool and one empty user message, focus in the
   assert.equal(await page.getByTestId('notice').count(), 0);
   await page.getByTestId('history-open').click();
   await page.getByTestId('history').filter({ hasText: 'before: started a new exchange' }).waitFor();
-  await page.getByTestId('history-restore-0').click();
+  await page.getByTestId('history-entry').filter({ hasText: 'before: started a new exchange' }).getByRole('button', { name: 'Restore' }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid=tool-0-name]').value === 'get_weather');
 });
 
