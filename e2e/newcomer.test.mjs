@@ -316,7 +316,7 @@ both('a link over 8,000 characters: Share says so and offers a file or a link wi
   const notice = page.getByTestId('notice');
   await notice.filter({ hasText: 'characters long' }).waitFor();
   assert.match(await notice.textContent(), /chat apps cut messages at 2,000–4,000 characters/);
-  assert.match(await notice.textContent(), /replaces its 2 inline images, audio or documents/);
+  assert.match(await notice.textContent(), /puts labelled placeholders in place of the 2 images or other media it carries inline/);
   assert.ok(await page.getByTestId('notice-export').isVisible());
   await page.getByTestId('notice-share-without-media').click();
   await notice.filter({ hasText: 'Link without media copied' }).waitFor();

@@ -37,8 +37,8 @@ pub fn share_now(state: AppState) {
                 let media = media::without_media(&snapshot.exchange).1;
                 let without = if media > 0 {
                     format!(
-                        " Share without media replaces its {media} inline image{}, audio or document{} by labelled placeholders.",
-                        if media == 1 { "" } else { "s" },
+                        " Share without media puts labelled placeholders in place of the {media} \
+                         image{} or other media it carries inline.",
                         if media == 1 { "" } else { "s" },
                     )
                 } else {

@@ -25,9 +25,9 @@ pub fn MediaChip(
     let thumb = media.thumbnail();
     let remove_id = format!("{testid}-remove");
     let icon = match media.kind {
-        media::MediaKind::Image => "🖼",
-        media::MediaKind::Audio => "♪",
-        media::MediaKind::Document => "📄",
+        media::MediaKind::Image => "IMG",
+        media::MediaKind::Audio => "AUD",
+        media::MediaKind::Document => "DOC",
     };
     view! {
         <figure class="media-chip" class:left-out=media.left_out() data-testid=testid data-media=label>
