@@ -1,6 +1,8 @@
 // Screenshots of the release build (light and dark, desktop 1440 px and phone 390 px, plus the
 // main views), and the time to re-render every pane, measured in the page.
-// Usage: node e2e/screenshots.mjs [OUT_DIR] (default target/screenshots)
+// Usage: node e2e/screenshots.mjs [OUT_DIR] (default target/screenshots); SHOTS=newcomer takes
+// only the newcomer views (images and blocks, the big-link notice, a blank start, skip link, help).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { serveDist, launch, openApp } from './serve.mjs';
 import { startStandin, KEY } from './standin.mjs';
@@ -46,6 +48,50 @@ async function liveShots(page, name, errors) {
   await shot(page, `${name}-live-401`, errors);
 }
 
+/** The newcomer views: a tool result with two images and a user's image, an opaque block (open),
+ * the transcript, the big-link notice, the skip link focused, New exchange, the help dialog. */
+async function newcomerShots(width, height, scheme) {
+  const name = `${width < 800 ? 'phone' : 'desktop'}-${scheme}`;
+  const { context, page, errors } = await openApp(browser, url, { viewport: { width, height }, colorScheme: scheme, deviceScaleFactor: 1, permissions: ['clipboard-read', 'clipboard-write'] });
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAEFklEQVR4nA3Moe52UADA4e9yRFH6TxBMOsnsN8Gkk0wQTDrJBMGkk0wQTDrJBMGkE0XRpXzvcwHPPwfrcDucDruDcdgcFofJQTuMDr1D66AcGofKoXCQDrlD6hA7CIfIIXD4++diXW6X02V3MS6by+IyuWiX0aV3aV2US+NSuRQu0iV3SV1iF+ESuQTuL/KwHrfH6bF7GI/NY/GYPLTH6NF7tB7Ko/GoPAoP6ZF7pB6xh/CIPALvF/lYn9vn9Nl9jM/ms/hMPtpn9Ol9Wh/l0/hUPoWP9Ml9Up/YR/hEPoH/i0JsyB1yhuwhJmQLWUKmEB0yhvQhbYgKaUKqkCJEhuQhaUgcIkKikCD8RQIruAWnYBcYwSZYBJNAC0ZBL2gFStAIKkEhkIJckApigRBEgkD8ogSbcCecCXuCSdgSloQpQSeMCX1Cm6ASmoQqoUiQCXlCmhAniIQoIUh+UYbNuDPOjD3DZGwZS8aUoTPGjD6jzVAZTUaVUWTIjDwjzYgzREaUEWS/SGIlt+SU7BIj2SSLZJJoySjpJa1ESRpJJSkkUpJLUkksEZJIEshfVGJL7pKzZC8xJVvJUjKV6JKxpC9pS1RJU1KVFCWyJC9JS+ISURKVBOUvqrE1d81Zs9eYmq1mqZlqdM1Y09e0NaqmqalqihpZk9ekNXGNqIlqgvoXKaziVpyKXWEUm2JRTAqtGBW9olUoRaOoFIVCKnJFqogVQhEpAvWLOmzH3XF27B2mY+tYOqYO3TF29B1th+poOqqOokN25B1pR9whOqKOoPtFA3bgHjgH9gEzsA0sA9OAHhgH+oF2QA00A9VAMSAH8oF0IB4QA9FAMPwijdXcmlOza4xm0yyaSaM1o6bXtBqlaTSVptBITa5JNbFGaCJNoH/RjJ25Z86ZfcbMbDPLzDSjZ8aZfqadUTPNTDVTzMiZfCadiWfETDQTzL9oxa7cK+fKvmJWtpVlZVrRK+NKv9KuqJVmpVopVuRKvpKuxCtiJVoJ1l9ksIbbcBp2gzFshsUwGbRhNPSG1qAMjaEyFAZpyA2pITYIQ2QIzC86sAf3wXmwH5iD7WA5mA70wXjQH7QH6qA5qA6KA3mQH6QH8YE4iA6C4xdd2Iv74rzYL8zFdrFcTBf6YrzoL9oLddFcVBfFhbzIL9KL+EJcRBfB9Yss1nJbTstuMZbNslgmi7aMlt7SWpSlsVSWwiItuSW1xBZhiSyB/UUP9uF+OB/2B/OwPSwP04N+GB/6h/ZBPTQP1UPxIB/yh/QhfhAP0UPw/KIX+3K/nC/7i3nZXpaX6UW/jC/9S/uiXpqX6qV4kS/5S/oSv4iX6CV4f9GH/bg/zo/9w3xsH8vH9KE/xo/+o/1QH81H9VF8yI/8I/2IP8RH9BF8/P0HD4gabu0XLDgAAAAASUVORK5CYII=';
+  const doc = {
+    model: 'claude-sonnet-4-5', max_tokens: 1024,
+    tools: [{ name: 'get_chart', description: 'Draw a chart.', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'Chart Oslo like this one.' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }] },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'A chart is needed.', signature: 'S'.repeat(4297) }, { type: 'tool_use', id: 'toolu_1', name: 'get_chart', input: { city: 'Oslo' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Two charts.' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: Buffer.concat([Buffer.from(png, 'base64'), crypto.randomBytes(9000)]).toString('base64') } }, { type: 'image', source: { type: 'url', url: 'https://charts.example.com/oslo.png' } }] }] },
+    ],
+  };
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', t);
+    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+  }, JSON.stringify(doc));
+  await page.locator('.part.raw .raw-chip summary').click();
+  await page.locator('.part.result .media-chip').first().scrollIntoViewIfNeeded();
+  await shot(page, `${name}-media-editor`, errors);
+  await page.getByTestId('share').click();
+  await page.getByTestId('notice').filter({ hasText: 'characters long' }).waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, `${name}-big-link`, errors);
+  await page.getByTestId('tab-transcript').click();
+  await page.getByTestId('transcript').scrollIntoViewIfNeeded();
+  await shot(page, `${name}-media-transcript`, errors);
+  await page.getByTestId('tab-edit').click();
+  await page.getByTestId('new-exchange').click();
+  await page.waitForFunction(() => document.activeElement?.dataset?.testid === 'tool-0-name');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, `${name}-new-exchange`, errors);
+  await page.getByTestId('skip-formats').focus();
+  await shot(page, `${name}-skip-link`, errors);
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('?');
+  await page.getByTestId('help').waitFor();
+  await shot(page, `${name}-help-dialog`, errors);
+  await context.close();
+}
+
 async function shot(page, name, errors) {
   const file = `${out}/${name}.png`;
   await page.screenshot({ path: file, fullPage: false });
@@ -54,6 +100,8 @@ async function shot(page, name, errors) {
 
 for (const scheme of ['light', 'dark']) {
   for (const [name, width, height] of [['desktop', 1440, 900], ['phone', 390, 844]]) {
+    await newcomerShots(width, height, scheme);
+    if (process.env.SHOTS === 'newcomer') continue;
     const { context, page, errors } = await openApp(browser, url, {
       viewport: { width, height },
       colorScheme: scheme,
@@ -122,7 +170,7 @@ for (const scheme of ['light', 'dark']) {
 }
 
 // Re-render time: from the change event to the next frame after every pane has updated.
-{
+if (process.env.SHOTS !== 'newcomer') {
   const { context, page } = await openApp(browser, url, { viewport: { width: 1440, height: 900 } });
   const times = {};
   for (const id of ['multi_turn', 'weather', 'multi_turn', 'weather', 'multi_turn', 'weather', 'multi_turn']) {

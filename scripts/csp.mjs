@@ -8,6 +8,12 @@
 // same policy plus frame-ancestors 'none' and the other headers a static host should send go to
 // dist/_headers (Netlify / Cloudflare Pages format; `node scripts/headers.mjs nginx|caddy` turns
 // it into a server snippet, and e2e/serve.mjs sends exactly these).
+//
+// `trunk serve` (make serve) injects its reload script before this hook runs, then fills in two
+// placeholders of it while serving, which would change the script after it was hashed: they
+// are filled in here instead (the address is the page's own host, the socket's path the public
+// URL), so the served script is the hashed one; its socket to the dev server is allowed only in
+// that build's policy.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +21,16 @@ import path from 'node:path';
 const dir = process.env.TRUNK_STAGING_DIR ?? process.argv[2] ?? 'dist';
 const file = path.join(dir, 'index.html');
 let html = fs.readFileSync(file, 'utf8');
+const devServer = html.includes('{{__TRUNK_ADDRESS__}}');
+if (devServer) {
+  let base = process.env.TRUNK_PUBLIC_URL ?? '/';
+  if (!base.startsWith('/')) base = '/';
+  if (!base.endsWith('/')) base += '/';
+  html = html
+    .replaceAll("'{{__TRUNK_ADDRESS__}}'", 'window.location.host')
+    .replaceAll('`{{__TRUNK_ADDRESS__}}`', 'window.location.host')
+    .replaceAll('{{__TRUNK_WS_BASE__}}', base);
+}
 const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
   (m) => `'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`,
 );
@@ -28,7 +44,7 @@ const policy = [
   "worker-src 'self'",
   // Live calls go to any https API and, over plain http, only to this machine (Ollama, vLLM,
   // LM Studio); src/live/mod.rs (Url::is_loopback) refuses the rest before sending.
-  "connect-src 'self' https: http://localhost:* http://127.0.0.1:*",
+  `connect-src 'self' https: http://localhost:* http://127.0.0.1:*${devServer ? ' ws://localhost:* ws://127.0.0.1:*' : ''}`,
   "base-uri 'none'",
   "form-action 'none'",
   "object-src 'none'",

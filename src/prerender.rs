@@ -157,6 +157,7 @@ fn header() -> String {
          <h1>Toolscope</h1><p class=\"tagline\">One tool-calling exchange, every provider's wire format.</p></div>\
          <div class=\"actions\"><label class=\"picker\"><span>Example</span><select disabled>\
          <option selected>{}</option>{options}</select></label>\
+         <button type=\"button\" class=\"ghost\" disabled>New exchange</button>\
          <button type=\"button\" class=\"primary\" disabled>Share</button>\
          <button type=\"button\" class=\"ghost\" disabled>Export</button>\
          <button type=\"button\" class=\"ghost\" disabled>Import</button>\

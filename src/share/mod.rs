@@ -14,6 +14,7 @@
 //! same limits, so every link Toolscope makes, it also opens.
 
 pub mod base64url;
+pub mod media;
 pub mod v1;
 pub mod v2;
 

@@ -1,8 +1,9 @@
 //! The conversation editor: system prompt, model, tool choice and parallel calls, then the
 //! messages (`messages.rs`).
 
+use super::keys;
 use super::messages::MessageList;
-use super::state::use_state;
+use super::state::{use_state, AppState};
 use crate::edit;
 use leptos::prelude::*;
 
@@ -93,16 +94,46 @@ pub fn ConversationEditor() -> impl IntoView {
             <MessageList count=count />
             <div class="add-row" role="group" aria-label="Add to the conversation">
                 <button type="button" class="ghost small" data-testid="add-user"
-                    on:click=move |_| state.edit(|x| edit::add_user(x, ""))>"+ User"</button>
+                    on:click=move |_| {
+                        state.edit(|x| edit::add_user(x, ""));
+                        focus_field(format!("text-{}-0", last_message(state)));
+                    }>"+ User"</button>
                 <button type="button" class="ghost small" data-testid="add-assistant"
-                    on:click=move |_| state.edit(|x| edit::add_assistant_text(x, ""))>"+ Assistant text"</button>
+                    on:click=move |_| {
+                        state.edit(|x| edit::add_assistant_text(x, ""));
+                        focus_field(format!("text-{}-0", last_message(state)));
+                    }>"+ Assistant text"</button>
                 <button type="button" class="ghost small" data-testid="add-call"
                     title="A call in the last assistant turn (a parallel call), or a new turn"
-                    on:click=move |_| state.edit(|x| { edit::add_call(x); })>"+ Tool call"</button>
+                    on:click=move |_| {
+                        let mut at = (0, 0);
+                        state.edit(|x| at = edit::add_call(x));
+                        focus_field(format!("call-{}-{}-name", at.0, at.1));
+                    }>"+ Tool call"</button>
                 <button type="button" class="ghost small" data-testid="add-result"
                     title="The result of the oldest unanswered call"
-                    on:click=move |_| state.edit(|x| { edit::add_result(x); })>"+ Result"</button>
+                    on:click=move |_| {
+                        let mut at = (0, 0);
+                        state.edit(|x| at = edit::add_result(x));
+                        focus_field(format!("result-{}-{}-content", at.0, at.1));
+                    }>"+ Result"</button>
             </div>
         </section>
     }
+}
+
+/// The index of the last message.
+fn last_message(state: AppState) -> usize {
+    state
+        .exchange
+        .with_untracked(|x| x.messages.len().saturating_sub(1))
+}
+
+/// Put the focus in the field `testid` of a message just added, ready to type (a long list
+/// draws it once scrolled to its end).
+pub(super) fn focus_field(testid: String) {
+    keys::focus_soon(
+        format!("[data-testid=\"{testid}\"]"),
+        Some("[data-testid=\"messages\"]"),
+    );
 }

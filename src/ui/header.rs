@@ -1,11 +1,18 @@
 //! Page header: product name, the examples gallery, share / export / import, theme, help.
 
 use super::io;
-use super::state::{use_state, AppState};
+use super::state::{use_state, AppState, Notice, Offer};
+use crate::edit;
 use crate::examples::EXAMPLES;
-use crate::share;
+use crate::formats::Kind;
+use crate::model::Exchange;
+use crate::share::{self, media};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// Above this many characters a link is too long for a chat message (chat apps cut messages
+/// at 2,000–4,000 characters): Share says so and offers a file or a link without media.
+pub const BIG_LINK: usize = 8_000;
 
 /// Put the state into the URL fragment and copy the link.
 pub fn share_now(state: AppState) {
@@ -25,13 +32,106 @@ pub fn share_now(state: AppState) {
             io::set_fragment(&f);
             let link = io::link_with(&f);
             io::copy_text(&link);
+            let n = link.chars().count();
+            if n > BIG_LINK {
+                let media = media::without_media(&snapshot.exchange).1;
+                let without = if media > 0 {
+                    format!(
+                        " Share without media puts labelled placeholders in place of the {media} \
+                         image{} or other media it carries inline.",
+                        if media == 1 { "" } else { "s" },
+                    )
+                } else {
+                    String::new()
+                };
+                state.notice.set(Some(Notice {
+                    text: format!(
+                        "Link copied, but it is {} characters long: chat apps cut messages at \
+                         2,000–4,000 characters, so it may arrive broken. Export a file to \
+                         send instead.{without}{note}",
+                        thousands(n)
+                    ),
+                    offer: Some(Offer::BigLink),
+                    ..Notice::default()
+                }));
+                return;
+            }
             state.say(format!(
-                "Link copied ({} characters). Anyone opening it sees this exchange; nothing is stored on a server.{note}",
-                link.len()
+                "Link copied ({n} characters). Anyone opening it sees this exchange; nothing is stored on a server.{note}"
             ));
         }
         Err(e) => state.say_error(format!("Cannot share: {e}")),
     }
+}
+
+/// Copy a link to the state with every inline image, audio and document replaced by a
+/// labelled placeholder (the page's own address and state stay as they are).
+pub fn share_without_media(state: AppState) {
+    let mut snapshot = state.snapshot();
+    let (x, n) = media::without_media(&snapshot.exchange);
+    snapshot.exchange = x;
+    // The stream of a replay is no media, but a link this short has no room for a large one.
+    let made = match share::to_fragment(&snapshot) {
+        Err(share::ShareError::ReplayTooLarge { .. }) => {
+            snapshot.replay = None;
+            share::to_fragment(&snapshot)
+        }
+        other => other,
+    };
+    match made {
+        Ok(f) => {
+            let link = io::link_with(&f);
+            io::copy_text(&link);
+            let len = link.chars().count();
+            let still = if len > BIG_LINK {
+                " It is still long: export a file to send instead."
+            } else {
+                ""
+            };
+            state.notice.set(Some(Notice {
+                text: format!(
+                    "Link without media copied ({} characters): {n} placeholder{} stand{} for the media, which opens as placeholders.{still}",
+                    thousands(len),
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "s" } else { "" },
+                ),
+                ..Notice::default()
+            }));
+        }
+        Err(e) => state.say_error(format!("Cannot share: {e}")),
+    }
+}
+
+/// `132379` → `132,379`.
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Start from nothing: one empty tool and one empty user message (the work before stays in
+/// History, with Undo), the focus in the tool's name.
+pub fn new_exchange(state: AppState) {
+    let mut x = Exchange::default();
+    let i = edit::add_tool(&mut x);
+    if let Some(t) = x.tools.get_mut(i) {
+        t.name.clear();
+        t.description = None;
+    }
+    edit::add_user(&mut x, "");
+    state.replace_exchange(
+        x,
+        Kind::Request,
+        "Started a new exchange: one empty tool and one empty user message.",
+    );
+    state.left_tab.set("edit");
+    super::keys::focus_testid("tool-0-name");
 }
 
 /// Download the state as a file.
@@ -114,6 +214,9 @@ pub fn Header() -> impl IntoView {
                             .collect_view()}
                     </select>
                 </label>
+                <button type="button" class="ghost" data-testid="new-exchange"
+                    title="One empty tool and one empty user message; Undo brings the current work back"
+                    on:click=move |_| new_exchange(state)>"New exchange"</button>
                 <button type="button" class="primary" data-testid="share" title="Ctrl+S"
                     on:click=move |_| share_now(state)>"Share"</button>
                 <button type="button" class="ghost" data-testid="export" title="Ctrl+E"

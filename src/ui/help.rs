@@ -1,11 +1,25 @@
-//! The keyboard help overlay (`?`).
+//! The keyboard help (`?`): a modal dialog. Focus moves into it, Tab stays inside it
+//! (`keys::trap_tab`, from the page's key handler), and Esc or closing puts the focus back where
+//! it was.
 
+use super::keys;
 use super::state::use_state;
 use leptos::prelude::*;
+
+/// The dialog's `id`.
+pub const DIALOG: &str = "help-dialog";
 
 /// Every shortcut of the page: key, what it does.
 pub const SHORTCUTS: &[(&str, &str)] = &[
     ("?", "Show or hide this help"),
+    (
+        "Shortcut letters",
+        "Act when the focus is on the page, not on a button, field or tab",
+    ),
+    (
+        "← → / Home / End",
+        "Move between tabs; ↑ ↓ move in an open menu",
+    ),
     (
         "Tab / Shift+Tab",
         "Move the focus to the next / previous control; Tab leaves a code editor too",
@@ -39,10 +53,28 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
 #[component]
 pub fn HelpOverlay() -> impl IntoView {
     let state = use_state();
+    // Where the focus was when the help opened: it goes back there when the help closes.
+    let before: StoredValue<Option<web_sys::HtmlElement>, LocalStorage> =
+        StoredValue::new_local(None);
+    Effect::new(move |was_open: Option<bool>| {
+        let open = state.help.get();
+        if open && was_open != Some(true) {
+            before.set_value(keys::active());
+            keys::focus_testid("help-close");
+        } else if !open && was_open == Some(true) {
+            if let Some(el) = before.get_value() {
+                if el.is_connected() {
+                    let _ = el.focus();
+                }
+            }
+            before.set_value(None);
+        }
+        open
+    });
     view! {
         <Show when=move || state.help.get()>
             <div class="overlay" on:click=move |_| state.help.set(false)>
-                <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title"
+                <div class="dialog" id=DIALOG role="dialog" aria-modal="true" aria-labelledby="help-title"
                     data-testid="help" on:click=|ev| ev.stop_propagation()>
                     <div class="section-head">
                         <h2 id="help-title">"Keyboard shortcuts"</h2>

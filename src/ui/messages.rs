@@ -6,12 +6,14 @@
 //! tool names are one shared `<datalist>`, and a result's call picker lists every call only
 //! while it is in use.
 
+use super::media::{MediaChip, RawChip};
 use super::state::{use_state, AppState};
 use super::tools::Mover;
 use super::virtual_list::VirtualList;
 use crate::anchors::Element;
 use crate::edit;
-use crate::model::{Message, Part, ResultContent, Role, ToolCall, ToolResult};
+use crate::model::{Block, Message, Part, ResultContent, Role, ToolCall, ToolResult};
+use crate::share::media;
 use leptos::prelude::*;
 
 /// A message row's height before it is measured, in pixels.
@@ -116,12 +118,20 @@ fn MessageCard(m: usize) -> impl IntoView {
                 </select>
                 <span class="grow"></span>
                 <Show when=move || role.get() != Some(Role::Tool)>
-                    <button type="button" class="ghost small" data-testid=format!("add-text-{m}") on:click=move |_| state.edit(|x| edit::add_text_to(x, m))>"+ text"</button>
+                    <button type="button" class="ghost small" data-testid=format!("add-text-{m}") on:click=move |_| {
+                        state.edit(|x| edit::add_text_to(x, m));
+                        let p = state.exchange.with_untracked(|x| x.messages.get(m).map_or(0, |x| x.parts.len().saturating_sub(1)));
+                        super::conversation::focus_field(format!("text-{m}-{p}"));
+                    }>"+ text"</button>
                 </Show>
                 <Show when=move || role.get() == Some(Role::Assistant)>
                     <button type="button" class="ghost small" data-testid=format!("add-call-{m}")
                         title="Another call in this turn (parallel)"
-                        on:click=move |_| state.edit(|x| edit::add_call_to(x, m))>"+ call"</button>
+                        on:click=move |_| {
+                            state.edit(|x| edit::add_call_to(x, m));
+                            let p = state.exchange.with_untracked(|x| x.messages.get(m).map_or(0, |x| x.parts.len().saturating_sub(1)));
+                            super::conversation::focus_field(format!("call-{m}-{p}-name"));
+                        }>"+ call"</button>
                 </Show>
                 <Mover
                     label="message"
@@ -160,10 +170,17 @@ fn PartRow(m: usize, p: usize, msg: Memo<Option<Message>>) -> impl IntoView {
             None => Shape::Gone,
         })
     });
+    // An image, audio or document part is moved and removed by that name.
+    let noun = Memo::new(move |_| {
+        part.with(|x| match x {
+            Some(Part::Raw { value, .. }) => media::of_value(value).map_or("part", |m| m.label()),
+            _ => "part",
+        })
+    });
     let mover = move || {
         view! {
             <Mover
-                label="part"
+                label=noun.get_untracked()
                 id=format!("part-{m}-{p}")
                 up=move || state.edit(|x| if let Some(msg) = x.messages.get_mut(m) { edit::shift(&mut msg.parts, p, true) })
                 down=move || state.edit(|x| if let Some(msg) = x.messages.get_mut(m) { edit::shift(&mut msg.parts, p, false) })
@@ -180,16 +197,24 @@ fn PartRow(m: usize, p: usize, msg: Memo<Option<Message>>) -> impl IntoView {
         Shape::Result => {
             view! { <ResultPart m=m p=p part=part mover=mover().into_any() /> }.into_any()
         }
-        Shape::Raw => view! {
-            <div class="part raw">
-                {mover()}
-                <code>{move || part.with(|x| match x {
-                    Some(Part::Raw { format, value }) => format!("{format} block: {value}"),
-                    _ => String::new(),
-                })}</code>
-            </div>
+        Shape::Raw => {
+            // Again when the part changes (a reorder, an edit in a pane), not only its shape.
+            let chip = move || {
+                part.with(|x| match x {
+                Some(Part::Raw { format, value }) => match media::of_value(value) {
+                    Some(md) => view! { <MediaChip media=md testid=format!("media-{m}-{p}") /> }
+                        .into_any(),
+                    None => view! {
+                        <RawChip format=format.clone() value=value.clone() testid=format!("raw-{m}-{p}") />
+                    }
+                    .into_any(),
+                },
+                _ => ().into_any(),
+            })
+            };
+            view! { <div class="part raw">{move || { noun.track(); mover() }}{chip}</div> }
+                .into_any()
         }
-        .into_any(),
         Shape::Gone => ().into_any(),
     }
 }
@@ -396,15 +421,20 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
                 })
                 on:input=super::on_text(move |v| {
                     edit_part(state, m, p, |part| if let Part::ToolResult(r) = part {
-                        // JSON stays JSON when it was JSON; text stays text.
-                        r.content = match (&r.content, serde_json::from_str::<serde_json::Value>(&v)) {
+                        // JSON stays JSON when it was JSON; text stays text; images and other
+                        // blocks stay where they are.
+                        r.content = match (&mut r.content, serde_json::from_str::<serde_json::Value>(&v)) {
                             (ResultContent::Json(_), Ok(val)) => ResultContent::Json(val),
+                            (ResultContent::Blocks(bs), _) if bs.iter().any(|b| !matches!(b, Block::Text { .. })) => {
+                                ResultContent::Blocks(with_text(std::mem::take(bs), v))
+                            }
                             _ => ResultContent::Text(v),
                         };
                     });
                 })
             ></textarea>
         </label>
+        <ResultBlocks m=m p=p part=part />
     };
     part_card(
         state,
@@ -415,4 +445,87 @@ fn ResultPart(m: usize, p: usize, part: Memo<Option<Part>>, mover: AnyView) -> i
         head,
         rest,
     )
+}
+
+/// `blocks` with `text` as their text: in the first text block's place (the other text blocks
+/// go, as the field shows them joined), or first when there was none; no text block when empty.
+fn with_text(blocks: Vec<Block>, text: String) -> Vec<Block> {
+    let at = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Text { .. }))
+        .unwrap_or(0);
+    let mut out: Vec<Block> = blocks
+        .into_iter()
+        .filter(|b| !matches!(b, Block::Text { .. }))
+        .collect();
+    if !text.is_empty() {
+        out.insert(at.min(out.len()), Block::Text { text });
+    }
+    out
+}
+
+/// The blocks of a result that are not text (images, documents, a format's own blocks), each
+/// a chip with its remove button.
+#[component]
+fn ResultBlocks(m: usize, p: usize, part: Memo<Option<Part>>) -> impl IntoView {
+    let state = use_state();
+    let blocks = Memo::new(move |_| {
+        part.with(|x| match x {
+            Some(Part::ToolResult(ToolResult {
+                content: ResultContent::Blocks(bs),
+                ..
+            })) => bs
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| !matches!(b, Block::Text { .. }))
+                .map(|(i, b)| (i, b.clone()))
+                .collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+    });
+    move || {
+        let bs = blocks.get();
+        (!bs.is_empty()).then(|| {
+            let chips = bs
+                .into_iter()
+                .map(|(k, b)| {
+                    let testid = format!("result-{m}-{p}-block-{k}");
+                    let noun = media::of_block(&b).map_or("block", |md| md.label());
+                    let remove = Callback::new(move |()| {
+                        state.remove(
+                            format!("the {noun} of the result in message {}", m + 1),
+                            move |x| remove_block(x, m, p, k),
+                        )
+                    });
+                    match (media::of_block(&b), b) {
+                        (Some(md), _) => view! { <MediaChip media=md testid=testid remove=remove /> }
+                            .into_any(),
+                        (None, Block::Raw { format, value }) => view! {
+                            <div class="raw-row">
+                                <RawChip format=format value=value testid=testid.clone() />
+                                <button type="button" class="icon danger" aria-label="Remove block" title="Remove"
+                                    data-testid=format!("{testid}-remove") on:click=move |_| remove.run(())>"✕"</button>
+                            </div>
+                        }
+                        .into_any(),
+                        (None, _) => ().into_any(),
+                    }
+                })
+                .collect_view();
+            view! { <div class="media-list" role="group" aria-label="Images and other blocks of the result">{chips}</div> }
+        })
+    }
+}
+
+/// Remove block `k` of the result that is part `p` of message `m` (nothing when it is gone).
+pub(super) fn remove_block(x: &mut crate::model::Exchange, m: usize, p: usize, k: usize) {
+    if let Some(Part::ToolResult(ToolResult {
+        content: ResultContent::Blocks(bs),
+        ..
+    })) = x.messages.get_mut(m).and_then(|msg| msg.parts.get_mut(p))
+    {
+        if k < bs.len() {
+            bs.remove(k);
+        }
+    }
 }

@@ -12,10 +12,12 @@ mod footer;
 mod header;
 mod help;
 mod io;
+mod keys;
 pub mod lazy;
 mod live;
 mod mcp;
 mod mcp_oauth;
+mod media;
 mod messages;
 mod models;
 mod pane;
@@ -114,10 +116,42 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
             .is_some()
 }
 
+/// Switch the right column to `tab` and move the focus into it (its first field when `field`).
+fn show_right(state: AppState, tab: &'static str, field: bool) {
+    state.right_tab.set(tab);
+    keys::focus_view(RIGHT_PANEL, field);
+}
+
+/// Switch the left column to `tab` and move the focus into it.
+fn show_left(state: AppState, tab: &'static str) {
+    state.left_tab.set(tab);
+    keys::focus_view(LEFT_PANEL, false);
+}
+
+/// The `id` of the left column's tab panel (the editors).
+const LEFT_PANEL: &str = "editor-panel";
+/// The `id` of the right column's tab panel (the views).
+const RIGHT_PANEL: &str = "views";
+
 fn shortcuts(state: AppState) {
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
         let ctrl = ev.ctrl_key() || ev.meta_key();
         let key = ev.key();
+        if !ctrl && !ev.alt_key() && (keys::tab_keys(&ev) || keys::menu_keys(&ev)) {
+            ev.prevent_default();
+            return;
+        }
+        if state.help.get_untracked() {
+            if let Some(dialog) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(help::DIALOG))
+            {
+                if keys::trap_tab(&ev, &dialog) {
+                    ev.prevent_default();
+                    return;
+                }
+            }
+        }
         if ctrl && key == "z" && !ev.shift_key() && !typing(&ev) {
             // Outside text fields, Ctrl+Z undoes what the notice reports (a replacement or
             // removal); inside them it stays the editor's own undo.
@@ -148,7 +182,10 @@ fn shortcuts(state: AppState) {
             state.notice.set(None);
             return;
         }
-        if typing(&ev) || ev.alt_key() {
+        // A letter typed on a control (a button just clicked, a tab, a select) is that
+        // control's: shortcuts act only from the page itself.
+        let on_control = keys::target_element(&ev).is_some_and(|el| keys::on_control(&el));
+        if on_control || typing(&ev) || ev.alt_key() {
             return;
         }
         match key.as_str() {
@@ -159,14 +196,14 @@ fn shortcuts(state: AppState) {
                     crate::formats::Kind::Response => crate::formats::Kind::Request,
                 }
             }),
-            "e" => state.left_tab.set("edit"),
-            "f" => state.right_tab.set("formats"),
-            "p" => state.right_tab.set("replay"),
-            "s" => state.right_tab.set("streams"),
-            "l" => state.right_tab.set("live"),
-            "k" => state.right_tab.set("cost"),
-            "j" => state.left_tab.set("json"),
-            "t" => state.left_tab.set("transcript"),
+            "e" => show_left(state, "edit"),
+            "j" => show_left(state, "json"),
+            "t" => show_left(state, "transcript"),
+            "f" => show_right(state, "formats", false),
+            "p" => show_right(state, "replay", false),
+            "s" => show_right(state, "streams", false),
+            "l" => show_right(state, "live", true),
+            "k" => show_right(state, "cost", false),
             "c" => state.compare.update(|c| {
                 *c = match c {
                     Some(_) => None,
@@ -320,11 +357,13 @@ fn persistence(state: AppState) {
     let tab = work::tab_id();
     state.tab.set_value(tab.clone());
     state.history.set(work::load_history());
+    let mut had_work = false;
     match work::saved(&tab) {
         work::Saved::Work {
             state: s,
             from_other_tab,
         } => {
+            had_work = true;
             state.restore(*s);
             if from_other_tab {
                 state.say("This tab continues from the work saved last in another tab; each tab now saves its own.");
@@ -336,8 +375,8 @@ fn persistence(state: AppState) {
                 "Your saved work could not be restored ({error}). It is kept aside, untouched: \
                  download it to keep it. The page shows an example meanwhile."
             ),
-            undo: None,
             rescue: true,
+            ..state::Notice::default()
         })),
         work::Saved::Nothing => {}
     }
@@ -345,7 +384,14 @@ fn persistence(state: AppState) {
     if !fragment.is_empty() {
         match share::from_fragment(&fragment) {
             Ok(s) => state.replace(s, "Opened a shared link."),
-            Err(e) => state.say_error(format!("{e} The page shows your last state instead.")),
+            // A first visit has no last state: it sees the example.
+            Err(e) if had_work => {
+                state.say_error(format!("{e} The page shows your last state instead."))
+            }
+            Err(e) => state.say_error(format!(
+                "{e} The link could not be opened, so the page shows an example: ask for the \
+                 link again, or paste the document it was made from."
+            )),
         }
     }
     // Autosave, debounced: typing fast writes once per pause; a hidden or closed page writes
@@ -512,6 +558,11 @@ fn NoticeBar() -> impl IntoView {
             .with(|n| n.as_ref().and_then(|n| n.undo.clone()))
     };
     let rescue = move || state.notice.with(|n| n.as_ref().is_some_and(|n| n.rescue));
+    let big_link = move || {
+        state
+            .notice
+            .with(|n| n.as_ref().and_then(|n| n.offer) == Some(state::Offer::BigLink))
+    };
     view! {
         <Show when=move || state.notice.with(Option::is_some)>
             <div
@@ -532,6 +583,12 @@ fn NoticeBar() -> impl IntoView {
                                 io::download("toolscope-unrestored-work.txt", &t);
                             }
                         }>"Download the saved data"</button>
+                </Show>
+                <Show when=big_link>
+                    <button type="button" class="ghost small" data-testid="notice-export"
+                        on:click=move |_| header::export_now(state)>"Export file"</button>
+                    <button type="button" class="ghost small" data-testid="notice-share-without-media"
+                        on:click=move |_| header::share_without_media(state)>"Share without media"</button>
                 </Show>
                 <button type="button" class="icon" aria-label="Dismiss" data-testid="notice-dismiss" on:click=move |_| state.notice.set(None)>"✕"</button>
             </div>
@@ -689,21 +746,33 @@ pub fn App() -> impl IntoView {
     menus();
     drop_and_paste(state, dragging);
     cm::load(state.editor_ready);
-    let tab = move |id: &'static str, label: &'static str| {
+    // The ARIA tabs pattern: the selected tab is the one Tab stops on; arrows move between them
+    // (`keys::tab_keys`).
+    let tab = move |side: RwSignal<&'static str>,
+                    panel: &'static str,
+                    id: &'static str,
+                    label: &'static str| {
         view! {
-            <button type="button" role="tab" class="tab" data-testid=format!("tab-{id}")
-                aria-selected=move || (state.left_tab.get() == id).to_string()
-                on:click=move |_| state.left_tab.set(id)>{label}</button>
+            <button type="button" role="tab" class="tab" id=format!("tab-{id}") data-testid=format!("tab-{id}")
+                aria-controls=panel
+                aria-selected=move || (side.get() == id).to_string()
+                tabindex=move || if side.get() == id { "0" } else { "-1" }
+                on:click=move |_| side.set(id)>{label}</button>
         }
     };
-    let right = move |id: &'static str, label: &'static str| {
-        view! {
-            <button type="button" role="tab" class="tab" data-testid=format!("tab-{id}")
-                aria-selected=move || (state.right_tab.get() == id).to_string()
-                on:click=move |_| state.right_tab.set(id)>{label}</button>
-        }
+    let left = move |id, label| tab(state.left_tab, LEFT_PANEL, id, label);
+    let right = move |id, label| tab(state.right_tab, RIGHT_PANEL, id, label);
+    let skip = move |ev: leptos::ev::MouseEvent, view: &'static str, field: bool| {
+        ev.prevent_default();
+        show_right(state, view, field);
     };
     view! {
+        <nav class="skip-links" aria-label="Skip links">
+            <a href="#views" class="skip" data-testid="skip-formats"
+                on:click=move |ev| skip(ev, "formats", false)>"Skip to wire formats"</a>
+            <a href="#views" class="skip" data-testid="skip-live"
+                on:click=move |ev| skip(ev, "live", true)>"Skip to Live"</a>
+        </nav>
         <header::Header />
         <FirstHint />
         <NoticeBar />
@@ -714,20 +783,23 @@ pub fn App() -> impl IntoView {
             </nav>
             <section class="left" aria-label="Exchange editor">
                 <div class="tabs" role="tablist" aria-label="Editor">
-                    {tab("edit", "Tools & conversation")}
-                    {tab("json", "Canonical JSON")}
-                    {tab("transcript", "Transcript")}
+                    {left("edit", "Tools & conversation")}
+                    {left("json", "Canonical JSON")}
+                    {left("transcript", "Transcript")}
                 </div>
-                {move || match state.left_tab.get() {
-                    "edit" => view! {
-                        <tools::ToolsEditor />
-                        <conversation::ConversationEditor />
-                    }.into_any(),
-                    "transcript" => view! { <transcript::Transcript /> }.into_any(),
-                    _ => view! { <canonical::CanonicalEditor /> }.into_any(),
-                }}
+                <div class="tabpanel" role="tabpanel" id=LEFT_PANEL tabindex="-1"
+                    aria-labelledby=move || format!("tab-{}", state.left_tab.get())>
+                    {move || match state.left_tab.get() {
+                        "edit" => view! {
+                            <tools::ToolsEditor />
+                            <conversation::ConversationEditor />
+                        }.into_any(),
+                        "transcript" => view! { <transcript::Transcript /> }.into_any(),
+                        _ => view! { <canonical::CanonicalEditor /> }.into_any(),
+                    }}
+                </div>
             </section>
-            <section class="right" id="views" aria-label="Views">
+            <section class="right" aria-label="Views">
                 <div class="tabs" role="tablist" aria-label="View">
                     {right("formats", "Wire formats")}
                     {right("replay", "Replay a stream")}
@@ -735,13 +807,16 @@ pub fn App() -> impl IntoView {
                     {right("live", "Live")}
                     {right("cost", "Cost")}
                 </div>
-                {move || match state.right_tab.get() {
-                    "replay" => view! { <replay::ReplayView /> }.into_any(),
-                    "streams" => view! { <replay::StreamsView /> }.into_any(),
-                    "live" => view! { <live::LiveView /> }.into_any(),
-                    "cost" => view! { <cost::CostView /> }.into_any(),
-                    _ => view! { <panes::Panes /> }.into_any(),
-                }}
+                <div class="tabpanel" role="tabpanel" id=RIGHT_PANEL tabindex="-1"
+                    aria-labelledby=move || format!("tab-{}", state.right_tab.get())>
+                    {move || match state.right_tab.get() {
+                        "replay" => view! { <replay::ReplayView /> }.into_any(),
+                        "streams" => view! { <replay::StreamsView /> }.into_any(),
+                        "live" => view! { <live::LiveView /> }.into_any(),
+                        "cost" => view! { <cost::CostView /> }.into_any(),
+                        _ => view! { <panes::Panes /> }.into_any(),
+                    }}
+                </div>
             </section>
         </main>
         <footer::Footer />

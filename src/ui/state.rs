@@ -21,8 +21,16 @@ pub enum Origin {
     Pane(Format),
 }
 
+/// What a notice offers besides Undo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Offer {
+    /// The link just made is too long for a chat message: export a file instead, or share the
+    /// link without the media it carries.
+    BigLink,
+}
+
 /// A message in the banner under the top bar.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Notice {
     /// An error (red) or information (neutral).
     pub error: bool,
@@ -33,6 +41,8 @@ pub struct Notice {
     pub undo: Option<String>,
     /// Saved data that could not be restored is kept aside: the notice offers it as a file.
     pub rescue: bool,
+    /// Another way on, as buttons.
+    pub offer: Option<Offer>,
 }
 
 /// Which messages and tools the edits changed: a revision per item and an epoch for edits
@@ -196,6 +206,7 @@ impl AppState {
 
     /// A structured edit `f`, with `note` saying in the revisions what it changes.
     fn edit_noting(&self, note: impl FnOnce(&mut Revisions), f: impl FnOnce(&mut Exchange)) {
+        self.supersede();
         self.revisions.update_value(note);
         self.set_origin(Origin::Outside);
         self.exchange.update(f);
@@ -225,6 +236,7 @@ impl AppState {
     /// Replace the exchange from an editor's text. An edit that removes messages or tools
     /// keeps the state before it in the history and says so, with Undo.
     pub fn set_from(&self, origin: Origin, x: Exchange) {
+        self.supersede();
         let before = self.exchange.with_untracked(|c| history::removed(c, &x));
         let undo = before
             .as_ref()
@@ -314,13 +326,23 @@ impl AppState {
         }
     }
 
+    /// A new edit makes the notice about an earlier action stale: it goes (what it offered to
+    /// undo stays in History). Saved data kept aside stays offered until dismissed.
+    pub fn supersede(&self) {
+        if self
+            .notice
+            .with_untracked(|n| n.as_ref().is_some_and(|n| !n.rescue))
+        {
+            self.notice.set(None);
+        }
+    }
+
     /// Say `text`, offering Undo when `undo` holds the state before.
     pub fn tell(&self, text: String, undo: Option<String>) {
         self.notice.set(Some(Notice {
-            error: false,
             text,
             undo,
-            rescue: false,
+            ..Notice::default()
         }));
     }
 
@@ -428,8 +450,7 @@ impl AppState {
         self.notice.set(Some(Notice {
             error: true,
             text: text.into(),
-            undo: None,
-            rescue: false,
+            ..Notice::default()
         }));
     }
 }

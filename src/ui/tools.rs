@@ -25,7 +25,14 @@ pub fn ToolsEditor() -> impl IntoView {
             <div class="block-head">
                 <h3 id="tools-title">{move || format!("Tools ({})", count.get())}</h3>
                 <button type="button" class="ghost small" data-testid="add-tool"
-                    on:click=move |_| state.edit(|x| { edit::add_tool(x); })>
+                    on:click=move |_| {
+                        let mut i = 0;
+                        state.edit(|x| i = edit::add_tool(x));
+                        super::keys::focus_soon(
+                            format!("[data-testid=\"tool-{i}-name\"]"),
+                            Some(".tool-list"),
+                        );
+                    }>
                     "+ Tool"
                 </button>
             </div>

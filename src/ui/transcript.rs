@@ -2,10 +2,12 @@
 //! tool call with its arguments, each result under it (errors marked), the assistant's
 //! markdown rendered as elements (never as HTML).
 
-use super::state::use_state;
+use super::media::{MediaChip, RawChip};
+use super::state::{use_state, AppState};
 use crate::formats::json;
-use crate::model::{Part, Role};
+use crate::model::{Block as ContentBlock, Part, ResultContent, Role};
 use crate::present::markdown::{self, Block, Inline};
+use crate::share::media;
 use leptos::prelude::*;
 
 /// Beyond this many messages, the transcript shows the last ones only (it is for reading).
@@ -29,8 +31,9 @@ pub fn Transcript() -> impl IntoView {
             let messages = x
                 .messages
                 .iter()
+                .enumerate()
                 .skip(skip)
-                .map(|m| {
+                .map(|(mi, m)| {
                     let (class, who) = match m.role {
                         Role::User => ("bubble user", "User"),
                         Role::Assistant => ("bubble assistant", "Assistant"),
@@ -39,7 +42,8 @@ pub fn Transcript() -> impl IntoView {
                     let parts = m
                         .parts
                         .iter()
-                        .map(|p| match p {
+                        .enumerate()
+                        .map(|(pi, p)| match p {
                             Part::Text { text, .. } if text.trim().is_empty() => ().into_any(),
                             Part::Text { text, .. } => match m.role {
                                 Role::Assistant => view! { <Markdown text=text.clone() /> }.into_any(),
@@ -66,15 +70,29 @@ pub fn Transcript() -> impl IntoView {
                                         <span class="tag" class:warn=r.is_error>{if r.is_error { "error result" } else { "tool result" }}</span>
                                         " "
                                         <span class="muted">{of}</span>
-                                        <pre class="content">{r.content.to_text()}</pre>
+                                        {Some(r.content.to_text()).filter(|t| !t.is_empty()).map(|t| view! { <pre class="content">{t}</pre> })}
+                                        {result_blocks(state, mi, pi, &r.content)}
                                     </div>
                                 }
                                 .into_any()
                             }
-                            Part::Raw { format, .. } => view! {
-                                <p class="muted">{format!("a {format} block this page does not show")}</p>
-                            }
-                            .into_any(),
+                            Part::Raw { format, value } => match media::of_value(value) {
+                                Some(md) => {
+                                    let noun = md.label();
+                                    let remove = Callback::new(move |()| {
+                                        state.remove(
+                                            format!("the {noun} of message {}", mi + 1),
+                                            move |x| crate::edit::remove_part(x, mi, pi),
+                                        )
+                                    });
+                                    view! { <MediaChip media=md testid=format!("transcript-media-{mi}-{pi}") remove=remove /> }
+                                        .into_any()
+                                }
+                                None => view! {
+                                    <RawChip format=format.clone() value=value.clone() testid=format!("transcript-raw-{mi}-{pi}") />
+                                }
+                                .into_any(),
+                            },
                         })
                         .collect_view();
                     view! {
@@ -97,6 +115,38 @@ pub fn Transcript() -> impl IntoView {
             <ol class="bubbles">{body}</ol>
         </section>
     }
+}
+
+/// The images, documents and other blocks of a tool result, each removable.
+fn result_blocks(state: AppState, m: usize, p: usize, content: &ResultContent) -> impl IntoView {
+    let ResultContent::Blocks(bs) = content else {
+        return None;
+    };
+    let chips = bs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| {
+            let testid = format!("transcript-block-{m}-{p}-{k}");
+            match (media::of_block(b), b) {
+                (Some(md), _) => {
+                    let noun = md.label();
+                    let remove = Callback::new(move |()| {
+                        state.remove(
+                            format!("the {noun} of the result in message {}", m + 1),
+                            move |x| super::messages::remove_block(x, m, p, k),
+                        )
+                    });
+                    Some(view! { <MediaChip media=md testid=testid remove=remove /> }.into_any())
+                }
+                (None, ContentBlock::Raw { format, value }) => Some(
+                    view! { <RawChip format=format.clone() value=value.clone() testid=testid /> }
+                        .into_any(),
+                ),
+                (None, _) => None,
+            }
+        })
+        .collect::<Vec<_>>();
+    (!chips.is_empty()).then(|| view! { <div class="media-list">{chips}</div> })
 }
 
 /// Markdown as elements: headings, paragraphs, lists, code, quotes, inline code, strong,
