@@ -81,6 +81,14 @@ fn exact_cell(model: &str, family: &str, offline: u64, answer: &Value) -> String
                 endpoint\">—</span>"
             .into();
     };
+    // A Bedrock id (`us.anthropic.claude-…`) names no model of the provider's own counting
+    // endpoint, and Bedrock's CountTokens needs AWS request signing, which the page does not do.
+    if toolscope::model::ModelFamily::of_name(model) == Some(toolscope::model::ModelFamily::Bedrock)
+    {
+        return "<span class=\"muted small-text\" title=\"Bedrock's CountTokens needs AWS \
+                request signing, which this page does not do; the figure is counted offline\">—</span>"
+            .into();
+    }
     let m = esc(model);
     let button = |label: &str, testid: &str| {
         format!(
@@ -286,5 +294,18 @@ mod tests {
         assert!(h.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(h.contains("data-count=\"3\""));
         assert!(h.contains("This provider has no token-counting endpoint"));
+    }
+
+    #[test]
+    fn a_bedrock_id_is_not_sent_to_anthropic_to_count() {
+        let bedrock = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+        let cell = exact_cell(bedrock, "anthropic", 10, &Value::Null);
+        assert!(!cell.contains("data-count-exact"), "{cell}");
+        assert!(cell.contains("AWS request signing"));
+        let claude = exact_cell("claude-sonnet-4-5", "anthropic", 10, &Value::Null);
+        assert!(
+            claude.contains("data-count-exact=\"claude-sonnet-4-5\""),
+            "{claude}"
+        );
     }
 }
