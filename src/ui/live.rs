@@ -199,7 +199,7 @@ fn sync(state: AppState, live: LiveState) {
             && x.messages[..cur.messages.len()] == cur.messages[..]
     });
     if extends {
-        state.set_from(Origin::Outside, x);
+        state.extend_from_run(x);
         return;
     }
     replace_and_tell(

@@ -237,6 +237,17 @@ impl AppState {
     /// keeps the state before it in the history and says so, with Undo.
     pub fn set_from(&self, origin: Origin, x: Exchange) {
         self.supersede();
+        self.set_keeping_notice(origin, x);
+    }
+
+    /// A live run's conversation growing by its own turns: not a new action of the user's, so
+    /// the notice stays (an MCP server's failure told during the run is still up when the model
+    /// answers).
+    pub fn extend_from_run(&self, x: Exchange) {
+        self.set_keeping_notice(Origin::Outside, x);
+    }
+
+    fn set_keeping_notice(&self, origin: Origin, x: Exchange) {
         let before = self.exchange.with_untracked(|c| history::removed(c, &x));
         let undo = before
             .as_ref()
