@@ -78,7 +78,7 @@ fuzz-smoke:
 	done
 
 test-sdk:
-	cargo test --locked --test sdk --test sdk_stream -- --nocapture
+	cargo test --locked --test it -- --nocapture sdk:: sdk_stream::
 
 # Components in headless Chromium (wasm-bindgen-test).
 test-wasm:

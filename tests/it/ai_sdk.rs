@@ -2,7 +2,6 @@
 //! documents of AI SDK 4, the UI message stream, every other format and back, and what it
 //! writes checked by the `ai` package's own zod schemas (`tests/sdk/ai_sdk.mjs`, node).
 
-
 use crate::common;
 
 use common::{assistant, tool_msg};

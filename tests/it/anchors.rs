@@ -3,7 +3,6 @@
 //! nest or stay apart, `element_at` finds each span's element — plus concrete spans in a few
 //! formats, the canonical text, pointers, and a timing print.
 
-
 use crate::common;
 
 use serde_json::{json, Value};

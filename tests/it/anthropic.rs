@@ -1,7 +1,6 @@
 //! Hard cases of the Anthropic Messages format: result grouping, ids, arguments, tool_choice,
 //! empty text, pasted documents from the Anthropic docs, decode errors, detection.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::{Codec as _, Format, Kind};
 use toolscope::model::*;

@@ -4,7 +4,6 @@
 //! `anthropic-tools`, parser robustness (truncated documents, unknown tags, garbage) with line
 //! and column, detection.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::anthropic_xml::read_value;
 use toolscope::formats::{Format, Kind};

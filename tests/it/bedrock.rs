@@ -2,7 +2,6 @@
 //! empty text, tool specs Bedrock requires, pasted documents in the AWS docs' style, decode
 //! errors, detection.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::{Codec as _, Format, Kind};
 use toolscope::model::*;

@@ -1,6 +1,5 @@
 //! The command line, through `cli::run_with` (no processes), and once through the real binary.
 
-
 use crate::common;
 
 use common::run_cli as run;

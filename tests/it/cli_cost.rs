@@ -1,7 +1,6 @@
 //! `toolscope render` and `toolscope tokens`: the tool text per model, counts per model as a
 //! table or JSON, rounds, checks, usage errors.
 
-
 use crate::common;
 
 use serde_json::Value;

@@ -1,7 +1,6 @@
 //! `toolscope render --template` and `toolscope tokens --template --tokenizer`: a Hugging Face
 //! model's own prompt and its count, offline.
 
-
 use crate::common;
 
 use serde_json::Value;

@@ -1,6 +1,5 @@
 //! `toolscope lint`: findings as lines, exit status, `--target`, `--fix` in the source format.
 
-
 use crate::common;
 
 use serde_json::{json, Value};

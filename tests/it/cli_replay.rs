@@ -1,6 +1,5 @@
 //! `toolscope replay`, through `cli::run_with` (no processes).
 
-
 use crate::common;
 
 use serde_json::Value;

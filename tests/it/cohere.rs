@@ -2,7 +2,6 @@
 //! `strict_tools`, `p`/`stop_sequences`, document tool results, the response shape
 //! (`{id, finish_reason, message, usage}`), plus every hard case of the protocol.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::dialects::Cohere;
 use toolscope::formats::{Codec, Format, Kind};

@@ -2,7 +2,6 @@
 //! harmony's and golden files, the counts against prompt token counts the providers' APIs
 //! reported, rounds and checks.
 
-
 use crate::common;
 
 use serde_json::{json, Value};

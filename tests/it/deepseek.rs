@@ -3,7 +3,6 @@
 //! tool_choice values, plus every hard case of the protocol (parallel results, ids, arguments,
 //! errors, empty text, pasted documents, decode errors, detection).
 
-
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::dialects::DeepSeek;
 use toolscope::formats::{Codec, Format, Kind};

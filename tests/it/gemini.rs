@@ -1,6 +1,5 @@
 //! Hard cases of the Gemini `generateContent` format.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::{Format, Kind};
 use toolscope::model::*;

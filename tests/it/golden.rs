@@ -1,7 +1,6 @@
 //! Golden files: every canonical exchange × every format × request and response, plus the
 //! round trip of each golden document back to the model (differences only where a loss says).
 
-
 use crate::common;
 
 use toolscope::cli::describe;

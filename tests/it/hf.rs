@@ -2,7 +2,6 @@
 //! `scripts/hf_fixtures.py` recorded: the templates rendered by jinja2 in transformers'
 //! chat-template environment, the token ids encoded by the `tokenizers` library.
 
-
 use crate::common;
 
 use serde_json::Value;

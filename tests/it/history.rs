@@ -1,7 +1,6 @@
 //! The history of kept states and the stored form of a state: what the page keeps in
 //! localStorage is known to restore, nothing grows without bound, the same state is kept once.
 
-
 use crate::common;
 
 use toolscope::history::{removed, summary, Entry, History, Slot, MAX_CHARS, MAX_ENTRIES};

@@ -3,7 +3,6 @@
 //! to each provider is a note, not a loss; and a pane reads a document valid in its own format
 //! as that format.
 
-
 use crate::common;
 
 use proptest::prelude::*;

@@ -2,7 +2,6 @@
 //! the stream sent it, an empty synthesised stream that says why; and a pasted document told
 //! apart from an edit.
 
-
 use serde_json::json;
 use toolscope::edit::is_replacement;
 use toolscope::formats::{read_any, Format};

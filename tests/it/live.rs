@@ -3,7 +3,6 @@
 //! `tests/fixtures/recorded/` cut into chunks, and the recording (a HAR the replay opens,
 //! which never holds the key).
 
-
 use crate::common;
 
 use serde_json::{json, Value};

@@ -2,7 +2,6 @@
 //! of parallel calls and results, ids, arguments, error results, what MCP cannot carry, the
 //! spec's own examples, pasted transcripts, decode errors, detection.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::{Codec as _, Format, Kind};
 use toolscope::model::*;

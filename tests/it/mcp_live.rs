@@ -4,7 +4,6 @@
 //! `mcp call` of each kind of tool, `tokens --mcp`, and `mcp bridge` around the same server
 //! over stdio. Skipped, saying so, when python3 has no `mcp` package (setup installs it).
 
-
 use crate::common;
 
 use std::io::{BufRead, BufReader, Read, Write};

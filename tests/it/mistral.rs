@@ -3,7 +3,6 @@
 //! `parallel_tool_calls`, Mistral-only request fields, finish reasons, object arguments in
 //! responses, plus every hard case of the protocol.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::dialects::Mistral;
 use toolscope::formats::{Codec, Format, Kind};

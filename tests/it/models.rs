@@ -2,7 +2,6 @@
 //! other format gets the model set for its family or a current default, reported as a rewrite;
 //! snippets name the same model; old canonical JSON with one `options.model` still loads.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::{read_any, Format, Kind};
 use toolscope::model::{Exchange, LossKind, ModelFamily, ModelOrigin};

@@ -3,7 +3,6 @@
 //! response shape (`{model, created_at, message, done, done_reason, …}`), plus every hard case
 //! of the protocol.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::dialects::Ollama;
 use toolscope::formats::{Codec, Format, Kind};

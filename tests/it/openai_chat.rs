@@ -3,7 +3,6 @@
 //! shapes, pasted documents from the provider docs surviving decode → encode, decode errors that
 //! point at the spot, and detection.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::openai_chat::{profile::FromSpec, Codec as OpenAiChat};
 use toolscope::formats::{Codec, Format, Kind};

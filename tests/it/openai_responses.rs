@@ -2,7 +2,6 @@
 //! results, every tool_choice, pasted documents from the API surviving a round trip, decode
 //! errors that point at the spot, detection.
 
-
 use serde_json::{json, Value};
 use toolscope::formats::{Format, Kind};
 use toolscope::model::{

@@ -1,8 +1,7 @@
 //! Requests shaped like real provider traffic (as the SDKs and docs send them), one or more per
 //! provider, converted to every format: each converts, and converting back keeps every tool,
-//! every call (name and arguments) and every result paired with its call. `tests/sdk.rs` runs
+//! every call (name and arguments) and every result paired with its call. `tests/it/sdk.rs` runs
 //! the same documents through the providers' SDK types.
-
 
 use serde_json::Value;
 

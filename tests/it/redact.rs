@@ -2,7 +2,6 @@
 //! Chrome's shape (HTTP/2 pseudo-headers, cookies arrays, queryString, postData, `set-cookie`),
 //! Live recordings with extra headers, and the share codec's second lock.
 
-
 use serde_json::Value;
 use toolscope::redact::{self, REDACTED};
 use toolscope::replay::{LoadOptions, Replay};

@@ -1,7 +1,6 @@
 //! Round-trip property: for generated exchanges, `decode(encode(x))` equals `x` except under
 //! the pointers of the losses reported by the encoder and the decoder; nothing panics.
 
-
 use crate::common;
 
 use proptest::prelude::*;

@@ -2,7 +2,6 @@
 //! passes), fixes (idempotent, making the lint pass), hostile schemas, and the SDKs' word on the
 //! fixed schemas (`tests/sdk/lint_fixes.py`).
 
-
 use crate::common;
 
 use serde_json::{json, Value};

@@ -11,7 +11,6 @@
 //! annotation in every draft, as `jsonschema` does by default for 2019-09 and 2020-12 (for
 //! drafts 04–07 it asserts formats unless told not to).
 
-
 use crate::common;
 
 use proptest::prelude::*;

@@ -3,7 +3,6 @@
 //! `tests/sdk/validate.py` — the golden files, and documents generated from exchanges nobody on
 //! the project wrote. Needs `python3` with `tests/sdk/requirements.txt` (`make test` installs it).
 
-
 use crate::common;
 
 use std::process::Command;

@@ -5,7 +5,6 @@
 //! hand-written ones the SDKs accept, and streams synthesised from every canonical case.
 //! Needs `python3` with `tests/sdk/requirements.txt` (`make test` installs it).
 
-
 use crate::common;
 
 use serde_json::{json, Value};

@@ -5,7 +5,6 @@
 //! evaluates to the body; JavaScript: the object sent is the body), call the right endpoint or
 //! SDK method, and take its key from the environment.
 
-
 use crate::common;
 
 use serde_json::{json, Value};

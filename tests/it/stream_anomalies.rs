@@ -1,7 +1,6 @@
 //! Every anomaly of the streaming issue is detected and shown, never a crash: hand-written
 //! streams in `tests/fixtures/streams/` plus inline ones, replayed through the driver.
 
-
 use crate::common;
 
 use serde_json::json;

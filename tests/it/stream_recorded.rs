@@ -5,7 +5,6 @@
 //! Cutting the bytes anywhere does not change the result. A recording nobody on the project
 //! has seen is replayed the same way (every file in the folder is covered, named or not).
 
-
 use crate::common;
 
 use proptest::prelude::*;

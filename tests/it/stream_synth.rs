@@ -2,7 +2,6 @@
 //! turn (`synth`) assembles back to that turn as the protocol's non-streamed response
 //! carries it, whether the protocol is named or detected, and whatever the byte chunking.
 
-
 use crate::common;
 
 use proptest::prelude::*;
