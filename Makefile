@@ -91,7 +91,7 @@ test-e2e:
 size:
 	@node scripts/size.mjs dist
 
-# The page's figures (issue 15), median / worst: keystroke to frame, a 1,000-message paste, memory.
+# The page's figures, median / worst: keystroke to frame, a 1,000-message paste, memory.
 bench-page: dist
 	node scripts/bench-page.mjs
 

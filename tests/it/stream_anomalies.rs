@@ -1,4 +1,4 @@
-//! Every anomaly of the streaming issue is detected and shown, never a crash: hand-written
+//! Every stream anomaly we know of is detected and shown, never a crash: hand-written
 //! streams in `tests/fixtures/streams/` plus inline ones, replayed through the driver.
 
 use crate::common;
