@@ -78,7 +78,7 @@ fuzz-smoke:
 	done
 
 test-sdk:
-	cargo test --locked --test sdk --test sdk_stream -- --nocapture
+	cargo test --locked --test it -- --nocapture sdk:: sdk_stream::
 
 # Components in headless Chromium (wasm-bindgen-test).
 test-wasm:
@@ -91,7 +91,7 @@ test-e2e:
 size:
 	@node scripts/size.mjs dist
 
-# The page's figures (issue 15), median / worst: keystroke to frame, a 1,000-message paste, memory.
+# The page's figures, median / worst: keystroke to frame, a 1,000-message paste, memory.
 bench-page: dist
 	node scripts/bench-page.mjs
 

@@ -108,7 +108,7 @@ for (const scheme of ['light', 'dark']) {
       deviceScaleFactor: 1,
     });
     await shot(page, `${name}-${scheme}`, errors);
-    // The views of issue 19: the transcript, the replay, the compare-two diff.
+    // The views a newcomer walks through: the transcript, the replay, the compare-two diff.
     await page.getByRole('tab', { name: 'Transcript' }).click();
     await page.getByTestId('transcript').scrollIntoViewIfNeeded();
     await shot(page, `${name}-${scheme}-transcript`, errors);

@@ -1,4 +1,4 @@
-// End-to-end: the playground as a newcomer drives it (issue 19): the keyboard leaves every
+// End-to-end: the playground as a newcomer drives it: the keyboard leaves every
 // editor, menus close, pastes say what they were read as, the transcript, Compare two, the
 // replay's event labels, the first-visit hint, and axe-core on the main views.
 import { test, before, after } from 'node:test';

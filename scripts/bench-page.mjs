@@ -1,5 +1,5 @@
 // Page benchmark in headless Chromium (the release build in dist/, served on loopback like the
-// end-to-end tests serve it). `make bench-page` builds dist/ and prints the rows of issue 15,
+// end-to-end tests serve it). `make bench-page` builds dist/ and prints the page's figures,
 // each as median / worst over several runs (a fresh browser per run):
 //   gallery key→frame   a keystroke in the largest gallery example (multi-turn booking), in
 //                       the first message's text, until the next frame is painted
@@ -214,7 +214,7 @@ async function runCase(browser, url, c) {
 }
 
 
-// ---- The rows of issue 15 ----
+// ---- The figures ----
 
 const LAST = 999; // the last message of the pasted exchange: "Answer 249"
 /** Per pane, a text only its rendering of the last message holds. */

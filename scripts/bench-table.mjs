@@ -1,5 +1,5 @@
 // The table `make bench` ends with: the figures the benches and competitor scripts left in
-// target/bench/, as the rows of issue 15 (target in the last column). Prints; asserts nothing.
+// target/bench/, one row per figure (its target in the last column). Prints; asserts nothing.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";

@@ -1,4 +1,4 @@
-"""Builds the Hugging Face fixtures of tests/hf.rs (tests/fixtures/hf/) and their expected values.
+"""Builds the Hugging Face fixtures of tests/it/hf.rs (tests/fixtures/hf/) and their expected values.
 
 Run once by hand after changing a fixture: `python3 scripts/hf_fixtures.py`. It needs `jinja2`
 and `tokenizers` (PyPI); nothing is downloaded and the tests never run it: they read what it

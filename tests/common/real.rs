@@ -1,5 +1,5 @@
 //! Requests shaped like real provider traffic, one or more per provider (as their SDKs and
-//! docs send them), for `tests/real_traffic.rs` and the SDK check in `tests/sdk.rs`.
+//! docs send them), for `tests/it/real_traffic.rs` and the SDK check in `tests/it/sdk.rs`.
 
 use serde_json::{json, Value};
 use toolscope::formats::{read_any, Format, Kind};

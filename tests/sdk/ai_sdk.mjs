@@ -5,7 +5,7 @@
 //
 // Reads JSON lines `{"kind": "request"|"response"|"stream", "doc": …}` on stdin and writes one
 // line `{"errors": [...]}` per input line (empty when the document is accepted), so one node
-// process serves a whole test run (tests/sdk/ai_sdk.py, tests/ai_sdk.rs).
+// process serves a whole test run (tests/sdk/ai_sdk.py, tests/it/ai_sdk.rs).
 
 import {
   systemModelMessageSchema,

@@ -1,4 +1,4 @@
-"""The SDKs' word on schemas fixed by `toolscope::schema::fix_all` (run by tests/schema.rs).
+"""The SDKs' word on schemas fixed by `toolscope::schema::fix_all` (run by tests/it/schema.rs).
 
 Usage: lint_fixes.py CASES.json, where CASES.json holds
   {"openai_strict": [FunctionDefinition…], "gemini_parameters": [Schema…],

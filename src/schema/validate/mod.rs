@@ -1,6 +1,6 @@
 //! A compact JSON Schema validator: tool-call arguments checked against their tool's schema, in
 //! the browser as natively, without the `jsonschema` crate (whose size the wasm cannot afford; it
-//! stays the reference of the differential tests in `tests/schema_diff.rs`).
+//! stays the reference of the differential tests in `tests/it/schema_diff.rs`).
 //!
 //! - Drafts 2020-12 (the default), 2019-09, 07, 06 and 04, taken from the root's `$schema`; an
 //!   unknown `$schema` is a compile error, as it is for `jsonschema`.
