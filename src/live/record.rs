@@ -6,6 +6,7 @@
 //! [`crate::redact`]: every header but the harmless ones, URL credentials, key-shaped text.
 
 use super::run::{Phase, Round, Run, ServerTraffic};
+use super::HttpRequest;
 use serde_json::{json, Map, Value};
 
 /// The recording of a run, as pretty JSON text.
@@ -98,14 +99,66 @@ fn query_string(url: &str) -> Value {
     )
 }
 
+/// One HTTP exchange as a HAR entry, whoever it was with (a provider's round or an MCP
+/// server): the request (its URL redacted), the response, the timings and Toolscope's own
+/// fields under `_toolscope`.
+struct Exchanged<'a> {
+    request: &'a HttpRequest,
+    sent_at: f64,
+    elapsed: f64,
+    /// Until the response's head arrived.
+    wait: f64,
+    status: u16,
+    response_headers: &'a [(String, String)],
+    body: &'a str,
+}
+
+impl Exchanged<'_> {
+    fn har(&self, own: Map<String, Value>) -> Value {
+        let url = redact_url(&self.request.url);
+        let mime = self
+            .response_headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        json!({
+            "startedDateTime": iso8601(self.sent_at),
+            "time": round_ms(self.elapsed),
+            "request": {
+                "method": self.request.method,
+                "url": url,
+                "httpVersion": "HTTP/1.1",
+                "cookies": [],
+                "headers": headers(&self.request.headers),
+                "queryString": query_string(&url),
+                "postData": {"mimeType": "application/json", "text": self.request.body},
+                "headersSize": -1,
+                "bodySize": self.request.body.len(),
+            },
+            "response": {
+                "status": self.status,
+                "statusText": "",
+                "httpVersion": "HTTP/1.1",
+                "cookies": [],
+                "headers": headers(self.response_headers),
+                "content": {"size": self.body.len(), "mimeType": mime, "text": self.body},
+                "redirectURL": "",
+                "headersSize": -1,
+                "bodySize": self.body.len(),
+            },
+            "cache": {},
+            "timings": {
+                "send": 0,
+                "wait": round_ms(self.wait),
+                "receive": round_ms((self.elapsed - self.wait).max(0.0)),
+            },
+            "_toolscope": own,
+        })
+    }
+}
+
 fn entry(r: &Round) -> Value {
-    let url = redact_url(&r.request.url);
-    let mime = r
-        .response_headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-        .map(|(_, v)| v.clone())
-        .unwrap_or_default();
     let elapsed = r.elapsed_ms.unwrap_or(0.0);
     let wait = r.head_ms.unwrap_or(elapsed);
     let mut own = Map::new();
@@ -140,81 +193,37 @@ fn entry(r: &Round) -> Value {
     if !r.anomalies.is_empty() {
         own.insert("anomalies".into(), json!(r.anomalies));
     }
-    json!({
-        "startedDateTime": iso8601(r.sent_at),
-        "time": round_ms(elapsed),
-        "request": {
-            "method": r.request.method,
-            "url": url,
-            "httpVersion": "HTTP/1.1",
-            "cookies": [],
-            "headers": headers(&r.request.headers),
-            "queryString": query_string(&url),
-            "postData": {"mimeType": "application/json", "text": r.request.body},
-            "headersSize": -1,
-            "bodySize": r.request.body.len(),
-        },
-        "response": {
-            "status": r.status.unwrap_or(0),
-            "statusText": "",
-            "httpVersion": "HTTP/1.1",
-            "cookies": [],
-            "headers": headers(&r.response_headers),
-            "content": {"size": r.body.len(), "mimeType": mime, "text": r.body},
-            "redirectURL": "",
-            "headersSize": -1,
-            "bodySize": r.body.len(),
-        },
-        "cache": {},
-        "timings": {"send": 0, "wait": round_ms(wait), "receive": round_ms((elapsed - wait).max(0.0))},
-        "_toolscope": own,
-    })
+    Exchanged {
+        request: &r.request,
+        sent_at: r.sent_at,
+        elapsed,
+        wait,
+        status: r.status.unwrap_or(0),
+        response_headers: &r.response_headers,
+        body: &r.body,
+    }
+    .har(own)
 }
 
 /// One exchange with an MCP server, as a HAR entry marked `_toolscope.mcp` (the server).
 fn mcp_entry(r: &Round, t: &ServerTraffic) -> Value {
-    let url = redact_url(&t.request.url);
-    let mime = t
-        .response_headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-        .map(|(_, v)| v.clone())
-        .unwrap_or_default();
     let mut own = Map::new();
     own.insert("round".into(), json!(r.number));
     own.insert("mcp".into(), json!(redact_url(&t.server)));
     if let Some(e) = &t.error {
         own.insert("error".into(), json!(e));
     }
-    json!({
-        "startedDateTime": iso8601(t.sent_at),
-        "time": round_ms(t.elapsed_ms),
-        "request": {
-            "method": t.request.method,
-            "url": url,
-            "httpVersion": "HTTP/1.1",
-            "cookies": [],
-            "headers": headers(&t.request.headers),
-            "queryString": query_string(&url),
-            "postData": {"mimeType": "application/json", "text": t.request.body},
-            "headersSize": -1,
-            "bodySize": t.request.body.len(),
-        },
-        "response": {
-            "status": t.status,
-            "statusText": "",
-            "httpVersion": "HTTP/1.1",
-            "cookies": [],
-            "headers": headers(&t.response_headers),
-            "content": {"size": t.body.len(), "mimeType": mime, "text": t.body},
-            "redirectURL": "",
-            "headersSize": -1,
-            "bodySize": t.body.len(),
-        },
-        "cache": {},
-        "timings": {"send": 0, "wait": round_ms(t.elapsed_ms), "receive": 0},
-        "_toolscope": own,
-    })
+    // The whole answer is read at once: its wait is the whole time, nothing is received after.
+    Exchanged {
+        request: &t.request,
+        sent_at: t.sent_at,
+        elapsed: t.elapsed_ms,
+        wait: t.elapsed_ms,
+        status: t.status,
+        response_headers: &t.response_headers,
+        body: &t.body,
+    }
+    .har(own)
 }
 
 fn round_ms(ms: f64) -> f64 {
