@@ -211,14 +211,28 @@ impl Common {
     }
 }
 
-fn take_header(it: &mut std::slice::Iter<'_, String>, c: &mut Common) -> Result<(), String> {
-    let h = it
-        .next()
-        .ok_or("--header needs 'Name: value' (Authorization: Bearer …)")?;
-    let parsed =
-        parse_header(h).ok_or_else(|| format!("--header {h:?}: expected 'Name: value'"))?;
-    c.headers.push(parsed);
-    Ok(())
+/// Take the options every `mcp` command has (`--header`, `-H`, `--transcript`) into `c`:
+/// `Ok(true)` when `a` was one of them.
+fn take_common(
+    a: &str,
+    it: &mut std::slice::Iter<'_, String>,
+    c: &mut Common,
+) -> Result<bool, String> {
+    match a {
+        "--header" | "-H" => {
+            let h = it
+                .next()
+                .ok_or("--header needs 'Name: value' (Authorization: Bearer …)")?;
+            let parsed =
+                parse_header(h).ok_or_else(|| format!("--header {h:?}: expected 'Name: value'"))?;
+            c.headers.push(parsed);
+        }
+        "--transcript" => {
+            c.transcript = Some(it.next().ok_or("--transcript needs a file")?.clone())
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 
 fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<i32, String> {
@@ -227,11 +241,10 @@ fn tools_command(args: &[String], out: &mut String, err: &mut String) -> Result<
     let mut json = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if take_common(a, &mut it, &mut c)? {
+            continue;
+        }
         match a.as_str() {
-            "--header" | "-H" => take_header(&mut it, &mut c)?,
-            "--transcript" => {
-                c.transcript = Some(it.next().ok_or("--transcript needs a file")?.clone())
-            }
             "--to" => to = Some(it.next().ok_or("--to needs a format")?.clone()),
             "--json" => json = true,
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
@@ -330,11 +343,10 @@ fn call_command(args: &[String], out: &mut String, err: &mut String) -> Result<i
     let mut arguments: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        if take_common(a, &mut it, &mut c)? {
+            continue;
+        }
         match a.as_str() {
-            "--header" | "-H" => take_header(&mut it, &mut c)?,
-            "--transcript" => {
-                c.transcript = Some(it.next().ok_or("--transcript needs a file")?.clone())
-            }
             "--args" => arguments = Some(it.next().ok_or("--args needs a JSON object")?.clone()),
             s if s.starts_with("--") => return Err(format!("unknown option {s}")),
             s if c.url.is_none() => c.url = Some(s.to_string()),
