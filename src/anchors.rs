@@ -716,6 +716,8 @@ mod tests {
                     strict: None,
                     output_schema: None,
                     annotations: None,
+                    hosted: None,
+                    custom: None,
                     extra: Default::default(),
                 })
                 .collect(),

@@ -969,6 +969,7 @@ pub fn describe(l: &Loss) -> String {
         LossKind::Rewritten => "rewritten",
         LossKind::Added => "added",
         LossKind::Note => "note",
+        LossKind::Reasoning => "reasoning dropped",
     };
     let at = l
         .target

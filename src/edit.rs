@@ -132,6 +132,8 @@ pub fn add_tool(x: &mut Exchange) -> usize {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Default::default(),
     });
     x.tools.len() - 1

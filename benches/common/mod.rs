@@ -29,6 +29,8 @@ pub fn big_exchange() -> Exchange {
             strict: None,
             output_schema: None,
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: Extra::new(),
         })
         .collect();

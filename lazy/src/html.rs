@@ -281,6 +281,8 @@ mod tests {
             strict: None,
             output_schema: None,
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: Default::default(),
         });
         let v = toolscope::cost::view::view(

@@ -590,6 +590,8 @@ fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
                     Part::Text { .. } => 0,
                     Part::ToolCall(k) => 3 + c.n(&k.name) + c.n(&k.arguments_text()),
                     Part::ToolResult(r) => 3 + c.n(&r.content.to_text()),
+                    Part::Reasoning(r) => c.n(&r.readable()),
+                    Part::Hosted(h) => c.n(&h.value.to_string()),
                     Part::Raw { value, .. } => c.n(&value.to_string()),
                 };
             }

@@ -126,6 +126,8 @@ fn tool(f: &Value) -> Option<Tool> {
         strict: f.get("strict").and_then(Value::as_bool),
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Default::default(),
     })
 }

@@ -325,3 +325,36 @@ mod common_field_tests {
         ));
     }
 }
+
+/// Report a reasoning part that format `target` (a name for people) does not carry: its opaque
+/// state (only the issuer can verify it) and its visible text, each a
+/// [`LossKind::Reasoning`](crate::model::LossKind::Reasoning) loss at `pointer`. Returns the
+/// last loss so the caller can say where it would have gone.
+pub(crate) fn drop_reasoning<'l>(
+    r: &crate::model::Reasoning,
+    pointer: impl std::fmt::Display,
+    target: &str,
+    losses: &'l mut Losses,
+) -> &'l mut crate::model::Loss {
+    if let Some(o) = &r.opaque {
+        losses.reasoning(format!("{pointer}/opaque"), o.what(), o.why_dropped());
+    }
+    if !r.is_opaque_only() || r.opaque.is_none() {
+        losses.reasoning(
+            pointer.to_string(),
+            "reasoning text",
+            format!("{target} has no place for a model's reasoning"),
+        );
+    }
+    let last = losses.0.len() - 1;
+    &mut losses.0[last]
+}
+
+/// Report a hosted-tool step that another format cannot carry.
+pub(crate) fn drop_hosted<'l>(
+    h: &crate::model::HostedStep,
+    pointer: impl std::fmt::Display,
+    losses: &'l mut Losses,
+) -> &'l mut crate::model::Loss {
+    losses.dropped(pointer.to_string(), h.what(), h.why_dropped())
+}

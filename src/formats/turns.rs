@@ -29,6 +29,7 @@ pub(crate) trait Turns {
             Part::ToolCall(_) => role == Self::ASSISTANT,
             Part::ToolResult(_) => role == Self::USER && !response,
             Part::Raw { format, .. } => format == Self::ID,
+            Part::Reasoning(_) | Part::Hosted(_) => false,
         }
     }
     /// Whether a User message may join the tool results before it (besides having something

@@ -799,6 +799,8 @@ mod tests {
             strict: None,
             output_schema: None,
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: Default::default(),
         });
         x.messages.push(Message::new(

@@ -12,6 +12,10 @@ pub enum LossKind {
     Rewritten,
     /// Made up because the target requires it (a call id for a format that pairs by id).
     Added,
+    /// Reasoning state left out because only the provider that issued it can verify it (a
+    /// thinking signature, encrypted reasoning, a thought signature), or reasoning text the
+    /// target has no place for. Counted as a loss and listed in a group of its own.
+    Reasoning,
     /// Nothing lost, but worth knowing: the target was told something the exchange did not
     /// say in its words (the model chosen for this provider is sent instead of another
     /// provider's). Shown apart from the losses and never counted as one.
@@ -85,6 +89,8 @@ impl Losses {
         rewritten => Rewritten,
         /// Record an added element.
         added => Added,
+        /// Record dropped reasoning.
+        reasoning => Reasoning,
         /// Record a note (not a loss).
         note => Note,
     }

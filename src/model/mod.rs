@@ -13,11 +13,16 @@ mod ids;
 mod loss;
 mod media;
 mod models;
+mod reasoning;
 
 pub use ids::{assign_missing_ids, rewrite_ids, settle_ids, IdRule};
 pub use loss::{count_losses, Loss, LossKind, Losses};
 pub use media::{media_label, raw_why};
 pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
+pub use reasoning::{
+    provider_name, HostedKind, HostedStep, HostedTool, Opaque, OpaqueKind, Reasoning,
+    ReasoningOptions, GEMINI_SKIP_SIGNATURE,
+};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -111,6 +116,9 @@ pub struct Options {
     /// Stop sequences.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stop: Vec<String>,
+    /// Reasoning settings (thinking on, effort, budget, encrypted content).
+    #[serde(default, skip_serializing_if = "ReasoningOptions::is_empty")]
+    pub reasoning: ReasoningOptions,
 }
 
 impl Options {
@@ -128,6 +136,7 @@ impl Options {
             (self.temperature.is_some(), "temperature"),
             (self.top_p.is_some(), "top_p"),
             (!self.stop.is_empty(), "stop"),
+            (!self.reasoning.is_empty(), "reasoning"),
         ]
         .into_iter()
         .filter_map(|(set, field)| set.then_some(field))
@@ -155,6 +164,16 @@ pub struct Tool {
     /// MCP tool annotations (`readOnlyHint`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Value>,
+    /// Set for a tool the provider runs itself (web search, code execution, an MCP
+    /// connector): the definition as that provider spells it. Other formats drop it with a
+    /// loss; `name`, `description` and `input_schema` are for people only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosted: Option<HostedTool>,
+    /// Set for a custom tool whose input is free text rather than JSON (Responses `custom`):
+    /// its `format` (a grammar, or `{"type": "text"}`). Elsewhere it becomes a function with
+    /// one string parameter `input`, the grammar in its description, and a loss.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<Value>,
     /// Provider-only fields of the tool.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub extra: Extra,
@@ -312,7 +331,11 @@ pub enum Part {
     ToolCall(ToolCall),
     /// A tool's answer.
     ToolResult(ToolResult),
-    /// A block this model has no type for (images, thinking, citations…), kept verbatim for the
+    /// The model's reasoning: visible text and/or opaque state bound to its provider.
+    Reasoning(Reasoning),
+    /// A step of a tool the provider ran itself (web search, code execution, remote MCP).
+    Hosted(HostedStep),
+    /// A block this model has no type for (images, citations…), kept verbatim for the
     /// format it came from and reported as a loss elsewhere.
     Raw {
         /// Format id of the source.

@@ -99,6 +99,7 @@ pub fn compare(x: &Exchange, kind: Kind, left: Format, right: Format) -> Compari
                     crate::model::LossKind::Rewritten => "rewrites",
                     crate::model::LossKind::Added => "adds",
                     crate::model::LossKind::Note => "notes",
+                    crate::model::LossKind::Reasoning => "drops reasoning:",
                 };
                 differences.push(format!("{} {how} {}", f.name(), l.what));
             }

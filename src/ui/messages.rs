@@ -166,7 +166,7 @@ fn PartRow(m: usize, p: usize, msg: Memo<Option<Message>>) -> impl IntoView {
             Some(Part::Text { .. }) => Shape::Text,
             Some(Part::ToolCall(_)) => Shape::Call,
             Some(Part::ToolResult(_)) => Shape::Result,
-            Some(Part::Raw { .. }) => Shape::Raw,
+            Some(Part::Raw { .. } | Part::Reasoning(_) | Part::Hosted(_)) => Shape::Raw,
             None => Shape::Gone,
         })
     });
@@ -209,6 +209,14 @@ fn PartRow(m: usize, p: usize, msg: Memo<Option<Message>>) -> impl IntoView {
                     }
                     .into_any(),
                 },
+                Some(Part::Reasoning(r)) => view! {
+                    <RawChip format="reasoning".to_string() value=serde_json::to_value(r).unwrap_or_default() testid=format!("reasoning-{m}-{p}") />
+                }
+                .into_any(),
+                Some(Part::Hosted(h)) => view! {
+                    <RawChip format=h.what() value=h.value.clone() testid=format!("hosted-{m}-{p}") />
+                }
+                .into_any(),
                 _ => ().into_any(),
             })
             };

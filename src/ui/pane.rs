@@ -386,6 +386,7 @@ fn LossItem(loss: Loss, place: String) -> impl IntoView {
         LossKind::Rewritten => "rewritten",
         LossKind::Added => "added",
         LossKind::Note => "note",
+        LossKind::Reasoning => "reasoning",
     };
     let el = state
         .exchange

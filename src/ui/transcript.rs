@@ -76,6 +76,29 @@ pub fn Transcript() -> impl IntoView {
                                 }
                                 .into_any()
                             }
+                            Part::Reasoning(r) => {
+                                let sealed = r.opaque.as_ref().map(|o| o.what());
+                                let text = r.readable();
+                                view! {
+                                    <details class="reasoning" data-testid="transcript-reasoning">
+                                        <summary>
+                                            <span class="tag">"reasoning"</span>
+                                            {sealed.map(|s| view! { <span class="muted">" · " {s}</span> })}
+                                        </summary>
+                                        {(!text.is_empty()).then(|| view! { <pre class="content">{text}</pre> })}
+                                    </details>
+                                }
+                                .into_any()
+                            }
+                            Part::Hosted(h) => view! {
+                                <div class="call hosted" data-testid="transcript-hosted">
+                                    <span class="tag">"run by the provider"</span>
+                                    " "
+                                    <code class="name">{h.what()}</code>
+                                    {h.id.clone().map(|id| view! { <span class="muted">" · " {id}</span> })}
+                                </div>
+                            }
+                            .into_any(),
                             Part::Raw { format, value } => match media::of_value(value) {
                                 Some(md) => {
                                     let noun = md.label();

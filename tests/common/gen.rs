@@ -111,6 +111,8 @@ fn tool() -> impl Strategy<Value = Tool> {
                 strict,
                 output_schema,
                 annotations,
+                hosted: None,
+                custom: None,
                 extra,
             },
         )

@@ -433,6 +433,8 @@ pub fn bare_tool(name: &str) -> toolscope::model::Tool {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: toolscope::model::Extra::new(),
     }
 }

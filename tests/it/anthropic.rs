@@ -40,6 +40,8 @@ fn base(messages: Vec<Message>) -> Exchange {
             strict: None,
             output_schema: None,
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: Extra::new(),
         }],
         options: Options {
@@ -654,6 +656,8 @@ fn anthropic_server_tools_keep_their_place() {
         strict: Some(true),
         output_schema: Some(json!({"type": "object"})),
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     });
     let (again, losses) = encode(&x);

@@ -50,6 +50,8 @@ fn weather_tool() -> Tool {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     }
 }
@@ -248,6 +250,8 @@ fn anthropic_xml_parameter_values_json_versus_strings() {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     };
     let x = Exchange {
@@ -367,6 +371,8 @@ fn anthropic_xml_stock_price_chain() {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     };
     let price = Tool {
@@ -1002,6 +1008,8 @@ fn anthropic_xml_type_text_says_nullable_enum_and_item_type() {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     };
     let args = json!({"city": "null", "unit": null, "note": null, "days": [1, 2], "mode": 2});

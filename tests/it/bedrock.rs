@@ -40,6 +40,8 @@ fn weather_tool() -> Tool {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     }
 }

@@ -21,6 +21,8 @@ fn tool(name: &str, strict: Option<bool>) -> Tool {
         strict,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     }
 }

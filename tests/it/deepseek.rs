@@ -134,6 +134,8 @@ fn deepseek_parallel_tool_calls_and_strict_are_reported() {
         strict: Some(true),
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     }];
     let (doc, losses) = encode(&x, Kind::Request);

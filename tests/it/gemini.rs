@@ -385,6 +385,8 @@ fn gemini_parallel_switch_strict_and_model_are_reported() {
         strict: Some(true),
         output_schema: None,
         annotations: Some(json!({"readOnlyHint": true})),
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     }];
     let (doc, _, losses) = trip(&x, Kind::Request);
@@ -420,6 +422,8 @@ fn gemini_schema_choice_per_tool() {
         strict: None,
         output_schema: Some(json!({"type": "object", "properties": {"ok": {"type": "boolean"}}})),
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     };
     let mut x = exchange(vec![user("go")]);

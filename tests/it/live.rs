@@ -48,6 +48,8 @@ fn weather_exchange(tool: &str) -> Exchange {
             strict: None,
             output_schema: None,
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: Default::default(),
         }],
         messages: vec![common::user("What is the weather in San Francisco?")],

@@ -42,6 +42,8 @@ fn base(messages: Vec<Message>) -> Exchange {
             strict: None,
             output_schema: None,
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: Extra::new(),
         }],
         messages,

@@ -763,6 +763,8 @@ fn openai_chat_foreign_extras_and_fields_of_other_formats_are_reported() {
         strict: None,
         output_schema: Some(json!({"type": "object"})),
         annotations: Some(json!({"readOnlyHint": true})),
+        hosted: None,
+        custom: None,
         extra: Extra::new(),
     });
     let (doc, losses) = encode(&x, Kind::Request);

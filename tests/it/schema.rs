@@ -24,6 +24,8 @@ fn tool(name: &str, schema: Value) -> Tool {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Default::default(),
     }
 }

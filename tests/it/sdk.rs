@@ -77,7 +77,10 @@ fn without_own_pastes(x: &Exchange, id: &str) -> Exchange {
                 Part::ToolResult(r) => {
                     r.extra.remove(id);
                 }
-                Part::Raw { .. } => {}
+                Part::Reasoning(r) => {
+                    r.extra.remove(id);
+                }
+                Part::Raw { .. } | Part::Hosted(_) => {}
             }
         }
     }

@@ -57,6 +57,8 @@ fn hostile_exchange() -> Exchange {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: Default::default(),
     });
     let args = json!({"q": HOSTILE, "n": 12345678901234567890u64, "f": -0.5, "e": 1e-7, "t": true, "z": null});

@@ -4,6 +4,7 @@
 
 use super::ui;
 use crate::formats::json::escape;
+use crate::formats::shared;
 use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
@@ -261,7 +262,7 @@ fn encode_message(
             Part::Text { .. } => m.role != Role::Tool,
             Part::ToolCall(_) => m.role == Role::Assistant,
             Part::ToolResult(_) => m.role != Role::User,
-            Part::Raw { .. } => m.role != Role::Tool,
+            Part::Raw { .. } | Part::Reasoning(_) | Part::Hosted(_) => m.role != Role::Tool,
         };
         if !allowed {
             losses
@@ -335,6 +336,14 @@ fn encode_part(
         }
         Part::ToolCall(c) => Some(encode_call(c, at, target, losses)),
         Part::ToolResult(r) => Some(encode_result(r, at, target, names, losses)),
+        Part::Reasoning(r) => {
+            shared::drop_reasoning(r, at, "The AI SDK", losses).at(target);
+            None
+        }
+        Part::Hosted(h) => {
+            shared::drop_hosted(h, at, losses).at(target);
+            None
+        }
         Part::Raw { format, value } if format == ID => Some(value.clone()),
         Part::Raw { format, value } => {
             losses
@@ -690,6 +699,8 @@ fn decode_tools(record: &Map<String, Value>) -> Result<Vec<Tool>, DecodeError> {
             strict: None,
             output_schema: o.get("outputSchema").cloned(),
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: rest(
                 o,
                 &["description", "inputSchema", "parameters", "outputSchema"],

@@ -202,6 +202,14 @@ fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option
             }
             Some(Block::ToolResult(encode_result(r, ctx, losses)))
         }
+        Part::Reasoning(r) => {
+            shared::drop_reasoning(r, ctx.drop_at(), "Anthropic", losses).at(ctx.target());
+            None
+        }
+        Part::Hosted(h) => {
+            shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
+            None
+        }
         Part::Raw { format, value } => {
             if format == ID {
                 Some(Block::Raw(Cow::Borrowed(value)))
@@ -838,6 +846,8 @@ pub fn decode_request(doc: wire::Request<'static>) -> Result<(Exchange, Vec<Loss
                         strict: t.strict,
                         output_schema: None,
                         annotations: None,
+                        hosted: None,
+                        custom: None,
                         extra: shared::wrap(ID, t.extra),
                     });
                 }

@@ -388,6 +388,8 @@ fn decode_tool(t: ToolDescription) -> Tool {
         strict: None,
         output_schema: None,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: children_extra(t.unknown),
     }
 }

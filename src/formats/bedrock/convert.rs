@@ -281,6 +281,14 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             }
             Some(Block::ToolResult(encode_result(r, ctx, losses)))
         }
+        Part::Reasoning(r) => {
+            shared::drop_reasoning(r, ctx.drop_at(), "Bedrock", losses).at(ctx.target());
+            None
+        }
+        Part::Hosted(h) => {
+            shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
+            None
+        }
         Part::Raw { format, value } => {
             if format == ID {
                 Some(Block::Raw(value.clone()))
@@ -1017,6 +1025,8 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                         strict: t.strict,
                         output_schema: None,
                         annotations: None,
+                        hosted: None,
+                        custom: None,
                         extra: shared::wrap(ID, t.extra),
                     });
                 }

@@ -19,6 +19,7 @@
 use super::schema;
 use super::wire::{self, Fields};
 use crate::formats::json::escape;
+use crate::formats::shared;
 use crate::formats::sniff::Node;
 use crate::formats::DecodeError;
 use crate::model::{
@@ -473,6 +474,14 @@ fn encode_content(
                     }
                     parts.push(encode_result(r, &at, &target, calls, l));
                     PartKind::Response
+                }
+                Part::Reasoning(r) => {
+                    shared::drop_reasoning(r, &gone, "Gemini", l);
+                    continue;
+                }
+                Part::Hosted(h) => {
+                    shared::drop_hosted(h, &gone, l);
+                    continue;
                 }
                 Part::Raw { format, value } => {
                     if format != ID {
@@ -1088,6 +1097,8 @@ fn decode_decl(d: &wire::FunctionDeclaration, at: &str) -> Result<Tool, Err> {
         strict: None,
         output_schema: output,
         annotations: None,
+        hosted: None,
+        custom: None,
         extra,
     })
 }

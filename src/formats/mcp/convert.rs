@@ -445,6 +445,12 @@ fn encode_assistant(m: &Message, i: usize, losses: &mut Losses) -> Vec<Rpc> {
         match part {
             // Encoded above.
             Part::ToolCall(_) => {}
+            Part::Reasoning(r) => {
+                shared::drop_reasoning(r, &p, "MCP", &mut part_losses);
+            }
+            Part::Hosted(h) => {
+                shared::drop_hosted(h, &p, &mut part_losses);
+            }
             Part::Raw { format, value } => {
                 part_losses.dropped(
                     p,
@@ -906,6 +912,8 @@ impl Decoder {
                 strict: None,
                 output_schema: t.output_schema,
                 annotations: t.annotations,
+                hosted: None,
+                custom: None,
                 extra: Extra::new(),
             };
             if !t.extra.is_empty() {

@@ -19,6 +19,7 @@
 use super::profile::{ObjectArguments, Profile, Strict, MAX_COMPLETION_TOKENS, MAX_TOKENS};
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
+use crate::formats::shared;
 use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
@@ -374,6 +375,14 @@ impl Enc {
 
     fn drop_part(&mut self, part: &Part, pointer: &Ptr, role: &str) {
         let (what, why) = match part {
+            Part::Reasoning(r) => {
+                shared::drop_reasoning(r, pointer, self.d.provider(), &mut self.losses);
+                return;
+            }
+            Part::Hosted(h) => {
+                shared::drop_hosted(h, pointer, &mut self.losses);
+                return;
+            }
             Part::Raw { format, value } => (
                 crate::model::media_label(format, value),
                 crate::model::raw_why(format, value, format!("only {format} has it")),
@@ -1610,6 +1619,8 @@ impl Dec {
             strict,
             output_schema: None,
             annotations: None,
+            hosted: None,
+            custom: None,
             extra: extra_of(self.id, fields),
         }
     }

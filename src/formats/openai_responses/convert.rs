@@ -582,6 +582,14 @@ fn encode_user(i: usize, m: &Message, first: bool, items: &mut Vec<Item>, losses
 
 fn drop_part(i: usize, j: usize, n: usize, p: &Part, why: &str, losses: &mut Losses) {
     let what = match p {
+        Part::Reasoning(r) => {
+            crate::formats::shared::drop_reasoning(r, drop_ptr(i, j, n), "this message", losses);
+            return;
+        }
+        Part::Hosted(h) => {
+            crate::formats::shared::drop_hosted(h, drop_ptr(i, j, n), losses);
+            return;
+        }
         Part::Text { .. } => "text".to_string(),
         Part::ToolCall(c) => format!("tool call {}", c.name),
         Part::ToolResult(_) => "tool result".to_string(),
@@ -1035,6 +1043,8 @@ fn decode_tool(f: FunctionTool) -> Tool {
         strict: f.strict.into_value(),
         output_schema: f.output_schema.into_value(),
         annotations: None,
+        hosted: None,
+        custom: None,
         extra: own_join(extra, private),
     }
 }

@@ -179,6 +179,8 @@ impl ServerTool {
             strict: None,
             output_schema: self.output_schema.clone(),
             annotations: self.annotations.clone(),
+            hosted: None,
+            custom: None,
             extra,
         }
     }
