@@ -114,7 +114,24 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                     <ul>
                         {move || losses_open.get().then(|| {
                             let places = loss_places(format, encoded);
-                            encoded.with(|e| e.losses.clone()).into_iter().zip(places).map(|(l, place)| view! { <LossItem loss=l place=place /> }).collect_view()
+                            // Reasoning state comes last, under a heading of its own: it is
+                            // dropped for one reason (only its issuer can verify it), not per element.
+                            let (plain, reasoning): (Vec<_>, Vec<_>) = encoded
+                                .with(|e| e.losses.clone())
+                                .into_iter()
+                                .zip(places)
+                                .partition(|(l, _)| l.kind != LossKind::Reasoning);
+                            let heading = (!reasoning.is_empty()).then(|| view! {
+                                <li class="loss-group" data-testid="reasoning-losses">
+                                    {format!("Reasoning ({}): state only the provider that issued it can verify, and thinking {} has no place for", reasoning.len(), format.name())}
+                                </li>
+                            });
+                            let item = |(l, place): (Loss, String)| view! { <LossItem loss=l place=place /> };
+                            view! {
+                                {plain.into_iter().map(item).collect_view()}
+                                {heading}
+                                {reasoning.into_iter().map(item).collect_view()}
+                            }
                         })}
                     </ul>
                 </details>
