@@ -1176,7 +1176,12 @@ fn RoundView(i: usize) -> impl IntoView {
             <Show when=in_flight>
                 <div class="streaming" data-testid="live-streaming" aria-live="polite">
                     {move || live_state().map(|s| view! {
-                        {(!s.reasoning.is_empty()).then(|| view! { <p class="reasoning muted">{s.reasoning.clone()}</p> })}
+                        {(!s.reasoning.is_empty()).then(|| view! {
+                            <details class="reasoning" data-testid="live-reasoning">
+                                <summary class="muted">{format!("Reasoning · {} chars", s.reasoning.chars().count())}</summary>
+                                <p class="muted">{s.reasoning.clone()}</p>
+                            </details>
+                        })}
                         {(!s.text.is_empty()).then(|| view! { <p class="stream-text">{s.text.clone()}</p> })}
                         {s.calls.iter().map(|c| view! {
                             <p class="mono">{format!("{}({}){}", c.name, c.arguments, if c.closed { "" } else { " …" })}</p>
@@ -1198,6 +1203,21 @@ fn Turn(m: crate::model::Message) -> impl IntoView {
             Part::Text { text, .. } if !text.is_empty() => {
                 Some(view! { <div class="answer" data-testid="live-answer"><super::transcript::Markdown text=text.clone() /></div> }.into_any())
             }
+            Part::Reasoning(r) => Some(
+                view! {
+                    <details class="reasoning" data-testid="live-turn-reasoning">
+                        <summary class="muted">{match &r.opaque {
+                            Some(o) => format!("Reasoning · {}", o.what()),
+                            None => "Reasoning".to_string(),
+                        }}</summary>
+                        <p class="muted">{r.readable()}</p>
+                    </details>
+                }
+                .into_any(),
+            ),
+            Part::Hosted(h) => Some(
+                view! { <p class="mono call-line muted">{format!("⇢ {} (run by the provider)", h.what())}</p> }.into_any(),
+            ),
             Part::ToolCall(c) => Some(
                 view! {
                     <p class="mono call-line">{format!("→ {}({})", c.name, c.arguments_text())}

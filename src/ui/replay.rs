@@ -400,6 +400,12 @@ fn StepView(
                     }).collect_view()))}
                 </tbody>
             </table>
+            {move || snapshot.with(|s| s.as_ref().map(|s| s.state.reasoning.clone()).filter(|r| !r.is_empty())).map(|r| view! {
+                <details class="reasoning so-far" data-testid="reasoning-so-far">
+                    <summary class="muted">{format!("Reasoning so far · {} chars", r.chars().count())}</summary>
+                    <p class="muted">{r}</p>
+                </details>
+            })}
             <p class="so-far" data-testid="text-so-far">
                 <span class="muted">"Text so far: "</span>
                 // One piece per text block: blocks are not run together.
