@@ -296,36 +296,6 @@ pub(crate) fn adopt_common<'a>(extra: &'a Extra, own: &str, losses: &mut Losses)
     Cow::Owned(out)
 }
 
-#[cfg(test)]
-mod common_field_tests {
-    use super::*;
-
-    #[test]
-    fn stream_moves_to_a_format_that_has_it_and_is_reported_where_none_has() {
-        let mut extra = Extra::new();
-        let mut fields = Map::new();
-        fields.insert("stream".into(), Value::Bool(true));
-        fields.insert("top_k".into(), Value::from(5));
-        extra.insert("anthropic".into(), fields);
-        let mut losses = Losses::new();
-        let got = adopt_common(&extra, "openai-chat", &mut losses);
-        assert!(losses.0.is_empty());
-        assert_eq!(got["openai-chat"]["stream"], Value::Bool(true));
-        assert!(!got["anthropic"].contains_key("stream"));
-        let got = adopt_common(&extra, "gemini", &mut losses);
-        assert!(!got.contains_key("gemini"));
-        assert_eq!(losses.0.len(), 1);
-        assert_eq!(losses.0[0].pointer, "/extra/anthropic/stream");
-        // Nothing to move: borrowed.
-        let mut own = Extra::new();
-        own.insert("anthropic".into(), Map::new());
-        assert!(matches!(
-            adopt_common(&own, "openai-chat", &mut losses),
-            Cow::Borrowed(_)
-        ));
-    }
-}
-
 /// Report a reasoning part that format `target` (a name for people) does not carry: its opaque
 /// state (only the issuer can verify it) and its visible text, each a
 /// [`LossKind::Reasoning`](crate::model::LossKind::Reasoning) loss at `pointer`. Returns the
@@ -357,4 +327,34 @@ pub(crate) fn drop_hosted<'l>(
     losses: &'l mut Losses,
 ) -> &'l mut crate::model::Loss {
     losses.dropped(pointer.to_string(), h.what(), h.why_dropped())
+}
+
+#[cfg(test)]
+mod common_field_tests {
+    use super::*;
+
+    #[test]
+    fn stream_moves_to_a_format_that_has_it_and_is_reported_where_none_has() {
+        let mut extra = Extra::new();
+        let mut fields = Map::new();
+        fields.insert("stream".into(), Value::Bool(true));
+        fields.insert("top_k".into(), Value::from(5));
+        extra.insert("anthropic".into(), fields);
+        let mut losses = Losses::new();
+        let got = adopt_common(&extra, "openai-chat", &mut losses);
+        assert!(losses.0.is_empty());
+        assert_eq!(got["openai-chat"]["stream"], Value::Bool(true));
+        assert!(!got["anthropic"].contains_key("stream"));
+        let got = adopt_common(&extra, "gemini", &mut losses);
+        assert!(!got.contains_key("gemini"));
+        assert_eq!(losses.0.len(), 1);
+        assert_eq!(losses.0[0].pointer, "/extra/anthropic/stream");
+        // Nothing to move: borrowed.
+        let mut own = Extra::new();
+        own.insert("anthropic".into(), Map::new());
+        assert!(matches!(
+            adopt_common(&own, "openai-chat", &mut losses),
+            Cow::Borrowed(_)
+        ));
+    }
 }
