@@ -187,12 +187,12 @@ fn raw_part() -> impl Strategy<Value = Part> {
         )),
         Just((
             "anthropic",
-            json!({"type": "thinking", "thinking": "hmm", "signature": "c2ln"})
+            json!({"type": "compaction", "content": "## Summary"})
         )),
         Just(("gemini", json!({"thought": true, "text": "hmm"}))),
         Just((
             "bedrock",
-            json!({"reasoningContent": {"reasoningText": {"text": "hmm", "signature": "c2ln"}}})
+            json!({"cachePoint": {"type": "default"}})
         )),
     ]
     .prop_map(|(format, value)| Part::Raw {
