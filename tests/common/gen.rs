@@ -190,10 +190,7 @@ fn raw_part() -> impl Strategy<Value = Part> {
             json!({"type": "compaction", "content": "## Summary"})
         )),
         Just(("gemini", json!({"thought": true, "text": "hmm"}))),
-        Just((
-            "bedrock",
-            json!({"cachePoint": {"type": "default"}})
-        )),
+        Just(("bedrock", json!({"cachePoint": {"type": "default"}}))),
     ]
     .prop_map(|(format, value)| Part::Raw {
         format: format.to_string(),

@@ -368,13 +368,18 @@ fn anthropic_pasted_request_survives_unchanged() {
     );
     // The server tool is a hosted tool, in its place.
     assert_eq!(x.tools.len(), 2);
-    assert_eq!(x.tools[0].hosted.as_ref().map(|h| h.kind.as_str()), Some("web_search"));
+    assert_eq!(
+        x.tools[0].hosted.as_ref().map(|h| h.kind.as_str()),
+        Some("web_search")
+    );
     assert_eq!(x.options.reasoning.budget, Some(10000));
     assert_eq!(x.tool_choice, Some(ToolChoice::mode(ChoiceMode::Auto)));
     assert_eq!(x.parallel_tool_calls, Some(false));
     assert_eq!(x.options.stop, ["\n\nHuman:"]);
     assert!(matches!(&x.messages[0].parts[0], Part::Raw { format, .. } if format == "anthropic"));
-    assert!(matches!(&x.messages[1].parts[0], Part::Reasoning(r) if r.opaque.as_ref().is_some_and(|o| o.provider == "anthropic")));
+    assert!(
+        matches!(&x.messages[1].parts[0], Part::Reasoning(r) if r.opaque.as_ref().is_some_and(|o| o.provider == "anthropic"))
+    );
     assert_eq!(x.messages[2].role, Role::Tool);
     let (again, losses) = encode(&x);
     assert_eq!(again, doc, "{again:#}");

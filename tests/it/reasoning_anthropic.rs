@@ -51,6 +51,12 @@ fn decode(name: &str, kind: Kind) -> Exchange {
     common::decode_doc(A, &doc(name), kind).0
 }
 
+/// The formats that talk to a model (an MCP transcript drops whole conversation messages,
+/// named as such, rather than their parts).
+fn providers() -> impl Iterator<Item = Format> {
+    Format::ALL.into_iter().filter(|f| *f != Format::Mcp)
+}
+
 fn reasoning_losses(losses: &[Loss]) -> Vec<(String, String)> {
     losses
         .iter()
@@ -84,7 +90,10 @@ fn thinking_is_a_reasoning_part_signed_by_anthropic_for_its_model() {
     assert_eq!(o.kind, OpaqueKind::Signature);
     assert_eq!(o.provider, "anthropic");
     assert_eq!(o.model.as_deref(), Some("claude-sonnet-4-5-20250929"));
-    assert_eq!(Some(o.data.as_str()), want["content"][0]["signature"].as_str());
+    assert_eq!(
+        Some(o.data.as_str()),
+        want["content"][0]["signature"].as_str()
+    );
     assert!(matches!(&m.parts[1], Part::Text { .. }));
 
     // In a request: the thinking settings are reasoning options, the block a reasoning part.
@@ -122,7 +131,10 @@ fn server_and_mcp_steps_are_hosted_parts_kept_verbatim() {
     assert_eq!(steps[1].value, raw["content"][1]);
     assert!(steps.iter().all(|h| h.provider == "anthropic"));
 
-    let x = decode("anthropic-code-execution-20250825.1.response.json", Kind::Response);
+    let x = decode(
+        "anthropic-code-execution-20250825.1.response.json",
+        Kind::Response,
+    );
     let tools: Vec<(HostedKind, &str)> = x.messages[0]
         .parts
         .iter()
@@ -142,7 +154,10 @@ fn server_and_mcp_steps_are_hosted_parts_kept_verbatim() {
     );
 
     // Tool search: the search is the provider's, the call it found is the client's.
-    let x = decode("anthropic-tool-search-regex.1.response.json", Kind::Response);
+    let x = decode(
+        "anthropic-tool-search-regex.1.response.json",
+        Kind::Response,
+    );
     assert_eq!(x.messages[0].tool_calls().count(), 1);
     assert!(x.messages[0]
         .parts
@@ -154,7 +169,10 @@ fn server_and_mcp_steps_are_hosted_parts_kept_verbatim() {
 fn server_tools_are_hosted_tools_and_client_tool_fields_are_kept() {
     let x = decode("tool-search-follow-up.request.json", Kind::Request);
     let h = x.tools[0].hosted.as_ref().expect("hosted");
-    assert_eq!((h.provider.as_str(), h.kind.as_str()), ("anthropic", "tool_search"));
+    assert_eq!(
+        (h.provider.as_str(), h.kind.as_str()),
+        ("anthropic", "tool_search")
+    );
     assert!(x.tools[1].hosted.is_none());
     assert_eq!(x.tools[1].extra["anthropic"]["defer_loading"], json!(true));
     let x = decode("code-execution-follow-up.request.json", Kind::Request);
@@ -172,7 +190,7 @@ fn a_thinking_signature_goes_to_no_other_provider_and_each_drop_is_named() {
         .as_str()
         .unwrap()
         .to_string();
-    for f in Format::ALL.into_iter().filter(|f| *f != A) {
+    for f in providers().filter(|f| *f != A) {
         let enc = f.encode(&x, Kind::Request);
         assert!(!enc.text.contains(&signature), "{}: signature sent", f.id());
         let named = reasoning_losses(&enc.losses);
@@ -190,7 +208,9 @@ fn a_thinking_signature_goes_to_no_other_provider_and_each_drop_is_named() {
     let named = reasoning_losses(&enc.losses);
     assert_eq!(named.len(), 2, "{named:?}");
     assert_eq!(named[1].0, "Anthropic reasoning text");
-    assert!(named[1].1.contains("Claude models on Bedrock reject unsigned reasoning"));
+    assert!(named[1]
+        .1
+        .contains("Claude models on Bedrock reject unsigned reasoning"));
     let doc: Value = serde_json::from_str(&enc.text).unwrap();
     assert!(!enc.text.contains("reasoningContent"), "{doc:#}");
     // The settings are carried: Bedrock's spelling of Claude's thinking.
@@ -283,9 +303,13 @@ fn hosted_steps_and_tools_go_to_no_other_provider_and_each_drop_is_named() {
         assert!(dropped.contains(&want), "{want}: {dropped:?}");
     }
     // Every other format drops the steps by name too.
-    for f in Format::ALL.into_iter().filter(|f| *f != A) {
+    for f in providers().filter(|f| *f != A) {
         let enc = f.encode(&x, Kind::Request);
-        assert!(!enc.text.contains("srvtoolu_"), "{}: a step id went out", f.id());
+        assert!(
+            !enc.text.contains("srvtoolu_"),
+            "{}: a step id went out",
+            f.id()
+        );
         assert!(
             enc.losses
                 .iter()
@@ -344,8 +368,6 @@ fn reasoning_options_map_both_ways() {
         let d = with(fields);
         let (x, _) = common::paste_survives(A, d.clone(), Kind::Request);
         assert_eq!(x.options.reasoning, want, "{d}");
-        let text = serde_json::to_string(&d).unwrap();
-        assert_eq!(Format::detect(&text).unwrap(), (A, Kind::Request), "{d}");
     }
     // From another provider's options: effort minimal is Anthropic's low, summaries have no
     // setting.
@@ -396,7 +418,12 @@ fn blocks_from_events(text: &str) -> Vec<(Value, String, String, Option<String>)
         let i = e["index"].as_u64().unwrap_or(0) as usize;
         match e["type"].as_str() {
             Some("content_block_start") => {
-                blocks.push((e["content_block"].clone(), String::new(), String::new(), None));
+                blocks.push((
+                    e["content_block"].clone(),
+                    String::new(),
+                    String::new(),
+                    None,
+                ));
                 let b = &mut blocks[i];
                 if let Some(s) = b.0["signature"].as_str().filter(|s| !s.is_empty()) {
                     b.3 = Some(s.to_string());
@@ -453,7 +480,7 @@ fn recorded_streams_assemble_their_reasoning_and_hosted_steps() {
                     let args: Value = serde_json::from_str(json).unwrap_or(json!({}));
                     assert_eq!(c.arguments, args, "{at}");
                 }
-                ("server_tool_use", Part::Hosted(h)) => {
+                ("server_tool_use" | "mcp_tool_use", Part::Hosted(h)) if !json.is_empty() => {
                     saw.1 += 1;
                     assert_eq!(h.kind, HostedKind::Call, "{at}");
                     assert_eq!(h.id.as_deref(), start["id"].as_str(), "{at}");
@@ -527,7 +554,8 @@ fn redacted_thinking_round_trips_and_is_dropped_elsewhere() {
 /// reasoning recording converted to Anthropic.
 #[test]
 fn sdk_accepts_emitted_documents() {
-    let dir = std::env::temp_dir().join(format!("toolscope-sdk-reasoning-a-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("toolscope-sdk-reasoning-a-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let beta_or_newer = [
         "anthropic-mcp.1.response.json",
@@ -542,7 +570,11 @@ fn sdk_accepts_emitted_documents() {
         }
         let x = common::decode_doc(A, &doc, kind).0;
         let enc = A.encode(&x, kind);
-        std::fs::write(dir.join(format!("anthropic.{}.{n:03}.json", kind.as_str())), enc.text).unwrap();
+        std::fs::write(
+            dir.join(format!("anthropic.{}.{n:03}.json", kind.as_str())),
+            enc.text,
+        )
+        .unwrap();
         n += 1;
     }
     for (file, kind) in [
@@ -555,7 +587,11 @@ fn sdk_accepts_emitted_documents() {
             serde_json::from_str(&common::fixture_text("bedrock/recorded", file)).unwrap();
         let x = common::decode_doc(Format::Bedrock, &doc, kind).0;
         let enc = A.encode(&x, kind);
-        std::fs::write(dir.join(format!("anthropic.{}.{n:03}.json", kind.as_str())), enc.text).unwrap();
+        std::fs::write(
+            dir.join(format!("anthropic.{}.{n:03}.json", kind.as_str())),
+            enc.text,
+        )
+        .unwrap();
         n += 1;
     }
     assert!(n >= 12);

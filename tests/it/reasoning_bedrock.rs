@@ -27,6 +27,12 @@ const RECORDED: [(&str, Kind); 4] = [
     ("nova-code-interpreter.response.json", Kind::Response),
 ];
 
+/// The formats that talk to a model (an MCP transcript drops whole conversation messages,
+/// named as such, rather than their parts).
+fn providers() -> impl Iterator<Item = Format> {
+    Format::ALL.into_iter().filter(|f| *f != Format::Mcp)
+}
+
 fn reasoning_losses(losses: &[Loss]) -> Vec<(String, String)> {
     losses
         .iter()
@@ -58,7 +64,10 @@ fn reasoning_content_is_a_reasoning_part_signed_by_bedrock() {
     let rt = &d["output"]["message"]["content"][0]["reasoningContent"]["reasoningText"];
     assert_eq!(r.text.as_deref(), rt["text"].as_str());
     let o = r.opaque.as_ref().unwrap();
-    assert_eq!((o.kind, o.provider.as_str()), (OpaqueKind::Signature, "bedrock"));
+    assert_eq!(
+        (o.kind, o.provider.as_str()),
+        (OpaqueKind::Signature, "bedrock")
+    );
     assert_eq!(Some(o.data.as_str()), rt["signature"].as_str());
 
     let x = common::decode_doc(B, &doc("reasoning-follow-up.request.json"), Kind::Request).0;
@@ -82,7 +91,10 @@ fn nova_server_tool_turn_reads_as_hosted_steps() {
     let (Part::Hosted(call), Part::Hosted(result)) = (&m.parts[0], &m.parts[1]) else {
         panic!("{:?}", m.parts)
     };
-    assert_eq!((call.kind, call.tool.as_str()), (HostedKind::Call, "nova_code_interpreter"));
+    assert_eq!(
+        (call.kind, call.tool.as_str()),
+        (HostedKind::Call, "nova_code_interpreter")
+    );
     assert_eq!(
         (result.kind, result.tool.as_str()),
         (HostedKind::Result, "nova_code_interpreter")
@@ -94,7 +106,10 @@ fn nova_server_tool_turn_reads_as_hosted_steps() {
 
     let x = common::decode_doc(B, &doc("nova-code-interpreter.request.json"), Kind::Request).0;
     let h = x.tools[0].hosted.as_ref().expect("system tool");
-    assert_eq!((h.provider.as_str(), h.kind.as_str()), ("bedrock", "nova_code_interpreter"));
+    assert_eq!(
+        (h.provider.as_str(), h.kind.as_str()),
+        ("bedrock", "nova_code_interpreter")
+    );
     assert_eq!(x.options.reasoning.effort.as_deref(), Some("low"));
     assert_eq!(x.options.reasoning.enabled, Some(true));
 
@@ -114,7 +129,7 @@ fn bedrock_state_and_steps_go_to_no_other_provider_and_each_drop_is_named() {
         .as_str()
         .unwrap()
         .to_string();
-    for f in Format::ALL.into_iter().filter(|f| *f != B) {
+    for f in providers().filter(|f| *f != B) {
         let enc = f.encode(&x, Kind::Request);
         assert!(!enc.text.contains(&sig), "{}: signature sent", f.id());
         assert!(
@@ -130,12 +145,19 @@ fn bedrock_state_and_steps_go_to_no_other_provider_and_each_drop_is_named() {
     let enc = Format::Anthropic.encode(&x, Kind::Request);
     let d: Value = serde_json::from_str(&enc.text).unwrap();
     // Claude's thinking settings are carried in Anthropic's spelling.
-    assert_eq!(d["thinking"], json!({"type": "enabled", "budget_tokens": 2000}));
+    assert_eq!(
+        d["thinking"],
+        json!({"type": "enabled", "budget_tokens": 2000})
+    );
 
     let x = common::decode_doc(B, &doc("nova-code-interpreter.request.json"), Kind::Request).0;
-    for f in Format::ALL.into_iter().filter(|f| *f != B) {
+    for f in providers().filter(|f| *f != B) {
         let enc = f.encode(&x, Kind::Request);
-        assert!(!enc.text.contains("tooluse_WytfF0g1S5qUeEPm0ptOdQ"), "{}", f.id());
+        assert!(
+            !enc.text.contains("tooluse_WytfF0g1S5qUeEPm0ptOdQ"),
+            "{}",
+            f.id()
+        );
         for want in [
             "Bedrock nova_code_interpreter call",
             "Bedrock nova_code_interpreter result",
@@ -197,7 +219,8 @@ fn reasoning_options_keep_their_spelling() {
         json!({"reasoningConfig": {"type": "enabled", "maxReasoningEffort": "high"}}),
         json!({"thinking": {"type": "adaptive"}}),
     ] {
-        let d = json!({"modelId": "m", "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+        let d = json!({"modelId": "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+                       "messages": [{"role": "user", "content": [{"text": "hi"}]}],
                        "additionalModelRequestFields": fields});
         let (x, _) = common::paste_survives(B, d.clone(), Kind::Request);
         assert!(x.options.reasoning.enabled == Some(true), "{d}");
@@ -238,7 +261,10 @@ fn recorded_reasoning_stream_assembles_what_its_events_say() {
             }
         }
     }
-    assert_eq!(shown, thinking, "the live view shows the reasoning as it arrives");
+    assert_eq!(
+        shown, thinking,
+        "the live view shows the reasoning as it arrives"
+    );
     let r = Replay::load(&text, LoadOptions::default()).unwrap();
     assert_eq!(r.protocol, Protocol::Bedrock);
     let m = r.assembled.message().unwrap();
@@ -298,14 +324,19 @@ fn nova_server_tool_stream_assembles_its_steps() {
 /// documents written back, and Anthropic's recorded thinking and server-tool turns converted.
 #[test]
 fn sdk_accepts_emitted_documents() {
-    let dir = std::env::temp_dir().join(format!("toolscope-sdk-reasoning-b-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("toolscope-sdk-reasoning-b-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut n = 0;
     // The reasoning recording's usage has fields newer than botocore's model.
     for (name, kind) in RECORDED.into_iter().skip(1) {
         let x = common::decode_doc(B, &doc(name), kind).0;
         let enc = B.encode(&x, kind);
-        std::fs::write(dir.join(format!("bedrock.{}.{n:03}.json", kind.as_str())), enc.text).unwrap();
+        std::fs::write(
+            dir.join(format!("bedrock.{}.{n:03}.json", kind.as_str())),
+            enc.text,
+        )
+        .unwrap();
         n += 1;
     }
     for (file, kind) in [
@@ -313,13 +344,20 @@ fn sdk_accepts_emitted_documents() {
         ("code-execution-follow-up.request.json", Kind::Request),
         ("mcp-follow-up.request.json", Kind::Request),
         ("anthropic-clear-thinking.1.response.json", Kind::Response),
-        ("anthropic-code-execution-20250825.1.response.json", Kind::Response),
+        (
+            "anthropic-code-execution-20250825.1.response.json",
+            Kind::Response,
+        ),
     ] {
         let d: Value =
             serde_json::from_str(&common::fixture_text("anthropic/recorded", file)).unwrap();
         let x = common::decode_doc(Format::Anthropic, &d, kind).0;
         let enc = B.encode(&x, kind);
-        std::fs::write(dir.join(format!("bedrock.{}.{n:03}.json", kind.as_str())), enc.text).unwrap();
+        std::fs::write(
+            dir.join(format!("bedrock.{}.{n:03}.json", kind.as_str())),
+            enc.text,
+        )
+        .unwrap();
         n += 1;
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");

@@ -245,7 +245,8 @@ fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option
 }
 
 /// Why visible reasoning without Anthropic's signature is not sent.
-const WHY_UNSIGNED: &str = "Anthropic takes thinking back only with the signature Anthropic issued \
+const WHY_UNSIGNED: &str =
+    "Anthropic takes thinking back only with the signature Anthropic issued \
      for it: the API rejects unsigned thinking blocks";
 
 /// Whether a reasoning part is written to an Anthropic message of this role: its own signed or
@@ -253,7 +254,8 @@ const WHY_UNSIGNED: &str = "Anthropic takes thinking back only with the signatur
 fn reasoning_kept(role: WireRole, r: &Reasoning) -> bool {
     role == WireRole::Assistant
         && r.opaque.as_ref().is_some_and(|o| {
-            o.replayable_to(PROVIDER) && matches!(o.kind, OpaqueKind::Signature | OpaqueKind::Redacted)
+            o.replayable_to(PROVIDER)
+                && matches!(o.kind, OpaqueKind::Signature | OpaqueKind::Redacted)
         })
 }
 
@@ -630,7 +632,10 @@ fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses
                 Some("low"),
                 Some("Anthropic's lowest effort is low; minimal is sent as low"),
             ),
-            _ => (None, Some("Anthropic's effort levels are low, medium, high, xhigh and max")),
+            _ => (
+                None,
+                Some("Anthropic's effort levels are low, medium, high, xhigh and max"),
+            ),
         };
         if let Some(why) = loss {
             let p = "/options/reasoning/effort";
@@ -667,7 +672,10 @@ fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses
 
 /// `thinking` and `output_config.effort` of a request → `Options.reasoning`; fields the model
 /// has no place for (`display`, `output_config.format`) stay in `extra`.
-fn decode_reasoning_options(extra: &mut Map<String, Value>, r: &mut crate::model::ReasoningOptions) {
+fn decode_reasoning_options(
+    extra: &mut Map<String, Value>,
+    r: &mut crate::model::ReasoningOptions,
+) {
     if let Some(Value::Object(t)) = extra.get_mut("thinking") {
         let budget = t.get("budget_tokens").and_then(Value::as_u64);
         let mapped = match t.get("type").and_then(Value::as_str) {
@@ -765,7 +773,11 @@ fn encode_tool<'a>(i: usize, t: &'a Tool, losses: &mut Losses) -> Option<ToolDef
         }
         losses.dropped(
             p,
-            format!("{} {} tool", crate::model::provider_name(&h.provider), h.kind),
+            format!(
+                "{} {} tool",
+                crate::model::provider_name(&h.provider),
+                h.kind
+            ),
             format!(
                 "run by {} on its servers; Anthropic has no such tool (a function of that \
                  name would be called on the client)",
@@ -777,7 +789,10 @@ fn encode_tool<'a>(i: usize, t: &'a Tool, losses: &mut Losses) -> Option<ToolDef
     if let Some(grammar) = &t.custom {
         losses.rewritten(
             format!("{p}/custom"),
-            format!("custom tool {} sent as a function with one string input", t.name),
+            format!(
+                "custom tool {} sent as a function with one string input",
+                t.name
+            ),
             "Anthropic tools take JSON input, not free text under a grammar; the grammar is \
              put in the description",
         );
@@ -1261,7 +1276,10 @@ fn decode_assistant_raw(value: Value, model: Option<&str>) -> Part {
     match kind {
         "thinking" | "redacted_thinking" => {
             let (key, ok) = if kind == "thinking" {
-                ("signature", value.get("thinking").is_some_and(Value::is_string))
+                (
+                    "signature",
+                    value.get("thinking").is_some_and(Value::is_string),
+                )
             } else {
                 ("data", true)
             };
@@ -1754,21 +1772,18 @@ pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
 }
 
 fn has_marker(o: &Object) -> bool {
-    let tools = o
-        .get("tools")
-        .and_then(Node::as_array)
-        .is_some_and(|ts| {
-            ts.iter().any(|t| {
-                t.get("input_schema").is_some()
-                    || t.get("type").and_then(Node::as_str).is_some_and(|k| {
-                        // Versioned server tools (`web_search_20250305`) and MCP toolsets.
-                        k == "mcp_toolset"
-                            || k.rsplit_once('_').is_some_and(|(_, d)| {
-                                d.len() == 8 && d.bytes().all(|c| c.is_ascii_digit())
-                            })
-                    })
-            })
-        });
+    let tools = o.get("tools").and_then(Node::as_array).is_some_and(|ts| {
+        ts.iter().any(|t| {
+            t.get("input_schema").is_some()
+                || t.get("type").and_then(Node::as_str).is_some_and(|k| {
+                    // Versioned server tools (`web_search_20250305`) and MCP toolsets.
+                    k == "mcp_toolset"
+                        || k.rsplit_once('_').is_some_and(|(_, d)| {
+                            d.len() == 8 && d.bytes().all(|c| c.is_ascii_digit())
+                        })
+                })
+        })
+    });
     let choice = o
         .get("tool_choice")
         .and_then(|c| c.get("type"))
@@ -1798,8 +1813,7 @@ fn has_marker(o: &Object) -> bool {
     // Anthropic's thinking settings: a budget or adaptive thinking (chat dialects that take a
     // `thinking` switch spell only `{"type": "enabled"|"disabled"}`).
     let thinking = o.get("thinking").is_some_and(|t| {
-        t.get("budget_tokens").is_some()
-            || t.get("type").and_then(Node::as_str) == Some("adaptive")
+        t.get("budget_tokens").is_some() || t.get("type").and_then(Node::as_str) == Some("adaptive")
     });
     o.contains_key("system")
         || o.contains_key("stop_sequences")

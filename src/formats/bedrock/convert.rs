@@ -192,7 +192,10 @@ fn encode_reasoning(ctx: &PartCtx, r: &Reasoning, losses: &mut Losses) -> Option
     }
     if !r.is_opaque_only() || r.opaque.is_none() {
         let what = match &r.opaque {
-            Some(o) => format!("{} reasoning text", crate::model::provider_name(&o.provider)),
+            Some(o) => format!(
+                "{} reasoning text",
+                crate::model::provider_name(&o.provider)
+            ),
             None => "reasoning text".to_string(),
         };
         losses
@@ -215,7 +218,8 @@ fn decode_reasoning(v: &Value, model: Option<&str>) -> Option<Part> {
         o.model = model.map(str::to_string);
         o
     };
-    let (text, opaque, mut fields) = if let Some(Value::Object(rt)) = outer.remove("reasoningText") {
+    let (text, opaque, mut fields) = if let Some(Value::Object(rt)) = outer.remove("reasoningText")
+    {
         let mut rt = rt;
         let text = match rt.remove("text") {
             Some(Value::String(t)) => t,
@@ -737,7 +741,10 @@ const ADDITIONAL: &str = "additionalModelRequestFields";
 
 /// Reasoning settings of `additionalModelRequestFields` → `Options.reasoning`. The settings'
 /// object stays (emptied of what was read) so its spelling is written back.
-fn decode_reasoning_options(extra: &mut Map<String, Value>, r: &mut crate::model::ReasoningOptions) {
+fn decode_reasoning_options(
+    extra: &mut Map<String, Value>,
+    r: &mut crate::model::ReasoningOptions,
+) {
     let Some(Value::Object(fields)) = extra.get_mut(ADDITIONAL) else {
         return;
     };
@@ -798,7 +805,11 @@ fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses
     if !set {
         // An emptied settings object of a document whose settings were cleared.
         if let Some(k) = stored {
-            if fields.get(k).and_then(Value::as_object).is_some_and(Map::is_empty) {
+            if fields
+                .get(k)
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+            {
                 fields.remove(k);
             }
         }
@@ -814,7 +825,10 @@ fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses
         };
         if key == "reasoningConfig" {
             let on = r.enabled.unwrap_or(true);
-            t.insert("type".into(), json!(if on { "enabled" } else { "disabled" }));
+            t.insert(
+                "type".into(),
+                json!(if on { "enabled" } else { "disabled" }),
+            );
             if let Some(e) = &r.effort {
                 t.insert("maxReasoningEffort".into(), json!(e));
             }
@@ -1451,7 +1465,13 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
 
     let mut call_ids: HashSet<String> = HashSet::new();
     for (wi, m) in doc.messages.unwrap_or_default().into_iter().enumerate() {
-        decode_message(wi, m, x.options.model.as_deref(), &mut call_ids, &mut x.messages)?;
+        decode_message(
+            wi,
+            m,
+            x.options.model.as_deref(),
+            &mut call_ids,
+            &mut x.messages,
+        )?;
     }
     x.extra = shared::wrap(ID, extra);
     Ok((x, losses.into_vec()))

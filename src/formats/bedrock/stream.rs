@@ -133,7 +133,9 @@ impl BedrockAssembler {
                     for item in items {
                         // Text arrives in pieces: consecutive pieces make one text block.
                         match (content.last_mut(), get_str(item, "text")) {
-                            (Some(Value::Object(last)), Some(t)) if item.as_object().is_some_and(|o| o.len() == 1) => {
+                            (Some(Value::Object(last)), Some(t))
+                                if item.as_object().is_some_and(|o| o.len() == 1) =>
+                            {
                                 match last.get_mut("text") {
                                     Some(Value::String(s)) => s.push_str(t),
                                     _ => content.push(item.clone()),
