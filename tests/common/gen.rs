@@ -187,13 +187,10 @@ fn raw_part() -> impl Strategy<Value = Part> {
         )),
         Just((
             "anthropic",
-            json!({"type": "thinking", "thinking": "hmm", "signature": "c2ln"})
+            json!({"type": "compaction", "content": "## Summary"})
         )),
         Just(("gemini", json!({"thought": true, "text": "hmm"}))),
-        Just((
-            "bedrock",
-            json!({"reasoningContent": {"reasoningText": {"text": "hmm", "signature": "c2ln"}}})
-        )),
+        Just(("bedrock", json!({"cachePoint": {"type": "default"}}))),
     ]
     .prop_map(|(format, value)| Part::Raw {
         format: format.to_string(),

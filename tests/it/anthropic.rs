@@ -366,11 +366,20 @@ fn anthropic_pasted_request_survives_unchanged() {
         x.system.as_deref(),
         Some("You are an AI assistant that answers weather questions.\nAlways answer in metric units.")
     );
-    assert_eq!(x.tools.len(), 1);
+    // The server tool is a hosted tool, in its place.
+    assert_eq!(x.tools.len(), 2);
+    assert_eq!(
+        x.tools[0].hosted.as_ref().map(|h| h.kind.as_str()),
+        Some("web_search")
+    );
+    assert_eq!(x.options.reasoning.budget, Some(10000));
     assert_eq!(x.tool_choice, Some(ToolChoice::mode(ChoiceMode::Auto)));
     assert_eq!(x.parallel_tool_calls, Some(false));
     assert_eq!(x.options.stop, ["\n\nHuman:"]);
     assert!(matches!(&x.messages[0].parts[0], Part::Raw { format, .. } if format == "anthropic"));
+    assert!(
+        matches!(&x.messages[1].parts[0], Part::Reasoning(r) if r.opaque.as_ref().is_some_and(|o| o.provider == "anthropic"))
+    );
     assert_eq!(x.messages[2].role, Role::Tool);
     let (again, losses) = encode(&x);
     assert_eq!(again, doc, "{again:#}");
@@ -645,9 +654,10 @@ fn anthropic_server_tools_keep_their_place() {
         "messages": [{"role": "user", "content": "hi"}]
     });
     let (mut x, _) = decode(&doc, Kind::Request);
-    assert_eq!(x.tools.len(), 2);
+    assert_eq!(x.tools.len(), 3);
+    assert!(x.tools[1].hosted.is_some());
     assert_eq!(encode(&x).0, doc);
-    // Client tools change: the server tool stays second.
+    // Client tools change: the server tool keeps its place among them.
     x.tools.remove(0);
     x.tools.push(Tool {
         name: "c".into(),
@@ -667,9 +677,9 @@ fn anthropic_server_tools_keep_their_place() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["b", "web_search", "c"]);
+    assert_eq!(names, ["web_search", "b", "c"]);
     assert_eq!(again["tools"][2]["strict"], true);
-    assert_loss(&losses, LossKind::Dropped, "/tools/1/output_schema");
+    assert_loss(&losses, LossKind::Dropped, "/tools/2/output_schema");
 }
 
 #[test]

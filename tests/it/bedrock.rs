@@ -464,7 +464,10 @@ fn bedrock_pasted_request_survives_unchanged() {
         x.system.as_deref(),
         Some("You are a helpful travel assistant.")
     );
-    assert_eq!(x.tools.len(), 1);
+    // The system tool is a hosted tool; the thinking settings are reasoning options.
+    assert_eq!(x.tools.len(), 2);
+    assert!(x.tools.iter().any(|t| t.hosted.is_some()));
+    assert_eq!(x.options.reasoning.budget, Some(1024));
     assert_eq!(x.tool_choice, Some(ToolChoice::mode(ChoiceMode::Auto)));
     assert_eq!(x.options.max_tokens, Some(2048));
     // user, assistant, tool (the result), user (the cache point after it).
@@ -475,7 +478,9 @@ fn bedrock_pasted_request_survives_unchanged() {
         r.content,
         ResultContent::Json(json!({"song": "Elemental Hotel", "artist": "8 Storey Hike"}))
     );
-    assert!(matches!(&x.messages[1].parts[0], Part::Raw { format, .. } if format == "bedrock"));
+    assert!(
+        matches!(&x.messages[1].parts[0], Part::Reasoning(r) if r.opaque.as_ref().is_some_and(|o| o.provider == "bedrock"))
+    );
     let (again, losses) = encode(&x);
     assert!(losses.is_empty(), "{losses:#?}");
     assert_eq!(again, doc);

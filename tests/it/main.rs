@@ -38,6 +38,8 @@ mod ollama;
 mod openai_chat;
 mod openai_responses;
 mod real_traffic;
+mod reasoning_anthropic;
+mod reasoning_bedrock;
 mod redact;
 mod roundtrip;
 mod schema;

@@ -15,9 +15,9 @@ use crate::formats::sniff::{Node, Object};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Encoded, Kind};
 use crate::model::{
-    assign_missing_ids, rewrite_ids, Block as ModelBlock, ChoiceMode, Exchange, IdRule, Loss,
-    Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult,
-    Usage,
+    assign_missing_ids, rewrite_ids, Block as ModelBlock, ChoiceMode, Exchange, HostedKind,
+    HostedStep, HostedTool, IdRule, Loss, Losses, Message, Opaque, OpaqueKind, Part, Reasoning,
+    ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage,
 };
 use crate::text::Ptr;
 use serde_json::{Map, Value};
@@ -26,6 +26,8 @@ use std::collections::HashSet;
 
 /// Format id.
 pub const ID: &str = "anthropic";
+/// Provider family id of the state Anthropic issues (thinking signatures, redacted thinking).
+const PROVIDER: &str = "anthropic";
 /// Model emitted when the exchange names none (the API requires one).
 pub const PLACEHOLDER_MODEL: &str = crate::model::ModelFamily::Anthropic.default_model();
 /// `max_tokens` emitted when the exchange sets none (the API requires it).
@@ -111,6 +113,16 @@ impl Turns for Messages {
     /// A user message marked as a system message stays on its own.
     fn joins(next: &Message) -> bool {
         !is_system_marked(next)
+    }
+    fn kept(role: WireRole, response: bool, part: &Part) -> bool {
+        match part {
+            Part::Reasoning(r) => reasoning_kept(role, r),
+            Part::Hosted(h) => h.format == ID && role == WireRole::Assistant,
+            Part::Text { text, .. } => response || !text.is_empty(),
+            Part::ToolCall(_) => role == WireRole::Assistant,
+            Part::ToolResult(_) => role == WireRole::User && !response,
+            Part::Raw { format, .. } => format == ID,
+        }
     }
 }
 
@@ -202,13 +214,14 @@ fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option
             }
             Some(Block::ToolResult(encode_result(r, ctx, losses)))
         }
-        Part::Reasoning(r) => {
-            shared::drop_reasoning(r, ctx.drop_at(), "Anthropic", losses).at(ctx.target());
-            None
-        }
+        Part::Reasoning(r) => encode_reasoning(ctx, r, losses),
         Part::Hosted(h) => {
-            shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
-            None
+            if h.format == ID && ctx.role == WireRole::Assistant {
+                Some(Block::Raw(Cow::Borrowed(&h.value)))
+            } else {
+                shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
+                None
+            }
         }
         Part::Raw { format, value } => {
             if format == ID {
@@ -229,6 +242,108 @@ fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option
             }
         }
     }
+}
+
+/// Why visible reasoning without Anthropic's signature is not sent.
+const WHY_UNSIGNED: &str =
+    "Anthropic takes thinking back only with the signature Anthropic issued \
+     for it: the API rejects unsigned thinking blocks";
+
+/// Whether a reasoning part is written to an Anthropic message of this role: its own signed or
+/// redacted thinking, in an assistant message.
+fn reasoning_kept(role: WireRole, r: &Reasoning) -> bool {
+    role == WireRole::Assistant
+        && r.opaque.as_ref().is_some_and(|o| {
+            o.replayable_to(PROVIDER)
+                && matches!(o.kind, OpaqueKind::Signature | OpaqueKind::Redacted)
+        })
+}
+
+/// A reasoning part as a `thinking` or `redacted_thinking` block when Anthropic issued its
+/// state; else dropped with a reasoning loss for its state and one for its text.
+fn encode_reasoning<'a>(ctx: &PartCtx, r: &'a Reasoning, losses: &mut Losses) -> Option<Block<'a>> {
+    let p = &ctx.pointer;
+    if reasoning_kept(ctx.role, r) {
+        let o = r.opaque.as_ref()?;
+        let mut fields = shared::own_fields(
+            ID,
+            &r.extra,
+            &["type", "thinking", "signature", "data"],
+            p,
+            losses,
+        );
+        if !r.summary.is_empty() {
+            losses.reasoning(
+                format!("{p}/summary"),
+                "reasoning summary",
+                "an Anthropic thinking block has one text, no summaries",
+            );
+        }
+        let mut m = Map::new();
+        if o.kind == OpaqueKind::Signature {
+            m.insert("type".into(), Value::String("thinking".into()));
+            m.insert(
+                "thinking".into(),
+                Value::String(r.text.clone().unwrap_or_default()),
+            );
+            m.insert("signature".into(), Value::String(o.data.clone()));
+        } else {
+            m.insert("type".into(), Value::String("redacted_thinking".into()));
+            m.insert("data".into(), Value::String(o.data.clone()));
+            if r.text.as_deref().is_some_and(|t| !t.is_empty()) {
+                losses.reasoning(
+                    format!("{p}/text"),
+                    "reasoning text beside redacted thinking",
+                    "an Anthropic redacted_thinking block has only its encrypted data",
+                );
+            }
+        }
+        m.append(&mut fields);
+        return Some(Block::Raw(Cow::Owned(Value::Object(m))));
+    }
+    if ctx.role != WireRole::Assistant {
+        losses
+            .reasoning(
+                ctx.drop_at(),
+                "reasoning",
+                "Anthropic thinking blocks belong in assistant messages",
+            )
+            .at(ctx.target());
+        return None;
+    }
+    let opaque_own = r.opaque.as_ref().is_some_and(|o| o.replayable_to(PROVIDER));
+    match &r.opaque {
+        Some(o) if !opaque_own => {
+            losses
+                .reasoning(format!("{p}/opaque"), o.what(), o.why_dropped())
+                .at(ctx.target());
+        }
+        Some(o) => {
+            losses
+                .reasoning(
+                    format!("{p}/opaque"),
+                    format!("Anthropic {}", o.kind.label()),
+                    "Anthropic thinking carries a signature or redacted data, not this kind of \
+                     state",
+                )
+                .at(ctx.target());
+        }
+        None => {}
+    }
+    if !r.is_opaque_only() || r.opaque.is_none() {
+        let who = r
+            .opaque
+            .as_ref()
+            .map(|o| crate::model::provider_name(&o.provider));
+        let what = match who {
+            Some(w) => format!("{w} reasoning text"),
+            None => "reasoning text".to_string(),
+        };
+        losses
+            .reasoning(ctx.drop_at(), what, WHY_UNSIGNED)
+            .at(ctx.target());
+    }
+    None
 }
 
 /// Keep only the block fields a response `Message` declares; drop request-only ones
@@ -422,6 +537,7 @@ fn request<'a>(x: &'a Exchange, losses: &mut Losses) -> wire::Request<'a> {
         }
     }
 
+    encode_reasoning_options(x, &mut extra, losses);
     let system = encode_system(x, stored_system, losses);
     let tools = encode_tools(x, layout, losses);
     let tool_choice = encode_tool_choice(x, choice_extra, losses);
@@ -475,6 +591,128 @@ fn request<'a>(x: &'a Exchange, losses: &mut Losses) -> wire::Request<'a> {
     }
 }
 
+/// Effort levels of `output_config.effort` (SDK `OutputConfigParam`).
+const EFFORTS: [&str; 5] = ["low", "medium", "high", "xhigh", "max"];
+
+/// `Options.reasoning` as `thinking` (`enabled` with `budget_tokens`, `adaptive`, `disabled`)
+/// and `output_config.effort`, merged with the fields of a pasted document kept beside them
+/// (`thinking.display`, `output_config.format`, a `thinking` type the model does not map).
+fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses: &mut Losses) {
+    let r = &x.options.reasoning;
+    if r.enabled.is_some() || r.budget.is_some() {
+        let mut m = match extra.remove("thinking") {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        m.remove("budget_tokens");
+        let kind = match (r.enabled, r.budget) {
+            (Some(false), budget) => {
+                if let Some(b) = budget {
+                    losses.dropped(
+                        "/options/reasoning/budget",
+                        format!("thinking budget {b}"),
+                        "thinking is off: Anthropic's disabled thinking takes no budget",
+                    );
+                }
+                "disabled"
+            }
+            (_, Some(b)) => {
+                m.insert("budget_tokens".into(), Value::from(b));
+                "enabled"
+            }
+            (_, None) => "adaptive",
+        };
+        m.insert("type".into(), Value::String(kind.into()));
+        extra.insert("thinking".into(), Value::Object(m));
+    }
+    if let Some(effort) = &r.effort {
+        let (level, loss) = match effort.as_str() {
+            e if EFFORTS.contains(&e) => (Some(e), None),
+            "minimal" => (
+                Some("low"),
+                Some("Anthropic's lowest effort is low; minimal is sent as low"),
+            ),
+            _ => (
+                None,
+                Some("Anthropic's effort levels are low, medium, high, xhigh and max"),
+            ),
+        };
+        if let Some(why) = loss {
+            let p = "/options/reasoning/effort";
+            match level {
+                Some(l) => losses.rewritten(p, format!("effort {effort} sent as {l}"), why),
+                None => losses.dropped(p, format!("effort {effort}"), why),
+            };
+        }
+        if let Some(level) = level {
+            let mut m = match extra.remove("output_config") {
+                Some(Value::Object(m)) => m,
+                _ => Map::new(),
+            };
+            m.insert("effort".into(), Value::String(level.into()));
+            extra.insert("output_config".into(), Value::Object(m));
+        }
+    }
+    if let Some(summary) = &r.summary {
+        losses.dropped(
+            "/options/reasoning/summary",
+            format!("reasoning summary setting {summary:?}"),
+            "Anthropic has no such setting (thinking.display says only whether thinking is \
+             shown or omitted)",
+        );
+    }
+    if let Some(inc) = r.include_encrypted {
+        losses.dropped(
+            "/options/reasoning/include_encrypted",
+            format!("include encrypted reasoning: {inc}"),
+            "Anthropic always returns its thinking signatures; there is nothing to ask for",
+        );
+    }
+}
+
+/// `thinking` and `output_config.effort` of a request → `Options.reasoning`; fields the model
+/// has no place for (`display`, `output_config.format`) stay in `extra`.
+fn decode_reasoning_options(
+    extra: &mut Map<String, Value>,
+    r: &mut crate::model::ReasoningOptions,
+) {
+    if let Some(Value::Object(t)) = extra.get_mut("thinking") {
+        let budget = t.get("budget_tokens").and_then(Value::as_u64);
+        let mapped = match t.get("type").and_then(Value::as_str) {
+            Some("enabled") if budget.is_some() => {
+                r.enabled = Some(true);
+                r.budget = budget;
+                t.remove("budget_tokens");
+                true
+            }
+            Some("adaptive") if !t.contains_key("budget_tokens") => {
+                r.enabled = Some(true);
+                true
+            }
+            Some("disabled") if !t.contains_key("budget_tokens") => {
+                r.enabled = Some(false);
+                true
+            }
+            _ => false,
+        };
+        if mapped {
+            t.remove("type");
+            if t.is_empty() {
+                extra.remove("thinking");
+            }
+        }
+    }
+    if let Some(Value::Object(o)) = extra.get_mut("output_config") {
+        if let Some(Value::String(e)) = o.get("effort") {
+            r.effort = Some(e.clone());
+            o.remove("effort");
+            if o.is_empty() {
+                extra.remove("output_config");
+            }
+        }
+    }
+}
+
 fn encode_system<'a>(
     x: &'a Exchange,
     stored: Option<Value>,
@@ -509,8 +747,73 @@ fn encode_system<'a>(
     }
 }
 
-fn encode_tool<'a>(i: usize, t: &'a Tool, losses: &mut Losses) -> ToolDef<'a> {
+/// The kind of a server tool, from its `type` without the version date
+/// (`web_search_20250305` → `web_search`, `tool_search_tool_regex_20251119` → `tool_search`,
+/// `mcp_toolset` → `mcp`).
+fn server_tool_kind(v: &Value) -> String {
+    let t = v.get("type").and_then(Value::as_str).unwrap_or("");
+    let base = match t.rsplit_once('_') {
+        Some((b, date)) if !date.is_empty() && date.bytes().all(|c| c.is_ascii_digit()) => b,
+        _ => t,
+    };
+    if base.starts_with("tool_search") {
+        "tool_search".into()
+    } else if base == "mcp_toolset" {
+        "mcp".into()
+    } else {
+        base.to_string()
+    }
+}
+
+fn encode_tool<'a>(i: usize, t: &'a Tool, losses: &mut Losses) -> Option<ToolDef<'a>> {
     let p = format!("/tools/{i}");
+    if let Some(h) = &t.hosted {
+        if h.format == ID {
+            return Some(ToolDef::Server(Cow::Borrowed(&h.value)));
+        }
+        losses.dropped(
+            p,
+            format!(
+                "{} {} tool",
+                crate::model::provider_name(&h.provider),
+                h.kind
+            ),
+            format!(
+                "run by {} on its servers; Anthropic has no such tool (a function of that \
+                 name would be called on the client)",
+                crate::model::provider_name(&h.provider)
+            ),
+        );
+        return None;
+    }
+    if let Some(grammar) = &t.custom {
+        losses.rewritten(
+            format!("{p}/custom"),
+            format!(
+                "custom tool {} sent as a function with one string input",
+                t.name
+            ),
+            "Anthropic tools take JSON input, not free text under a grammar; the grammar is \
+             put in the description",
+        );
+        let mut description = t.description.clone().unwrap_or_default();
+        if !description.is_empty() {
+            description.push_str("\n\n");
+        }
+        description.push_str("Input format: ");
+        description.push_str(&grammar.to_string());
+        return Some(ToolDef::Custom(CustomTool {
+            name: Cow::Borrowed(&t.name),
+            description: Some(Cow::Owned(description)),
+            input_schema: Cow::Owned(serde_json::json!({
+                "type": "object",
+                "properties": {"input": {"type": "string"}},
+                "required": ["input"]
+            })),
+            strict: t.strict,
+            extra: Map::new(),
+        }));
+    }
     let input_schema = shared::object_schema(
         i,
         t,
@@ -532,13 +835,13 @@ fn encode_tool<'a>(i: usize, t: &'a Tool, losses: &mut Losses) -> ToolDef<'a> {
         &p,
         losses,
     );
-    ToolDef::Custom(CustomTool {
+    Some(ToolDef::Custom(CustomTool {
         name: Cow::Borrowed(&t.name),
         description: t.description.as_deref().map(Cow::Borrowed),
         input_schema,
         strict: t.strict,
         extra,
-    })
+    }))
 }
 
 /// Client tools in the model's order; server tools of a pasted document (kept in
@@ -557,7 +860,7 @@ fn encode_tools<'a>(
                 if e.is_object() {
                     out.push(ToolDef::Server(Cow::Owned(e)));
                 } else if let Some((i, t)) = custom.next() {
-                    out.push(encode_tool(i, t, losses));
+                    out.extend(encode_tool(i, t, losses));
                 }
             }
         }
@@ -571,7 +874,7 @@ fn encode_tools<'a>(
         None => {}
     }
     for (i, t) in custom {
-        out.push(encode_tool(i, t, losses));
+        out.extend(encode_tool(i, t, losses));
     }
     (!out.is_empty()).then_some(out)
 }
@@ -818,6 +1121,7 @@ pub fn decode_request(doc: wire::Request<'static>) -> Result<(Exchange, Vec<Loss
     x.options.temperature = doc.temperature;
     x.options.top_p = doc.top_p;
     x.options.stop = doc.stop_sequences.unwrap_or_default();
+    decode_reasoning_options(&mut extra, &mut x.options.reasoning);
 
     match doc.system {
         Some(System::Text(s)) => x.system = Some(s.into_owned()),
@@ -833,12 +1137,9 @@ pub fn decode_request(doc: wire::Request<'static>) -> Result<(Exchange, Vec<Loss
     }
 
     if let Some(tools) = doc.tools {
-        let mut layout = Vec::new();
-        let mut server = false;
         for t in tools {
             match t {
                 ToolDef::Custom(t) => {
-                    layout.push(Value::String(t.name.to_string()));
                     x.tools.push(Tool {
                         name: t.name.into_owned(),
                         description: t.description.map(Cow::into_owned),
@@ -852,13 +1153,30 @@ pub fn decode_request(doc: wire::Request<'static>) -> Result<(Exchange, Vec<Loss
                     });
                 }
                 ToolDef::Server(v) => {
-                    server = true;
-                    layout.push(v.into_owned());
+                    let v = v.into_owned();
+                    let kind = server_tool_kind(&v);
+                    let name = v
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map_or_else(|| kind.clone(), str::to_string);
+                    x.tools.push(Tool {
+                        name,
+                        description: None,
+                        input_schema: crate::model::empty_object_schema(),
+                        strict: None,
+                        output_schema: None,
+                        annotations: None,
+                        hosted: Some(HostedTool {
+                            provider: PROVIDER.into(),
+                            format: ID.into(),
+                            kind,
+                            value: v,
+                        }),
+                        custom: None,
+                        extra: Default::default(),
+                    });
                 }
             }
-        }
-        if server {
-            extra.insert("tools".into(), Value::Array(layout));
         }
     }
 
@@ -903,7 +1221,14 @@ pub fn decode_request(doc: wire::Request<'static>) -> Result<(Exchange, Vec<Loss
 
     let mut call_ids: HashSet<String> = HashSet::new();
     for (wi, m) in doc.messages.into_iter().enumerate() {
-        decode_message(wi, m, &mut call_ids, &mut x.messages, &mut losses)?;
+        decode_message(
+            wi,
+            m,
+            x.options.model.as_deref(),
+            &mut call_ids,
+            &mut x.messages,
+            &mut losses,
+        )?;
     }
     x.extra = shared::wrap(ID, extra);
     Ok((x, losses.into_vec()))
@@ -943,9 +1268,97 @@ fn decode_call(b: ToolUseBlock) -> Part {
     })
 }
 
+/// An assistant block that is not text, a call or a result: thinking and redacted thinking
+/// become reasoning parts (their state issued by Anthropic, for `model`), server and MCP tool
+/// steps hosted parts, anything else a raw part.
+fn decode_assistant_raw(value: Value, model: Option<&str>) -> Part {
+    let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
+    match kind {
+        "thinking" | "redacted_thinking" => {
+            let (key, ok) = if kind == "thinking" {
+                (
+                    "signature",
+                    value.get("thinking").is_some_and(Value::is_string),
+                )
+            } else {
+                ("data", true)
+            };
+            if ok && value.get(key).is_some_and(Value::is_string) {
+                let Value::Object(mut m) = value else {
+                    unreachable!("a block with a type is an object")
+                };
+                m.remove("type");
+                let text = match m.remove("thinking") {
+                    Some(Value::String(t)) => Some(t),
+                    _ => None,
+                };
+                let data = match m.remove(key) {
+                    Some(Value::String(d)) => d,
+                    _ => String::new(),
+                };
+                let kind = if key == "data" {
+                    OpaqueKind::Redacted
+                } else {
+                    OpaqueKind::Signature
+                };
+                let mut opaque = Opaque::new(kind, data, PROVIDER);
+                opaque.model = model.map(str::to_string);
+                return Part::Reasoning(Reasoning {
+                    text,
+                    summary: Vec::new(),
+                    opaque: Some(opaque),
+                    attached: false,
+                    extra: shared::wrap(ID, m),
+                });
+            }
+        }
+        _ => {
+            if let Some(step) = hosted_step(kind, &value) {
+                let (kind, tool, id) = step;
+                return Part::Hosted(HostedStep {
+                    provider: PROVIDER.into(),
+                    format: ID.into(),
+                    kind,
+                    tool,
+                    id,
+                    value,
+                });
+            }
+        }
+    }
+    Part::Raw {
+        format: ID.into(),
+        value,
+    }
+}
+
+/// Kind, tool and pairing id of a server-tool or MCP block (`server_tool_use`,
+/// `*_tool_result`, `mcp_tool_use`, `mcp_tool_result`).
+fn hosted_step(kind: &str, v: &Value) -> Option<(HostedKind, String, Option<String>)> {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    match kind {
+        "server_tool_use" => Some((HostedKind::Call, s("name").unwrap_or_default(), s("id"))),
+        "mcp_tool_use" => {
+            let tool = format!(
+                "mcp:{}/{}",
+                s("server_name").unwrap_or_default(),
+                s("name").unwrap_or_default()
+            );
+            Some((HostedKind::Call, tool, s("id")))
+        }
+        "mcp_tool_result" => Some((HostedKind::Result, "mcp".into(), s("tool_use_id"))),
+        "tool_result" => None,
+        _ => {
+            let tool = kind.strip_suffix("_tool_result")?;
+            Some((HostedKind::Result, tool.to_string(), s("tool_use_id")))
+        }
+    }
+}
+
 fn decode_message(
     wi: usize,
     m: MessageParam,
+    model: Option<&str>,
     call_ids: &mut HashSet<String>,
     out: &mut Vec<Message>,
     losses: &mut Losses,
@@ -971,10 +1384,7 @@ fn decode_message(
                             "tool_result blocks belong in user messages, not assistant ones",
                         ))
                     }
-                    Block::Raw(value) => Part::Raw {
-                        format: ID.into(),
-                        value: value.into_owned(),
-                    },
+                    Block::Raw(value) => decode_assistant_raw(value.into_owned(), model),
                 });
             }
             let mut msg = Message::new(Role::Assistant, parts);
@@ -1323,10 +1733,7 @@ pub fn decode_response(doc: wire::Response<'static>) -> Result<(Exchange, Vec<Lo
                     "tool_result blocks belong in user messages, not in a response",
                 ))
             }
-            Block::Raw(value) => Part::Raw {
-                format: ID.into(),
-                value: value.into_owned(),
-            },
+            Block::Raw(value) => decode_assistant_raw(value.into_owned(), doc.model.as_deref()),
         });
     }
     let mut msg = Message::new(Role::Assistant, parts);
@@ -1365,10 +1772,18 @@ pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
 }
 
 fn has_marker(o: &Object) -> bool {
-    let tools = o
-        .get("tools")
-        .and_then(Node::as_array)
-        .is_some_and(|ts| ts.iter().any(|t| t.get("input_schema").is_some()));
+    let tools = o.get("tools").and_then(Node::as_array).is_some_and(|ts| {
+        ts.iter().any(|t| {
+            t.get("input_schema").is_some()
+                || t.get("type").and_then(Node::as_str).is_some_and(|k| {
+                    // Versioned server tools (`web_search_20250305`) and MCP toolsets.
+                    k == "mcp_toolset"
+                        || k.rsplit_once('_').is_some_and(|(_, d)| {
+                            d.len() == 8 && d.bytes().all(|c| c.is_ascii_digit())
+                        })
+                })
+        })
+    });
     let choice = o
         .get("tool_choice")
         .and_then(|c| c.get("type"))
@@ -1382,13 +1797,32 @@ fn has_marker(o: &Object) -> bool {
                 .filter_map(|m| m.get("content").and_then(Node::as_array))
                 .flatten()
                 .any(|b| {
-                    matches!(
-                        b.get("type").and_then(Node::as_str),
-                        Some("tool_use" | "tool_result")
-                    )
+                    b.get("type").and_then(Node::as_str).is_some_and(|t| {
+                        matches!(
+                            t,
+                            "tool_use"
+                                | "tool_result"
+                                | "thinking"
+                                | "redacted_thinking"
+                                | "server_tool_use"
+                                | "mcp_tool_use"
+                        ) || t.ends_with("_tool_result")
+                    })
                 })
         });
-    o.contains_key("system") || o.contains_key("stop_sequences") || tools || choice || blocks
+    // Anthropic's thinking settings: a budget or adaptive thinking (chat dialects that take a
+    // `thinking` switch spell only `{"type": "enabled"|"disabled"}`).
+    let thinking = o.get("thinking").is_some_and(|t| {
+        t.get("budget_tokens").is_some() || t.get("type").and_then(Node::as_str) == Some("adaptive")
+    });
+    o.contains_key("system")
+        || o.contains_key("stop_sequences")
+        || o.contains_key("mcp_servers")
+        || o.contains_key("output_config")
+        || thinking
+        || tools
+        || choice
+        || blocks
 }
 
 // Format-bound forms of the shared helpers.

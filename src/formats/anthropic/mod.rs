@@ -22,16 +22,30 @@
 //!   tool_choice as `disable_parallel_tool_use`: `false` with no tool_choice adds `auto`; `true`
 //!   with no tool_choice (the default) and anything under `none` cannot be stated.
 //! - `model` and `max_tokens` are required: placeholders are added when missing.
+//! - Reasoning: `thinking {thinking, signature}` and `redacted_thinking {data}` are reasoning
+//!   parts whose state Anthropic issued (with the document's model); only Anthropic's own is
+//!   written back. Another provider's state (a Bedrock signature over the same Claude model,
+//!   Responses encrypted content) and reasoning text without Anthropic's signature (DeepSeek
+//!   `reasoning_content`, Responses summaries) are dropped with reasoning losses: the API
+//!   rejects unsigned thinking. Settings: `thinking` (`enabled` with `budget_tokens`,
+//!   `adaptive`, `disabled`) and `output_config.effort` are the reasoning options; effort
+//!   `minimal` is sent as `low`, summary and encrypted-content switches have no place.
+//! - Provider-run tools: server tools (`web_search_*`, `web_fetch_*`, `code_execution_*`,
+//!   `tool_search_tool_*`, `mcp_toolset`, any typed tool) are hosted tools; `server_tool_use`,
+//!   `*_tool_result`, `mcp_tool_use` and `mcp_tool_result` blocks hosted steps, verbatim.
+//!   Other providers' hosted tools and steps are dropped by name, never sent as functions. A
+//!   custom (free-text) tool becomes a function with one string `input`, its grammar in the
+//!   description.
 //! - Responses: a missing stop reason is derived, missing usage is written as zeros (and read
 //!   back as none), a missing id is `msg_toolscope` (read back as none).
 //!
 //! Kept for a pasted document, in `extra.anthropic` (so it is written back unchanged):
 //! unknown fields at every level; `system` as blocks (`extra.anthropic.system`, used while its
-//! text matches); server tools at their places in the tool list (`extra.anthropic.tools`, client
-//! tools named by strings); unknown `tool_choice` fields; system messages inside the
+//! text matches); unknown `tool_choice` fields; system messages inside the
 //! conversation (a user message with `extra.anthropic.role = "system"`); an explicit
 //! `is_error: false`; a single text block written as an array (an empty `extra.anthropic` on the
-//! text part); image, document, thinking and server-tool blocks as `Part::Raw`.
+//! text part); `mcp_servers`, `thinking.display` and `output_config.format` as request fields;
+//! image, document and other blocks as `Part::Raw`.
 
 mod convert;
 pub mod stream;

@@ -631,6 +631,12 @@ fn encode_message(m: &Message, mi: usize, ctx: &mut Ctx<'_>) -> Vec<Segment> {
                     "the legacy prompt has no place for this block",
                 );
             }
+            (_, Part::Reasoning(r)) => {
+                crate::formats::shared::drop_reasoning(r, p, "the legacy prompt", ctx.losses);
+            }
+            (_, Part::Hosted(h)) => {
+                crate::formats::shared::drop_hosted(h, p, ctx.losses);
+            }
             (role, _) => {
                 ctx.losses.dropped(
                     p,

@@ -15,8 +15,9 @@ use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, IdRule, Loss, Losses, Message, Part, ResultContent, Role, StopReason, Tool, ToolCall,
-    ToolChoice, ToolResult, Usage, FORM_KEY,
+    Exchange, HostedKind, HostedStep, HostedTool, IdRule, Loss, Losses, Message, Opaque,
+    OpaqueKind, Part, Reasoning, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice,
+    ToolResult, Usage, FORM_KEY,
 };
 use crate::text::Ptr;
 use serde_json::{json, Map, Value};
@@ -25,6 +26,11 @@ use std::collections::HashSet;
 
 /// Format id.
 pub const ID: &str = "bedrock";
+/// Provider family id of the state Bedrock issues (reasoning signatures, redacted content).
+const PROVIDER: &str = "bedrock";
+/// `type` of a `toolUse` the provider ran itself (a system tool such as Nova's code
+/// interpreter); its `toolResult` follows in the same assistant message.
+const SERVER_TOOL_USE: &str = "server_tool_use";
 /// `modelId` emitted when the exchange names no model (boto3 requires one).
 pub const PLACEHOLDER_MODEL: &str = crate::model::ModelFamily::Bedrock.default_model();
 /// `toolUseId` emitted for a result that answers no call at all.
@@ -97,6 +103,222 @@ impl Turns for Messages {
     fn wire_role(m: &Message) -> WireRole {
         wire_role(m)
     }
+    fn kept(role: WireRole, response: bool, part: &Part) -> bool {
+        match part {
+            Part::Reasoning(r) => role == WireRole::Assistant && reasoning_own(r),
+            Part::Hosted(h) => h.format == ID && role == WireRole::Assistant,
+            Part::Text { text, .. } => response || !text.is_empty(),
+            Part::ToolCall(_) => role == WireRole::Assistant,
+            Part::ToolResult(_) => role == WireRole::User && !response,
+            Part::Raw { format, .. } => format == ID,
+        }
+    }
+}
+
+/// Whether a reasoning part is Bedrock's own: state Bedrock issued, or visible reasoning read
+/// from a Bedrock document (marked by its `extra.bedrock`, which unsigned reasoning text of a
+/// Bedrock model has).
+fn reasoning_own(r: &Reasoning) -> bool {
+    match &r.opaque {
+        Some(o) => {
+            o.replayable_to(PROVIDER)
+                && matches!(o.kind, OpaqueKind::Signature | OpaqueKind::Redacted)
+        }
+        None => r.extra.contains_key(ID),
+    }
+}
+
+/// Why reasoning without Bedrock's state is not sent.
+const WHY_UNSIGNED: &str = "Bedrock takes reasoning back only as the model returned it, with \
+     its signature: Claude models on Bedrock reject unsigned reasoning";
+
+/// A reasoning part as `reasoningContent` when it is Bedrock's own; else dropped with a
+/// reasoning loss for its state and one for its text.
+fn encode_reasoning(ctx: &PartCtx, r: &Reasoning, losses: &mut Losses) -> Option<Block> {
+    let p = &ctx.pointer;
+    if ctx.role == WireRole::Assistant && reasoning_own(r) {
+        let mut fields = shared::own_fields(ID, &r.extra, &["text", "signature"], p, losses);
+        if !r.summary.is_empty() {
+            losses.reasoning(
+                format!("{p}/summary"),
+                "reasoning summary",
+                "Bedrock reasoningContent has one text, no summaries",
+            );
+        }
+        // Fields of `reasoningContent` itself (beside its one member) are kept under this key.
+        let outer = match fields.remove(CONTENT_FIELDS) {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        let member = match &r.opaque {
+            Some(o) if o.kind == OpaqueKind::Redacted => {
+                if r.text.as_deref().is_some_and(|t| !t.is_empty()) {
+                    losses.reasoning(
+                        format!("{p}/text"),
+                        "reasoning text beside redacted content",
+                        "Bedrock redactedContent has only its encrypted bytes",
+                    );
+                }
+                json!({ "redactedContent": o.data })
+            }
+            o => {
+                let mut m = Map::new();
+                m.insert("text".into(), json!(r.text.clone().unwrap_or_default()));
+                if let Some(o) = o {
+                    m.insert("signature".into(), json!(o.data));
+                }
+                m.append(&mut fields);
+                json!({ "reasoningText": m })
+            }
+        };
+        let mut content = member.as_object().cloned().unwrap_or_default();
+        content.extend(outer);
+        return Some(Block::Raw(json!({ "reasoningContent": content })));
+    }
+    if ctx.role != WireRole::Assistant {
+        losses
+            .reasoning(
+                ctx.drop_at(),
+                "reasoning",
+                "Bedrock reasoningContent belongs in assistant messages",
+            )
+            .at(ctx.target());
+        return None;
+    }
+    if let Some(o) = &r.opaque {
+        losses
+            .reasoning(format!("{p}/opaque"), o.what(), o.why_dropped())
+            .at(ctx.target());
+    }
+    if !r.is_opaque_only() || r.opaque.is_none() {
+        let what = match &r.opaque {
+            Some(o) => format!(
+                "{} reasoning text",
+                crate::model::provider_name(&o.provider)
+            ),
+            None => "reasoning text".to_string(),
+        };
+        losses
+            .reasoning(ctx.drop_at(), what, WHY_UNSIGNED)
+            .at(ctx.target());
+    }
+    None
+}
+
+/// Key (in a reasoning part's `extra.bedrock`) of the fields `reasoningContent` had beside
+/// its member.
+const CONTENT_FIELDS: &str = "_toolscope:reasoningContent";
+
+/// `reasoningContent` → a reasoning part; `None` when it is not one Toolscope reads (kept raw).
+fn decode_reasoning(v: &Value, model: Option<&str>) -> Option<Part> {
+    let rc = v.get("reasoningContent")?.as_object()?;
+    let mut outer = rc.clone();
+    let opaque = |kind, data: &str| {
+        let mut o = Opaque::new(kind, data, PROVIDER);
+        o.model = model.map(str::to_string);
+        o
+    };
+    let (text, opaque, mut fields) = if let Some(Value::Object(rt)) = outer.remove("reasoningText")
+    {
+        let mut rt = rt;
+        let text = match rt.remove("text") {
+            Some(Value::String(t)) => t,
+            _ => return None,
+        };
+        let sig = match rt.remove("signature") {
+            Some(Value::String(s)) => Some(opaque(OpaqueKind::Signature, &s)),
+            None => None,
+            Some(_) => return None,
+        };
+        (Some(text), sig, rt)
+    } else if let Some(Value::String(d)) = outer.remove("redactedContent") {
+        (None, Some(opaque(OpaqueKind::Redacted, &d)), Map::new())
+    } else {
+        return None;
+    };
+    if !outer.is_empty() {
+        fields.insert(CONTENT_FIELDS.into(), Value::Object(outer));
+    }
+    let mut extra = crate::model::Extra::new();
+    // Always present: it marks the part as Bedrock's own (see `reasoning_own`).
+    extra.insert(ID.to_string(), fields);
+    Some(Part::Reasoning(Reasoning {
+        text,
+        summary: Vec::new(),
+        opaque,
+        attached: false,
+        extra,
+    }))
+}
+
+/// The parts of an assistant message: reasoning, server tool steps (a `toolUse` of type
+/// `server_tool_use` and the `toolResult` answering it in the same message), calls, text.
+/// Ids of client calls are added to `call_ids`.
+fn decode_assistant(
+    content: Vec<Block>,
+    model: Option<&str>,
+    base: &str,
+    call_ids: &mut HashSet<String>,
+) -> Result<Vec<Part>, DecodeError> {
+    let mut server_ids: HashSet<String> = HashSet::new();
+    let mut parts = Vec::with_capacity(content.len());
+    for (bi, b) in content.into_iter().enumerate() {
+        parts.push(match b {
+            Block::Text(t) => Part::text(t),
+            Block::ToolUse(u)
+                if u.extra.get("type").and_then(Value::as_str) == Some(SERVER_TOOL_USE) =>
+            {
+                server_ids.insert(u.tool_use_id.clone());
+                let tool = u.name.clone();
+                let id = Some(u.tool_use_id.clone());
+                Part::Hosted(HostedStep {
+                    provider: PROVIDER.into(),
+                    format: ID.into(),
+                    kind: HostedKind::Call,
+                    tool,
+                    id,
+                    value: serde_json::to_value(Block::ToolUse(u)).unwrap_or(Value::Null),
+                })
+            }
+            Block::ToolUse(u) => {
+                call_ids.insert(u.tool_use_id.clone());
+                decode_call(u)
+            }
+            Block::ToolResult(r) if server_ids.contains(&r.tool_use_id) => {
+                let tool = r
+                    .extra
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .map(|t| t.strip_suffix("_result").unwrap_or(t).to_string())
+                    .unwrap_or_else(|| "server tool".into());
+                let id = Some(r.tool_use_id.clone());
+                Part::Hosted(HostedStep {
+                    provider: PROVIDER.into(),
+                    format: ID.into(),
+                    kind: HostedKind::Result,
+                    tool,
+                    id,
+                    value: serde_json::to_value(Block::ToolResult(r)).unwrap_or(Value::Null),
+                })
+            }
+            Block::ToolResult(_) => {
+                return Err(DecodeError::at(
+                    ID,
+                    format!("{base}/{bi}"),
+                    "toolResult blocks belong in user messages; an assistant message has only \
+                     the results of server tools it ran (toolUse of type server_tool_use)",
+                ))
+            }
+            Block::Raw(value) => match decode_reasoning(&value, model) {
+                Some(part) => part,
+                None => Part::Raw {
+                    format: ID.into(),
+                    value,
+                },
+            },
+        });
+    }
+    Ok(parts)
 }
 
 /// Texts of the text blocks, joined by newlines; `None` when there is no text block.
@@ -281,13 +503,14 @@ fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block>
             }
             Some(Block::ToolResult(encode_result(r, ctx, losses)))
         }
-        Part::Reasoning(r) => {
-            shared::drop_reasoning(r, ctx.drop_at(), "Bedrock", losses).at(ctx.target());
-            None
-        }
+        Part::Reasoning(r) => encode_reasoning(ctx, r, losses),
         Part::Hosted(h) => {
-            shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
-            None
+            if h.format == ID && ctx.role == WireRole::Assistant {
+                Some(Block::Raw(h.value.clone()))
+            } else {
+                shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
+                None
+            }
         }
         Part::Raw { format, value } => {
             if format == ID {
@@ -493,6 +716,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
             &mut losses,
         )),
     };
+    encode_reasoning_options(&x, &mut extra, &mut losses);
     let system = encode_system(&x, stored_system, &mut losses);
     let inference_config = encode_inference(&x, stored_inference, &mut losses);
     let messages = encode_messages(&x.messages, &mut losses);
@@ -507,6 +731,151 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
         extra,
     };
     (doc, losses.into_vec())
+}
+
+/// Keys of `additionalModelRequestFields` that hold reasoning settings: Claude's `thinking`
+/// (and its older spelling `reasoning_config`) and Nova 2's `reasoningConfig`.
+const REASONING_KEYS: [&str; 3] = ["thinking", "reasoning_config", "reasoningConfig"];
+/// Where the reasoning settings of a request live.
+const ADDITIONAL: &str = "additionalModelRequestFields";
+
+/// Reasoning settings of `additionalModelRequestFields` → `Options.reasoning`. The settings'
+/// object stays (emptied of what was read) so its spelling is written back.
+fn decode_reasoning_options(
+    extra: &mut Map<String, Value>,
+    r: &mut crate::model::ReasoningOptions,
+) {
+    let Some(Value::Object(fields)) = extra.get_mut(ADDITIONAL) else {
+        return;
+    };
+    let Some((key, Value::Object(t))) = fields
+        .iter_mut()
+        .find(|(k, v)| REASONING_KEYS.contains(&k.as_str()) && v.is_object())
+    else {
+        return;
+    };
+    let kind = t.get("type").and_then(Value::as_str);
+    let budget = t.get("budget_tokens").and_then(Value::as_u64);
+    if key == "reasoningConfig" {
+        let effort = t.get("maxReasoningEffort").and_then(Value::as_str);
+        let enabled = match kind {
+            Some("enabled") => true,
+            Some("disabled") => false,
+            _ => return,
+        };
+        if t.get("maxReasoningEffort").is_some() && effort.is_none() {
+            return;
+        }
+        r.enabled = Some(enabled);
+        r.effort = effort.map(str::to_string);
+        t.remove("type");
+        t.remove("maxReasoningEffort");
+        return;
+    }
+    match (kind, budget) {
+        (Some("enabled"), Some(b)) => {
+            r.enabled = Some(true);
+            r.budget = Some(b);
+            t.remove("budget_tokens");
+        }
+        (Some("adaptive"), None) if !t.contains_key("budget_tokens") => r.enabled = Some(true),
+        (Some("disabled"), None) if !t.contains_key("budget_tokens") => r.enabled = Some(false),
+        _ => return,
+    }
+    t.remove("type");
+}
+
+/// `Options.reasoning` → `additionalModelRequestFields`: in the spelling the pasted document
+/// had, else Nova's `reasoningConfig` for an effort alone and Claude's `thinking` otherwise.
+fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses: &mut Losses) {
+    let r = &x.options.reasoning;
+    let mut fields = match extra.remove(ADDITIONAL) {
+        Some(Value::Object(m)) => m,
+        Some(other) => {
+            extra.insert(ADDITIONAL.into(), other);
+            return;
+        }
+        None => Map::new(),
+    };
+    let stored = REASONING_KEYS
+        .iter()
+        .find(|k| fields.get(**k).is_some_and(Value::is_object))
+        .copied();
+    let set = r.enabled.is_some() || r.budget.is_some() || r.effort.is_some();
+    if !set {
+        // An emptied settings object of a document whose settings were cleared.
+        if let Some(k) = stored {
+            if fields
+                .get(k)
+                .and_then(Value::as_object)
+                .is_some_and(Map::is_empty)
+            {
+                fields.remove(k);
+            }
+        }
+    } else {
+        let key = stored.unwrap_or(if r.effort.is_some() && r.budget.is_none() {
+            "reasoningConfig"
+        } else {
+            "thinking"
+        });
+        let mut t = match fields.remove(key) {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        if key == "reasoningConfig" {
+            let on = r.enabled.unwrap_or(true);
+            t.insert(
+                "type".into(),
+                json!(if on { "enabled" } else { "disabled" }),
+            );
+            if let Some(e) = &r.effort {
+                t.insert("maxReasoningEffort".into(), json!(e));
+            }
+            if let Some(b) = r.budget {
+                losses.dropped(
+                    "/options/reasoning/budget",
+                    format!("thinking budget {b}"),
+                    "Nova's reasoningConfig takes an effort, not a token budget",
+                );
+            }
+        } else {
+            let kind = match (r.enabled, r.budget) {
+                (Some(false), _) => "disabled",
+                (_, Some(b)) => {
+                    t.insert("budget_tokens".into(), json!(b));
+                    "enabled"
+                }
+                (_, None) => "adaptive",
+            };
+            t.insert("type".into(), json!(kind));
+            if let Some(e) = &r.effort {
+                losses.dropped(
+                    "/options/reasoning/effort",
+                    format!("effort {e}"),
+                    format!("Bedrock's {key} setting takes a token budget, not an effort"),
+                );
+            }
+        }
+        fields.insert(key.to_string(), Value::Object(t));
+    }
+    if let Some(summary) = &r.summary {
+        losses.dropped(
+            "/options/reasoning/summary",
+            format!("reasoning summary setting {summary:?}"),
+            "Converse has no such setting",
+        );
+    }
+    if let Some(inc) = r.include_encrypted {
+        losses.dropped(
+            "/options/reasoning/include_encrypted",
+            format!("include encrypted reasoning: {inc}"),
+            "Converse returns reasoning signatures without being asked",
+        );
+    }
+    if !fields.is_empty() {
+        extra.insert(ADDITIONAL.into(), Value::Object(fields));
+    }
 }
 
 fn encode_system(x: &Exchange, stored: Option<Value>, losses: &mut Losses) -> Option<Vec<Block>> {
@@ -624,8 +993,23 @@ fn encode_inference(
     (config != InferenceConfig::default()).then_some(config)
 }
 
-fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
+fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> Option<ToolEntry> {
     let p = format!("/tools/{i}");
+    if let Some(h) = &t.hosted {
+        if h.format == ID {
+            return Some(ToolEntry::Raw(h.value.clone()));
+        }
+        let who = crate::model::provider_name(&h.provider);
+        losses.dropped(
+            p,
+            format!("{who} {} tool", h.kind),
+            format!(
+                "run by {who} on its servers; Bedrock has no such tool (a tool spec of that \
+                 name would be called on the client)"
+            ),
+        );
+        return None;
+    }
     let input_schema = shared::object_schema(
         i,
         t,
@@ -659,13 +1043,13 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> ToolEntry {
         &p,
         losses,
     );
-    ToolEntry::Spec(ToolSpec {
+    Some(ToolEntry::Spec(ToolSpec {
         name: t.name.clone(),
         description,
         input_schema: InputSchema { json: input_schema },
         strict: t.strict,
         extra,
-    })
+    }))
 }
 
 /// The tool choice as a Bedrock `toolChoice` value (reporting what it cannot state), or none.
@@ -778,7 +1162,7 @@ fn encode_tool_config(
                 if e.is_object() {
                     tools.push(ToolEntry::Raw(e));
                 } else if let Some((i, t)) = custom.next() {
-                    tools.push(encode_tool(i, t, losses));
+                    tools.extend(encode_tool(i, t, losses));
                 }
             }
         }
@@ -792,7 +1176,7 @@ fn encode_tool_config(
         None => {}
     }
     for (i, t) in custom {
-        tools.push(encode_tool(i, t, losses));
+        tools.extend(encode_tool(i, t, losses));
     }
 
     if tools.is_empty() {
@@ -998,6 +1382,7 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
             extra.insert("inferenceConfig".into(), Value::Object(c.extra));
         }
     }
+    decode_reasoning_options(&mut extra, &mut x.options.reasoning);
 
     if let Some(blocks) = doc.system {
         x.system = blocks_text(&blocks);
@@ -1030,6 +1415,30 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                         extra: shared::wrap(ID, t.extra),
                     });
                 }
+                ToolEntry::Raw(v) if v.get("systemTool").is_some_and(Value::is_object) => {
+                    let name = v
+                        .pointer("/systemTool/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("systemTool")
+                        .to_string();
+                    layout.push(Value::String(name.clone()));
+                    x.tools.push(Tool {
+                        name: name.clone(),
+                        description: None,
+                        input_schema: empty_object_schema(),
+                        strict: None,
+                        output_schema: None,
+                        annotations: None,
+                        hosted: Some(HostedTool {
+                            provider: PROVIDER.into(),
+                            format: ID.into(),
+                            kind: name,
+                            value: v,
+                        }),
+                        custom: None,
+                        extra: Default::default(),
+                    });
+                }
                 ToolEntry::Raw(v) => {
                     other = true;
                     layout.push(v);
@@ -1056,7 +1465,13 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
 
     let mut call_ids: HashSet<String> = HashSet::new();
     for (wi, m) in doc.messages.unwrap_or_default().into_iter().enumerate() {
-        decode_message(wi, m, &mut call_ids, &mut x.messages)?;
+        decode_message(
+            wi,
+            m,
+            x.options.model.as_deref(),
+            &mut call_ids,
+            &mut x.messages,
+        )?;
     }
     x.extra = shared::wrap(ID, extra);
     Ok((x, losses.into_vec()))
@@ -1084,33 +1499,14 @@ fn decode_call(u: ToolUse) -> Part {
 fn decode_message(
     wi: usize,
     m: wire::Message,
+    model: Option<&str>,
     call_ids: &mut HashSet<String>,
     out: &mut Vec<Message>,
 ) -> Result<(), DecodeError> {
     let base = format!("/messages/{wi}");
     match m.role {
         WireRole::Assistant => {
-            let mut parts = Vec::new();
-            for (bi, b) in m.content.into_iter().enumerate() {
-                parts.push(match b {
-                    Block::Text(t) => Part::text(t),
-                    Block::ToolUse(u) => {
-                        call_ids.insert(u.tool_use_id.clone());
-                        decode_call(u)
-                    }
-                    Block::ToolResult(_) => {
-                        return Err(DecodeError::at(
-                            ID,
-                            format!("{base}/content/{bi}"),
-                            "toolResult blocks belong in user messages, not assistant ones",
-                        ))
-                    }
-                    Block::Raw(value) => Part::Raw {
-                        format: ID.into(),
-                        value,
-                    },
-                });
-            }
+            let parts = decode_assistant(m.content, model, &format!("{base}/content"), call_ids)?;
             let mut msg = Message::new(Role::Assistant, parts);
             msg.extra = shared::wrap(ID, m.extra);
             out.push(msg);
@@ -1450,24 +1846,12 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
     }
     extra.extend(m.extra);
 
-    let mut parts = Vec::new();
-    for (bi, b) in m.content.into_iter().enumerate() {
-        parts.push(match b {
-            Block::Text(t) => Part::text(t),
-            Block::ToolUse(u) => decode_call(u),
-            Block::ToolResult(_) => {
-                return Err(DecodeError::at(
-                    ID,
-                    format!("/output/message/content/{bi}"),
-                    "toolResult blocks belong in user messages, not in a response",
-                ))
-            }
-            Block::Raw(value) => Part::Raw {
-                format: ID.into(),
-                value,
-            },
-        });
-    }
+    let parts = decode_assistant(
+        m.content,
+        None,
+        "/output/message/content",
+        &mut HashSet::new(),
+    )?;
     let mut msg = Message::new(Role::Assistant, parts);
     msg.stop_reason = Some(stop_from_wire(doc.stop_reason));
     msg.usage = usage;
@@ -1512,7 +1896,7 @@ pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
                 .filter_map(Node::as_object)
                 .any(|b| {
                     !b.contains_key("type")
-                        && ["text", "toolUse", "toolResult"]
+                        && ["text", "toolUse", "toolResult", "reasoningContent"]
                             .iter()
                             .any(|k| b.contains_key(k))
                 })

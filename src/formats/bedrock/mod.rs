@@ -33,6 +33,17 @@
 //! - A request whose messages have toolUse/toolResult blocks but no tools gets tool specs with
 //!   an empty object schema for the called names (Bedrock rejects it otherwise): reported.
 //! - `modelId` is required: a placeholder is added when missing.
+//! - Reasoning: `reasoningContent` (`reasoningText {text, signature}` or `redactedContent`)
+//!   is a reasoning part whose state Bedrock issued; only Bedrock's own is written back (an
+//!   Anthropic signature, even over the same Claude model, or another provider's reasoning
+//!   text is dropped with a reasoning loss naming it). Reasoning settings are
+//!   `additionalModelRequestFields.thinking` (or `reasoning_config`) for Claude and
+//!   `reasoningConfig` for Nova, in the spelling the document had; an effort has no place in
+//!   Claude's settings, a budget none in Nova's.
+//! - Provider-run tools: `systemTool` entries are hosted tools, a `toolUse` of type
+//!   `server_tool_use` and the `toolResult` answering it in the same assistant turn (Nova's
+//!   code interpreter) hosted steps; other providers' hosted tools and steps are dropped by
+//!   name.
 //! - Responses: no model name (dropped); a missing stop reason is derived, missing usage is
 //!   written as zeros (read back as none), missing `metrics` as `{"latencyMs": 0}` (read back
 //!   as none).

@@ -23,6 +23,9 @@ enum BlockKind {
     Text(String),
     Tool(usize, Map<String, Value>),
     Reasoning(String, Option<Value>),
+    Redacted(String),
+    /// A server tool's `toolResult`: its start fields and content blocks.
+    Result(Map<String, Value>, Vec<Value>),
     Other(Value),
 }
 
@@ -121,6 +124,49 @@ impl BedrockAssembler {
             if let Some(c) = call {
                 self.t.append_args(c, input);
             }
+        } else if let Some(Value::Array(items)) = d.get("toolResult") {
+            match self.block(index) {
+                Some(Block {
+                    kind: BlockKind::Result(_, content),
+                    ..
+                }) => {
+                    for item in items {
+                        // Text arrives in pieces: consecutive pieces make one text block.
+                        match (content.last_mut(), get_str(item, "text")) {
+                            (Some(Value::Object(last)), Some(t))
+                                if item.as_object().is_some_and(|o| o.len() == 1) =>
+                            {
+                                match last.get_mut("text") {
+                                    Some(Value::String(s)) => s.push_str(t),
+                                    _ => content.push(item.clone()),
+                                }
+                            }
+                            _ => content.push(item.clone()),
+                        }
+                    }
+                }
+                _ => {
+                    self.t.anomaly(
+                        AnomalyKind::OutOfOrder,
+                        "toolResult delta for a block that did not start as a toolResult".into(),
+                    );
+                }
+            }
+        } else if let Some(data) = d
+            .get("reasoningContent")
+            .and_then(|r| get_str(r, "redactedContent"))
+        {
+            // Redacted reasoning: encrypted bytes (base64 in JSON), in one delta or several.
+            match self.block(index) {
+                Some(Block {
+                    kind: BlockKind::Redacted(s),
+                    ..
+                }) => s.push_str(data),
+                _ => self.blocks.push(Block {
+                    index,
+                    kind: BlockKind::Redacted(data.to_string()),
+                }),
+            }
         } else if let Some(r) = d.get("reasoningContent") {
             let text = get_str(r, "text").unwrap_or("").to_string();
             let sig = r.get("signature").cloned();
@@ -196,6 +242,14 @@ impl Assembler for BedrockAssembler {
                             kind: BlockKind::Tool(c, extra),
                         });
                     }
+                } else if let Some(tr) = start.and_then(|s| s.get("toolResult")) {
+                    // The result of a server tool the model ran (Nova's code interpreter):
+                    // its content arrives in `toolResult` deltas.
+                    let fields = tr.as_object().cloned().unwrap_or_default();
+                    self.blocks.push(Block {
+                        index,
+                        kind: BlockKind::Result(fields, Vec::new()),
+                    });
                 }
             }
             "contentBlockDelta" => match body.get("delta") {
@@ -270,6 +324,12 @@ impl Assembler for BedrockAssembler {
                         rt.insert("signature".into(), sig.clone());
                     }
                     json!({"reasoningContent": {"reasoningText": rt}})
+                }
+                BlockKind::Redacted(d) => json!({"reasoningContent": {"redactedContent": d}}),
+                BlockKind::Result(fields, content) => {
+                    let mut tr = fields.clone();
+                    tr.insert("content".into(), Value::Array(content.clone()));
+                    json!({ "toolResult": tr })
                 }
                 BlockKind::Other(v) => v.clone(),
             })
@@ -352,6 +412,29 @@ fn bedrock(doc: &Value, n: usize) -> Vec<Value> {
             if let Some(sig) = rt.get("signature") {
                 out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
                     "delta": {"reasoningContent": {"signature": sig}}}}));
+            }
+        } else if let Some(d) = block
+            .get("reasoningContent")
+            .and_then(|r| r.get("redactedContent"))
+        {
+            out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                "delta": {"reasoningContent": {"redactedContent": d}}}}));
+        } else if let Some(tr) = block.get("toolResult") {
+            let mut start = fields(tr);
+            let content = start.remove("content").unwrap_or(json!([]));
+            out.push(json!({"contentBlockStart": {"contentBlockIndex": i,
+                                                  "start": {"toolResult": start}}}));
+            for item in content.as_array().into_iter().flatten() {
+                match item.get("text").and_then(Value::as_str) {
+                    Some(text) if item.as_object().is_some_and(|o| o.len() == 1) => {
+                        for f in fragments(text, n) {
+                            out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                                "delta": {"toolResult": [{"text": f}]}}}));
+                        }
+                    }
+                    _ => out.push(json!({"contentBlockDelta": {"contentBlockIndex": i,
+                        "delta": {"toolResult": [item]}}})),
+                }
             }
         } else {
             out.push(json!({"contentBlockDelta": {"contentBlockIndex": i, "delta": block}}));
