@@ -484,12 +484,9 @@ fn encode_content_with(
                     {
                         wp.extra
                             .insert(SIGNATURE.into(), GEMINI_SKIP_SIGNATURE.into());
-                        l.added(
-                            format!("{at}/extra/{ID}/{SIGNATURE}"),
-                            "placeholder thought signature",
-                            PLACEHOLDER_WHY,
-                        )
-                        .at(format!("{target}/{SIGNATURE}"));
+                        // Read back as an attached reasoning part before the call.
+                        l.added(&at, "placeholder thought signature", PLACEHOLDER_WHY)
+                            .at(format!("{target}/{SIGNATURE}"));
                     }
                     parts.push(wp);
                     PartKind::Call
@@ -556,6 +553,18 @@ fn encode_content_with(
                     }
                     match serde_json::from_value::<wire::Part>(value.clone()) {
                         Ok(wp) if kind(&wp) == PartKind::Raw => {
+                            // Kept from older documents: thoughts, signatures and code
+                            // execution now read back as reasoning and hosted steps.
+                            if t.role == "model"
+                                && !matches!(read_model_part(&wp, None), Read::Plain)
+                            {
+                                l.rewritten(
+                                    &at,
+                                    "raw Gemini part",
+                                    "it reads back as the reasoning or hosted-tool step it is",
+                                )
+                                .at(&target);
+                            }
                             parts.push(wp);
                             PartKind::Raw
                         }
@@ -1991,6 +2000,24 @@ fn snake_marker(renamed: &[wire::Renamed]) -> Option<Value> {
     Some(json!(names))
 }
 
+/// Say which snake_case names were read as camelCase: a note, as the document's own format
+/// writes them back as pasted.
+fn snake_case_note(renamed: &[wire::Renamed], l: &mut Losses) {
+    let Some(first) = renamed.first() else {
+        return;
+    };
+    let mut names: Vec<&str> = renamed.iter().map(|r| r.original.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    l.note(
+        "",
+        format!("snake_case field names {}", names.join(", ")),
+        "the API accepts both spellings; Toolscope reads them as the camelCase names the SDK \
+         sends, and writes Gemini documents back in the spelling they were pasted with",
+    )
+    .at(wire::original_pointer(renamed, &first.pointer));
+}
+
 /// The names of a snake_case marker, as the renamings the renderer undoes.
 fn snake_names(v: Option<&Value>) -> Vec<wire::Renamed> {
     v.and_then(Value::as_array)
@@ -2014,6 +2041,7 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
     let mut l = Losses::new();
     let mut x = Exchange::default();
     let mut top = doc.extra;
+    snake_case_note(&renamed, &mut l);
     if let Some(m) = snake_marker(&renamed) {
         top.insert(SNAKE.into(), m);
     }
@@ -2253,6 +2281,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
 pub fn decode_response(mut doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
     let renamed = std::mem::take(&mut doc.renamed);
     let mut l = Losses::new();
+    snake_case_note(&renamed, &mut l);
     let mut fields = Fields::new();
     let mut response_fields = doc.extra;
     if let Some(id) = doc.response_id.filter(|id| id != PLACEHOLDER_RESPONSE_ID) {
