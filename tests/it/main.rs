@@ -38,6 +38,7 @@ mod ollama;
 mod openai_chat;
 mod openai_responses;
 mod real_traffic;
+mod reasoning_ai_sdk;
 mod reasoning_gemini;
 mod redact;
 mod roundtrip;
