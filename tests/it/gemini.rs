@@ -523,7 +523,8 @@ fn gemini_pasted_request_survives_unchanged() {
     assert!(losses.is_empty(), "{losses:#?}");
     // What the model understood.
     assert_eq!(x.system.as_deref(), Some("You are a travel agent."));
-    assert_eq!(x.tools.len(), 2);
+    assert_eq!(x.tools.len(), 3, "two functions and Google Search");
+    assert_eq!(x.tools[2].hosted.as_ref().unwrap().kind, "web_search");
     assert_eq!(x.tool_choice, Some(ToolChoice::mode(ChoiceMode::Validated)));
     assert_eq!(x.options.temperature, Some(1.0));
     assert_eq!(x.options.max_tokens, Some(8192));
@@ -532,11 +533,23 @@ fn gemini_pasted_request_survives_unchanged() {
     assert_eq!(roles, [User, Assistant, Tool, Assistant, Tool, User]);
     let first_call = x.messages[1].tool_calls().next().unwrap();
     assert_eq!(first_call.id.as_deref(), Some("8f2b1c"));
+    // The thought is reasoning; the call's signature is an attached reasoning part before it.
+    let Part::Reasoning(thought) = &x.messages[1].parts[0] else {
+        panic!("thought read as reasoning")
+    };
     assert_eq!(
-        first_call.extra["gemini"]["thoughtSignature"],
-        "CiQBcsjafEiAcxLBqOxEZp0Z"
+        thought.text.as_deref(),
+        Some("**Planning**\nCheck the flight first.")
     );
-    assert!(matches!(&x.messages[1].parts[0], Part::Raw { format, .. } if format == "gemini"));
+    let Part::Reasoning(sig) = &x.messages[1].parts[1] else {
+        panic!("signature read as reasoning")
+    };
+    assert!(sig.attached);
+    let o = sig.opaque.as_ref().unwrap();
+    assert_eq!(
+        (o.data.as_str(), o.provider.as_str()),
+        ("CiQBcsjafEiAcxLBqOxEZp0Z", "gemini")
+    );
     assert!(matches!(&x.messages[0].parts[1], Part::Raw { .. }));
     let r: Vec<_> = x.messages[4].tool_results().collect();
     assert_eq!(r[0].content, text_result("Booking confirmed"));
@@ -629,18 +642,21 @@ fn gemini_snake_case_docs_example_is_read() {
         "property names are user data, never renamed"
     );
     assert_eq!(x.tool_choice, Some(ToolChoice::mode(ChoiceMode::Auto)));
-    let loss = dec
+    let note = dec
         .losses
         .iter()
         .find(|l| l.what.contains("snake_case"))
-        .expect("snake_case reported");
-    assert!(loss.what.contains("function_declarations"), "{}", loss.what);
-    // Written back in camelCase, keeping the lower-case spellings it was pasted with.
+        .expect("snake_case noted");
+    assert_eq!(note.kind, LossKind::Note);
+    assert!(note.what.contains("function_declarations"), "{}", note.what);
+    // Written back in the snake_case and lower-case spellings it was pasted with.
     let enc = G.encode(x, Kind::Request);
     let doc: Value = serde_json::from_str(&enc.text).unwrap();
-    assert_eq!(doc["toolConfig"]["functionCallingConfig"]["mode"], "auto");
-    assert!(doc["tools"][0]["functionDeclarations"].is_array());
-    assert!(doc.get("system_instruction").is_none());
+    assert_eq!(doc, serde_json::from_str::<Value>(text).unwrap());
+    assert_eq!(
+        doc["tool_config"]["function_calling_config"]["mode"],
+        "auto"
+    );
 }
 
 #[test]
@@ -792,14 +808,18 @@ fn gemini_non_function_tools_survive_an_edit() {
         "tools": [{"googleSearch": {}}, {"codeExecution": {}}]
     });
     let (mut x, _) = paste_round_trip(&doc, Kind::Request);
-    assert!(x.tools.is_empty());
-    x.tools.push(common::bare_tool("f"));
-    let (doc, back, losses) = trip(&x, Kind::Request);
+    let kinds: Vec<&str> = x
+        .tools
+        .iter()
+        .map(|t| t.hosted.as_ref().unwrap().kind.as_str())
+        .collect();
+    assert_eq!(kinds, ["web_search", "code_execution"]);
+    x.tools.insert(0, common::bare_tool("f"));
+    let (doc, back, _) = trip(&x, Kind::Request);
     assert_eq!(
         doc["tools"],
         json!([{"functionDeclarations": [{"name": "f"}]}, {"googleSearch": {}}, {"codeExecution": {}}])
     );
-    assert!(has_loss(&losses, LossKind::Rewritten, "/extra"));
     assert_eq!(back.tools, x.tools);
 }
 

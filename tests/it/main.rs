@@ -40,6 +40,8 @@ mod openai_responses;
 mod real_traffic;
 mod reasoning_anthropic;
 mod reasoning_bedrock;
+mod reasoning_ai_sdk;
+mod reasoning_gemini;
 mod redact;
 mod roundtrip;
 mod schema;

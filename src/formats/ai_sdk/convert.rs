@@ -2,6 +2,7 @@
 //! apart by `type` and `role`; reading them by hand gives pointers at the element that does
 //! not fit).
 
+use super::reasoning;
 use super::ui;
 use crate::formats::json::escape;
 use crate::formats::shared;
@@ -255,6 +256,7 @@ fn encode_message(
         (Role::Tool, _) => "tool",
     };
     let mut parts = Vec::new();
+    let mut pending: Option<reasoning::Pending> = None;
     for (j, p) in m.parts.iter().enumerate() {
         let pat = format!("{at}/parts/{j}");
         let ptarget = format!("{target}/content/{}", parts.len());
@@ -262,7 +264,8 @@ fn encode_message(
             Part::Text { .. } => m.role != Role::Tool,
             Part::ToolCall(_) => m.role == Role::Assistant,
             Part::ToolResult(_) => m.role != Role::User,
-            Part::Raw { .. } | Part::Reasoning(_) | Part::Hosted(_) => m.role != Role::Tool,
+            Part::Raw { .. } => m.role != Role::Tool,
+            Part::Reasoning(_) | Part::Hosted(_) => m.role == Role::Assistant,
         };
         if !allowed {
             losses
@@ -274,9 +277,28 @@ fn encode_message(
                 .at(target);
             continue;
         }
-        if let Some(v) = encode_part(p, &pat, &ptarget, names, losses) {
+        if let Part::Reasoning(r) = p {
+            if let Some(v) = reasoning::encode_reasoning(r, &pat, &ptarget, &mut pending, losses) {
+                parts.push(v);
+            }
+            continue;
+        }
+        if let Some(mut v) = encode_part(p, &pat, &ptarget, names, losses) {
+            if let Some(s) = pending.take() {
+                reasoning::attach(&mut v, s);
+            }
             parts.push(v);
         }
+    }
+    if pending.is_some() {
+        losses
+            .reasoning(
+                format!("{at}/parts"),
+                "thought signature attached to no part",
+                "the AI SDK keeps a thought signature in the options of the part it belongs to, \
+                 and none follows it",
+            )
+            .at(target);
     }
     let mut o = Map::new();
     o.insert("role".into(), json!(role));
@@ -337,9 +359,11 @@ fn encode_part(
         Part::ToolCall(c) => Some(encode_call(c, at, target, losses)),
         Part::ToolResult(r) => Some(encode_result(r, at, target, names, losses)),
         Part::Reasoning(r) => {
+            // Written by `encode_message`; this arm is not reached.
             shared::drop_reasoning(r, at, "The AI SDK", losses).at(target);
             None
         }
+        Part::Hosted(h) if h.format == ID && h.value.is_object() => Some(h.value.clone()),
         Part::Hosted(h) => {
             shared::drop_hosted(h, at, losses).at(target);
             None
@@ -489,13 +513,32 @@ fn encode_output(r: &ToolResult, at: &str, target: &str, losses: &mut Losses) ->
 /// parts of a `generateText` result apps keep (`response.messages` is what they append to the
 /// conversation).
 pub fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
-    let x = &x.response_view();
     let mut losses = Losses::new();
+    let mut view = x.response_view();
+    // Tool outputs last (run on the server, as a UI message stream delivers them): an AI SDK
+    // response holds every step of the turn, so the turn is written, not an empty response.
+    if x.messages.last().is_some_and(|m| m.role == Role::Tool) {
+        let start = x
+            .messages
+            .iter()
+            .rposition(|m| m.role == Role::User)
+            .map_or(0, |i| i + 1);
+        view.messages = x.messages.get(start..).unwrap_or_default().to_vec();
+        if !view.messages.is_empty() {
+            losses.note(
+                "/messages",
+                "the turn's steps and tool outputs",
+                "an AI SDK response (response.messages) holds every step of the turn, the \
+                 outputs of tools run on the server included",
+            );
+        }
+    }
+    let x = &view;
     let (y, id_losses) = assign_missing_ids(x, "the AI SDK pairs results with calls by toolCallId");
     losses.extend(id_losses);
     let messages = encode_messages(&y, &mut losses, "/response/messages");
     let mut o = Map::new();
-    if let Some(m) = y.messages.last() {
+    if let Some(m) = y.messages.iter().rev().find(|m| m.role == Role::Assistant) {
         if let Some(r) = &m.stop_reason {
             let reason = match r {
                 StopReason::EndTurn => "stop".to_string(),
@@ -784,10 +827,10 @@ fn decode_messages(
                     .insert("role".into(), json!("system"));
                 msg
             }
-            "user" => Message::new(Role::User, decode_content(content, &cat)?),
-            "assistant" => Message::new(Role::Assistant, decode_content(content, &cat)?),
+            "user" => Message::new(Role::User, decode_content(content, &cat, false)?),
+            "assistant" => Message::new(Role::Assistant, decode_content(content, &cat, true)?),
             "tool" => {
-                let parts = decode_content(content, &cat)?;
+                let parts = decode_content(content, &cat, false)?;
                 Message::new(Role::Tool, parts)
             }
             other => {
@@ -808,17 +851,61 @@ fn decode_messages(
     Ok(out)
 }
 
-fn decode_content(content: Option<&Value>, at: &str) -> Result<Vec<Part>, DecodeError> {
+fn decode_content(
+    content: Option<&Value>,
+    at: &str,
+    assistant: bool,
+) -> Result<Vec<Part>, DecodeError> {
     match content {
         Some(Value::String(s)) => Ok(vec![Part::text(s.clone())]),
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .enumerate()
-            .map(|(j, p)| decode_part(p, &format!("{at}/{j}")))
-            .collect(),
+        Some(Value::Array(parts)) => {
+            let mut out = Vec::with_capacity(parts.len());
+            for (j, p) in parts.iter().enumerate() {
+                let pat = format!("{at}/{j}");
+                if assistant {
+                    if let Some(split) = assistant_part(p, &pat)? {
+                        out.extend(split);
+                        continue;
+                    }
+                }
+                out.push(decode_part(p, &pat)?);
+            }
+            Ok(out)
+        }
         Some(_) => Err(err(at, "content must be a string or an array of parts")),
         None => Err(err(at.trim_end_matches("/content"), "missing `content`")),
     }
+}
+
+/// What only an assistant message holds: reasoning, provider-executed calls and their
+/// results, and thought signatures on text and calls (split off as attached reasoning).
+/// `None` for everything else.
+fn assistant_part(p: &Value, at: &str) -> Result<Option<Vec<Part>>, DecodeError> {
+    let Some(o) = p.as_object() else {
+        return Ok(None);
+    };
+    let ty = o.get("type").and_then(Value::as_str).unwrap_or("");
+    Ok(match ty {
+        "reasoning" if o.get("text").is_some_and(Value::is_string) => {
+            Some(vec![reasoning::decode_reasoning(
+                o,
+                "providerOptions",
+                &["type", "text"],
+            )])
+        }
+        "tool-call" if o.get("providerExecuted") == Some(&Value::Bool(true)) => {
+            Some(vec![reasoning::hosted(o, crate::model::HostedKind::Call)])
+        }
+        "tool-result" => Some(vec![reasoning::hosted(o, crate::model::HostedKind::Result)]),
+        "text" | "tool-call" => {
+            let mut rest = o.clone();
+            match reasoning::take_attached(&mut rest, "providerOptions") {
+                Some(r) => Some(vec![r, decode_part(&Value::Object(rest), at)?]),
+                None => None,
+            }
+        }
+        _ => None,
+    })
 }
 
 fn decode_part(p: &Value, at: &str) -> Result<Part, DecodeError> {

@@ -38,6 +38,7 @@
 //! inside the conversation, image, file and reasoning parts as `Part::Raw`.
 
 mod convert;
+mod reasoning;
 pub mod stream;
 pub mod ui;
 

@@ -22,9 +22,44 @@ use serde_json::{json, Map, Value};
 /// One piece of an assistant step.
 #[derive(Debug, Clone, PartialEq)]
 enum Piece {
-    Text { id: String, text: String },
-    Reasoning { id: String, text: String },
-    Call { call: usize },
+    Text {
+        id: String,
+        text: String,
+        meta: Map<String, Value>,
+    },
+    Reasoning {
+        id: String,
+        text: String,
+        meta: Map<String, Value>,
+    },
+    Call {
+        call: usize,
+    },
+    /// The output of a tool the provider executed: a `tool-result` in the assistant message.
+    Output {
+        id: String,
+        name: String,
+        output: Value,
+    },
+}
+
+/// Merge a chunk's `providerMetadata` into what a part has gathered (provider by provider).
+fn merge_meta(into: &mut Map<String, Value>, v: &Value) {
+    let Some(Value::Object(m)) = v.get("providerMetadata") else {
+        return;
+    };
+    for (k, val) in m {
+        match (into.get_mut(k), val) {
+            (Some(Value::Object(have)), Value::Object(add)) => {
+                for (f, x) in add {
+                    have.insert(f.clone(), x.clone());
+                }
+            }
+            _ => {
+                into.insert(k.clone(), val.clone());
+            }
+        }
+    }
 }
 
 /// One step: what the model said and the outputs of the tools it called.
@@ -44,6 +79,9 @@ pub struct AiSdkAssembler {
     message_id: Option<String>,
     /// Token counts from message metadata (`usage` or `totalUsage`), as apps attach them.
     usage: Option<Value>,
+    /// Calls the provider executed, and each call's provider metadata, by call index.
+    executed: Vec<usize>,
+    call_meta: Vec<(usize, Map<String, Value>)>,
 }
 
 impl Default for AiSdkAssembler {
@@ -54,6 +92,8 @@ impl Default for AiSdkAssembler {
             finish_reason: None,
             message_id: None,
             usage: None,
+            executed: Vec::new(),
+            call_meta: Vec::new(),
         }
     }
 }
@@ -86,35 +126,67 @@ impl AiSdkAssembler {
             .unwrap_or_default()
     }
 
+    /// Record that call `i` was executed by the provider, and its provider metadata.
+    fn note_call(&mut self, i: usize, v: &Value) {
+        if v.get("providerExecuted") == Some(&Value::Bool(true)) && !self.executed.contains(&i) {
+            self.executed.push(i);
+        }
+        if v.get("providerMetadata").is_some() {
+            match self.call_meta.iter_mut().find(|(c, _)| *c == i) {
+                Some((_, m)) => merge_meta(m, v),
+                None => {
+                    let mut m = Map::new();
+                    merge_meta(&mut m, v);
+                    self.call_meta.push((i, m));
+                }
+            }
+        }
+    }
+
     fn open(&mut self, id: &str, name: &str) -> Option<usize> {
         let i = self.t.open_call(Some(id.to_string()), name)?;
         self.step().pieces.push(Piece::Call { call: i });
         Some(i)
     }
 
-    fn text_piece(&mut self, id: &str, delta: &str, reasoning: bool) {
+    fn text_piece(&mut self, id: &str, delta: &str, reasoning: bool, chunk: &Value) {
         let step = self.step();
         let found = step
             .pieces
             .iter_mut()
             .rev()
             .find_map(|p| match (p, reasoning) {
-                (Piece::Text { id: pid, text }, false)
-                | (Piece::Reasoning { id: pid, text }, true)
-                    if pid == id =>
-                {
-                    Some(text)
-                }
+                (
+                    Piece::Text {
+                        id: pid,
+                        text,
+                        meta,
+                    },
+                    false,
+                )
+                | (
+                    Piece::Reasoning {
+                        id: pid,
+                        text,
+                        meta,
+                    },
+                    true,
+                ) if pid == id => Some((text, meta)),
                 _ => None,
             });
         match found {
-            Some(text) => text.push_str(delta),
+            Some((text, meta)) => {
+                text.push_str(delta);
+                merge_meta(meta, chunk);
+            }
             None => {
                 let (id, text) = (id.to_string(), delta.to_string());
+                let mut meta = Map::new();
+                merge_meta(&mut meta, chunk);
                 step.pieces.push(if reasoning {
-                    Piece::Reasoning { id, text }
+                    Piece::Reasoning { id, text, meta }
                 } else {
-                    Piece::Text { id, text }
+                    Piece::Text { id, text, meta }
                 });
             }
         }
@@ -152,18 +224,19 @@ impl AiSdkAssembler {
             "finish-step" => {}
             "text-start" | "text-end" | "reasoning-start" | "reasoning-end" => {
                 let id = get_str(&v, "id").unwrap_or("").to_string();
-                if ty.ends_with("start") {
-                    self.text_piece(&id, "", ty.starts_with("reasoning"));
-                }
+                // An end adds its metadata (a signature) to the part it closes.
+                self.text_piece(&id, "", ty.starts_with("reasoning"), &v);
             }
             "text-delta" | "reasoning-delta" => {
                 let id = get_str(&v, "id").unwrap_or("").to_string();
                 let delta = get_str(&v, "delta").unwrap_or("").to_string();
-                self.text_piece(&id, &delta, ty == "reasoning-delta");
+                self.text_piece(&id, &delta, ty == "reasoning-delta", &v);
             }
             "tool-input-start" => {
                 let name = get_str(&v, "toolName").unwrap_or("");
-                self.open(&call_id, name);
+                if let Some(i) = self.open(&call_id, name) {
+                    self.note_call(i, &v);
+                }
             }
             "tool-input-delta" => {
                 let delta = get_str(&v, "inputTextDelta").unwrap_or("");
@@ -182,6 +255,7 @@ impl AiSdkAssembler {
                     None => self.open(&call_id, &name),
                 };
                 let Some(i) = i else { return };
+                self.note_call(i, &v);
                 let input = v.get("input").cloned().unwrap_or(json!({}));
                 let whole = serde_json::to_string(&input).unwrap_or_default();
                 let so_far = self.t.calls.get(i).map(|c| c.arguments.clone());
@@ -228,7 +302,16 @@ impl AiSdkAssembler {
                         None => json!({"type": "json", "value": null}),
                     }
                 };
-                self.step().outputs.push((call_id, name, output));
+                let by_provider = v.get("providerExecuted") == Some(&Value::Bool(true))
+                    || self
+                        .call_index(&call_id)
+                        .is_some_and(|i| self.executed.contains(&i));
+                if by_provider {
+                    let id = call_id;
+                    self.step().pieces.push(Piece::Output { id, name, output });
+                } else {
+                    self.step().outputs.push((call_id, name, output));
+                }
             }
             "finish" => {
                 if let Some(r) = get_str(&v, "finishReason") {
@@ -282,19 +365,35 @@ impl Assembler for AiSdkAssembler {
                 .pieces
                 .iter()
                 .filter_map(|p| match p {
-                    Piece::Text { text, .. } if text.is_empty() => None,
-                    Piece::Text { text, .. } => Some(json!({"type": "text", "text": text})),
-                    Piece::Reasoning { text, .. } => {
-                        Some(json!({"type": "reasoning", "text": text}))
+                    Piece::Text { text, meta, .. } if text.is_empty() && meta.is_empty() => None,
+                    Piece::Text { text, meta, .. } => {
+                        Some(with_options(json!({"type": "text", "text": text}), meta))
                     }
+                    Piece::Reasoning { text, meta, .. } => Some(with_options(
+                        json!({"type": "reasoning", "text": text}),
+                        meta,
+                    )),
                     Piece::Call { call } => self.t.calls.get(*call).map(|c| {
-                        json!({
+                        let mut o = json!({
                             "type": "tool-call",
                             "toolCallId": c.id.clone().unwrap_or_default(),
                             "toolName": c.name,
                             "input": arguments_value(&c.arguments),
-                        })
+                        });
+                        if self.executed.contains(call) {
+                            o["providerExecuted"] = Value::Bool(true);
+                        }
+                        match self.call_meta.iter().find(|(i, _)| i == call) {
+                            Some((_, m)) => with_options(o, m),
+                            None => o,
+                        }
                     }),
+                    Piece::Output { id, name, output } => Some(json!({
+                        "type": "tool-result",
+                        "toolCallId": id,
+                        "toolName": name,
+                        "output": output,
+                    })),
                 })
                 .collect();
             if !content.is_empty() {
@@ -331,6 +430,15 @@ impl Assembler for AiSdkAssembler {
     }
 }
 
+/// A ModelMessage part with the provider metadata its chunks carried as `providerOptions`
+/// (what `convertToModelMessages` passes back to the provider).
+fn with_options(mut part: Value, meta: &Map<String, Value>) -> Value {
+    if !meta.is_empty() {
+        part["providerOptions"] = Value::Object(meta.clone());
+    }
+    part
+}
+
 /// The UI message stream for an encoded AI SDK response: one step, text in fragments of `n`
 /// characters, each call's input as `tool-input-delta` fragments of its JSON text, then the
 /// whole input, `finish` and `[DONE]`.
@@ -364,18 +472,57 @@ fn synthesize(doc: &Value, n: usize) -> Vec<Value> {
                     }
                     out.push(json!({"type": "text-end", "id": id}));
                 }
+                Some("reasoning") => {
+                    let id = format!("reasoning-{text_n}");
+                    text_n += 1;
+                    out.push(json!({"type": "reasoning-start", "id": id}));
+                    let text = p.get("text").and_then(Value::as_str).unwrap_or("");
+                    for frag in fragments(text, n) {
+                        out.push(json!({"type": "reasoning-delta", "id": id, "delta": frag}));
+                    }
+                    let mut end = json!({"type": "reasoning-end", "id": id});
+                    if let Some(m) = p.get("providerOptions") {
+                        end["providerMetadata"] = m.clone();
+                    }
+                    out.push(end);
+                }
                 Some("tool-call") => {
                     let id = p.get("toolCallId").cloned().unwrap_or(json!(""));
                     let name = p.get("toolName").cloned().unwrap_or(json!(""));
                     let input = p.get("input").cloned().unwrap_or(json!({}));
-                    out.push(
-                        json!({"type": "tool-input-start", "toolCallId": id, "toolName": name}),
-                    );
+                    let by_provider = p.get("providerExecuted") == Some(&Value::Bool(true));
+                    let mut start =
+                        json!({"type": "tool-input-start", "toolCallId": id, "toolName": name});
+                    let mut whole = json!({"type": "tool-input-available", "toolCallId": id, "toolName": name, "input": input});
+                    if by_provider {
+                        start["providerExecuted"] = Value::Bool(true);
+                        whole["providerExecuted"] = Value::Bool(true);
+                    }
+                    if let Some(m) = p.get("providerOptions") {
+                        whole["providerMetadata"] = m.clone();
+                    }
+                    out.push(start);
                     let text = serde_json::to_string(&input).unwrap_or_default();
                     for frag in fragments(&text, n) {
                         out.push(json!({"type": "tool-input-delta", "toolCallId": id, "inputTextDelta": frag}));
                     }
-                    out.push(json!({"type": "tool-input-available", "toolCallId": id, "toolName": name, "input": input}));
+                    out.push(whole);
+                }
+                Some("tool-result") => {
+                    // An output of a tool the provider ran, in the assistant message.
+                    let id = p.get("toolCallId").cloned().unwrap_or(json!(""));
+                    let output = p.get("output").cloned().unwrap_or(Value::Null);
+                    let kind = output.get("type").and_then(Value::as_str).unwrap_or("");
+                    let value = output.get("value").cloned().unwrap_or(Value::Null);
+                    out.push(if kind.starts_with("error") {
+                        let text = match &value {
+                            Value::String(s) => s.clone(),
+                            v => v.to_string(),
+                        };
+                        json!({"type": "tool-output-error", "toolCallId": id, "errorText": text, "providerExecuted": true})
+                    } else {
+                        json!({"type": "tool-output-available", "toolCallId": id, "output": value, "providerExecuted": true})
+                    });
                 }
                 _ => {}
             }

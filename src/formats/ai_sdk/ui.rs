@@ -172,16 +172,25 @@ fn assistant(parts: &[Value], out: &mut Vec<Message>) {
                 .get("toolCallId")
                 .and_then(Value::as_str)
                 .map(str::to_string);
+            // A call whose input failed validation (`output-error`) keeps the model's input
+            // as `rawInput`, `input` then being absent.
             let input = match p.get("input") {
-                Some(Value::Null) | None => json!({}),
+                Some(Value::Null) | None => match p.get("rawInput") {
+                    Some(Value::Null) | None => json!({}),
+                    Some(v) => v.clone(),
+                },
                 Some(v) => v.clone(),
             };
+            let state = p.get("state").and_then(Value::as_str).unwrap_or("");
+            if p.get("providerExecuted") == Some(&Value::Bool(true)) {
+                provider_step(p, &name, input, state, &mut content);
+                continue;
+            }
             content.push(Part::ToolCall(ToolCall::new(
                 id.clone(),
                 name.clone(),
                 input,
             )));
-            let state = p.get("state").and_then(Value::as_str).unwrap_or("");
             let result = match state {
                 "output-available" => Some((
                     match p.get("output") {
@@ -216,8 +225,33 @@ fn assistant(parts: &[Value], out: &mut Vec<Message>) {
                 if !results.is_empty() {
                     flush(&mut content, &mut results, out);
                 }
-                content.push(simple_part(p));
+                match p.as_object() {
+                    Some(o) if o.get("text").is_some_and(Value::is_string) => {
+                        let mut rest = o.clone();
+                        if let Some(r) =
+                            super::reasoning::take_attached(&mut rest, "providerMetadata")
+                        {
+                            content.push(r);
+                        }
+                        content.push(simple_part(&Value::Object(rest)));
+                    }
+                    _ => content.push(simple_part(p)),
+                }
             }
+            "reasoning" => match p.as_object() {
+                Some(o) if o.get("text").is_some_and(Value::is_string) => {
+                    // `state` (streaming / done) is a UI state: not carried.
+                    content.push(super::reasoning::decode_reasoning(
+                        o,
+                        "providerMetadata",
+                        &["type", "text", "state"],
+                    ));
+                }
+                _ => content.push(Part::Raw {
+                    format: ID.into(),
+                    value: p.clone(),
+                }),
+            },
             _ => content.push(Part::Raw {
                 format: ID.into(),
                 value: p.clone(),
@@ -225,4 +259,48 @@ fn assistant(parts: &[Value], out: &mut Vec<Message>) {
         }
     }
     flush(&mut content, &mut results, out);
+}
+
+/// A tool part the provider executed, as the `ModelMessage` parts `convertToModelMessages`
+/// writes for it: a `tool-call` with `providerExecuted: true` and, once it ran, a
+/// `tool-result` in the same assistant message.
+fn provider_step(p: &Value, name: &str, input: Value, state: &str, content: &mut Vec<Part>) {
+    let id = p.get("toolCallId").cloned().unwrap_or(Value::Null);
+    let mut call = serde_json::Map::new();
+    call.insert("type".into(), json!("tool-call"));
+    call.insert("toolCallId".into(), id.clone());
+    call.insert("toolName".into(), json!(name));
+    call.insert("input".into(), input);
+    call.insert("providerExecuted".into(), json!(true));
+    if let Some(m) = p.get("callProviderMetadata") {
+        call.insert("providerOptions".into(), m.clone());
+    }
+    content.push(super::reasoning::hosted(
+        &call,
+        crate::model::HostedKind::Call,
+    ));
+    let output = match state {
+        "output-available" => match p.get("output") {
+            Some(Value::String(s)) => json!({"type": "text", "value": s}),
+            Some(v) => json!({"type": "json", "value": v}),
+            None => json!({"type": "json", "value": null}),
+        },
+        "output-error" => json!({
+            "type": "error-text",
+            "value": p.get("errorText").and_then(Value::as_str).unwrap_or("")
+        }),
+        _ => return,
+    };
+    let mut result = serde_json::Map::new();
+    result.insert("type".into(), json!("tool-result"));
+    result.insert("toolCallId".into(), id);
+    result.insert("toolName".into(), json!(name));
+    result.insert("output".into(), output);
+    if let Some(m) = p.get("callProviderMetadata") {
+        result.insert("providerOptions".into(), m.clone());
+    }
+    content.push(super::reasoning::hosted(
+        &result,
+        crate::model::HostedKind::Result,
+    ));
 }

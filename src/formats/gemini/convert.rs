@@ -23,8 +23,9 @@ use crate::formats::shared;
 use crate::formats::sniff::Node;
 use crate::formats::DecodeError;
 use crate::model::{
-    empty_object_schema, Block, ChoiceMode, Exchange, Extra, Loss, Losses, Message, Options, Part,
-    ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage,
+    empty_object_schema, Block, ChoiceMode, Exchange, Extra, HostedKind, HostedStep, HostedTool,
+    Loss, Losses, Message, Opaque, OpaqueKind, Options, Part, Reasoning, ResultContent, Role,
+    StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage, GEMINI_SKIP_SIGNATURE,
 };
 use serde_json::{json, Value};
 
@@ -343,6 +344,8 @@ struct Target<'a> {
     at: &'a str,
     /// Encoding a response (response-only extras are expected, stop reasons kept).
     response: bool,
+    /// The model the decoder will name as the issuer of the thought signatures written here.
+    issuer: Option<&'a str>,
 }
 
 /// Pointer of a part left out: the part itself when it is the last, else the whole part list
@@ -364,6 +367,18 @@ fn encode_content(
     group: &[(usize, &Message)],
     t: &Target,
     calls: &mut [Pending],
+    l: &mut Losses,
+) -> wire::Content {
+    encode_content_with(group, t, calls, &[], l)
+}
+
+/// [`encode_content`], giving the calls at `placeholders` (message, part) Gemini's documented
+/// stand-in signature.
+fn encode_content_with(
+    group: &[(usize, &Message)],
+    t: &Target,
+    calls: &mut [Pending],
+    placeholders: &[(usize, usize)],
     l: &mut Losses,
 ) -> wire::Content {
     let mut parts: Vec<wire::Part> = Vec::new();
@@ -423,6 +438,8 @@ fn encode_content(
             );
         }
         let has_other = m.parts.iter().any(|p| !is_plain_empty_text(p));
+        // A signature of an attached reasoning part, for the next part written.
+        let mut pending: Option<(String, String)> = None;
         for (pj, part) in m.parts.iter().enumerate() {
             let at = format!("{base}/parts/{pj}");
             let gone = part_gone(&base, pj, m.parts.len());
@@ -460,7 +477,18 @@ fn encode_content(
                         );
                         continue;
                     }
-                    parts.push(encode_call(c, &at, &target, l));
+                    let mut wp = encode_call(c, &at, &target, l);
+                    if placeholders.contains(&(*mi, pj))
+                        && pending.is_none()
+                        && !wp.extra.contains_key(SIGNATURE)
+                    {
+                        wp.extra
+                            .insert(SIGNATURE.into(), GEMINI_SKIP_SIGNATURE.into());
+                        // Read back as an attached reasoning part before the call.
+                        l.added(&at, "placeholder thought signature", PLACEHOLDER_WHY)
+                            .at(format!("{target}/{SIGNATURE}"));
+                    }
+                    parts.push(wp);
                     PartKind::Call
                 }
                 Part::ToolResult(r) => {
@@ -476,11 +504,38 @@ fn encode_content(
                     PartKind::Response
                 }
                 Part::Reasoning(r) => {
-                    shared::drop_reasoning(r, &gone, "Gemini", l);
+                    if t.role != "model" {
+                        shared::drop_reasoning(r, &gone, "a Gemini user content", l);
+                        continue;
+                    }
+                    if let Some(o) = r.opaque.as_ref().filter(|o| o.replayable_to(ID)) {
+                        if o.model.is_some() && o.model.as_deref() != t.issuer {
+                            l.note(
+                                format!("{at}/opaque/model"),
+                                "the model that issued the thought signature",
+                                "a Gemini body names no model per part; the signature itself \
+                                 is sent",
+                            );
+                        }
+                    }
+                    if let Some(wp) = encode_reasoning(r, &at, &gone, &mut pending, l) {
+                        parts.push(wp);
+                    }
                     continue;
                 }
                 Part::Hosted(h) => {
-                    shared::drop_hosted(h, &gone, l);
+                    let own_step = h.format == ID && t.role == "model";
+                    match serde_json::from_value::<wire::Part>(h.value.clone()) {
+                        Ok(mut wp) if own_step => {
+                            if let Some((sig, _)) = pending.take() {
+                                wp.extra.entry(SIGNATURE).or_insert(Value::String(sig));
+                            }
+                            parts.push(wp);
+                        }
+                        _ => {
+                            shared::drop_hosted(h, &gone, l);
+                        }
+                    }
                     continue;
                 }
                 Part::Raw { format, value } => {
@@ -498,6 +553,18 @@ fn encode_content(
                     }
                     match serde_json::from_value::<wire::Part>(value.clone()) {
                         Ok(wp) if kind(&wp) == PartKind::Raw => {
+                            // Kept from older documents: thoughts, signatures and code
+                            // execution now read back as reasoning and hosted steps.
+                            if t.role == "model"
+                                && !matches!(read_model_part(&wp, None), Read::Plain)
+                            {
+                                l.rewritten(
+                                    &at,
+                                    "raw Gemini part",
+                                    "it reads back as the reasoning or hosted-tool step it is",
+                                )
+                                .at(&target);
+                            }
                             parts.push(wp);
                             PartKind::Raw
                         }
@@ -513,6 +580,11 @@ fn encode_content(
                     }
                 }
             };
+            if let Some((sig, _)) = pending.take() {
+                if let Some(last) = parts.last_mut() {
+                    last.extra.entry(SIGNATURE).or_insert(Value::String(sig));
+                }
+            }
             // Gemini fields in a part's extras can change what it reads back as (`thought`).
             if parts.last().map(kind) != Some(expected) {
                 l.rewritten(
@@ -523,12 +595,111 @@ fn encode_content(
                 .at(target);
             }
         }
+        if let Some((sig, at)) = pending.take() {
+            l.rewritten(
+                &at,
+                "thought signature attached to no part",
+                "no part follows it in its turn: sent as a part holding only the signature",
+            )
+            .at(format!("{}/parts/{}", t.at, parts.len()));
+            let mut extra = Fields::new();
+            extra.insert(SIGNATURE.into(), Value::String(sig));
+            parts.push(wire::Part {
+                extra,
+                ..Default::default()
+            });
+        }
     }
     wire::Content {
         role: Some(t.role.into()),
         parts,
         extra: without(extra, &["role", "parts"], &format!("/messages/{first}"), l),
     }
+}
+
+/// Why a Gemini 3 request gets the placeholder signature.
+const PLACEHOLDER_WHY: &str = "Gemini 3 rejects a function call of the current turn without a \
+    thought signature (400 \"Function call is missing a thought_signature\"); this call has none \
+    Gemini issued, so it carries the stand-in Google documents for calls made elsewhere \
+    (https://ai.google.dev/gemini-api/docs/thought-signatures, FAQ), which skips the check";
+
+/// A reasoning part of a model turn: a `thought` part, or (attached) the signature the next
+/// part carries, set in `pending`. State another provider issued is reported and left out.
+fn encode_reasoning(
+    r: &Reasoning,
+    at: &str,
+    gone: &str,
+    pending: &mut Option<(String, String)>,
+    l: &mut Losses,
+) -> Option<wire::Part> {
+    foreign(l, &r.extra, at);
+    let sig = match &r.opaque {
+        Some(o) if o.replayable_to(ID) => Some(o.data.clone()),
+        Some(o) => {
+            l.reasoning(format!("{at}/opaque"), o.what(), o.why_dropped());
+            None
+        }
+        None => None,
+    };
+    let mut fields = own(&r.extra);
+    let bare = fields.remove(BARE).is_some();
+    fields.retain(|k, _| !crate::model::is_form_key(k));
+    let text = match (&r.text, r.summary.is_empty()) {
+        (Some(t), true) => Some(t.clone()),
+        (None, false) => {
+            l.rewritten(
+                format!("{at}/summary"),
+                "reasoning summaries",
+                "Gemini has no summary of its own: sent as the thought part's text",
+            );
+            Some(r.summary.join("\n\n"))
+        }
+        (Some(t), false) => {
+            l.reasoning(
+                format!("{at}/summary"),
+                "reasoning summaries",
+                "a Gemini thought part holds one text: the reasoning text is sent",
+            );
+            Some(t.clone())
+        }
+        (None, true) => None,
+    };
+    if r.attached && text.is_none() && fields.is_empty() {
+        if let Some(s) = sig {
+            *pending = Some((s, at.to_string()));
+        } else if r.opaque.is_none() {
+            l.dropped(gone, "empty reasoning part", "it holds nothing to send");
+        }
+        return None;
+    }
+    if text.is_none() && sig.is_none() && fields.is_empty() {
+        // Only foreign state, reported above.
+        return None;
+    }
+    let mut extra = without(
+        fields,
+        &["text", "functionCall", "functionResponse", SIGNATURE],
+        at,
+        l,
+    );
+    if !(bare && text.is_none()) {
+        extra.insert("thought".into(), Value::Bool(true));
+    }
+    if r.attached {
+        l.rewritten(
+            at,
+            "attached reasoning with text",
+            "Gemini carries thought text in a thought part of its own: sent as one",
+        );
+    }
+    if let Some(s) = sig {
+        extra.insert(SIGNATURE.into(), Value::String(s));
+    }
+    Some(wire::Part {
+        text,
+        extra,
+        ..Default::default()
+    })
 }
 
 fn encode_call(c: &ToolCall, at: &str, target: &str, l: &mut Losses) -> wire::Part {
@@ -723,7 +894,54 @@ fn check_pairing(msgs: &[Message], l: &mut Losses) {
     }
 }
 
-fn encode_contents(msgs: &[Message], l: &mut Losses) -> Vec<wire::Content> {
+/// The first function call of each step of the current turn (the model turns after the last
+/// user message with text) that carries no signature Gemini issued: where a Gemini 3 request
+/// needs the placeholder.
+fn unsigned_steps(msgs: &[Message]) -> Vec<(usize, usize)> {
+    let start = msgs
+        .iter()
+        .rposition(|m| {
+            m.role == Role::User && m.parts.iter().any(|p| matches!(p, Part::Text { .. }))
+        })
+        .map_or(0, |i| i + 1);
+    let mut out = Vec::new();
+    for (mi, m) in msgs.iter().enumerate().skip(start) {
+        if m.role != Role::Assistant {
+            continue;
+        }
+        let Some(pj) = m.parts.iter().position(|p| matches!(p, Part::ToolCall(_))) else {
+            continue;
+        };
+        let attached = pj
+            .checked_sub(1)
+            .and_then(|k| m.parts.get(k))
+            .is_some_and(|p| {
+                matches!(p, Part::Reasoning(r) if r.attached
+                && r.opaque.as_ref().is_some_and(|o| o.replayable_to(ID)))
+            });
+        // Older documents keep the signature in the call's extras.
+        let legacy = matches!(m.parts.get(pj), Some(Part::ToolCall(c))
+            if c.extra.get(ID).is_some_and(|f| f.contains_key(SIGNATURE)));
+        if !attached && !legacy {
+            out.push((mi, pj));
+        }
+    }
+    out
+}
+
+/// True when the model Gemini is sent is a Gemini 3 model, which checks thought signatures.
+fn checks_signatures(x: &Exchange) -> bool {
+    x.model_for(crate::model::ModelFamily::Gemini)
+        .name
+        .starts_with("gemini-3")
+}
+
+fn encode_contents(msgs: &[Message], gemini3: bool, l: &mut Losses) -> Vec<wire::Content> {
+    let placeholders = if gemini3 {
+        unsigned_steps(msgs)
+    } else {
+        Vec::new()
+    };
     let mut out = Vec::new();
     let mut calls: Vec<Pending> = Vec::new();
     let mut i = 0;
@@ -756,8 +974,15 @@ fn encode_contents(msgs: &[Message], l: &mut Losses) -> Vec<wire::Content> {
             role,
             at: &at,
             response: false,
+            issuer: None,
         };
-        out.push(encode_content(&group, &t, &mut calls, l));
+        out.push(encode_content_with(
+            &group,
+            &t,
+            &mut calls,
+            &placeholders,
+            l,
+        ));
     }
     check_pairing(msgs, l);
     out
@@ -835,6 +1060,154 @@ fn decode_part(p: &wire::Part, k: PartKind, ptr: &str, at: &str, l: &mut Losses)
     }
 }
 
+/// The part field holding a thought signature.
+const SIGNATURE: &str = "thoughtSignature";
+
+/// Form marker of a reasoning part read from a part that holds only a `thoughtSignature` (no
+/// `thought: true`), so it is written back the same way.
+const BARE: &str = "_toolscope:bare";
+
+fn opaque(sig: &str, model: Option<&str>) -> Opaque {
+    Opaque {
+        kind: OpaqueKind::ThoughtSignature,
+        data: sig.to_string(),
+        provider: ID.into(),
+        model: model.map(str::to_string),
+    }
+}
+
+/// A server-side tool step of a model turn (`executableCode`, `codeExecutionResult`, and the
+/// built-in tools' `toolCall` / `toolResponse`): kept verbatim, signature included.
+fn hosted_step(p: &wire::Part) -> Option<HostedStep> {
+    if p.text.is_some() || p.function_call.is_some() || p.function_response.is_some() {
+        return None;
+    }
+    let (key, kind) = [
+        ("executableCode", HostedKind::Call),
+        ("codeExecutionResult", HostedKind::Result),
+        ("toolCall", HostedKind::Call),
+        ("toolResponse", HostedKind::Result),
+    ]
+    .into_iter()
+    .find(|(k, _)| p.extra.contains_key(*k))?;
+    let inner = p.extra.get(key)?;
+    let tool = match key {
+        "executableCode" | "codeExecutionResult" => "code_execution".to_string(),
+        _ => inner
+            .get("toolType")
+            .and_then(Value::as_str)
+            .unwrap_or("tool")
+            .to_ascii_lowercase(),
+    };
+    Some(HostedStep {
+        provider: ID.into(),
+        format: ID.into(),
+        kind,
+        tool,
+        id: inner.get("id").and_then(Value::as_str).map(str::to_string),
+        value: to_value(p),
+    })
+}
+
+/// What a model turn's part reads as besides text, calls and raw parts.
+enum Read {
+    /// A `thought: true` part (or a bare signature).
+    Reasoning(Reasoning),
+    /// Code execution or a built-in tool's step.
+    Hosted(HostedStep),
+    /// A text or call part carrying a `thoughtSignature`: the signature becomes an attached
+    /// reasoning part before it.
+    Signed(Reasoning, wire::Part),
+    /// Anything else, read as before.
+    Plain,
+}
+
+fn read_model_part(p: &wire::Part, model: Option<&str>) -> Read {
+    if let Some(h) = hosted_step(p) {
+        return Read::Hosted(h);
+    }
+    let sig = match p.extra.get(SIGNATURE) {
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(_) => return Read::Plain,
+        None => None,
+    };
+    let thought = p.extra.get("thought") == Some(&Value::Bool(true));
+    let data = p.extra.keys().any(|k| DATA_KEYS.contains(&k.as_str()));
+    let typed_other = p.function_call.is_some() || p.function_response.is_some();
+    if thought && !data && !typed_other {
+        let mut fields = p.extra.clone();
+        fields.remove("thought");
+        fields.remove(SIGNATURE);
+        let mut extra = Extra::new();
+        store(&mut extra, fields);
+        return Read::Reasoning(Reasoning {
+            text: p.text.clone(),
+            summary: Vec::new(),
+            opaque: sig.map(|s| opaque(s, model)),
+            attached: false,
+            extra,
+        });
+    }
+    let Some(sig) = sig else {
+        return Read::Plain;
+    };
+    if p.extra.len() == 1 && p.text.is_none() && !typed_other {
+        let mut extra = Extra::new();
+        let mut m = Fields::new();
+        m.insert(BARE.into(), Value::Bool(true));
+        store(&mut extra, m);
+        return Read::Reasoning(Reasoning {
+            opaque: Some(opaque(sig, model)),
+            extra,
+            ..Reasoning::default()
+        });
+    }
+    let mut rest = p.clone();
+    rest.extra.remove(SIGNATURE);
+    if matches!(kind(&rest), PartKind::Text | PartKind::Call) {
+        let r = Reasoning {
+            opaque: Some(opaque(sig, model)),
+            attached: true,
+            ..Reasoning::default()
+        };
+        Read::Signed(r, rest)
+    } else {
+        Read::Plain
+    }
+}
+
+/// One part of a model turn → canonical parts (reasoning split off a signed part); `next` is
+/// the canonical index of the first, `base` the message pointer.
+fn decode_model_part(
+    p: &wire::Part,
+    pat: &str,
+    base: &str,
+    next: usize,
+    model: Option<&str>,
+    l: &mut Losses,
+) -> Result<Vec<Part>, Err> {
+    Ok(match read_model_part(p, model) {
+        Read::Reasoning(r) => vec![Part::Reasoning(r)],
+        Read::Hosted(h) => vec![Part::Hosted(h)],
+        Read::Signed(r, rest) => {
+            let ptr = format!("{base}/parts/{}", next + 1);
+            let k = kind(&rest);
+            vec![Part::Reasoning(r), decode_part(&rest, k, &ptr, pat, l)]
+        }
+        Read::Plain => {
+            let k = kind(p);
+            if k == PartKind::Response {
+                return Err((
+                    format!("{pat}/functionResponse"),
+                    "functionResponse in a model turn: results go in a user content".into(),
+                ));
+            }
+            let ptr = format!("{base}/parts/{next}");
+            vec![decode_part(p, k, &ptr, pat, l)]
+        }
+    })
+}
+
 type Err = (String, String);
 
 fn decode_contents(contents: &[wire::Content], l: &mut Losses) -> Result<Vec<Message>, Err> {
@@ -889,6 +1262,20 @@ fn decode_contents(contents: &[wire::Content], l: &mut Losses) -> Result<Vec<Mes
         let mut cur: Option<Message> = None;
         for (pj, p) in c.parts.iter().enumerate() {
             let pat = format!("{at}/parts/{pj}");
+            if model {
+                if let Some(m) = cur.take() {
+                    if m.role == Role::Assistant {
+                        cur = Some(m);
+                    } else {
+                        msgs.push(m);
+                    }
+                }
+                let m = cur.get_or_insert_with(|| Message::new(Role::Assistant, Vec::new()));
+                let base = format!("/messages/{}", msgs.len());
+                let parts = decode_model_part(p, &pat, &base, m.parts.len(), None, l)?;
+                m.parts.extend(parts);
+                continue;
+            }
             let k = kind(p);
             let role = match (model, k) {
                 (true, PartKind::Response) => {
@@ -1032,18 +1419,65 @@ fn encode_decl(t: &Tool, ti: usize, l: &mut Losses) -> wire::FunctionDeclaration
 
 /// The `tools` the encoder writes without a memo: one entry with every declaration.
 fn default_tools(tools: &[Tool], l: &mut Losses) -> Option<Vec<wire::Tool>> {
-    if tools.is_empty() {
-        return None;
-    }
-    let decls = tools
+    let decls: Vec<wire::FunctionDeclaration> = tools
         .iter()
         .enumerate()
+        .filter(|(_, t)| t.hosted.is_none())
         .map(|(i, t)| encode_decl(t, i, l))
         .collect();
-    Some(vec![wire::Tool {
-        function_declarations: Some(decls),
-        extra: Fields::new(),
-    }])
+    let mut out = Vec::new();
+    if !decls.is_empty() {
+        out.push(wire::Tool {
+            function_declarations: Some(decls),
+            extra: Fields::new(),
+        });
+    }
+    for (i, t) in tools.iter().enumerate() {
+        let Some(h) = &t.hosted else { continue };
+        match &h.value {
+            Value::Object(m) if h.format == ID => out.push(wire::Tool {
+                function_declarations: None,
+                extra: m.clone(),
+            }),
+            _ => {
+                l.dropped(
+                    format!("/tools/{i}"),
+                    format!(
+                        "{} {} tool",
+                        crate::model::provider_name(&h.provider),
+                        h.kind
+                    ),
+                    format!(
+                        "run by {} on its servers; Gemini's own tools are googleSearch, \
+                         codeExecution, urlContext, …",
+                        crate::model::provider_name(&h.provider)
+                    ),
+                );
+            }
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The kind of a Gemini built-in tool, by its key in a `tools` entry.
+fn hosted_kind(key: &str) -> String {
+    match key {
+        "googleSearch" | "googleSearchRetrieval" | "enterpriseWebSearch" => "web_search".into(),
+        "codeExecution" => "code_execution".into(),
+        "urlContext" => "url_context".into(),
+        "fileSearch" => "file_search".into(),
+        "mcpServers" => "mcp".into(),
+        other => {
+            let mut out = String::new();
+            for c in other.chars() {
+                if c.is_ascii_uppercase() {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_lowercase());
+            }
+            out
+        }
+    }
 }
 
 fn decode_decl(d: &wire::FunctionDeclaration, at: &str) -> Result<Tool, Err> {
@@ -1103,6 +1537,8 @@ fn decode_decl(d: &wire::FunctionDeclaration, at: &str) -> Result<Tool, Err> {
     })
 }
 
+/// Function declarations first, then the built-in tools, each entry's in document order (the
+/// pasted layout is remembered when it differs).
 fn decode_tools(tools: &[wire::Tool]) -> Result<Vec<Tool>, Err> {
     let mut out = Vec::new();
     for (ti, t) in tools.iter().enumerate() {
@@ -1111,6 +1547,28 @@ fn decode_tools(tools: &[wire::Tool]) -> Result<Vec<Tool>, Err> {
                 d,
                 &format!("/tools/{ti}/functionDeclarations/{di}"),
             )?);
+        }
+    }
+    for t in tools {
+        for (k, v) in &t.extra {
+            let mut value = Fields::new();
+            value.insert(k.clone(), v.clone());
+            out.push(Tool {
+                name: k.clone(),
+                description: None,
+                input_schema: empty_object_schema(),
+                strict: None,
+                output_schema: None,
+                annotations: None,
+                hosted: Some(HostedTool {
+                    provider: ID.into(),
+                    format: ID.into(),
+                    kind: hosted_kind(k),
+                    value: Value::Object(value),
+                }),
+                custom: None,
+                extra: Extra::new(),
+            });
         }
     }
     Ok(out)
@@ -1236,6 +1694,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut l);
     foreign(&mut l, &adopted, "");
     let mut top = own(&x.extra);
+    let snake = snake_names(top.remove(SNAKE).as_ref());
     // A memo kept as a form marker is layout only: written afresh when stale, nothing lost.
     let mut layout_only: Vec<&str> = Vec::new();
     let mut memo = |key: &'static str| {
@@ -1297,20 +1756,10 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let tools = match memo {
         Some(Ok(m)) if decode_tools(&m).ok().as_ref() == Some(&x.tools) => Some(m),
         memo => {
-            let mut out = default_tools(&x.tools, &mut l).unwrap_or_default();
-            if let Some(memo) = memo {
-                stale.push((
-                    "tools",
-                    "tools list as pasted (non-function tools are kept)",
-                ));
-                for mut t in memo.unwrap_or_default() {
-                    t.function_declarations = None;
-                    if !t.extra.is_empty() {
-                        out.push(t);
-                    }
-                }
+            if memo.is_some() {
+                stale.push(("tools", "tools list as pasted"));
             }
-            (!out.is_empty()).then_some(out)
+            default_tools(&x.tools, &mut l)
         }
     };
 
@@ -1359,20 +1808,24 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
             gc.extra.remove(key);
         }
     }
+    put_thinking(x, &mut gc.extra, &mut l);
     let typed = gc.temperature.is_some()
         || gc.top_p.is_some()
         || gc.max_output_tokens.is_some()
-        || gc.stop_sequences.is_some();
+        || gc.stop_sequences.is_some()
+        || !o.reasoning.is_empty();
     let generation_config = (typed || gen_extra.is_some()).then_some(gc);
     // What the decoder will keep of it must be what the model holds.
-    let kept = generation_config
-        .as_ref()
-        .and_then(|gc| kept_generation_fields(gc, typed));
+    let kept = generation_config.as_ref().and_then(|gc| {
+        let mut gc = gc.clone();
+        take_thinking(&mut gc.extra);
+        kept_generation_fields(&gc, typed)
+    });
     if kept != gen_memo {
         stale.push(("generationConfig", "generationConfig fields as pasted"));
     }
 
-    let contents = encode_contents(&x.messages, &mut l);
+    let contents = encode_contents(&x.messages, checks_signatures(x), &mut l);
 
     let stale_keys: Vec<&str> = stale.iter().map(|(k, _)| *k).collect();
     for (k, what) in stale.iter().filter(|(k, _)| !layout_only.contains(k)) {
@@ -1402,10 +1855,125 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
             tool_config,
             generation_config,
             extra,
-            renamed: Vec::new(),
+            renamed: snake,
         },
         l.into_vec(),
     )
+}
+
+/// The reasoning settings of `thinkingConfig` (`thinkingBudget`, `thinkingLevel`,
+/// `includeThoughts: true`), taken out of the config's fields; the rest stays there.
+fn take_thinking(fields: &mut Fields) -> crate::model::ReasoningOptions {
+    let mut r = crate::model::ReasoningOptions::default();
+    let Some(Value::Object(tc)) = fields.get_mut("thinkingConfig") else {
+        return r;
+    };
+    if let Some(n) = tc.get("thinkingBudget").and_then(Value::as_u64) {
+        tc.remove("thinkingBudget");
+        r.budget = Some(n);
+    }
+    if let Some(Value::String(level)) = tc.get("thinkingLevel") {
+        r.effort = Some(level.clone());
+        tc.remove("thinkingLevel");
+    }
+    if tc.get("includeThoughts") == Some(&Value::Bool(true)) {
+        tc.remove("includeThoughts");
+        r.summary = Some("auto".into());
+    }
+    if tc.is_empty() && !r.is_empty() {
+        fields.remove("thinkingConfig");
+    }
+    r
+}
+
+/// Gemini's `thinkingLevel` for an effort: the levels it knows as spelled, the others mapped
+/// to the nearest (`None` when there is none).
+fn thinking_level(effort: &str) -> Option<String> {
+    match effort.to_ascii_lowercase().as_str() {
+        "minimal" | "low" | "medium" | "high" => Some(effort.to_string()),
+        "none" => Some("minimal".into()),
+        "xhigh" | "max" => Some("high".into()),
+        _ => None,
+    }
+}
+
+/// `options.reasoning` into `generationConfig.thinkingConfig`, what Gemini cannot say reported.
+fn put_thinking(x: &Exchange, fields: &mut Fields, l: &mut Losses) {
+    let r = &x.options.reasoning;
+    if r.is_empty() {
+        return;
+    }
+    let at = |f: &str| format!("{}/{f}", crate::model::option_pointer(x, "reasoning"));
+    let tc = fields
+        .entry("thinkingConfig")
+        .or_insert_with(|| Value::Object(Fields::new()));
+    if !tc.is_object() {
+        *tc = Value::Object(Fields::new());
+    }
+    let Value::Object(tc) = tc else { return };
+    match (r.budget, r.enabled) {
+        (Some(b), _) => {
+            tc.insert("thinkingBudget".into(), json!(b));
+        }
+        (None, Some(false)) => {
+            tc.insert("thinkingBudget".into(), json!(0));
+            l.rewritten(
+                at("enabled"),
+                "thinking off",
+                "sent as thinkingBudget 0, Gemini's way to turn thinking off",
+            )
+            .at("/generationConfig/thinkingConfig/thinkingBudget");
+        }
+        (None, Some(true)) => {
+            l.dropped(
+                at("enabled"),
+                "thinking on",
+                "Gemini has no switch for it: its thinking models think unless the budget is 0",
+            );
+        }
+        (None, None) => {}
+    }
+    if let Some(e) = &r.effort {
+        match thinking_level(e) {
+            Some(level) => {
+                if level != *e {
+                    l.rewritten(
+                        at("effort"),
+                        format!("effort {e:?}"),
+                        format!("sent as thinkingLevel {level:?}, the nearest Gemini knows"),
+                    );
+                }
+                tc.insert("thinkingLevel".into(), Value::String(level));
+            }
+            None => {
+                l.dropped(
+                    at("effort"),
+                    format!("effort {e:?}"),
+                    "Gemini's thinkingLevel is minimal, low, medium or high",
+                );
+            }
+        }
+    }
+    if let Some(sm) = &r.summary {
+        if sm != "auto" {
+            l.rewritten(
+                at("summary"),
+                format!("reasoning summary {sm:?}"),
+                "Gemini returns its thoughts' summaries with includeThoughts: true",
+            );
+        }
+        tc.insert("includeThoughts".into(), Value::Bool(true));
+    }
+    if r.include_encrypted.is_some() {
+        l.dropped(
+            at("include_encrypted"),
+            "ask for encrypted reasoning",
+            "Gemini returns thought signatures unasked",
+        );
+    }
+    if tc.is_empty() {
+        fields.remove("thinkingConfig");
+    }
 }
 
 /// The `generationConfig` fields the decoder keeps in extras for a document's config.
@@ -1417,20 +1985,50 @@ fn kept_generation_fields(gc: &wire::GenerationConfig, typed: bool) -> Option<Va
     (!left.is_empty() || !typed).then_some(Value::Object(left))
 }
 
-fn snake_case_loss(renamed: &[wire::Renamed], l: &mut Losses) {
+/// Form marker: the snake_case field names a pasted document was written with (the docs'
+/// curl examples use them; the API takes both), written back the same way.
+const SNAKE: &str = "_toolscope:snake_case";
+
+/// The marker of the snake_case names a document used, if any.
+fn snake_marker(renamed: &[wire::Renamed]) -> Option<Value> {
+    if renamed.is_empty() {
+        return None;
+    }
+    let mut names: Vec<&str> = renamed.iter().map(|r| r.original.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    Some(json!(names))
+}
+
+/// Say which snake_case names were read as camelCase: a note, as the document's own format
+/// writes them back as pasted.
+fn snake_case_note(renamed: &[wire::Renamed], l: &mut Losses) {
     let Some(first) = renamed.first() else {
         return;
     };
     let mut names: Vec<&str> = renamed.iter().map(|r| r.original.as_str()).collect();
     names.sort_unstable();
     names.dedup();
-    l.rewritten(
+    l.note(
         "",
         format!("snake_case field names {}", names.join(", ")),
         "the API accepts both spellings; Toolscope reads them as the camelCase names the SDK \
-         sends, and writes camelCase",
+         sends, and writes Gemini documents back in the spelling they were pasted with",
     )
     .at(wire::original_pointer(renamed, &first.pointer));
+}
+
+/// The names of a snake_case marker, as the renamings the renderer undoes.
+fn snake_names(v: Option<&Value>) -> Vec<wire::Renamed> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|n| wire::Renamed {
+            pointer: String::new(),
+            original: n.to_string(),
+        })
+        .collect()
 }
 
 fn error(renamed: &[wire::Renamed], (at, msg): Err) -> DecodeError {
@@ -1441,9 +2039,12 @@ fn error(renamed: &[wire::Renamed], (at, msg): Err) -> DecodeError {
 pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), DecodeError> {
     let renamed = std::mem::take(&mut doc.renamed);
     let mut l = Losses::new();
-    snake_case_loss(&renamed, &mut l);
     let mut x = Exchange::default();
     let mut top = doc.extra;
+    snake_case_note(&renamed, &mut l);
+    if let Some(m) = snake_marker(&renamed) {
+        top.insert(SNAKE.into(), m);
+    }
 
     if let Some(si) = &doc.system_instruction {
         let s = read_system(si);
@@ -1458,8 +2059,9 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
     if let Some(tools) = &doc.tools {
         x.tools = decode_tools(tools).map_err(|e| error(&renamed, e))?;
         if to_value(&default_tools(&x.tools, &mut Losses::new())) != to_value(&doc.tools) {
-            let layout_only = tools.iter().all(|t| t.extra.is_empty());
-            top.insert(memo_key("tools", layout_only), to_value(tools));
+            // Built-in tools are modelled (hosted tools): the list's layout is all the memo
+            // holds.
+            top.insert(memo_key("tools", true), to_value(tools));
         }
     }
     if let Some(tc) = &doc.tool_config {
@@ -1478,16 +2080,19 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
         }
     }
     if let Some(gc) = &doc.generation_config {
+        let mut gc = gc.clone();
         let o = &mut x.options;
         o.temperature = gc.temperature;
         o.top_p = gc.top_p;
         o.max_tokens = gc.max_output_tokens;
         o.stop = gc.stop_sequences.clone().unwrap_or_default();
+        o.reasoning = take_thinking(&mut gc.extra);
         let typed = gc.temperature.is_some()
             || gc.top_p.is_some()
             || gc.max_output_tokens.is_some()
-            || !o.stop.is_empty();
-        if let Some(kept) = kept_generation_fields(gc, typed) {
+            || !o.stop.is_empty()
+            || !o.reasoning.is_empty();
+        if let Some(kept) = kept_generation_fields(&gc, typed) {
             top.insert("generationConfig".into(), kept);
         }
     }
@@ -1553,6 +2158,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
         role: "model",
         at: "/candidates/0/content",
         response: true,
+        issuer: view.options.model.as_deref(),
     };
     let content = encode_content(&[(0, &msg)], &t, &mut [], &mut l);
 
@@ -1665,7 +2271,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
                 "/messages/0",
                 &mut l,
             ),
-            renamed: Vec::new(),
+            renamed: snake_names(x.extra.get(ID).and_then(|m| m.get(SNAKE))),
         },
         l.into_vec(),
     )
@@ -1675,7 +2281,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
 pub fn decode_response(mut doc: wire::Response) -> Result<(Exchange, Vec<Loss>), DecodeError> {
     let renamed = std::mem::take(&mut doc.renamed);
     let mut l = Losses::new();
-    snake_case_loss(&renamed, &mut l);
+    snake_case_note(&renamed, &mut l);
     let mut fields = Fields::new();
     let mut response_fields = doc.extra;
     if let Some(id) = doc.response_id.filter(|id| id != PLACEHOLDER_RESPONSE_ID) {
@@ -1739,20 +2345,16 @@ pub fn decode_response(mut doc: wire::Response) -> Result<(Exchange, Vec<Loss>),
                     }
                     for (pj, p) in content.parts.iter().enumerate() {
                         let pat = format!("{at}/parts/{pj}");
-                        let k = kind(p);
-                        if k == PartKind::Response {
-                            return Err(error(
-                                &renamed,
-                                (
-                                    format!("{pat}/functionResponse"),
-                                    "functionResponse in a model turn: results go in a user \
-                                     content"
-                                        .into(),
-                                ),
-                            ));
-                        }
-                        let ptr = format!("/messages/0/parts/{pj}");
-                        msg.parts.push(decode_part(p, k, &ptr, &pat, &mut l));
+                        let parts = decode_model_part(
+                            p,
+                            &pat,
+                            "/messages/0",
+                            msg.parts.len(),
+                            doc.model_version.as_deref(),
+                            &mut l,
+                        )
+                        .map_err(|e| error(&renamed, e))?;
+                        msg.parts.extend(parts);
                     }
                     fields.extend(content.extra.clone());
                 }
@@ -1790,6 +2392,11 @@ pub fn decode_response(mut doc: wire::Response) -> Result<(Exchange, Vec<Loss>),
     }
     store(&mut msg.extra, fields);
     let mut x = Exchange::default();
+    if let Some(m) = snake_marker(&renamed) {
+        let mut top = Fields::new();
+        top.insert(SNAKE.into(), m);
+        store(&mut x.extra, top);
+    }
     x.options.model = doc.model_version;
     x.messages.push(msg);
     Ok((x, l.into_vec()))

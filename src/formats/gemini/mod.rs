@@ -85,9 +85,32 @@ impl crate::formats::Codec for Codec {
         Some(doc)
     }
 
+    fn render_request(doc: &wire::Request) -> String {
+        if doc.renamed.is_empty() {
+            return json::pretty(doc);
+        }
+        let mut v = serde_json::to_value(doc).unwrap_or(Value::Null);
+        wire::restore_request(&mut v, &original_names(&doc.renamed));
+        json::pretty(&v)
+    }
+
+    fn render_response(doc: &wire::Response) -> String {
+        if doc.renamed.is_empty() {
+            return json::pretty(doc);
+        }
+        let mut v = serde_json::to_value(doc).unwrap_or(Value::Null);
+        wire::restore_response(&mut v, &original_names(&doc.renamed));
+        json::pretty(&v)
+    }
+
     fn parse_response(text: &str) -> Result<wire::Response, DecodeError> {
         parse(text, wire::normalize_response, |doc| &mut doc.renamed)
     }
+}
+
+/// An encoded document's `renamed`: the snake_case names to write back.
+fn original_names(renamed: &[wire::Renamed]) -> Vec<String> {
+    renamed.iter().map(|r| r.original.clone()).collect()
 }
 
 /// The API its requests are sent to, as the snippets call it.

@@ -301,15 +301,47 @@ fn camel(key: &str) -> String {
     out
 }
 
+/// `functionDeclarations` → `function_declarations`.
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[derive(Default)]
 struct Walker {
     renamed: Vec<Renamed>,
+    /// Writing back: the snake_case names (by their camelCase form) a document was written
+    /// with, renamed back instead of read.
+    back: Option<std::collections::HashMap<String, String>>,
 }
 
 impl Walker {
     /// Rename the snake_case field names of one object (not its values), unless the camelCase
-    /// name is present too.
+    /// name is present too; writing back, the camelCase names of `back` to their snake_case.
     fn fields(&mut self, v: &mut Value, at: &str) {
         let Value::Object(m) = v else { return };
+        if let Some(back) = &self.back {
+            if !m.keys().any(|k| back.contains_key(k)) {
+                return;
+            }
+            let old = std::mem::take(m);
+            let present: std::collections::HashSet<String> = old.keys().cloned().collect();
+            for (k, val) in old {
+                match back.get(&k).filter(|s| !present.contains(*s)) {
+                    Some(s) => m.insert(s.clone(), val),
+                    None => m.insert(k, val),
+                };
+            }
+            return;
+        }
         if !m.keys().any(|k| k.contains('_')) {
             return;
         }
@@ -330,8 +362,15 @@ impl Walker {
         }
     }
 
+    /// A field by its camelCase name, or by its snake_case one (writing back, the parent is
+    /// renamed before its children are visited).
     fn child<'v>(v: &'v mut Value, key: &str) -> Option<&'v mut Value> {
-        v.as_object_mut().and_then(|m| m.get_mut(key))
+        let m = v.as_object_mut()?;
+        if m.contains_key(key) {
+            m.get_mut(key)
+        } else {
+            m.get_mut(&snake(key))
+        }
     }
 
     fn each(v: Option<&mut Value>, mut f: impl FnMut(&mut Value, usize)) {
@@ -424,9 +463,31 @@ impl Walker {
 
 /// Rewrite the snake_case field names of a request document to camelCase.
 pub fn normalize_request(v: &mut Value) -> Vec<Renamed> {
+    let mut w = Walker::default();
+    walk_request(&mut w, v);
+    w.renamed
+}
+
+/// Write the field names of a request document back in the snake_case of `names` (the
+/// original spellings a pasted document used).
+pub fn restore_request(v: &mut Value, names: &[String]) {
     let mut w = Walker {
-        renamed: Vec::new(),
+        back: Some(names.iter().map(|n| (camel(n), n.clone())).collect()),
+        ..Walker::default()
     };
+    walk_request(&mut w, v);
+}
+
+/// Write the field names of a response document back in the snake_case of `names`.
+pub fn restore_response(v: &mut Value, names: &[String]) {
+    let mut w = Walker {
+        back: Some(names.iter().map(|n| (camel(n), n.clone())).collect()),
+        ..Walker::default()
+    };
+    walk_response(&mut w, v);
+}
+
+fn walk_request(w: &mut Walker, v: &mut Value) {
     w.fields(v, "");
     Walker::each(Walker::child(v, "contents"), |c, i| {
         w.content(c, &format!("/contents/{i}"))
@@ -452,14 +513,16 @@ pub fn normalize_request(v: &mut Value) -> Vec<Renamed> {
     Walker::each(Walker::child(v, "safetySettings"), |s, i| {
         w.fields(s, &format!("/safetySettings/{i}"))
     });
-    w.renamed
 }
 
 /// Rewrite the snake_case field names of a response document to camelCase.
 pub fn normalize_response(v: &mut Value) -> Vec<Renamed> {
-    let mut w = Walker {
-        renamed: Vec::new(),
-    };
+    let mut w = Walker::default();
+    walk_response(&mut w, v);
+    w.renamed
+}
+
+fn walk_response(w: &mut Walker, v: &mut Value) {
     w.fields(v, "");
     Walker::each(Walker::child(v, "candidates"), |c, i| {
         let at = format!("/candidates/{i}");
@@ -471,7 +534,6 @@ pub fn normalize_response(v: &mut Value) -> Vec<Renamed> {
     if let Some(u) = Walker::child(v, "usageMetadata") {
         w.fields(u, "/usageMetadata");
     }
-    w.renamed
 }
 
 /// The pointer as written in the document: camelCase names the normaliser introduced are put
