@@ -33,10 +33,12 @@
 //! recognises and does not store.
 
 mod convert;
+mod items;
 pub mod stream;
 pub mod wire;
 
 pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
+pub use items::custom_schema;
 
 use crate::formats::spec::{Http, Send};
 use crate::model::ModelFamily;
