@@ -9,9 +9,8 @@
 use super::items::{self, Ctx};
 use super::wire::{
     Content, ContentPart, CustomToolCall, Field, FunctionCall, FunctionCallOutput, FunctionTool,
-    IncompleteDetails,
-    Input, InputImage, InputTokensDetails, Item, MessageItem, OutputTokensDetails, Request,
-    Response, ToolChoiceObject, ToolDef, Usage as WireUsage,
+    IncompleteDetails, Input, InputImage, InputTokensDetails, Item, MessageItem,
+    OutputTokensDetails, Request, Response, ToolChoiceObject, ToolDef, Usage as WireUsage,
 };
 use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
@@ -373,14 +372,12 @@ fn encode_reasoning_options(x: &Exchange, extra: &mut Obj, private: &Obj, losses
         );
     }
     if let Some(on) = r.enabled {
-        if !(on && r.effort.is_some()) {
-            losses.dropped(
-                "/options/reasoning/enabled",
-                format!("thinking {}", if on { "on" } else { "off" }),
-                "the Responses API has no thinking switch: a reasoning model always reasons, \
-                 at the effort reasoning.effort names",
-            );
-        }
+        losses.dropped(
+            "/options/reasoning/enabled",
+            format!("thinking {}", if on { "on" } else { "off" }),
+            "the Responses API has no thinking switch: a reasoning model always reasons, at \
+             the effort reasoning.effort names",
+        );
     }
     if r.include_encrypted == Some(true) {
         let mut list = match extra.remove("include") {
@@ -818,7 +815,9 @@ fn encode_assistant(
             }
             Part::ToolCall(c) if ctx.is_custom_call(c) => {
                 open = None;
-                items.push(Item::CustomToolCall(encode_custom_call(&pp, c, kind, losses)));
+                items.push(Item::CustomToolCall(encode_custom_call(
+                    &pp, c, kind, losses,
+                )));
             }
             Part::ToolCall(c) => {
                 open = None;
@@ -1012,7 +1011,13 @@ fn decode_custom_call(f: CustomToolCall, kind: Kind) -> ToolCall {
     if kind == Kind::Response {
         let placeholder = custom_placeholder(&f.call_id);
         strip(&mut w, &mut pv, "absent", "id", &Value::from(placeholder));
-        strip(&mut w, &mut pv, "absent", "status", &Value::from("completed"));
+        strip(
+            &mut w,
+            &mut pv,
+            "absent",
+            "status",
+            &Value::from("completed"),
+        );
     }
     pv.insert(items::CUSTOM.into(), Value::Bool(true));
     c.extra = own_join(w, pv);
@@ -1437,9 +1442,7 @@ fn decode_items(
             Item::Other(v) => {
                 open = false;
                 let i = group_index(x, Role::Assistant);
-                x.messages[i]
-                    .parts
-                    .push(other_item(v, issuer, model, None));
+                x.messages[i].parts.push(other_item(v, issuer, model, None));
             }
         }
     }
@@ -1821,14 +1824,24 @@ pub fn encode_response(x: &Exchange) -> (Response, Vec<Loss>) {
     let (status, incomplete) = status_of(&stop, has_calls, &mut losses);
 
     let (mut f, pv) = own_split(&msg.extra);
-    let model = view
-        .options
-        .model
-        .as_ref()
-        .map(|_| model_out(&view, &pv, "a Responses response names its model", &mut losses));
+    let model = view.options.model.as_ref().map(|_| {
+        model_out(
+            &view,
+            &pv,
+            "a Responses response names its model",
+            &mut losses,
+        )
+    });
     let ctx = Ctx::new(&view, model.as_deref());
     let mut output = Vec::new();
-    encode_assistant(0, &msg.parts, Kind::Response, &ctx, &mut output, &mut losses);
+    encode_assistant(
+        0,
+        &msg.parts,
+        Kind::Response,
+        &ctx,
+        &mut output,
+        &mut losses,
+    );
 
     let mut slot =
         |key: &str, default: Value| Field::from_json(fill(&mut f, &pv, "absent", key, default));
@@ -2000,13 +2013,22 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
     Ok((x, losses.into_vec()))
 }
 
-/// How sure it is that `v` is a Responses body, and which one.
+/// How sure it is that `v` is a Responses body, and which one. `object: "response"` and an
+/// `input` beside no `messages` are this API's own: they outrank a dialect that knows a
+/// document only by its model's name (DeepSeek's and xAI's Responses-compatible endpoints
+/// answer with their own models).
 pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     let o = v.as_object()?;
-    if o.get("object").and_then(Node::as_str) == Some("response")
-        || o.get("output").is_some_and(Node::is_array)
-    {
-        return Some((Kind::Response, 95));
+    let object = o.get("object").and_then(Node::as_str) == Some("response");
+    let output = o.get("output").is_some_and(Node::is_array);
+    if object || output {
+        return Some((Kind::Response, if object && output { 98 } else { 95 }));
+    }
+    let input = o
+        .get("input")
+        .is_some_and(|i| i.is_array() || i.is_string());
+    if input && !o.contains_key("messages") && !o.contains_key("contents") {
+        return Some((Kind::Request, 98));
     }
     if o.contains_key("input") || (o.contains_key("instructions") && !o.contains_key("messages")) {
         return Some((Kind::Request, 90));

@@ -12,8 +12,9 @@
 //! - Items of tools the provider defines (`web_search_call`, `file_search_call`,
 //!   `code_interpreter_call`, `mcp_call`, `mcp_list_tools`, `mcp_approval_request`/`_response`,
 //!   `image_generation_call`, `computer_call(_output)`, `local_shell_call(_output)`,
-//!   `shell_call(_output)`, `apply_patch_call(_output)`, `tool_search_call`/`_output`, xAI's
-//!   `x_search_call`, …) are [`Part::Hosted`], the item verbatim.
+//!   `shell_call(_output)`, `apply_patch_call(_output)`, `tool_search_call`/`_output`,
+//!   `program`/`program_output` of programmatic tool calling, xAI's `x_search_call`, …) are
+//!   [`Part::Hosted`], the item verbatim.
 //! - Tool definitions of any type other than `function` and `custom` are tools with
 //!   [`Tool::hosted`]; `custom` tools (free-text input, `format` a grammar or text) have
 //!   [`Tool::custom`] and the input schema [`custom_schema`], the shape they take elsewhere.
@@ -245,10 +246,7 @@ pub(super) fn encode_reasoning(
                 o.why_dropped()
             )
         } else {
-            format!(
-                "{}; this document goes to {target}",
-                o.why_dropped()
-            )
+            format!("{}; this document goes to {target}", o.why_dropped())
         };
         let at = if keep {
             format!("{pp}/opaque")
@@ -347,7 +345,7 @@ pub(super) fn is_hosted_item(t: &str) -> bool {
     !matches!(
         t,
         "function_call" | "function_call_output" | "custom_tool_call" | "custom_tool_call_output"
-    ) && (t.ends_with("_call") || t.ends_with("_output") || t.starts_with("mcp_"))
+    ) && (t.ends_with("_call") || t.ends_with("_output") || t.starts_with("mcp_") || t == "program")
 }
 
 /// A provider-defined tool's item as a hosted step, or `None` when it is not one.
