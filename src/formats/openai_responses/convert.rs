@@ -249,7 +249,7 @@ pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
         doc.tools = Field::Value(tools);
     }
     if let Some(tc) = &x.tool_choice {
-        doc.tool_choice = Field::Value(encode_tool_choice(tc, &private, &mut losses));
+        doc.tool_choice = Field::Value(encode_tool_choice(tc, &private, &ctx, &mut losses));
     }
 
     let mut items = Vec::new();
@@ -535,7 +535,7 @@ fn encode_tool(k: usize, t: &Tool, losses: &mut Losses) -> FunctionTool {
     }
 }
 
-fn encode_tool_choice(tc: &ToolChoice, private: &Obj, losses: &mut Losses) -> Value {
+fn encode_tool_choice(tc: &ToolChoice, private: &Obj, ctx: &Ctx, losses: &mut Losses) -> Value {
     let mode = match tc.mode {
         ChoiceMode::Auto => "auto",
         ChoiceMode::None => "none",
@@ -560,8 +560,14 @@ fn encode_tool_choice(tc: &ToolChoice, private: &Obj, losses: &mut Losses) -> Va
         );
         return Value::String(mode.into());
     }
+    // A custom tool is chosen as `{type: "custom", name}`.
     let function = |name: &str| ToolChoiceObject {
-        kind: "function".into(),
+        kind: if ctx.custom_tools.iter().any(|n| n == name) {
+            "custom"
+        } else {
+            "function"
+        }
+        .into(),
         mode: None,
         name: Some(name.to_string()),
         tools: None,
@@ -1203,7 +1209,7 @@ pub fn decode_request(doc: Request) -> Result<(Exchange, Vec<Loss>), DecodeError
     }
 
     match doc.tool_choice {
-        Field::Value(v) => match decode_tool_choice(&v) {
+        Field::Value(v) => match decode_tool_choice(&v).filter(|c| chosen_back(c, &x, &v)) {
             Some((tc, allowed)) => {
                 x.tool_choice = Some(tc);
                 if allowed {
@@ -1278,6 +1284,26 @@ fn decode_tool(f: FunctionTool) -> Tool {
     }
 }
 
+/// Whether the decoded choice `c` encodes back to `v`: a name chosen as `custom` must be a
+/// custom tool and the reverse (else the choice stays verbatim).
+fn chosen_back(c: &(ToolChoice, bool), x: &Exchange, v: &Value) -> bool {
+    let ctx = Ctx {
+        target: "openai",
+        custom_tools: x
+            .tools
+            .iter()
+            .filter(|t| t.custom.is_some())
+            .map(|t| t.name.clone())
+            .collect(),
+        custom_calls: Vec::new(),
+    };
+    let mut pv = Obj::new();
+    if c.1 {
+        pv.insert("tool_choice".into(), Value::from("allowed_tools"));
+    }
+    encode_tool_choice(&c.0, &pv, &ctx, &mut Losses::new()) == *v
+}
+
 /// The canonical choice, and whether a single forced tool was spelled as `allowed_tools`;
 /// `None` for choices the model has no place for (built-in tools, MCP, custom…).
 fn decode_tool_choice(v: &Value) -> Option<(ToolChoice, bool)> {
@@ -1296,12 +1322,12 @@ fn decode_tool_choice(v: &Value) -> Option<(ToolChoice, bool)> {
         return None;
     }
     match (obj.kind.as_str(), obj.mode.as_deref(), obj.name, obj.tools) {
-        ("function", None, Some(name), None) => Some((ToolChoice::force(name), false)),
+        ("function" | "custom", None, Some(name), None) => Some((ToolChoice::force(name), false)),
         ("allowed_tools", Some(mode @ ("auto" | "required")), None, Some(tools)) => {
             let mut names = Vec::new();
             for t in tools {
                 match (t.kind.as_str(), t.name, t.mode, t.tools) {
-                    ("function", Some(name), None, None) => names.push(name),
+                    ("function" | "custom", Some(name), None, None) => names.push(name),
                     _ => return None,
                 }
             }
@@ -2022,7 +2048,7 @@ pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     let object = o.get("object").and_then(Node::as_str) == Some("response");
     let output = o.get("output").is_some_and(Node::is_array);
     if object || output {
-        return Some((Kind::Response, if object && output { 98 } else { 95 }));
+        return Some((Kind::Response, 98));
     }
     let input = o
         .get("input")

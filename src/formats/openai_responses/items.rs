@@ -518,6 +518,20 @@ pub(super) fn encode_tool_def(k: usize, t: &Tool, losses: &mut Losses) -> Option
             "a custom tool takes free text shaped by its format, not JSON",
         );
     }
+    if t.output_schema.is_some() {
+        losses.dropped(
+            format!("{p}/output_schema"),
+            "output schema",
+            "a custom tool has no output schema",
+        );
+    }
+    if t.annotations.is_some() {
+        losses.dropped(
+            format!("{p}/annotations"),
+            "tool annotations",
+            "Responses tools have no annotations",
+        );
+    }
     if t.strict.is_some() {
         losses.dropped(
             format!("{p}/strict"),
