@@ -183,7 +183,7 @@ fn raw_part() -> impl Strategy<Value = Part> {
         )),
         Just((
             "openai-responses",
-            json!({"type": "reasoning", "id": "rs_1", "summary": []})
+            json!({"type": "compaction", "id": "cmp_1", "encrypted_content": "Zm9v"})
         )),
         Just((
             "anthropic",

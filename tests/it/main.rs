@@ -42,6 +42,7 @@ mod reasoning_anthropic;
 mod reasoning_bedrock;
 mod reasoning_ai_sdk;
 mod reasoning_gemini;
+mod reasoning_responses;
 mod redact;
 mod roundtrip;
 mod schema;

@@ -448,12 +448,18 @@ fn openai_responses_pasted_request_survives() {
         x.system.as_deref(),
         Some("You are a helpful weather assistant.")
     );
-    assert_eq!(x.tools.len(), 1);
+    assert_eq!(x.tools.len(), 2);
+    assert_eq!(
+        x.tools[1].hosted.as_ref().map(|h| h.kind.as_str()),
+        Some("web_search")
+    );
     assert_eq!(x.options.temperature, Some(1.0));
+    assert_eq!(x.options.reasoning.effort.as_deref(), Some("medium"));
+    assert_eq!(x.options.reasoning.include_encrypted, Some(true));
     let assistant = &x.messages[1];
     assert_eq!(assistant.role, Role::Assistant);
     assert!(
-        matches!(&assistant.parts[0], Part::Raw { format, .. } if format == "openai-responses")
+        matches!(&assistant.parts[0], Part::Reasoning(r) if r.opaque.as_ref().is_some_and(|o| o.provider == "openai"))
     );
     let call = assistant.tool_calls().next().expect("call");
     assert_eq!(call.id.as_deref(), Some("call_ZCYhFsTPkS6Mwh2UzwQzfW2D"));

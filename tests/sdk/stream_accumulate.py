@@ -68,6 +68,9 @@ def openai_responses(events):
             calls.append(
                 {"id": item.call_id, "name": item.name, "arguments": parse_args(item.arguments)}
             )
+        elif item.type == "custom_tool_call":
+            # A custom tool's free-text input is the canonical arguments {"input": <text>}.
+            calls.append({"id": item.call_id, "name": item.name, "arguments": {"input": item.input}})
     status = final.status if final is not None else snapshot.status
     return {"text": text, "calls": calls, "stop_reason": status}
 

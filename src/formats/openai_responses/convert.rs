@@ -6,10 +6,11 @@
 //! [`PRIVATE`] inside this format's `extra` maps. Encoders never emit that key; everything else
 //! in `extra["openai-responses"]` is a wire field and is emitted verbatim.
 
+use super::items::{self, Ctx};
 use super::wire::{
-    Content, ContentPart, Field, FunctionCall, FunctionCallOutput, FunctionTool, IncompleteDetails,
-    Input, InputImage, InputTokensDetails, Item, MessageItem, OutputTokensDetails, Request,
-    Response, ToolChoiceObject, ToolDef, Usage as WireUsage,
+    Content, ContentPart, CustomToolCall, Field, FunctionCall, FunctionCallOutput, FunctionTool,
+    IncompleteDetails, Input, InputImage, InputTokensDetails, Item, MessageItem,
+    OutputTokensDetails, Request, Response, ToolChoiceObject, ToolDef, Usage as WireUsage,
 };
 use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
@@ -44,13 +45,13 @@ pub const CALL_ID_RULE: IdRule = IdRule {
     pattern: "^.{1,64}$",
 };
 
-type Obj = Map<String, Value>;
+pub(super) type Obj = Map<String, Value>;
 
 // ---------------------------------------------------------------------------------------------
 // extra maps and private markers
 
 /// This format's fields of `extra`, split into wire fields and private markers.
-fn own_split(extra: &Extra) -> (Obj, Obj) {
+pub(super) fn own_split(extra: &Extra) -> (Obj, Obj) {
     let mut wire = extra.get(ID).cloned().unwrap_or_default();
     let private = match wire.remove(PRIVATE) {
         Some(Value::Object(m)) => m,
@@ -60,7 +61,7 @@ fn own_split(extra: &Extra) -> (Obj, Obj) {
 }
 
 /// An `extra` map holding these wire fields and markers (empty when both are).
-fn own_join(mut wire: Obj, private: Obj) -> Extra {
+pub(super) fn own_join(mut wire: Obj, private: Obj) -> Extra {
     if !private.is_empty() {
         wire.insert(PRIVATE.into(), Value::Object(private));
     }
@@ -214,15 +215,15 @@ pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
     let mut doc = Request::default();
 
     if x.options.model.is_some() || x.options.models.contains_key("openai") {
-        doc.model = Field::Value(crate::model::encoder_model(
+        doc.model = Field::Value(model_out(
             &x,
-            crate::model::ModelFamily::OpenAi,
-            "/model",
-            "model",
+            &private,
             "the model set for OpenAI",
             &mut losses,
         ));
     }
+    let ctx = Ctx::new(&x, doc.model.value().map(String::as_str));
+    encode_reasoning_options(&x, &mut extra, &private, &mut losses);
     if let Some(n) = x.options.max_tokens {
         doc.max_output_tokens = Field::Value(n);
     }
@@ -248,7 +249,7 @@ pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
         doc.tools = Field::Value(tools);
     }
     if let Some(tc) = &x.tool_choice {
-        doc.tool_choice = Field::Value(encode_tool_choice(tc, &private, &mut losses));
+        doc.tool_choice = Field::Value(encode_tool_choice(tc, &private, &ctx, &mut losses));
     }
 
     let mut items = Vec::new();
@@ -266,7 +267,7 @@ pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
     }
     let first_is_free =
         items.is_empty() && doc.instructions.is_absent() && !extra.contains_key("instructions");
-    encode_messages(&x.messages, first_is_free, &mut items, &mut losses);
+    encode_messages(&x.messages, first_is_free, &ctx, &mut items, &mut losses);
 
     let string_input = match items.as_slice() {
         [Item::Message(MessageItem {
@@ -311,6 +312,123 @@ pub fn encode_request(x: &Exchange) -> (Request, Vec<Loss>) {
     (doc, losses.into_vec())
 }
 
+/// The model a document names: the exchange's own model when it was read from a Responses
+/// document (a DeepSeek or xAI model on its Responses-compatible endpoint, an Ollama model on
+/// Ollama's, keep their names: a document's own format is sacred), else the model chosen for
+/// OpenAI.
+fn model_out(x: &Exchange, private: &Obj, why: &str, losses: &mut Losses) -> String {
+    if let (Some(m), Some(own)) = (&x.options.model, marker(private, "model")) {
+        if m == own && !x.options.models.contains_key("openai") {
+            return m.clone();
+        }
+    }
+    crate::model::encoder_model(
+        x,
+        crate::model::ModelFamily::OpenAi,
+        "/model",
+        "model",
+        why,
+        losses,
+    )
+}
+
+/// Decode side of [`model_out`]: a model OpenAI's family would not take is remembered as the
+/// document's own.
+fn remember_model(m: &str, private: &mut Obj) {
+    if !crate::model::ModelFamily::OpenAi.accepts(m) {
+        private.insert("model".into(), Value::from(m));
+    }
+}
+
+/// The encrypted reasoning content asked for by `include`.
+const INCLUDE_ENCRYPTED: &str = "reasoning.encrypted_content";
+
+/// `reasoning: {effort, summary}` and `include: ["reasoning.encrypted_content"]` from the
+/// canonical reasoning options, merged into the stored fields of those objects.
+fn encode_reasoning_options(x: &Exchange, extra: &mut Obj, private: &Obj, losses: &mut Losses) {
+    let r = &x.options.reasoning;
+    if r.effort.is_some() || r.summary.is_some() {
+        let mut obj = match extra.remove("reasoning") {
+            Some(Value::Object(m)) => m,
+            _ => Obj::new(),
+        };
+        let mut out = Obj::new();
+        if let Some(e) = &r.effort {
+            obj.remove("effort");
+            out.insert("effort".into(), Value::from(e.clone()));
+        }
+        if let Some(s) = &r.summary {
+            obj.remove("summary");
+            out.insert("summary".into(), Value::from(s.clone()));
+        }
+        out.extend(obj);
+        extra.insert("reasoning".into(), Value::Object(out));
+    }
+    if let Some(b) = r.budget {
+        losses.dropped(
+            "/options/reasoning/budget",
+            format!("thinking budget {b}"),
+            "the Responses API takes an effort (reasoning.effort), not a token budget",
+        );
+    }
+    if let Some(on) = r.enabled {
+        losses.dropped(
+            "/options/reasoning/enabled",
+            format!("thinking {}", if on { "on" } else { "off" }),
+            "the Responses API has no thinking switch: a reasoning model always reasons, at \
+             the effort reasoning.effort names",
+        );
+    }
+    if r.include_encrypted == Some(true) {
+        let mut list = match extra.remove("include") {
+            Some(Value::Array(a)) => a,
+            _ => Vec::new(),
+        };
+        if !list.iter().any(|v| v.as_str() == Some(INCLUDE_ENCRYPTED)) {
+            let at = private
+                .get("include_at")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(list.len())
+                .min(list.len());
+            list.insert(at, Value::from(INCLUDE_ENCRYPTED));
+        }
+        extra.insert("include".into(), Value::Array(list));
+    }
+}
+
+/// Decode side of [`encode_reasoning_options`].
+fn decode_reasoning_options(x: &mut Exchange, extra: &mut Obj, private: &mut Obj) {
+    if let Some(Value::Object(obj)) = extra.get_mut("reasoning") {
+        if let Some(Value::String(e)) = obj.get("effort") {
+            x.options.reasoning.effort = Some(e.clone());
+            obj.remove("effort");
+        }
+        if let Some(Value::String(s)) = obj.get("summary") {
+            x.options.reasoning.summary = Some(s.clone());
+            obj.remove("summary");
+        }
+        if obj.is_empty() && !x.options.reasoning.is_empty() {
+            extra.remove("reasoning");
+        }
+    }
+    if let Some(Value::Array(list)) = extra.get_mut("include") {
+        if let Some(k) = list
+            .iter()
+            .position(|v| v.as_str() == Some(INCLUDE_ENCRYPTED))
+        {
+            list.remove(k);
+            x.options.reasoning.include_encrypted = Some(true);
+            if k != list.len() {
+                private.insert("include_at".into(), Value::from(k));
+            }
+            if list.is_empty() {
+                extra.remove("include");
+            }
+        }
+    }
+}
+
 fn system_item(text: &str, sys: &Obj) -> Item {
     let role = sys
         .get("role")
@@ -344,12 +462,17 @@ fn input_text(text: &str, extra: Obj) -> ContentPart {
 }
 
 fn encode_tools(tools: &[Tool], private: &Obj, losses: &mut Losses) -> Vec<ToolDef> {
-    let mut out: Vec<ToolDef> = tools
-        .iter()
-        .enumerate()
-        .map(|(k, t)| ToolDef::Function(encode_tool(k, t, losses)))
-        .collect();
-    // Built-in tools go back where they were.
+    let mut out: Vec<ToolDef> = Vec::with_capacity(tools.len());
+    for (k, t) in tools.iter().enumerate() {
+        if t.hosted.is_some() || t.custom.is_some() {
+            if let Some(v) = items::encode_tool_def(k, t, losses) {
+                out.push(ToolDef::Other(v));
+            }
+        } else {
+            out.push(ToolDef::Function(encode_tool(k, t, losses)));
+        }
+    }
+    // Built-in tools of a link made before they were canonical go back where they were.
     if let Some(Value::Array(list)) = private.get("tools") {
         for entry in list {
             let index = entry
@@ -412,7 +535,7 @@ fn encode_tool(k: usize, t: &Tool, losses: &mut Losses) -> FunctionTool {
     }
 }
 
-fn encode_tool_choice(tc: &ToolChoice, private: &Obj, losses: &mut Losses) -> Value {
+fn encode_tool_choice(tc: &ToolChoice, private: &Obj, ctx: &Ctx, losses: &mut Losses) -> Value {
     let mode = match tc.mode {
         ChoiceMode::Auto => "auto",
         ChoiceMode::None => "none",
@@ -437,8 +560,14 @@ fn encode_tool_choice(tc: &ToolChoice, private: &Obj, losses: &mut Losses) -> Va
         );
         return Value::String(mode.into());
     }
+    // A custom tool is chosen as `{type: "custom", name}`.
     let function = |name: &str| ToolChoiceObject {
-        kind: "function".into(),
+        kind: if ctx.custom_tools.iter().any(|n| n == name) {
+            "custom"
+        } else {
+            "function"
+        }
+        .into(),
         mode: None,
         name: Some(name.to_string()),
         tools: None,
@@ -466,6 +595,7 @@ enum Group {
 fn encode_messages(
     msgs: &[Message],
     first_is_free: bool,
+    ctx: &Ctx,
     items: &mut Vec<Item>,
     losses: &mut Losses,
 ) {
@@ -482,12 +612,12 @@ fn encode_messages(
             }
             Role::Assistant => {
                 drop_own_message_extra(&mp, m, losses);
-                encode_assistant(i, &m.parts, Kind::Request, items, losses);
+                encode_assistant(i, &m.parts, Kind::Request, ctx, items, losses);
                 Group::Assistant
             }
             Role::Tool => {
                 drop_own_message_extra(&mp, m, losses);
-                encode_tool_turn(i, m, items, losses);
+                encode_tool_turn(i, m, ctx, items, losses);
                 Group::Tool
             }
         };
@@ -626,6 +756,7 @@ fn encode_assistant(
     i: usize,
     parts: &[Part],
     kind: Kind,
+    ctx: &Ctx,
     items: &mut Vec<Item>,
     losses: &mut Losses,
 ) {
@@ -688,6 +819,12 @@ fn encode_assistant(
                     }
                 }
             }
+            Part::ToolCall(c) if ctx.is_custom_call(c) => {
+                open = None;
+                items.push(Item::CustomToolCall(encode_custom_call(
+                    &pp, c, kind, losses,
+                )));
+            }
             Part::ToolCall(c) => {
                 open = None;
                 items.push(Item::FunctionCall(encode_call(&pp, c, kind, losses)));
@@ -695,6 +832,20 @@ fn encode_assistant(
             Part::Raw { format, value } if format == ID => {
                 open = None;
                 items.push(Item::from_value(value.clone()));
+            }
+            Part::Reasoning(r) => {
+                open = None;
+                let at = drop_ptr(i, j, n);
+                let index = items.len();
+                if let Some(v) = items::encode_reasoning(r, &pp, &at, kind, index, ctx, losses) {
+                    items.push(Item::Other(v));
+                }
+            }
+            Part::Hosted(h) => {
+                open = None;
+                if let Some(v) = items::encode_hosted(h, &drop_ptr(i, j, n), kind, ctx, losses) {
+                    items.push(Item::from_value(v));
+                }
             }
             other => drop_part(
                 i,
@@ -807,13 +958,100 @@ fn encode_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> Funct
     }
 }
 
-fn encode_tool_turn(i: usize, m: &Message, items: &mut Vec<Item>, losses: &mut Losses) {
+/// A call of a custom tool: its input is the text of the canonical `{"input": <text>}`.
+fn encode_custom_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> CustomToolCall {
+    losses.foreign_extra(&c.extra, ID, pp);
+    let (mut w, pv) = own_split(&c.extra);
+    drop_unreadable(&mut w, pp, losses);
+    let mut id = take_str(&mut w, "id");
+    let mut status = take_str(&mut w, "status");
+    let call_id = c.id.clone().unwrap_or_default();
+    if kind == Kind::Response {
+        if id.is_absent() && !listed(&pv, "absent", "id") {
+            id = Field::Value(custom_placeholder(&call_id));
+        }
+        if status.is_absent() && !listed(&pv, "absent", "status") {
+            status = Field::Value("completed".into());
+        }
+    }
+    for key in ["type", "call_id", "name", "input"] {
+        w.remove(key);
+    }
+    let input = match c.arguments.as_object() {
+        Some(o) if o.len() == 1 && c.arguments_raw.is_none() => {
+            o.get("input").and_then(Value::as_str).map(str::to_string)
+        }
+        _ => None,
+    };
+    let input = input.unwrap_or_else(|| {
+        losses.rewritten(
+            format!("{pp}/arguments"),
+            "arguments sent as the custom tool's input text",
+            "a custom tool call's input is one text ({\"input\": <text>} in the model)",
+        );
+        c.arguments_text()
+    });
+    CustomToolCall {
+        kind: "custom_tool_call".into(),
+        id,
+        call_id,
+        name: c.name.clone(),
+        input,
+        status,
+        extra: w,
+    }
+}
+
+/// Decode side of [`encode_custom_call`].
+fn decode_custom_call(f: CustomToolCall, kind: Kind) -> ToolCall {
+    let mut c = ToolCall::new(
+        Some(f.call_id.clone()),
+        f.name,
+        serde_json::json!({ "input": f.input }),
+    );
+    let mut w = Obj::new();
+    put_field(&mut w, "id", &f.id);
+    put_field(&mut w, "status", &f.status);
+    w.extend(f.extra);
+    let mut pv = Obj::new();
+    if kind == Kind::Response {
+        let placeholder = custom_placeholder(&f.call_id);
+        strip(&mut w, &mut pv, "absent", "id", &Value::from(placeholder));
+        strip(
+            &mut w,
+            &mut pv,
+            "absent",
+            "status",
+            &Value::from("completed"),
+        );
+    }
+    pv.insert(items::CUSTOM.into(), Value::Bool(true));
+    c.extra = own_join(w, pv);
+    c
+}
+
+fn custom_placeholder(call_id: &str) -> String {
+    format!("ctc_{call_id}")
+}
+
+fn encode_tool_turn(i: usize, m: &Message, ctx: &Ctx, items: &mut Vec<Item>, losses: &mut Losses) {
     let n = m.parts.len();
     for (j, p) in m.parts.iter().enumerate() {
         match p {
             Part::ToolResult(r) => {
                 let pp = format!("/messages/{i}/parts/{j}");
-                items.push(Item::FunctionCallOutput(encode_result(&pp, r, losses)));
+                let mut o = encode_result(&pp, r, losses);
+                if ctx.is_custom_result(r) {
+                    o.kind = "custom_tool_call_output".into();
+                    if let Field::Value(name) = std::mem::take(&mut o.name) {
+                        losses.dropped(
+                            format!("{pp}/name"),
+                            format!("tool name {name}"),
+                            "custom_tool_call_output pairs by call_id and names no tool",
+                        );
+                    }
+                }
+                items.push(Item::FunctionCallOutput(o));
             }
             other => drop_part(i, j, n, other, "a tool turn holds results only", losses),
         }
@@ -922,12 +1160,18 @@ pub fn decode_request(doc: Request) -> Result<(Exchange, Vec<Loss>), DecodeError
     let mut private = Obj::new();
 
     match doc.model {
-        Field::Value(m) => x.options.model = Some(m),
+        Field::Value(m) => {
+            remember_model(&m, &mut private);
+            x.options.model = Some(m);
+        }
         Field::Null => {
             extra.insert("model".into(), Value::Null);
         }
         Field::Absent => {}
     }
+    let model = x.options.model.clone();
+    let issuer = items::issuer(model.as_deref());
+    decode_reasoning_options(&mut x, &mut extra, &mut private);
     let instructions_absent = doc.instructions.is_absent();
     match doc.instructions {
         Field::Value(s) => x.system = Some(s),
@@ -951,17 +1195,7 @@ pub fn decode_request(doc: Request) -> Result<(Exchange, Vec<Loss>), DecodeError
             for (k, t) in tools.into_iter().enumerate() {
                 match t {
                     ToolDef::Function(f) => x.tools.push(decode_tool(f)),
-                    ToolDef::Other(v) => {
-                        let mut entry = Obj::new();
-                        entry.insert("index".into(), Value::from(k));
-                        entry.insert("tool".into(), v);
-                        let list = private
-                            .entry("tools".to_string())
-                            .or_insert_with(|| Value::Array(Vec::new()));
-                        if let Value::Array(a) = list {
-                            a.push(Value::Object(entry));
-                        }
-                    }
+                    ToolDef::Other(v) => x.tools.push(items::decode_tool_def(v, issuer)),
                     ToolDef::Invalid {
                         pointer, message, ..
                     } => return Err(DecodeError::at(ID, format!("/tools/{k}{pointer}"), message)),
@@ -975,7 +1209,7 @@ pub fn decode_request(doc: Request) -> Result<(Exchange, Vec<Loss>), DecodeError
     }
 
     match doc.tool_choice {
-        Field::Value(v) => match decode_tool_choice(&v) {
+        Field::Value(v) => match decode_tool_choice(&v).filter(|c| chosen_back(c, &x, &v)) {
             Some((tc, allowed)) => {
                 x.tool_choice = Some(tc);
                 if allowed {
@@ -1005,6 +1239,7 @@ pub fn decode_request(doc: Request) -> Result<(Exchange, Vec<Loss>), DecodeError
             decode_items(
                 items,
                 instructions_absent,
+                (issuer, model.as_deref()),
                 &mut x,
                 &mut private,
                 &mut losses,
@@ -1049,6 +1284,26 @@ fn decode_tool(f: FunctionTool) -> Tool {
     }
 }
 
+/// Whether the decoded choice `c` encodes back to `v`: a name chosen as `custom` must be a
+/// custom tool and the reverse (else the choice stays verbatim).
+fn chosen_back(c: &(ToolChoice, bool), x: &Exchange, v: &Value) -> bool {
+    let ctx = Ctx {
+        target: "openai",
+        custom_tools: x
+            .tools
+            .iter()
+            .filter(|t| t.custom.is_some())
+            .map(|t| t.name.clone())
+            .collect(),
+        custom_calls: Vec::new(),
+    };
+    let mut pv = Obj::new();
+    if c.1 {
+        pv.insert("tool_choice".into(), Value::from("allowed_tools"));
+    }
+    encode_tool_choice(&c.0, &pv, &ctx, &mut Losses::new()) == *v
+}
+
 /// The canonical choice, and whether a single forced tool was spelled as `allowed_tools`;
 /// `None` for choices the model has no place for (built-in tools, MCP, custom…).
 fn decode_tool_choice(v: &Value) -> Option<(ToolChoice, bool)> {
@@ -1067,12 +1322,12 @@ fn decode_tool_choice(v: &Value) -> Option<(ToolChoice, bool)> {
         return None;
     }
     match (obj.kind.as_str(), obj.mode.as_deref(), obj.name, obj.tools) {
-        ("function", None, Some(name), None) => Some((ToolChoice::force(name), false)),
+        ("function" | "custom", None, Some(name), None) => Some((ToolChoice::force(name), false)),
         ("allowed_tools", Some(mode @ ("auto" | "required")), None, Some(tools)) => {
             let mut names = Vec::new();
             for t in tools {
                 match (t.kind.as_str(), t.name, t.mode, t.tools) {
-                    ("function", Some(name), None, None) => names.push(name),
+                    ("function" | "custom", Some(name), None, None) => names.push(name),
                     _ => return None,
                 }
             }
@@ -1118,6 +1373,7 @@ fn group_index(x: &mut Exchange, role: Role) -> usize {
 fn decode_items(
     items: Vec<Item>,
     instructions_absent: bool,
+    (issuer, model): (&str, Option<&str>),
     x: &mut Exchange,
     private: &mut Obj,
     losses: &mut Losses,
@@ -1202,17 +1458,35 @@ fn decode_items(
                 let i = group_index(x, Role::Tool);
                 x.messages[i].parts.push(Part::ToolResult(decode_result(o)));
             }
+            Item::CustomToolCall(f) => {
+                open = false;
+                let i = group_index(x, Role::Assistant);
+                x.messages[i]
+                    .parts
+                    .push(Part::ToolCall(decode_custom_call(f, Kind::Request)));
+            }
             Item::Other(v) => {
                 open = false;
                 let i = group_index(x, Role::Assistant);
-                x.messages[i].parts.push(Part::Raw {
-                    format: ID.into(),
-                    value: v,
-                });
+                x.messages[i].parts.push(other_item(v, issuer, model, None));
             }
         }
     }
     Ok(())
+}
+
+/// An item the typed wire leaves verbatim: reasoning, a provider-defined tool's step, else a
+/// raw part.
+fn other_item(v: Value, issuer: &str, model: Option<&str>, index: Option<usize>) -> Part {
+    let part = match v.get("type").and_then(Value::as_str) {
+        Some("reasoning") => items::decode_reasoning(&v, issuer, model, index),
+        Some(_) => items::decode_hosted(&v, issuer),
+        None => None,
+    };
+    part.unwrap_or(Part::Raw {
+        format: ID.into(),
+        value: v,
+    })
 }
 
 fn raw(item: &Item) -> Part {
@@ -1381,12 +1655,16 @@ fn decode_result(o: FunctionCallOutput) -> ToolResult {
         Content::Text(s) => ResultContent::Text(s),
         Content::Parts(ps) => ResultContent::Blocks(ps.into_iter().map(block_of).collect()),
     };
+    let mut pv = Obj::new();
+    if o.kind == "custom_tool_call_output" {
+        pv.insert(items::CUSTOM.into(), Value::Bool(true));
+    }
     ToolResult {
         call_id: o.call_id.into_value(),
         name: o.name.into_value(),
         content,
         is_error: false,
-        extra: own_join(w, Obj::new()),
+        extra: own_join(w, pv),
     }
 }
 
@@ -1571,10 +1849,26 @@ pub fn encode_response(x: &Exchange) -> (Response, Vec<Loss>) {
     };
     let (status, incomplete) = status_of(&stop, has_calls, &mut losses);
 
-    let mut output = Vec::new();
-    encode_assistant(0, &msg.parts, Kind::Response, &mut output, &mut losses);
-
     let (mut f, pv) = own_split(&msg.extra);
+    let model = view.options.model.as_ref().map(|_| {
+        model_out(
+            &view,
+            &pv,
+            "a Responses response names its model",
+            &mut losses,
+        )
+    });
+    let ctx = Ctx::new(&view, model.as_deref());
+    let mut output = Vec::new();
+    encode_assistant(
+        0,
+        &msg.parts,
+        Kind::Response,
+        &ctx,
+        &mut output,
+        &mut losses,
+    );
+
     let mut slot =
         |key: &str, default: Value| Field::from_json(fill(&mut f, &pv, "absent", key, default));
     let mut doc = Response {
@@ -1592,17 +1886,10 @@ pub fn encode_response(x: &Exchange) -> (Response, Vec<Loss>) {
         usage: Field::Absent,
         extra: Obj::new(),
     };
-    doc.model = match &view.options.model {
-        Some(_) => {
+    doc.model = match model {
+        Some(m) => {
             f.remove("model");
-            Field::Value(crate::model::encoder_model(
-                &view,
-                crate::model::ModelFamily::OpenAi,
-                "/model",
-                "model",
-                "a Responses response names its model",
-                &mut losses,
-            ))
+            Field::Value(m)
         }
         // The SDK requires a model: "" is the placeholder.
         None => match fill(&mut f, &pv, "absent", "model", Value::from("")) {
@@ -1638,6 +1925,8 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
     let mut losses = Losses::new();
     let mut msg = Message::new(Role::Assistant, Vec::new());
     let mut open = false;
+    let model = doc.model.value().filter(|m| !m.is_empty()).cloned();
+    let issuer = items::issuer(model.as_deref());
     for (k, item) in doc.output.into_iter().enumerate() {
         match item {
             Item::Invalid {
@@ -1657,6 +1946,16 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
                 let pp = format!("/messages/0/parts/{}", msg.parts.len());
                 let call = decode_call(f, Kind::Response, &pp, &mut losses);
                 msg.parts.push(Part::ToolCall(call));
+            }
+            Item::CustomToolCall(f) => {
+                open = false;
+                msg.parts
+                    .push(Part::ToolCall(decode_custom_call(f, Kind::Response)));
+            }
+            Item::Other(v) => {
+                open = false;
+                msg.parts
+                    .push(other_item(v, issuer, model.as_deref(), Some(k)));
             }
             other => {
                 open = false;
@@ -1679,7 +1978,10 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
     let mut f = doc.extra;
     let mut pv = Obj::new();
     match doc.model {
-        Field::Value(m) if !m.is_empty() => x.options.model = Some(m),
+        Field::Value(m) if !m.is_empty() => {
+            remember_model(&m, &mut pv);
+            x.options.model = Some(m);
+        }
         other => {
             put_field(&mut f, "model", &other);
             strip(&mut f, &mut pv, "absent", "model", &Value::from(""));
@@ -1737,13 +2039,22 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
     Ok((x, losses.into_vec()))
 }
 
-/// How sure it is that `v` is a Responses body, and which one.
+/// How sure it is that `v` is a Responses body, and which one. `object: "response"` and an
+/// `input` beside no `messages` are this API's own: they outrank a dialect that knows a
+/// document only by its model's name (DeepSeek's and xAI's Responses-compatible endpoints
+/// answer with their own models).
 pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
     let o = v.as_object()?;
-    if o.get("object").and_then(Node::as_str) == Some("response")
-        || o.get("output").is_some_and(Node::is_array)
-    {
-        return Some((Kind::Response, 95));
+    let object = o.get("object").and_then(Node::as_str) == Some("response");
+    let output = o.get("output").is_some_and(Node::is_array);
+    if object || output {
+        return Some((Kind::Response, 98));
+    }
+    let input = o
+        .get("input")
+        .is_some_and(|i| i.is_array() || i.is_string());
+    if input && !o.contains_key("messages") && !o.contains_key("contents") {
+        return Some((Kind::Request, 98));
     }
     if o.contains_key("input") || (o.contains_key("instructions") && !o.contains_key("messages")) {
         return Some((Kind::Request, 90));

@@ -8,10 +8,13 @@
 //! Shape: `instructions` is the system prompt; `input` is a string or a flat list of items —
 //! messages (`{role, content}`, with or without `type: "message"`), `function_call`
 //! (`call_id` pairs it with its `function_call_output`; the item `id` `fc_…` and `status` are
-//! provider-only and kept in the call's `extra`), `function_call_output`, and other items
-//! (reasoning, built-in tool calls, item references) kept verbatim as `Part::Raw`. Consecutive
+//! provider-only and kept in the call's `extra`), `function_call_output`, `reasoning` items
+//! (`Part::Reasoning`), the items of provider-defined tools (`Part::Hosted`), `custom_tool_call`
+//! and its output (a call whose arguments are `{"input": <text>}`), and other items (item
+//! references, compaction) kept verbatim as `Part::Raw`; see `items.rs`. Consecutive
 //! assistant-side items form one assistant turn, consecutive outputs one tool turn. Tools are
-//! flat (`{type: "function", name, parameters, strict}`); built-in tools are kept in `extra`.
+//! flat (`{type: "function", name, parameters, strict}`); provider-defined tools (`web_search`,
+//! `mcp`, …) are tools with `hosted`, `custom` tools have `custom` (their `format`).
 //!
 //! What is lossy:
 //! - stop sequences (no `stop` parameter);
@@ -24,7 +27,15 @@
 //!   as `completed`; tool use is derived from `function_call` items, not stated;
 //! - `call_id` longer than 64 characters (rewritten, pairs kept); `function_call` item ids not
 //!   starting with `fc` (dropped: the API rejects them);
-//! - tool `annotations` (MCP).
+//! - tool `annotations` (MCP);
+//! - reasoning state another provider issued, and reasoning text without state (a request
+//!   carries only reasoning items its endpoint issued); a reasoning token budget and the
+//!   thinking switch (only `reasoning.effort`);
+//! - provider-defined tool steps of another provider or format.
+//!
+//! The document's own model is kept when it was read from a Responses document (DeepSeek's
+//! and xAI's Responses-compatible endpoints, Ollama's `gpt-oss:20b`), even where OpenAI would
+//! not serve it.
 //!
 //! Canonical `strict: None` is sent as `"strict": null` (the SDK requires the key; the API then
 //! applies its default, which for Responses is strict mode). Response fields the model has no
@@ -33,10 +44,12 @@
 //! recognises and does not store.
 
 mod convert;
+mod items;
 pub mod stream;
 pub mod wire;
 
 pub use convert::{CALL_ID_RULE, ID, PRIVATE, RESPONSE_ID};
+pub use items::custom_schema;
 
 use crate::formats::spec::{Http, Send};
 use crate::model::ModelFamily;

@@ -18,6 +18,22 @@ struct Item {
     index: Option<u64>,
     value: Value,
     call: Option<usize>,
+    /// A `custom_tool_call`: its input is free text, kept in `value`; the tracker follows it
+    /// as the canonical arguments `{"input": <text>}`.
+    custom: bool,
+}
+
+/// `text` as the inside of a JSON string (no quotes).
+fn json_inner(text: &str) -> String {
+    let s = serde_json::to_string(text).unwrap_or_default();
+    s.get(1..s.len().saturating_sub(1))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The canonical arguments of a custom call with this input, as the tracker holds them.
+fn custom_args(input: &str) -> String {
+    json!({ "input": input }).to_string()
 }
 
 /// Assembler for OpenAI Responses stream events.
@@ -39,7 +55,7 @@ impl Default for ResponsesAssembler {
 }
 
 /// Events that carry nothing the assembled response needs.
-const PASSIVE: [&str; 10] = [
+const PASSIVE: [&str; 9] = [
     "response.in_progress",
     "response.queued",
     "response.content_part.done",
@@ -48,7 +64,6 @@ const PASSIVE: [&str; 10] = [
     "response.reasoning_summary_text.done",
     "response.reasoning_summary_part.done",
     "response.refusal.done",
-    "response.custom_tool_call_input.done",
     "keepalive",
 ];
 
@@ -88,7 +103,12 @@ impl ResponsesAssembler {
                            "role": "assistant", "status": "in_progress", "content": []});
             (v, None)
         };
-        self.items.push(Item { index, value, call });
+        self.items.push(Item {
+            index,
+            value,
+            call,
+            custom: false,
+        });
         self.items.len().checked_sub(1)
     }
 
@@ -104,14 +124,17 @@ impl ResponsesAssembler {
             );
         }
         let mut call = None;
-        if matches!(
-            get_str(&item, "type"),
-            Some("function_call" | "custom_tool_call")
-        ) {
+        let custom = get_str(&item, "type") == Some("custom_tool_call");
+        if custom || get_str(&item, "type") == Some("function_call") {
             let id = get_str(&item, "call_id").map(str::to_string);
             let name = get_str(&item, "name").unwrap_or("");
             call = self.t.open_call(id, name);
-            if let (Some(c), Some(args)) = (call, get_str(&item, "arguments")) {
+            if let (Some(c), true) = (call, custom) {
+                // Open JSON text that each input delta extends: the live view parses it.
+                let input = get_str(&item, "input").unwrap_or("");
+                self.t
+                    .append_args(c, &format!("{{\"input\":\"{}", json_inner(input)));
+            } else if let (Some(c), Some(args)) = (call, get_str(&item, "arguments")) {
                 self.t.set_args(c, args);
             }
         }
@@ -119,6 +142,7 @@ impl ResponsesAssembler {
             index,
             value: item,
             call,
+            custom,
         });
     }
 
@@ -222,7 +246,22 @@ impl ResponsesAssembler {
             }
         };
         let call = self.items.get(pos).and_then(|i| i.call);
-        if let Some(c) = call {
+        let custom = self.items.get(pos).is_some_and(|i| i.custom);
+        if let (Some(c), true) = (call, custom) {
+            let so_far = self.items.get(pos).and_then(|i| get_str(&i.value, "input"));
+            let so_far = so_far.unwrap_or_default().to_string();
+            if let Some(input) = get_str(&item, "input") {
+                if !so_far.is_empty() && so_far != input {
+                    self.t.anomaly(
+                        AnomalyKind::Mismatch,
+                        "the final input differs from its deltas: the final text is kept".into(),
+                    );
+                }
+                self.t.set_args(c, &custom_args(input));
+            } else {
+                self.t.set_args(c, &custom_args(&so_far));
+            }
+        } else if let Some(c) = call {
             if let Some(args) = get_str(&item, "arguments") {
                 let so_far = self
                     .t
@@ -247,10 +286,70 @@ impl ResponsesAssembler {
             if let Some(name) = get_str(&item, "name") {
                 self.t.name_call(c, name);
             }
+        }
+        if let Some(c) = call {
             self.t.close_call(c);
         }
         if let Some(i) = self.items.get_mut(pos) {
             i.value = item;
+        }
+    }
+
+    /// A custom call's input delta (or, `done`, its final text).
+    fn custom_input(&mut self, o: &Value, delta: &str, done: bool) {
+        let Some(pos) = self.item(o, "function_call") else {
+            return;
+        };
+        let Some(c) = self
+            .items
+            .get(pos)
+            .filter(|i| i.custom)
+            .and_then(|i| i.call)
+        else {
+            self.t.anomaly(
+                AnomalyKind::OutOfOrder,
+                "custom tool input for an item that is not a custom tool call".into(),
+            );
+            return;
+        };
+        let Some(Value::Object(m)) = self.items.get_mut(pos).map(|i| &mut i.value) else {
+            return;
+        };
+        let so_far = m.get("input").and_then(Value::as_str).unwrap_or("");
+        if done {
+            let Some(fin) = get_str(o, "input") else {
+                return;
+            };
+            if fin != so_far {
+                if !so_far.is_empty() {
+                    self.t.anomaly(
+                        AnomalyKind::Mismatch,
+                        "the final input differs from its deltas: the final text is kept".into(),
+                    );
+                }
+                m.insert("input".into(), json!(fin));
+                self.t.set_args(c, &custom_args(fin));
+            }
+            return;
+        }
+        let text = format!("{so_far}{delta}");
+        m.insert("input".into(), json!(text));
+        self.t.append_args(c, &json_inner(delta));
+    }
+
+    /// Append a delta to a string field of a provider-defined tool's item (code interpreter
+    /// `code`, MCP `arguments`), so the item grows as it streams.
+    fn append_field(&mut self, o: &Value, field: &str, delta: &str) {
+        let Some(pos) = self.item(o, "hosted") else {
+            return;
+        };
+        if let Some(Value::Object(m)) = self.items.get_mut(pos).map(|i| &mut i.value) {
+            match m.get_mut(field) {
+                Some(Value::String(s)) => s.push_str(delta),
+                _ => {
+                    m.insert(field.to_string(), json!(delta));
+                }
+            }
         }
     }
 
@@ -342,6 +441,9 @@ impl Assembler for ResponsesAssembler {
                 };
                 if list == "content" {
                     self.t.text_block();
+                } else if get_u64(&o, "summary_index").is_some_and(|k| k > 0) {
+                    // Summaries read as paragraphs in the live view, as in the part.
+                    self.t.reasoning("\n\n");
                 }
                 if let Some(pos) = self.item(&o, "message") {
                     let part = o.get("part").cloned().unwrap_or(Value::Null);
@@ -390,7 +492,12 @@ impl Assembler for ResponsesAssembler {
                     self.t.reasoning(&delta);
                 }
             }
-            "response.function_call_arguments.delta" | "response.custom_tool_call_input.delta" => {
+            "response.custom_tool_call_input.delta" | "response.custom_tool_call_input.done" => {
+                self.custom_input(&o, &delta, ty.ends_with(".done"));
+            }
+            "response.code_interpreter_call_code.delta" => self.append_field(&o, "code", &delta),
+            "response.mcp_call_arguments.delta" => self.append_field(&o, "arguments", &delta),
+            "response.function_call_arguments.delta" => {
                 if let Some(pos) = self.item(&o, "function_call") {
                     match self.items.get(pos).and_then(|i| i.call) {
                         Some(c) => self.t.append_args(c, &delta),
@@ -423,10 +530,11 @@ impl Assembler for ResponsesAssembler {
             }
             t if PASSIVE.contains(&t) => {}
             t if t.starts_with("response.")
-                && (t.contains("_call.") || t.contains("mcp_") || t.contains("audio")) =>
+                && (t.contains("_call") || t.contains("mcp_") || t.contains("audio")) =>
             {
-                // Built-in tool progress events (web search, file search, code interpreter,
-                // MCP, image generation): their items arrive whole in output_item.done.
+                // Progress of provider-defined tools (web search, file search, code
+                // interpreter's `.done`, MCP, image generation, shell and apply_patch deltas):
+                // their items arrive whole in output_item.done.
             }
             other => self.t.unknown(other),
         }
@@ -443,12 +551,9 @@ impl Assembler for ResponsesAssembler {
                 let mut v = i.value.clone();
                 if let (Some(c), Value::Object(m)) = (i.call, &mut v) {
                     if let Some(call) = self.t.calls.get(c) {
-                        let key = if m.contains_key("input") && !m.contains_key("arguments") {
-                            "input"
-                        } else {
-                            "arguments"
-                        };
-                        m.insert(key.into(), json!(call.arguments));
+                        if !i.custom {
+                            m.insert("arguments".into(), json!(call.arguments));
+                        }
                         m.insert("name".into(), json!(call.name));
                         if let Some(id) = &call.id {
                             m.insert("call_id".into(), json!(id));

@@ -66,8 +66,12 @@ pub enum Item {
     Message(MessageItem),
     /// `{type: "function_call", call_id, name, arguments, …}`.
     FunctionCall(FunctionCall),
-    /// `{type: "function_call_output", call_id, output, …}`.
+    /// `{type: "function_call_output", call_id, output, …}`, and the output of a custom tool
+    /// (`custom_tool_call_output`, the same shape: `kind` says which).
     FunctionCallOutput(FunctionCallOutput),
+    /// `{type: "custom_tool_call", call_id, name, input, …}`: a call of a `custom` tool, whose
+    /// input is free text.
+    CustomToolCall(CustomToolCall),
     /// Any other item (reasoning, item_reference, built-in tool calls…), verbatim.
     Other(Value),
     /// An item of a known type that does not fit its shape.
@@ -115,9 +119,10 @@ impl Item {
         } else {
             match kind.as_deref() {
                 Some("function_call") => checked(typed(v.clone()).map(Item::FunctionCall), v),
-                Some("function_call_output") => {
+                Some("function_call_output" | "custom_tool_call_output") => {
                     checked(typed(v.clone()).map(Item::FunctionCallOutput), v)
                 }
+                Some("custom_tool_call") => checked(typed(v.clone()).map(Item::CustomToolCall), v),
                 _ => Item::Other(v),
             }
         }
@@ -130,6 +135,7 @@ impl Serialize for Item {
             Item::Message(m) => m.serialize(s),
             Item::FunctionCall(c) => c.serialize(s),
             Item::FunctionCallOutput(o) => o.serialize(s),
+            Item::CustomToolCall(c) => c.serialize(s),
             Item::Other(v) | Item::Invalid { value: v, .. } => v.serialize(s),
         }
     }
@@ -267,10 +273,34 @@ pub struct FunctionCall {
     pub extra: Map<String, Value>,
 }
 
+/// A call of a `custom` tool (`ResponseCustomToolCall`): the model's input is free text,
+/// shaped by the tool's grammar.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CustomToolCall {
+    /// Always `custom_tool_call`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Item id (`ctc_…`), not the pairing id.
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
+    pub id: Field<String>,
+    /// Pairing id, echoed by the `custom_tool_call_output`.
+    pub call_id: String,
+    /// Tool name.
+    pub name: String,
+    /// The input text.
+    pub input: String,
+    /// `in_progress`, `completed` or `incomplete`.
+    #[serde(default, skip_serializing_if = "Field::is_absent")]
+    pub status: Field<String>,
+    /// `namespace`, unknown fields.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
 /// A function call output item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionCallOutput {
-    /// Always `function_call_output`.
+    /// `function_call_output` (or `custom_tool_call_output`).
     #[serde(rename = "type")]
     pub kind: String,
     /// Item id, when the API returned it.
