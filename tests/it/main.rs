@@ -38,6 +38,7 @@ mod ollama;
 mod openai_chat;
 mod openai_responses;
 mod real_traffic;
+mod reasoning_chat;
 mod redact;
 mod roundtrip;
 mod schema;
