@@ -531,3 +531,208 @@ fn thinking_before_a_call_becomes_reasoning_content_for_deepseek() {
         enc.losses
     );
 }
+
+/// Every document of the Chat Completions dialects in the fixtures (golden files and the
+/// recorded responses) comes back field for field in its own format.
+#[test]
+fn every_dialect_document_comes_back_field_for_field() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for format in [
+        Format::OpenAiChat,
+        Format::DeepSeek,
+        Format::Mistral,
+        Format::Cohere,
+        Format::Ollama,
+    ] {
+        let dir = common::fixtures().join(format.id());
+        let mut paths = Vec::new();
+        for sub in [dir.clone(), dir.join("recorded")] {
+            for e in std::fs::read_dir(&sub).into_iter().flatten().flatten() {
+                paths.push(e.path());
+            }
+        }
+        for path in paths {
+            let name = path.to_string_lossy().into_owned();
+            let kind = if name.ends_with(".request.json") {
+                Kind::Request
+            } else if name.ends_with(".response.json") {
+                Kind::Response
+            } else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&path).expect("read");
+            let doc: Value = serde_json::from_str(&text).expect("json");
+            let dec = format.decode(&text, kind).expect(&name);
+            let enc = format.encode(&dec.exchange, kind);
+            let back: Value = serde_json::from_str(&enc.text).expect("json");
+            if back != doc {
+                failures.push(format!("{name}:\n{}\n", enc.text));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 70, "{checked} documents");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Reasoning settings in each dialect's spelling come back as they were, and map onto the
+/// canonical options.
+#[test]
+fn reasoning_settings_read_and_write_in_each_dialect() {
+    let base = |model: &str, field: (&str, Value)| {
+        let mut doc = json!({"model": model, "messages": [{"role": "user", "content": "hi"}]});
+        doc[field.0] = field.1;
+        doc
+    };
+    let cases = [
+        (
+            Format::OpenAiChat,
+            base("o4-mini", ("reasoning_effort", json!("high"))),
+        ),
+        (
+            Format::OpenAiChat,
+            base(
+                "deepseek/deepseek-r1",
+                (
+                    "reasoning",
+                    json!({"effort": "low", "max_tokens": 2000, "enabled": true}),
+                ),
+            ),
+        ),
+        (
+            Format::DeepSeek,
+            base("deepseek-chat", ("thinking", json!({"type": "enabled"}))),
+        ),
+        (
+            Format::Cohere,
+            base(
+                "command-a-reasoning-08-2025",
+                ("thinking", json!({"type": "enabled", "token_budget": 1000})),
+            ),
+        ),
+        (Format::Ollama, base("qwen3", ("think", json!(true)))),
+    ];
+    for (format, doc) in cases {
+        let (x, _) = common::paste_survives(format, doc.clone(), Kind::Request);
+        assert!(!x.options.reasoning.is_empty(), "{}: {doc}", format.id());
+    }
+    // From DeepSeek's switch to OpenAI's effort: nothing to say, reported.
+    let (x, _) = common::decode_doc(
+        Format::DeepSeek,
+        &base("deepseek-chat", ("thinking", json!({"type": "enabled"}))),
+        Kind::Request,
+    );
+    assert_eq!(x.options.reasoning.enabled, Some(true));
+    let mut o = x.clone();
+    o.options.model = Some("o3".into());
+    let enc = Format::OpenAiChat.encode(&o, Kind::Request);
+    assert!(!enc.text.contains("reasoning_effort"), "{}", enc.text);
+    assert!(
+        common::has_loss(&enc.losses, LossKind::Dropped, "/options/reasoning/enabled"),
+        "{:#?}",
+        enc.losses
+    );
+    // An effort to a model that takes none: dropped, with the reason.
+    let (x, _) = common::decode_doc(
+        Format::OpenAiChat,
+        &base("o4-mini", ("reasoning_effort", json!("high"))),
+        Kind::Request,
+    );
+    let mut old = x.clone();
+    old.options.model = Some("gpt-4.1".into());
+    let enc = Format::OpenAiChat.encode(&old, Kind::Request);
+    assert!(!enc.text.contains("reasoning_effort"), "{}", enc.text);
+    assert!(common::has_loss(
+        &enc.losses,
+        LossKind::Dropped,
+        "/options/reasoning/effort"
+    ));
+    // Mistral has no setting.
+    let enc = Format::Mistral.encode(&x, Kind::Request);
+    assert!(common::has_loss(
+        &enc.losses,
+        LossKind::Dropped,
+        "/options/reasoning/effort"
+    ));
+    // DeepSeek turns thinking on; the effort word has no place.
+    let enc = Format::DeepSeek.encode(&x, Kind::Request);
+    let doc: Value = serde_json::from_str(&enc.text).expect("json");
+    assert_eq!(doc["thinking"], json!({"type": "enabled"}));
+    assert!(common::has_loss(
+        &enc.losses,
+        LossKind::Dropped,
+        "/options/reasoning/effort"
+    ));
+}
+
+/// Hosted tools of other providers are never sent as functions; a custom tool becomes a
+/// function taking one string, its grammar in the description.
+#[test]
+fn hosted_tools_are_dropped_and_custom_tools_become_functions() {
+    use toolscope::model::{HostedTool, Tool};
+    let mut x = Exchange::default();
+    x.messages.push(common::user("hi"));
+    let mut search: Tool = serde_json::from_value(json!({"name": "web_search"})).expect("tool");
+    search.hosted = Some(HostedTool {
+        provider: "anthropic".into(),
+        format: "anthropic".into(),
+        kind: "web_search".into(),
+        value: json!({"type": "web_search_20250305", "name": "web_search"}),
+    });
+    let mut sql: Tool =
+        serde_json::from_value(json!({"name": "sql", "description": "Run SQL."})).expect("tool");
+    sql.custom = Some(
+        json!({"type": "grammar", "grammar": {"syntax": "lark", "definition": "start: \"SELECT\""}}),
+    );
+    x.tools = vec![search, sql];
+    for format in [
+        Format::OpenAiChat,
+        Format::DeepSeek,
+        Format::Mistral,
+        Format::Cohere,
+        Format::Ollama,
+    ] {
+        let enc = format.encode(&x, Kind::Request);
+        let doc: Value = serde_json::from_str(&enc.text).expect("json");
+        let tools = doc["tools"].as_array().expect("tools");
+        assert_eq!(tools.len(), 1, "{}: {}", format.id(), enc.text);
+        let f = &tools[0]["function"];
+        assert_eq!(f["name"], "sql");
+        assert_eq!(f["parameters"]["properties"]["input"]["type"], "string");
+        assert!(f["description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("start: \"SELECT\""));
+        let hosted = enc
+            .losses
+            .iter()
+            .find(|l| l.pointer == "/tools/0")
+            .expect("hosted loss");
+        assert_eq!(hosted.what, "Anthropic web_search tool");
+        assert!(common::has_loss(
+            &enc.losses,
+            LossKind::Rewritten,
+            "/tools/1/custom"
+        ));
+    }
+}
+
+/// Ollama answers without `done_reason` (older servers, `/api/chat` with tool calls) and
+/// with `thinking`: they come back as they were, with no `done_reason` made up, and an Ollama
+/// Cloud model keeps its name.
+#[test]
+fn ollama_responses_get_no_done_reason_they_did_not_have() {
+    for doc in [
+        json!({"model": "llama3.2", "created_at": "2025-05-27T22:55:00Z",
+               "message": {"role": "assistant", "content": "Hi."}, "done": true}),
+        json!({"model": "gpt-oss:20b", "created_at": "2025-08-05T10:00:00Z",
+               "message": {"role": "assistant", "content": "", "thinking": "Call the tool.",
+                           "tool_calls": [{"function": {"name": "f", "arguments": {}}}]},
+               "done": true}),
+    ] {
+        common::paste_survives(Format::Ollama, doc, Kind::Response);
+    }
+    let doc = json!({"model": "gpt-oss:20b", "messages": [{"role": "user", "content": "hi"}]});
+    common::paste_survives(Format::OpenAiChat, doc, Kind::Request);
+}

@@ -82,6 +82,43 @@ const M_OMIT: &str = "_toolscope:omit";
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 
+/// Whether a model takes reasoning settings: OpenAI's older chat models (`gpt-4*`, `gpt-3.5`,
+/// `chatgpt-4o`) reject `reasoning_effort`; every other name may be a reasoning model.
+fn reasons(model: &str) -> bool {
+    let m = model.to_ascii_lowercase();
+    !["gpt-4", "gpt-3.5", "chatgpt-4o"]
+        .iter()
+        .any(|p| m.starts_with(p))
+}
+
+/// A custom (free-text input) tool as a function: one string parameter `input`, the input
+/// format (a grammar) in the description.
+fn custom_function(t: &Tool, format: &Value) -> Tool {
+    let mut f = t.clone();
+    f.custom = None;
+    let grammar = format.get("grammar").unwrap_or(format);
+    let rule = match (
+        grammar.get("syntax").and_then(Value::as_str),
+        grammar.get("definition").and_then(Value::as_str),
+    ) {
+        (Some(syntax), Some(definition)) => Some(format!(
+            "`input` must match this {syntax} grammar:\n{definition}"
+        )),
+        _ if format.get("type").and_then(Value::as_str) == Some("text") => None,
+        _ => Some(format!("`input` format: {format}")),
+    };
+    f.description = match (t.description.as_deref(), rule) {
+        (Some(d), Some(r)) => Some(format!("{d}\n\n{r}")),
+        (d, r) => r.or(d.map(String::from)),
+    };
+    f.input_schema = serde_json::json!({
+        "type": "object",
+        "properties": {"input": {"type": "string"}},
+        "required": ["input"]
+    });
+    f
+}
+
 /// True for a thinking content item (Mistral, Cohere): reasoning, not text.
 fn is_thinking(c: &ContentPart) -> bool {
     matches!(c, ContentPart::Other(v) if v.get("type").and_then(Value::as_str) == Some("thinking"))
@@ -538,6 +575,70 @@ impl Enc {
                 None
             }
             Some(s) => Some(ContentPart::Other(reasoning::chunk_value(r, id, s))),
+        }
+    }
+
+    /// The request's reasoning settings in the API's spelling (a pasted document's choice
+    /// between `reasoning_effort` and OpenRouter's object is kept); what it cannot say is
+    /// dropped with a loss.
+    fn reasoning_options(&mut self, x: &Exchange, extra: &Extra, fields: &mut Fields) {
+        use reasoning::OptionSpelling as O;
+        let opts = &x.options.reasoning;
+        if opts.is_empty() {
+            return;
+        }
+        let provider = self.d.provider();
+        let spelling = match (
+            self.d.reasoning_option(&self.model),
+            form_str(extra, self.id, reasoning::F_OPTIONS),
+        ) {
+            (Some(O::Effort | O::OpenRouter), Some("reasoning_effort")) => Some(O::Effort),
+            (Some(O::Effort | O::OpenRouter), Some("reasoning")) => Some(O::OpenRouter),
+            (s, _) => s,
+        };
+        let not_reasoning = spelling == Some(O::Effort) && !reasons(&self.model);
+        let (field, lost) = match spelling {
+            Some(s) if !not_reasoning => reasoning::options_field(opts, s, provider),
+            _ => {
+                let why = if not_reasoning {
+                    format!(
+                        "{} is not a reasoning model: {provider} rejects reasoning settings for it",
+                        self.model
+                    )
+                } else {
+                    format!("{provider} has no reasoning settings")
+                };
+                let set = [
+                    ("enabled", opts.enabled.is_some()),
+                    ("effort", opts.effort.is_some()),
+                    ("budget", opts.budget.is_some()),
+                    ("summary", opts.summary.is_some()),
+                    ("include_encrypted", opts.include_encrypted.is_some()),
+                ];
+                let lost = set
+                    .iter()
+                    .filter(|(_, on)| *on)
+                    .map(|(k, _)| (*k, why.clone()))
+                    .collect();
+                (None, lost)
+            }
+        };
+        for (setting, why) in lost {
+            self.losses.dropped(
+                format!("/options/reasoning/{setting}"),
+                format!("reasoning {setting}"),
+                why,
+            );
+        }
+        if let Some((key, value)) = field {
+            if fields.contains_key(key) {
+                self.losses.dropped(
+                    own_pointer(extra, self.id, ""),
+                    format!("kept field {key}"),
+                    "the encoder sets this field from the model",
+                );
+            }
+            fields.insert(key.into(), value);
         }
     }
 
@@ -1344,6 +1445,32 @@ impl Enc {
         let mut out = Vec::new();
         for (k, t) in x.tools.iter().enumerate() {
             let p = format!("/tools/{k}");
+            if let Some(h) = &t.hosted {
+                // Never sent as a function: the model would call a tool nobody runs.
+                self.losses.dropped(
+                    p,
+                    format!(
+                        "{} {} tool",
+                        crate::model::provider_name(&h.provider),
+                        h.kind
+                    ),
+                    format!(
+                        "run by {} on its servers; {} has no such tool",
+                        crate::model::provider_name(&h.provider),
+                        self.d.provider()
+                    ),
+                );
+                continue;
+            }
+            let custom = t.custom.as_ref().map(|format| {
+                self.losses.rewritten(
+                    format!("{p}/custom"),
+                    format!("custom tool {}", t.name),
+                    "sent as a function with one string parameter `input`; its input format is in the description",
+                );
+                custom_function(t, format)
+            });
+            let t = custom.as_ref().unwrap_or(t);
             self.losses.foreign_extra(&t.extra, id, &p);
             if t.output_schema.is_some() {
                 self.losses.dropped(
@@ -1595,6 +1722,7 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
     };
     e.unused_meta(&extra, "", &used);
     req.extra = e.merge(&req, plain(&extra, id), &extra, "");
+    e.reasoning_options(&x, &extra, &mut req.extra);
     (req, e.losses.into_vec())
 }
 
@@ -1659,6 +1787,8 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
     let derived = d.derived_finish(has_calls);
     let stop = format!("{p}/stop_reason");
     let finish = match &m.stop_reason {
+        // The document had none (Ollama answers without `done_reason`): none is made up.
+        None if omit.contains(&"finish_reason") => String::new(),
         None => {
             e.losses
                 .added(
@@ -1708,7 +1838,11 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
             Some(v) => Field::Value(v),
             None => Field::Null,
         },
-        finish_reason: Field::Value(finish),
+        finish_reason: if finish.is_empty() {
+            Field::Absent
+        } else {
+            Field::Value(finish)
+        },
         extra: Fields::new(),
     };
     choice.extra = e.merge(&choice, choice_fields, &m.extra, p);
@@ -2337,6 +2471,9 @@ pub fn decode_request(
 
     x.options.model = take(doc.model, "model", &mut extra);
     note_own_model(d, x.options.model.as_deref(), &mut meta);
+    if let Some(field) = reasoning::take_options(&mut extra, &mut x.options.reasoning) {
+        meta.insert(reasoning::F_OPTIONS.into(), Value::String(field.into()));
+    }
     if let Some(tools) = take(doc.tools, "tools", &mut extra) {
         if tools.is_empty() {
             extra.insert("tools".into(), Value::Array(Vec::new()));
@@ -2526,6 +2663,9 @@ pub fn decode_response(
         Field::Value(v) => {
             choice.insert("logprobs".into(), v);
         }
+    }
+    if first.finish_reason.is_absent() {
+        omit.push("finish_reason".into());
     }
     if let Field::Value(reason) = first.finish_reason {
         msg.stop_reason = Some(match reason.as_str() {

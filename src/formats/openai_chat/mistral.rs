@@ -8,7 +8,7 @@
 
 use super::dialects::untyped_tools;
 use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Quirks, MAX_TOKENS};
-use super::reasoning::Spelling;
+use super::reasoning::{OptionSpelling, Spelling};
 use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::{Format, Kind};
@@ -51,6 +51,10 @@ impl crate::formats::Codec for Mistral {
 }
 
 impl Profile for Mistral {
+    /// Magistral models always reason; the API has no reasoning settings.
+    fn reasoning_option(&self, _model: &str) -> Option<OptionSpelling> {
+        None
+    }
     fn reasoning_spellings(&self) -> &'static [Spelling] {
         &[Spelling::MistralChunk]
     }

@@ -28,7 +28,7 @@
 
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
-use super::reasoning::Spelling;
+use super::reasoning::{OptionSpelling, Spelling};
 use super::wire::{self, Field, Fields};
 use crate::formats::sniff::Node;
 use crate::formats::spec::{Http, Print, Sdk, Send};
@@ -251,6 +251,9 @@ impl crate::formats::spec::Spec for Ollama {
 /// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are
 /// done above, around the converter).
 impl Profile for Ollama {
+    fn reasoning_option(&self, _model: &str) -> Option<OptionSpelling> {
+        Some(OptionSpelling::Think)
+    }
     fn reasoning_spellings(&self) -> &'static [Spelling] {
         &[Spelling::Thinking]
     }

@@ -4,7 +4,7 @@
 //! what its API does otherwise; the converter (`convert.rs`) asks the profile and never names a
 //! dialect.
 
-use super::reasoning::{self, Spelling};
+use super::reasoning::{self, OptionSpelling, Spelling};
 use crate::formats::spec::Spec;
 use crate::model::{ChoiceMode, IdRule, ModelFamily, StopReason};
 
@@ -213,6 +213,15 @@ pub trait Profile: FromSpec + Sync {
     /// The provider whose opaque reasoning state the API takes back for `model`, if any.
     fn reasoning_issuer(&self, model: &str) -> Option<&'static str> {
         reasoning::compatible_issuer(model)
+    }
+    /// How the API takes reasoning settings for `model`, if at all: OpenRouter's object for
+    /// `vendor/model` names, `reasoning_effort` otherwise.
+    fn reasoning_option(&self, model: &str) -> Option<OptionSpelling> {
+        Some(if model.contains('/') {
+            OptionSpelling::OpenRouter
+        } else {
+            OptionSpelling::Effort
+        })
     }
     /// The finish_reason derived from the message when it has no stop reason.
     fn derived_finish(&self, has_calls: bool) -> &'static str {

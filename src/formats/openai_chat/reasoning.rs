@@ -30,7 +30,7 @@
 
 use super::profile::Profile;
 use super::wire::Fields;
-use crate::model::{Extra, ModelFamily, Opaque, OpaqueKind, Reasoning, FORM_KEY};
+use crate::model::{Extra, ModelFamily, Opaque, OpaqueKind, Reasoning, ReasoningOptions, FORM_KEY};
 use serde_json::{json, Value};
 
 /// Form marker key in a reasoning part's `extra[ID][FORM_KEY]`: the spelling it came in.
@@ -399,4 +399,180 @@ pub(super) fn compatible_issuer(model: &str) -> Option<&'static str> {
         return Some(ModelFamily::Gemini.id());
     }
     model.contains('/').then_some(OPENROUTER)
+}
+
+/// How a request spells its reasoning settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionSpelling {
+    /// `reasoning_effort: "low" | "medium" | "high" | …` (OpenAI, Groq).
+    Effort,
+    /// OpenRouter's `reasoning: {effort, max_tokens, enabled}`
+    /// (<https://openrouter.ai/docs/use-cases/reasoning-tokens>).
+    OpenRouter,
+    /// `thinking: {type: "enabled" | "disabled"}`: DeepSeek's thinking mode switch
+    /// (<https://api-docs.deepseek.com/guides/thinking_mode>), with Cohere's `token_budget`
+    /// (<https://docs.cohere.com/docs/reasoning>).
+    Thinking {
+        /// The API takes a `token_budget` (Cohere).
+        budget: bool,
+    },
+    /// Ollama's `think`: `true`/`false`, or an effort word for gpt-oss
+    /// (<https://docs.ollama.com/capabilities/thinking>).
+    Think,
+}
+
+/// Form marker key of the exchange: the request field its reasoning settings came in.
+pub(super) const F_OPTIONS: &str = "_toolscope:reasoning_options";
+
+/// Reads the reasoning settings out of a request's fields into `opts`, when they are in one
+/// of the documented shapes (anything else stays a field of the document); returns the field.
+pub(super) fn take_options(
+    fields: &mut Fields,
+    opts: &mut ReasoningOptions,
+) -> Option<&'static str> {
+    if let Some(Value::String(effort)) = fields.get("reasoning_effort") {
+        opts.effort = Some(effort.clone());
+        fields.remove("reasoning_effort");
+        return Some("reasoning_effort");
+    }
+    if let Some(Value::Object(o)) = fields.get("reasoning") {
+        let known = o.iter().all(|(k, v)| match k.as_str() {
+            "effort" => v.is_string(),
+            "max_tokens" => v.is_u64(),
+            "enabled" => v.is_boolean(),
+            _ => false,
+        });
+        if known && !o.is_empty() {
+            opts.effort = o.get("effort").and_then(Value::as_str).map(String::from);
+            opts.budget = o.get("max_tokens").and_then(Value::as_u64);
+            opts.enabled = o.get("enabled").and_then(Value::as_bool);
+            fields.remove("reasoning");
+            return Some("reasoning");
+        }
+    }
+    if let Some(Value::Object(o)) = fields.get("thinking") {
+        let switch = match o.get("type").and_then(Value::as_str) {
+            Some("enabled") => Some(true),
+            Some("disabled") => Some(false),
+            _ => None,
+        };
+        let known = o.iter().all(|(k, v)| match k.as_str() {
+            "type" => true,
+            "token_budget" => v.is_u64(),
+            _ => false,
+        });
+        if let (Some(on), true) = (switch, known) {
+            opts.enabled = Some(on);
+            opts.budget = o.get("token_budget").and_then(Value::as_u64);
+            fields.remove("thinking");
+            return Some("thinking");
+        }
+    }
+    match fields.get("think") {
+        Some(Value::Bool(on)) => {
+            opts.enabled = Some(*on);
+            fields.remove("think");
+            Some("think")
+        }
+        Some(Value::String(effort)) => {
+            opts.effort = Some(effort.clone());
+            fields.remove("think");
+            Some("think")
+        }
+        _ => None,
+    }
+}
+
+/// The request field and value for reasoning settings in `spelling`, with what it cannot say
+/// as `(setting, why)` pairs for the caller's losses.
+pub(super) fn options_field(
+    opts: &ReasoningOptions,
+    spelling: OptionSpelling,
+    provider: &str,
+) -> (Option<(&'static str, Value)>, Vec<(&'static str, String)>) {
+    let mut lost = Vec::new();
+    if opts.summary.is_some() {
+        lost.push((
+            "summary",
+            format!("{provider} returns no reasoning summary"),
+        ));
+    }
+    if opts.include_encrypted.is_some() {
+        lost.push((
+            "include_encrypted",
+            format!("{provider} has no encrypted reasoning to ask for"),
+        ));
+    }
+    let field = match spelling {
+        OptionSpelling::Effort => {
+            if opts.budget.is_some() {
+                lost.push((
+                    "budget",
+                    format!("{provider} takes an effort, not a token budget"),
+                ));
+            }
+            if opts.enabled.is_some() {
+                lost.push((
+                    "enabled",
+                    format!("{provider} has no reasoning switch (reasoning models always reason)"),
+                ));
+            }
+            opts.effort.as_ref().map(|e| ("reasoning_effort", json!(e)))
+        }
+        OptionSpelling::OpenRouter => {
+            let mut o = Fields::new();
+            if let Some(e) = &opts.effort {
+                o.insert("effort".into(), json!(e));
+            }
+            if let Some(b) = opts.budget {
+                o.insert("max_tokens".into(), json!(b));
+            }
+            if let Some(on) = opts.enabled {
+                o.insert("enabled".into(), json!(on));
+            }
+            (!o.is_empty()).then(|| ("reasoning", Value::Object(o)))
+        }
+        OptionSpelling::Thinking { budget } => {
+            if opts.effort.is_some() {
+                lost.push((
+                    "effort",
+                    format!("{provider}'s thinking mode is on or off, with no effort"),
+                ));
+            }
+            if opts.budget.is_some() && !budget {
+                lost.push((
+                    "budget",
+                    format!("{provider}'s thinking mode takes no token budget"),
+                ));
+            }
+            let on = opts.enabled.unwrap_or(true);
+            let mut o = Fields::new();
+            o.insert(
+                "type".into(),
+                json!(if on { "enabled" } else { "disabled" }),
+            );
+            if let (Some(b), true) = (opts.budget, budget) {
+                o.insert("token_budget".into(), json!(b));
+            }
+            Some(("thinking", Value::Object(o)))
+        }
+        OptionSpelling::Think => {
+            if opts.budget.is_some() {
+                lost.push((
+                    "budget",
+                    format!("{provider}'s think takes no token budget"),
+                ));
+            }
+            match (&opts.effort, opts.enabled) {
+                (Some(_), Some(false)) => {
+                    lost.push(("effort", "thinking is off".into()));
+                    Some(("think", json!(false)))
+                }
+                (Some(e), _) => Some(("think", json!(e))),
+                (None, Some(on)) => Some(("think", json!(on))),
+                (None, None) => None,
+            }
+        }
+    };
+    (field, lost)
 }
