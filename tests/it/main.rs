@@ -43,6 +43,7 @@ mod reasoning_bedrock;
 mod reasoning_ai_sdk;
 mod reasoning_gemini;
 mod reasoning_responses;
+mod reasoning_chat;
 mod redact;
 mod roundtrip;
 mod schema;

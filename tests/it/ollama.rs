@@ -247,7 +247,11 @@ fn ollama_pasted_response_survives() {
     // "stop" after tool calls is tool use.
     assert_eq!(m.stop_reason, Some(StopReason::ToolUse));
     assert_eq!(m.usage, common::usage(156, 83));
-    assert_eq!(m.parts.len(), 1);
+    // `thinking` is the turn's reasoning, before its call.
+    assert_eq!(m.parts.len(), 2);
+    assert!(
+        matches!(&m.parts[0], Part::Reasoning(r) if r.text.as_deref() == Some("Need the tool."))
+    );
     let (x, _) = survives(
         json!({"model": "llama3.2", "created_at": "2025-05-27T22:55:00Z",
             "message": {"role": "assistant", "content": "It is 22°C."}, "done": true, "done_reason": "length"}),

@@ -24,6 +24,7 @@
 
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, Profile, Quirks, MAX_TOKENS};
+use super::reasoning::{OptionSpelling, Spelling};
 use super::wire::{self, Field, Fields};
 use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Print, Sdk, Send};
@@ -305,6 +306,20 @@ impl crate::formats::spec::Spec for Cohere {
 /// Cohere Chat v2 as a Chat Completions dialect (the renames and the response shape are done
 /// above, around the converter).
 impl Profile for Cohere {
+    fn reasoning_option(&self, _model: &str) -> Option<OptionSpelling> {
+        Some(OptionSpelling::Thinking { budget: true })
+    }
+    fn reasoning_spellings(&self) -> &'static [Spelling] {
+        &[Spelling::CohereChunk]
+    }
+    /// Cohere's docs show thinking content in responses only: reasoning from elsewhere is
+    /// not sent.
+    fn reasoning_spelling(&self, _model: &str) -> Option<Spelling> {
+        None
+    }
+    fn reasoning_issuer(&self, _model: &str) -> Option<&'static str> {
+        None
+    }
     fn quirks(&self) -> Quirks {
         Quirks {
             tool_type_optional: true,

@@ -17,6 +17,7 @@
 //! check ignores.
 
 use super::profile::{ObjectArguments, Profile, Strict, MAX_COMPLETION_TOKENS, MAX_TOKENS};
+use super::reasoning::{self, Spelling};
 use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
 use crate::formats::json::escape;
 use crate::formats::shared;
@@ -24,8 +25,8 @@ use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     empty_object_schema, is_form_key, settle_ids, Block, ChoiceMode, Exchange, Extra, Loss, Losses,
-    Message, Part, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage,
-    FORM_KEY,
+    Message, OpaqueKind, Part, Reasoning, ResultContent, Role, StopReason, Tool, ToolCall,
+    ToolChoice, ToolResult, Usage, FORM_KEY,
 };
 use crate::text::Ptr;
 use serde::Serialize;
@@ -71,11 +72,57 @@ const M_CHOICE: &str = "toolscope:choice";
 const M_USAGE: &str = "toolscope:usage";
 /// Response message: the choices after the first, as they were.
 const M_CHOICES: &str = "toolscope:choices";
+/// Exchange (request) or response message: the document's own model, when its name belongs
+/// to another provider's family (Gemini's and other OpenAI-compatible endpoints serve them):
+/// kept while the model is unchanged.
+const M_OWN_MODEL: &str = "_toolscope:model";
 /// Response message: fields the encoder emits by default that the document left out.
 const M_OMIT: &str = "_toolscope:omit";
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
+
+/// Whether a model takes reasoning settings: OpenAI's older chat models (`gpt-4*`, `gpt-3.5`,
+/// `chatgpt-4o`) reject `reasoning_effort`; every other name may be a reasoning model.
+fn reasons(model: &str) -> bool {
+    let m = model.to_ascii_lowercase();
+    !["gpt-4", "gpt-3.5", "chatgpt-4o"]
+        .iter()
+        .any(|p| m.starts_with(p))
+}
+
+/// A custom (free-text input) tool as a function: one string parameter `input`, the input
+/// format (a grammar) in the description.
+fn custom_function(t: &Tool, format: &Value) -> Tool {
+    let mut f = t.clone();
+    f.custom = None;
+    let grammar = format.get("grammar").unwrap_or(format);
+    let rule = match (
+        grammar.get("syntax").and_then(Value::as_str),
+        grammar.get("definition").and_then(Value::as_str),
+    ) {
+        (Some(syntax), Some(definition)) => Some(format!(
+            "`input` must match this {syntax} grammar:\n{definition}"
+        )),
+        _ if format.get("type").and_then(Value::as_str) == Some("text") => None,
+        _ => Some(format!("`input` format: {format}")),
+    };
+    f.description = match (t.description.as_deref(), rule) {
+        (Some(d), Some(r)) => Some(format!("{d}\n\n{r}")),
+        (d, r) => r.or(d.map(String::from)),
+    };
+    f.input_schema = serde_json::json!({
+        "type": "object",
+        "properties": {"input": {"type": "string"}},
+        "required": ["input"]
+    });
+    f
+}
+
+/// True for a thinking content item (Mistral, Cohere): reasoning, not text.
+fn is_thinking(c: &ContentPart) -> bool {
+    matches!(c, ContentPart::Other(v) if v.get("type").and_then(Value::as_str) == Some("thinking"))
+}
 
 /// The element's own map in `extra`.
 fn own<'a>(extra: &'a Extra, id: &str) -> Option<&'a Fields> {
@@ -89,6 +136,18 @@ fn meta<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a Value> {
 
 fn meta_str<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a str> {
     meta(extra, id, key).and_then(Value::as_str)
+}
+
+/// A spelling note stored as a string (`extra[ID][key]`, a form key).
+fn form_str<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a str> {
+    meta_str(extra, id, key)
+}
+
+/// Remember a document's model named for another family (see [`M_OWN_MODEL`]).
+fn note_own_model(d: &dyn Profile, model: Option<&str>, fields: &mut Fields) {
+    if let Some(m) = model.filter(|m| !d.family().accepts(m) && !m.trim().is_empty()) {
+        fields.insert(M_OWN_MODEL.into(), Value::String(m.to_string()));
+    }
 }
 
 fn meta_flag(extra: &Extra, id: &str, key: &str) -> bool {
@@ -228,6 +287,19 @@ struct Enc {
     losses: Losses,
     /// The name of the call each result answers, by (message, part) of the result.
     result_names: HashMap<(usize, usize), String>,
+    /// The model the document names: where reasoning goes, and whose opaque state it takes.
+    model: String,
+}
+
+/// The reasoning of one assistant message, spelled for the target.
+#[derive(Default)]
+struct ReasoningOut {
+    /// Message fields (`reasoning_content`, `reasoning`, `thinking`) and their text.
+    fields: Vec<(&'static str, String)>,
+    /// `reasoning_details` entries.
+    details: Vec<Value>,
+    /// A Gemini thought signature for the next tool call, and the part it came from.
+    signature: Option<(String, usize)>,
 }
 
 impl Enc {
@@ -237,6 +309,7 @@ impl Enc {
             id: d.id(),
             losses: Losses::new(),
             result_names: HashMap::new(),
+            model: String::new(),
         }
     }
 
@@ -363,6 +436,9 @@ impl Enc {
     }
 
     fn model(&mut self, x: &Exchange) -> String {
+        if let Some(own) = self.own_model(x) {
+            return own;
+        }
         crate::model::encoder_model(
             x,
             self.d.family(),
@@ -371,6 +447,29 @@ impl Enc {
             &format!("{} requires a model", self.d.provider()),
             &mut self.losses,
         )
+    }
+
+    /// The model the document will name (its losses are reported where it is written).
+    fn target_model(&self, x: &Exchange) -> String {
+        self.own_model(x).unwrap_or_else(|| {
+            crate::model::encoder_model(
+                x,
+                self.d.family(),
+                "/model",
+                "model",
+                "",
+                &mut Losses::new(),
+            )
+        })
+    }
+
+    /// The model a document of this format named, while the exchange still names it.
+    fn own_model(&self, x: &Exchange) -> Option<String> {
+        let model = x.options.model.as_deref()?;
+        let remembered = std::iter::once(&x.extra)
+            .chain(x.messages.first().map(|m| &m.extra))
+            .any(|e| form_str(e, self.id, M_OWN_MODEL) == Some(model));
+        remembered.then(|| model.to_string())
     }
 
     fn drop_part(&mut self, part: &Part, pointer: &Ptr, role: &str) {
@@ -398,6 +497,215 @@ impl Enc {
             Part::Text { .. } => ("text".to_string(), format!("{role} messages carry no text")),
         };
         self.losses.dropped(pointer.to_string(), what, why);
+    }
+
+    /// A reasoning part of an assistant message: spelled as its document had it where the
+    /// target reads that spelling, else as the target spells reasoning for the model, else
+    /// dropped with a reasoning loss. Opaque state goes back only to its issuer. Returns the
+    /// content item when the spelling is one.
+    fn reasoning(
+        &mut self,
+        r: &Reasoning,
+        j: usize,
+        pp: &Ptr,
+        next_is_call: bool,
+        out: &mut ReasoningOut,
+    ) -> Option<ContentPart> {
+        let id = self.id;
+        // The document's spelling, unless the model is now OpenAI's (whose Chat Completions
+        // has no place for reasoning), else the target's spelling for the model.
+        let openai = crate::model::ModelFamily::of_name(&self.model)
+            == Some(crate::model::ModelFamily::OpenAi);
+        let spelling = reasoning::spelling_of(r, id)
+            .filter(|s| !openai && self.d.reasoning_spellings().contains(s))
+            .or_else(|| self.d.reasoning_spelling(&self.model));
+        let issuer = self.d.reasoning_issuer(&self.model);
+        let replayable = r
+            .opaque
+            .as_ref()
+            .is_some_and(|o| issuer.is_some_and(|i| o.replayable_to(i)));
+        if let Some(o) = &r.opaque {
+            let signature = o.kind == OpaqueKind::ThoughtSignature;
+            let carried = if signature {
+                // Gemini's OpenAI-compatible endpoint reads it on the tool call it preceded.
+                replayable && next_is_call
+            } else {
+                replayable && spelling == Some(Spelling::Details)
+            };
+            if carried && signature {
+                out.signature = Some((o.data.clone(), j));
+            } else if !carried {
+                let why = if !replayable {
+                    o.why_dropped()
+                } else if signature {
+                    format!(
+                        "{} carries a thought signature only on a tool call",
+                        self.d.provider()
+                    )
+                } else {
+                    format!(
+                        "{} takes it back only in reasoning_details",
+                        self.d.provider()
+                    )
+                };
+                self.losses.reasoning(format!("{pp}/opaque"), o.what(), why);
+            }
+        }
+        if r.is_opaque_only() {
+            if spelling == Some(Spelling::Details) && replayable {
+                out.details.push(reasoning::detail_entry(r, id, true));
+            }
+            return None;
+        }
+        match spelling {
+            None => {
+                self.losses.reasoning(
+                    pp.to_string(),
+                    "reasoning text",
+                    format!("{} has no place for a model's reasoning", self.d.provider()),
+                );
+                None
+            }
+            Some(Spelling::Details) => {
+                out.details.push(reasoning::detail_entry(r, id, replayable));
+                None
+            }
+            Some(s) if s.is_field() => {
+                out.fields.push((s.word(), r.readable()));
+                None
+            }
+            Some(s) => Some(ContentPart::Other(reasoning::chunk_value(r, id, s))),
+        }
+    }
+
+    /// The request's reasoning settings in the API's spelling (a pasted document's choice
+    /// between `reasoning_effort` and OpenRouter's object is kept); what it cannot say is
+    /// dropped with a loss.
+    fn reasoning_options(&mut self, x: &Exchange, extra: &Extra, fields: &mut Fields) {
+        use reasoning::OptionSpelling as O;
+        let opts = &x.options.reasoning;
+        if opts.is_empty() {
+            return;
+        }
+        let provider = self.d.provider();
+        let spelling = match (
+            self.d.reasoning_option(&self.model),
+            form_str(extra, self.id, reasoning::F_OPTIONS),
+        ) {
+            (Some(O::Effort | O::OpenRouter), Some("reasoning_effort")) => Some(O::Effort),
+            (Some(O::Effort | O::OpenRouter), Some("reasoning")) => Some(O::OpenRouter),
+            (s, _) => s,
+        };
+        let not_reasoning = spelling == Some(O::Effort) && !reasons(&self.model);
+        let (field, lost) = match spelling {
+            Some(s) if !not_reasoning => reasoning::options_field(opts, s, provider),
+            _ => {
+                let why = if not_reasoning {
+                    format!(
+                        "{} is not a reasoning model: {provider} rejects reasoning settings for it",
+                        self.model
+                    )
+                } else {
+                    format!("{provider} has no reasoning settings")
+                };
+                let set = [
+                    ("enabled", opts.enabled.is_some()),
+                    ("effort", opts.effort.is_some()),
+                    ("budget", opts.budget.is_some()),
+                    ("summary", opts.summary.is_some()),
+                    ("include_encrypted", opts.include_encrypted.is_some()),
+                ];
+                let lost = set
+                    .iter()
+                    .filter(|(_, on)| *on)
+                    .map(|(k, _)| (*k, why.clone()))
+                    .collect();
+                (None, lost)
+            }
+        };
+        for (setting, why) in lost {
+            self.losses.dropped(
+                format!("/options/reasoning/{setting}"),
+                format!("reasoning {setting}"),
+                why,
+            );
+        }
+        if let Some((key, value)) = field {
+            if fields.contains_key(key) {
+                self.losses.dropped(
+                    own_pointer(extra, self.id, ""),
+                    format!("kept field {key}"),
+                    "the encoder sets this field from the model",
+                );
+            }
+            fields.insert(key.into(), value);
+        }
+    }
+
+    /// A Gemini thought signature waiting for a tool call that did not come next.
+    fn stray_signature(&mut self, out: &mut ReasoningOut, list: &Ptr) {
+        if let Some((_, j)) = out.signature.take() {
+            self.losses.reasoning(
+                format!("{}/opaque", list.index(j)),
+                "Gemini thought signature",
+                format!(
+                    "{} carries a thought signature only on a tool call",
+                    self.d.provider()
+                ),
+            );
+        }
+    }
+
+    /// The message fields of the reasoning: one text per field (several parts are joined,
+    /// reported), `reasoning_details`, and `reasoning` again where it repeated the details.
+    fn reasoning_fields(
+        &mut self,
+        m: &Message,
+        out: ReasoningOut,
+        fields: &mut Fields,
+        p: impl std::fmt::Display,
+    ) {
+        let mut joined: Vec<(&'static str, String, usize)> = Vec::new();
+        for (field, text) in out.fields {
+            match joined.iter_mut().find(|(f, _, _)| *f == field) {
+                Some((_, acc, n)) => {
+                    acc.push_str("\n\n");
+                    acc.push_str(&text);
+                    *n += 1;
+                }
+                None => joined.push((field, text, 1)),
+            }
+        }
+        for (field, text, n) in joined {
+            if n > 1 {
+                self.losses.rewritten(
+                    format!("{p}/parts"),
+                    format!("{n} reasoning parts"),
+                    format!("{field} is one string; the texts are joined"),
+                );
+            }
+            fields.insert(field.into(), Value::String(text));
+        }
+        if out.details.is_empty() {
+            return;
+        }
+        if form_flag(&m.extra, self.id, reasoning::F_MIRROR) && !fields.contains_key("reasoning") {
+            let texts: String = out
+                .details
+                .iter()
+                .filter_map(|d| d.get("text").and_then(Value::as_str))
+                .collect();
+            let said = if texts.is_empty() {
+                out.details
+                    .iter()
+                    .filter_map(|d| d.get("summary").and_then(Value::as_str))
+                    .collect()
+            } else {
+                texts
+            };
+            fields.insert("reasoning".into(), Value::String(said));
+        }
+        fields.insert("reasoning_details".into(), Value::Array(out.details));
     }
 
     fn text_part(&mut self, text: &str, extra: &Extra, pointer: &Ptr) -> ContentPart {
@@ -613,9 +921,19 @@ impl Enc {
         let mut calls: Vec<(usize, wire::ToolCall)> = Vec::new();
         let plan_at = self.plan_index(m);
         let mut plan: Option<String> = None;
+        let mut thinking = ReasoningOut::default();
         for (j, part) in m.parts.iter().enumerate() {
             let pp = list.index(j);
+            if !matches!(part, Part::ToolCall(_)) {
+                self.stray_signature(&mut thinking, &list);
+            }
             match part {
+                Part::Reasoning(r) => {
+                    let next_is_call = matches!(m.parts.get(j + 1), Some(Part::ToolCall(_)));
+                    if let Some(chunk) = self.reasoning(r, j, &pp, next_is_call, &mut thinking) {
+                        texts.push((j, chunk));
+                    }
+                }
                 Part::Text { text, extra } if plan_at == Some(j) => {
                     // Cohere's tool_plan: a plain string, so text part fields have no place.
                     self.losses.foreign_extra(extra, id, pp);
@@ -630,7 +948,15 @@ impl Enc {
                     texts.push((j, ContentPart::Other(Value::Null)));
                 }
                 Part::Text { text, extra } => texts.push((j, self.text_part(text, extra, &pp))),
-                Part::ToolCall(c) => calls.push((j, self.call(c, &pp))),
+                Part::ToolCall(c) => {
+                    let mut call = self.call(c, &pp);
+                    if let (Some((sig, _)), wire::ToolCall::Function(f)) =
+                        (thinking.signature.take(), &mut call)
+                    {
+                        reasoning::put_signature(&mut f.extra, &sig);
+                    }
+                    calls.push((j, call))
+                }
                 // Custom tool calls have an id; content parts never do.
                 Part::Raw { format, value } if format == id && value.get("id").is_some() => {
                     calls.push((j, wire::ToolCall::Other(value.clone())))
@@ -641,8 +967,10 @@ impl Enc {
                 other => self.drop_part(other, &pp, "assistant"),
             }
         }
+        self.stray_signature(&mut thinking, &list);
         let order: Vec<usize> = texts
             .iter()
+            .filter(|(_, c)| !is_thinking(c))
             .map(|(j, _)| *j)
             .chain(calls.iter().map(|(j, _)| *j))
             .collect();
@@ -710,6 +1038,7 @@ impl Enc {
         if let Some(plan) = plan {
             fields.insert("tool_plan".into(), Value::String(plan));
         }
+        self.reasoning_fields(m, thinking, &mut fields, p);
         msg.extra = self.merge(&msg, fields, &m.extra, p);
         (msg, has_calls, used)
     }
@@ -767,6 +1096,10 @@ impl Enc {
         form: Option<&str>,
         p: impl std::fmt::Display,
     ) -> Field<Content> {
+        // Thinking chunks (Mistral, Cohere) come in a content array, in their place.
+        if texts.iter().any(|(_, c)| is_thinking(c)) {
+            return Field::Value(Content::Parts(texts.into_iter().map(|(_, c)| c).collect()));
+        }
         let mut joined: Option<String> = None;
         let mut count = 0;
         for (j, part) in texts {
@@ -1112,6 +1445,32 @@ impl Enc {
         let mut out = Vec::new();
         for (k, t) in x.tools.iter().enumerate() {
             let p = format!("/tools/{k}");
+            if let Some(h) = &t.hosted {
+                // Never sent as a function: the model would call a tool nobody runs.
+                self.losses.dropped(
+                    p,
+                    format!(
+                        "{} {} tool",
+                        crate::model::provider_name(&h.provider),
+                        h.kind
+                    ),
+                    format!(
+                        "run by {} on its servers; {} has no such tool",
+                        crate::model::provider_name(&h.provider),
+                        self.d.provider()
+                    ),
+                );
+                continue;
+            }
+            let custom = t.custom.as_ref().map(|format| {
+                self.losses.rewritten(
+                    format!("{p}/custom"),
+                    format!("custom tool {}", t.name),
+                    "sent as a function with one string parameter `input`; its input format is in the description",
+                );
+                custom_function(t, format)
+            });
+            let t = custom.as_ref().unwrap_or(t);
             self.losses.foreign_extra(&t.extra, id, &p);
             if t.output_schema.is_some() {
                 self.losses.dropped(
@@ -1317,6 +1676,7 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
     let mut e = Enc::new(d);
     let id = e.id;
     let x = e.prepare_ids(x);
+    e.model = e.target_model(&x);
     let extra = super::super::shared::adopt_common(&x.extra, id, &mut e.losses);
     e.losses.foreign_extra(&extra, id, "");
     let mut used = Vec::new();
@@ -1362,6 +1722,7 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
     };
     e.unused_meta(&extra, "", &used);
     req.extra = e.merge(&req, plain(&extra, id), &extra, "");
+    e.reasoning_options(&x, &extra, &mut req.extra);
     (req, e.losses.into_vec())
 }
 
@@ -1380,6 +1741,7 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
             .push(Message::new(Role::Assistant, Vec::new()));
     }
     let view = e.prepare_ids(&view);
+    e.model = e.target_model(&view);
     let model = if d.quirks().response_has_model {
         Some(e.model(&view))
     } else {
@@ -1425,6 +1787,8 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
     let derived = d.derived_finish(has_calls);
     let stop = format!("{p}/stop_reason");
     let finish = match &m.stop_reason {
+        // The document had none (Ollama answers without `done_reason`): none is made up.
+        None if omit.contains(&"finish_reason") => String::new(),
         None => {
             e.losses
                 .added(
@@ -1474,7 +1838,11 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
             Some(v) => Field::Value(v),
             None => Field::Null,
         },
-        finish_reason: Field::Value(finish),
+        finish_reason: if finish.is_empty() {
+            Field::Absent
+        } else {
+            Field::Value(finish)
+        },
         extra: Fields::new(),
     };
     choice.extra = e.merge(&choice, choice_fields, &m.extra, p);
@@ -1820,7 +2188,10 @@ impl Dec {
         if let Some(v) = m.tool_call_id {
             fields.insert("tool_call_id".into(), Value::String(v));
         }
-        let mut parts = Vec::new();
+        let mut parts: Vec<Part> = reasoning::take_fields(self.d, &mut fields)
+            .into_iter()
+            .map(Part::Reasoning)
+            .collect();
         let has_plan = match fields.remove("tool_plan") {
             Some(Value::String(plan)) if self.d.quirks().tool_plan => {
                 let mut own = Fields::new();
@@ -1854,7 +2225,13 @@ impl Dec {
                 if array {
                     fields.insert(M_CONTENT.into(), Value::String("array".into()));
                 }
-                parts.extend(ps);
+                parts.extend(ps.into_iter().map(|p| match p {
+                    Part::Raw { format, value } => match reasoning::chunk(self.d, &value) {
+                        Some(r) => Part::Reasoning(r),
+                        None => Part::Raw { format, value },
+                    },
+                    p => p,
+                }));
             }
         }
         let mut has_calls = false;
@@ -1871,9 +2248,12 @@ impl Dec {
                 let at = at.index(i);
                 let list = at.key("parts");
                 for call in calls {
-                    let pp = list.index(parts.len());
                     let part = match call {
-                        wire::ToolCall::Function(fc) => {
+                        wire::ToolCall::Function(mut fc) => {
+                            if let Some(sig) = reasoning::take_signature(&mut fc.extra) {
+                                parts.push(Part::Reasoning(reasoning::gemini_signature(sig)));
+                            }
+                            let pp = list.index(parts.len());
                             if fc.kind.is_none() && self.d.quirks().typed_calls {
                                 self.losses.rewritten(
                                     pp.to_string(),
@@ -2090,6 +2470,10 @@ pub fn decode_request(
     let mut meta = Fields::new();
 
     x.options.model = take(doc.model, "model", &mut extra);
+    note_own_model(d, x.options.model.as_deref(), &mut meta);
+    if let Some(field) = reasoning::take_options(&mut extra, &mut x.options.reasoning) {
+        meta.insert(reasoning::F_OPTIONS.into(), Value::String(field.into()));
+    }
     if let Some(tools) = take(doc.tools, "tools", &mut extra) {
         if tools.is_empty() {
             extra.insert("tools".into(), Value::Array(Vec::new()));
@@ -2280,6 +2664,9 @@ pub fn decode_response(
             choice.insert("logprobs".into(), v);
         }
     }
+    if first.finish_reason.is_absent() {
+        omit.push("finish_reason".into());
+    }
     if let Field::Value(reason) = first.finish_reason {
         msg.stop_reason = Some(match reason.as_str() {
             // The deprecated reason, where the API has it.
@@ -2327,6 +2714,7 @@ pub fn decode_response(
     if !omit.is_empty() {
         fields.insert(M_OMIT.into(), Value::Array(omit));
     }
+    note_own_model(d, doc.model.as_deref(), &mut fields);
     msg.extra = extra_of(id, fields);
     let x = Exchange {
         options: crate::model::Options {

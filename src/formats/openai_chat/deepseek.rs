@@ -7,6 +7,7 @@
 
 use super::dialects::{choice_messages, messages};
 use super::profile::{Choices, Finish, Profile, Strict, MAX_TOKENS};
+use super::reasoning::{OptionSpelling, Spelling};
 use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Send};
 use crate::formats::{Format, Kind};
@@ -34,6 +35,18 @@ impl crate::formats::Codec for DeepSeek {
 }
 
 impl Profile for DeepSeek {
+    fn reasoning_option(&self, _model: &str) -> Option<OptionSpelling> {
+        Some(OptionSpelling::Thinking { budget: false })
+    }
+    fn reasoning_spellings(&self) -> &'static [Spelling] {
+        &[Spelling::ReasoningContent]
+    }
+    fn reasoning_spelling(&self, _model: &str) -> Option<Spelling> {
+        Some(Spelling::ReasoningContent)
+    }
+    fn reasoning_issuer(&self, _model: &str) -> Option<&'static str> {
+        None
+    }
     fn choices(&self) -> Choices {
         Choices {
             allowed_tools: false,

@@ -8,6 +8,7 @@
 
 use super::dialects::untyped_tools;
 use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Quirks, MAX_TOKENS};
+use super::reasoning::{OptionSpelling, Spelling};
 use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::{Format, Kind};
@@ -50,6 +51,19 @@ impl crate::formats::Codec for Mistral {
 }
 
 impl Profile for Mistral {
+    /// Magistral models always reason; the API has no reasoning settings.
+    fn reasoning_option(&self, _model: &str) -> Option<OptionSpelling> {
+        None
+    }
+    fn reasoning_spellings(&self) -> &'static [Spelling] {
+        &[Spelling::MistralChunk]
+    }
+    fn reasoning_spelling(&self, _model: &str) -> Option<Spelling> {
+        Some(Spelling::MistralChunk)
+    }
+    fn reasoning_issuer(&self, _model: &str) -> Option<&'static str> {
+        None
+    }
     fn quirks(&self) -> Quirks {
         Quirks {
             required_alias: true,

@@ -40,6 +40,7 @@ pub mod dialects;
 pub mod mistral;
 pub mod ollama;
 pub mod profile;
+pub mod reasoning;
 pub mod stream;
 pub mod wire;
 

@@ -28,6 +28,7 @@
 
 use super::dialects::{self, messages};
 use super::profile::{Choices, Finish, ObjectArguments, Profile, Quirks, Strict, MAX_TOKENS};
+use super::reasoning::{OptionSpelling, Spelling};
 use super::wire::{self, Field, Fields};
 use crate::formats::sniff::Node;
 use crate::formats::spec::{Http, Print, Sdk, Send};
@@ -250,6 +251,18 @@ impl crate::formats::spec::Spec for Ollama {
 /// Ollama's `/api/chat` as a Chat Completions dialect (`options` and the response shape are
 /// done above, around the converter).
 impl Profile for Ollama {
+    fn reasoning_option(&self, _model: &str) -> Option<OptionSpelling> {
+        Some(OptionSpelling::Think)
+    }
+    fn reasoning_spellings(&self) -> &'static [Spelling] {
+        &[Spelling::Thinking]
+    }
+    fn reasoning_spelling(&self, _model: &str) -> Option<Spelling> {
+        Some(Spelling::Thinking)
+    }
+    fn reasoning_issuer(&self, _model: &str) -> Option<&'static str> {
+        None
+    }
     fn quirks(&self) -> Quirks {
         Quirks {
             has_ids: false,

@@ -4,6 +4,7 @@
 //! what its API does otherwise; the converter (`convert.rs`) asks the profile and never names a
 //! dialect.
 
+use super::reasoning::{self, OptionSpelling, Spelling};
 use crate::formats::spec::Spec;
 use crate::model::{ChoiceMode, IdRule, ModelFamily, StopReason};
 
@@ -194,6 +195,33 @@ pub trait Profile: FromSpec + Sync {
     /// Where the finish reason is in the API's response body.
     fn finish_pointer(&self) -> &'static str {
         "/choices/0/finish_reason"
+    }
+    /// The spellings of reasoning the API reads and writes (a part decoded in one of them goes
+    /// back in it): the fields and content items of [`super::reasoning`].
+    fn reasoning_spellings(&self) -> &'static [Spelling] {
+        &[
+            Spelling::ReasoningContent,
+            Spelling::Reasoning,
+            Spelling::Details,
+        ]
+    }
+    /// Where visible reasoning from elsewhere goes for `model`, or `None` when the API has no
+    /// place for it.
+    fn reasoning_spelling(&self, model: &str) -> Option<Spelling> {
+        reasoning::compatible_spelling(model)
+    }
+    /// The provider whose opaque reasoning state the API takes back for `model`, if any.
+    fn reasoning_issuer(&self, model: &str) -> Option<&'static str> {
+        reasoning::compatible_issuer(model)
+    }
+    /// How the API takes reasoning settings for `model`, if at all: OpenRouter's object for
+    /// `vendor/model` names, `reasoning_effort` otherwise.
+    fn reasoning_option(&self, model: &str) -> Option<OptionSpelling> {
+        Some(if model.contains('/') {
+            OptionSpelling::OpenRouter
+        } else {
+            OptionSpelling::Effort
+        })
     }
     /// The finish_reason derived from the message when it has no stop reason.
     fn derived_finish(&self, has_calls: bool) -> &'static str {

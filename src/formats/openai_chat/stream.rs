@@ -253,6 +253,8 @@ impl ChatAssembler {
             return false;
         };
         let content = match &choice.delta.content {
+            // Text after content items (Mistral) goes into the items: the general path.
+            Field::Value(_) if self.message.get("content").is_some_and(Value::is_array) => false,
             Field::Value(_) => choice.delta.tool_calls.is_none(),
             // `null` is a no-op only once the message has `content` (else the general path
             // adds the key, in its place).
@@ -305,6 +307,103 @@ impl ChatAssembler {
             self.finish(r.into_owned());
         }
         true
+    }
+
+    /// Content items (Mistral's chunked content): a text or thinking item continues the last
+    /// item of its kind, others are added.
+    fn content_items(&mut self, items: &[Value]) {
+        let content = self
+            .message
+            .entry("content".to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::String(text) = content {
+            // Text before the items becomes the first item.
+            let before = std::mem::take(text);
+            *content = Value::Array(if before.is_empty() {
+                Vec::new()
+            } else {
+                vec![json!({"type": "text", "text": before})]
+            });
+        }
+        if !content.is_array() {
+            *content = Value::Array(Vec::new());
+        }
+        let Some(acc) = content.as_array_mut() else {
+            return;
+        };
+        for item in items {
+            let kind = item.get("type").and_then(Value::as_str);
+            let same = acc
+                .last()
+                .is_some_and(|last| last.get("type").and_then(Value::as_str) == kind);
+            match kind {
+                Some("text") => {
+                    let piece = get_str(item, "text").unwrap_or_default();
+                    self.t.text(piece);
+                    match acc.last_mut() {
+                        Some(last) if same => append(last, item, &["text"]),
+                        _ => acc.push(item.clone()),
+                    }
+                }
+                Some("thinking") => {
+                    let pieces = item.get("thinking").and_then(Value::as_array);
+                    for piece in pieces.into_iter().flatten() {
+                        self.t.reasoning(get_str(piece, "text").unwrap_or_default());
+                    }
+                    let last = acc.last_mut().filter(|_| same);
+                    let entries = last
+                        .and_then(|l| l.get_mut("thinking"))
+                        .and_then(Value::as_array_mut);
+                    match (entries, pieces) {
+                        (Some(entries), Some(pieces)) => {
+                            for piece in pieces {
+                                let continues = entries.last().is_some_and(|e| {
+                                    e.get("type") == piece.get("type")
+                                        && e.get("text").is_some_and(Value::is_string)
+                                });
+                                match entries.last_mut() {
+                                    Some(e) if continues => append(e, piece, &["text"]),
+                                    _ => entries.push(piece.clone()),
+                                }
+                            }
+                        }
+                        _ => acc.push(item.clone()),
+                    }
+                }
+                _ => acc.push(item.clone()),
+            }
+        }
+    }
+
+    /// One `reasoning_details` fragment (OpenRouter): it continues the entry of its `index`
+    /// (else the last entry of its type), or starts one.
+    fn reasoning_detail(&mut self, entry: &Value) {
+        for key in ["text", "summary"] {
+            if let Some(s) = get_str(entry, key) {
+                self.t.reasoning(s);
+            }
+        }
+        let details = self
+            .message
+            .entry("reasoning_details".to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if !details.is_array() {
+            *details = Value::Array(Vec::new());
+        }
+        let Some(acc) = details.as_array_mut() else {
+            return;
+        };
+        let index = entry.get("index");
+        let found = acc.iter_mut().rev().find(|e| match index {
+            Some(ix) => e.get("index") == Some(ix),
+            None => e.get("type") == entry.get("type"),
+        });
+        match found {
+            Some(e) if e.get("type") == entry.get("type") => {
+                append(e, entry, &["text", "summary", "data", "signature"])
+            }
+            _ => acc.push(entry.clone()),
+        }
     }
 
     /// `finish_reason`: the choice ends, its calls close.
@@ -375,20 +474,37 @@ impl ChatAssembler {
                                 self.tool_fragment(frag);
                             }
                         }
-                        "content" => {
-                            if let Some(s) = v.as_str() {
-                                self.t.text(s);
+                        "content" => match v {
+                            Value::Array(items) => self.content_items(items),
+                            // Mistral ends a chunked content with `""`: nothing to add.
+                            Value::String(s)
+                                if s.is_empty()
+                                    && self.message.get("content").is_some_and(Value::is_array) => {
                             }
-                            merge(&mut self.message, k, v);
-                        }
-                        "reasoning_content" | "reasoning" => {
+                            _ => {
+                                if let Some(s) = v.as_str() {
+                                    self.t.text(s);
+                                }
+                                merge(&mut self.message, k, v);
+                            }
+                        },
+                        "reasoning_content" | "reasoning" | "thinking" => {
                             if let Some(s) = v.as_str() {
                                 self.t.reasoning(s);
                             }
                             merge(&mut self.message, k, v);
                         }
-                        "role" => {
-                            self.message.insert(k.clone(), v.clone());
+                        "reasoning_details" => {
+                            for entry in v.as_array().into_iter().flatten() {
+                                self.reasoning_detail(entry);
+                            }
+                        }
+                        // Labels of the chunk, not fragments: Groq's `channel` (`analysis`,
+                        // `commentary`, `final`) comes on every chunk of gpt-oss models.
+                        "role" | "channel" => {
+                            if !v.is_null() {
+                                self.message.insert(k.clone(), v.clone());
+                            }
                         }
                         _ => merge(&mut self.message, k, v),
                     }
@@ -396,6 +512,26 @@ impl ChatAssembler {
             }
             if let Some(r) = get_str(choice, "finish_reason") {
                 self.finish(r.to_string());
+            }
+        }
+    }
+}
+
+/// Continue an item with a fragment: the `growing` string fields add up; other fields are
+/// labels (`type`, `id`, `format`, `index`), taken from the first fragment that has them.
+fn append(acc: &mut Value, piece: &Value, growing: &[&str]) {
+    let (Some(acc), Some(piece)) = (acc.as_object_mut(), piece.as_object()) else {
+        return;
+    };
+    for (k, v) in piece {
+        match (acc.get_mut(k), v) {
+            (Some(Value::String(a)), Value::String(d)) if growing.contains(&k.as_str()) => {
+                a.push_str(d)
+            }
+            (Some(slot), v) if slot.is_null() && !v.is_null() => *slot = v.clone(),
+            (Some(_), _) => {}
+            (None, v) => {
+                acc.insert(k.clone(), v.clone());
             }
         }
     }
@@ -467,6 +603,15 @@ impl Assembler for ChatAssembler {
             .entry("role".to_string())
             .or_insert_with(|| json!("assistant"));
         message.entry("content".to_string()).or_insert(Value::Null);
+        // A first chunk's `content: ""` on a turn of reasoning or calls says no text: an
+        // empty string would read as an empty text part (which Anthropic rejects).
+        let said_something = !self.slots.is_empty()
+            || ["reasoning_content", "reasoning", "reasoning_details"]
+                .iter()
+                .any(|k| message.contains_key(*k));
+        if said_something && message.get("content") == Some(&json!("")) {
+            message.insert("content".into(), Value::Null);
+        }
         if !self.slots.is_empty() {
             let calls: Vec<Value> = self
                 .slots
@@ -600,24 +745,38 @@ impl Assembler for CohereAssembler {
                 if let Some(s) = get_str(&block, "text") {
                     self.t.text(s);
                 }
+                if let Some(s) = get_str(&block, "thinking") {
+                    self.t.reasoning(s);
+                }
                 self.content.push((index, block));
             }
             "content-delta" => {
-                let delta = msg
-                    .and_then(|m| m.get("content"))
-                    .and_then(|c| c.get("text"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
+                let content = msg.and_then(|m| m.get("content"));
+                // A thinking item grows by `thinking`, a text item by `text`.
+                let (key, delta) = match content.and_then(|c| get_str(c, "thinking")) {
+                    Some(d) => ("thinking", d),
+                    None => (
+                        "text",
+                        content.and_then(|c| get_str(c, "text")).unwrap_or(""),
+                    ),
+                };
                 if !self.content.iter().any(|(i, _)| *i == index) {
-                    self.content
-                        .push((index, json!({"type": "text", "text": ""})));
+                    let block = match key {
+                        "thinking" => json!({"type": "thinking", "thinking": ""}),
+                        _ => json!({"type": "text", "text": ""}),
+                    };
+                    self.content.push((index, block));
                 }
                 if let Some((_, b)) = self.content.iter_mut().rev().find(|(i, _)| *i == index) {
-                    if let Some(Value::String(t)) = b.get_mut("text") {
+                    if let Some(Value::String(t)) = b.get_mut(key) {
                         t.push_str(delta);
                     }
                 }
-                self.t.text(delta);
+                if key == "thinking" {
+                    self.t.reasoning(delta);
+                } else {
+                    self.t.text(delta);
+                }
             }
             "content-end" | "tool-call-end" | "citation-start" | "citation-end" => {
                 if get_str(&o, "type") == Some("tool-call-end") {
