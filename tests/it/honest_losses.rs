@@ -152,7 +152,7 @@ fn a_carried_system_instruction_is_not_dropped() {
     }));
     let enc = Format::OpenAiChat.encode(&x, Kind::Request);
     assert_eq!(
-        lines_about(&enc.losses, "gemini").len(),
+        lines_about(&enc.losses, "Gemini").len(),
         1,
         "{:?}",
         enc.losses
