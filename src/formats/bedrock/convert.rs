@@ -128,6 +128,17 @@ fn reasoning_own(r: &Reasoning) -> bool {
     }
 }
 
+/// Where the loss of a dropped hosted tool points: the tool, or the list when a tool after it
+/// is written (and moves up one place).
+fn hosted_drop_pointer(x: &Exchange, i: usize) -> String {
+    let later = x
+        .tools
+        .iter()
+        .skip(i + 1)
+        .any(|t| t.hosted.as_ref().is_none_or(|h| h.format == ID));
+    drop_pointer("/tools", i, later)
+}
+
 /// Why reasoning without Bedrock's state is not sent.
 const WHY_UNSIGNED: &str = "Bedrock takes reasoning back only as the model returned it, with \
      its signature: Claude models on Bedrock reject unsigned reasoning";
@@ -748,12 +759,43 @@ fn decode_reasoning_options(
     let Some(Value::Object(fields)) = extra.get_mut(ADDITIONAL) else {
         return;
     };
-    let Some((key, Value::Object(t))) = fields
-        .iter_mut()
-        .find(|(k, v)| REASONING_KEYS.contains(&k.as_str()) && v.is_object())
-    else {
+    let Some(key) = read_reasoning_fields(fields, r) else {
         return;
     };
+    // An emptied settings object the encoder writes again under the same key is not kept.
+    if fields
+        .get(&key)
+        .and_then(Value::as_object)
+        .is_some_and(Map::is_empty)
+        && default_reasoning_key(r) == key
+    {
+        fields.remove(&key);
+        if fields.is_empty() {
+            extra.remove(ADDITIONAL);
+        }
+    }
+}
+
+/// The key the encoder writes reasoning settings under when the document had none: Nova's
+/// `reasoningConfig` for an effort alone, Claude's `thinking` otherwise.
+fn default_reasoning_key(r: &crate::model::ReasoningOptions) -> &'static str {
+    if r.effort.is_some() && r.budget.is_none() {
+        "reasoningConfig"
+    } else {
+        "thinking"
+    }
+}
+
+/// Reads the first reasoning settings object of `fields` into `r`, removing what it read;
+/// returns its key when it was read.
+fn read_reasoning_fields(
+    fields: &mut Map<String, Value>,
+    r: &mut crate::model::ReasoningOptions,
+) -> Option<String> {
+    let (key, t) = fields
+        .iter_mut()
+        .find(|(k, v)| REASONING_KEYS.contains(&k.as_str()) && v.is_object())?;
+    let t = t.as_object_mut()?;
     let kind = t.get("type").and_then(Value::as_str);
     let budget = t.get("budget_tokens").and_then(Value::as_u64);
     if key == "reasoningConfig" {
@@ -761,16 +803,16 @@ fn decode_reasoning_options(
         let enabled = match kind {
             Some("enabled") => true,
             Some("disabled") => false,
-            _ => return,
+            _ => return None,
         };
         if t.get("maxReasoningEffort").is_some() && effort.is_none() {
-            return;
+            return None;
         }
         r.enabled = Some(enabled);
         r.effort = effort.map(str::to_string);
         t.remove("type");
         t.remove("maxReasoningEffort");
-        return;
+        return Some(key.clone());
     }
     match (kind, budget) {
         (Some("enabled"), Some(b)) => {
@@ -780,9 +822,10 @@ fn decode_reasoning_options(
         }
         (Some("adaptive"), None) if !t.contains_key("budget_tokens") => r.enabled = Some(true),
         (Some("disabled"), None) if !t.contains_key("budget_tokens") => r.enabled = Some(false),
-        _ => return,
+        _ => return None,
     }
     t.remove("type");
+    Some(key.clone())
 }
 
 /// `Options.reasoning` → `additionalModelRequestFields`: in the spelling the pasted document
@@ -814,11 +857,7 @@ fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses
             }
         }
     } else {
-        let key = stored.unwrap_or(if r.effort.is_some() && r.budget.is_none() {
-            "reasoningConfig"
-        } else {
-            "thinking"
-        });
+        let key = stored.unwrap_or(default_reasoning_key(r));
         let mut t = match fields.remove(key) {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
@@ -993,7 +1032,7 @@ fn encode_inference(
     (config != InferenceConfig::default()).then_some(config)
 }
 
-fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> Option<ToolEntry> {
+fn encode_tool(x: &Exchange, i: usize, t: &Tool, losses: &mut Losses) -> Option<ToolEntry> {
     let p = format!("/tools/{i}");
     if let Some(h) = &t.hosted {
         if h.format == ID {
@@ -1001,7 +1040,7 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> Option<ToolEntry> {
         }
         let who = crate::model::provider_name(&h.provider);
         losses.dropped(
-            p,
+            hosted_drop_pointer(x, i),
             format!("{who} {} tool", h.kind),
             format!(
                 "run by {who} on its servers; Bedrock has no such tool (a tool spec of that \
@@ -1162,7 +1201,7 @@ fn encode_tool_config(
                 if e.is_object() {
                     tools.push(ToolEntry::Raw(e));
                 } else if let Some((i, t)) = custom.next() {
-                    tools.extend(encode_tool(i, t, losses));
+                    tools.extend(encode_tool(x, i, t, losses));
                 }
             }
         }
@@ -1176,7 +1215,7 @@ fn encode_tool_config(
         None => {}
     }
     for (i, t) in custom {
-        tools.extend(encode_tool(i, t, losses));
+        tools.extend(encode_tool(x, i, t, losses));
     }
 
     if tools.is_empty() {
