@@ -200,6 +200,9 @@ fn redacted_and_unsigned_reasoning_round_trip() {
         json!([{"reasoningContent": {"redactedContent": "ZW5jcnlwdGVk"}}, {"text": "Done."}]),
         // Nova 2 returns reasoning text without a signature.
         json!([{"reasoningContent": {"reasoningText": {"text": "Thinking."}}}, {"text": "Done."}]),
+        // Fields beside the member, and both members, are written back as they were.
+        json!([{"reasoningContent": {"reasoningText": {"text": "T.", "signature": "c2ln", "x": 1}, "y": 2}}]),
+        json!([{"reasoningContent": {"redactedContent": "ZW5j", "reasoningText": {"text": 3}}}]),
     ] {
         let d = json!({"modelId": "us.amazon.nova-2-lite-v1:0", "messages": [
             {"role": "user", "content": [{"text": "hi"}]},

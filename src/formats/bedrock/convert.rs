@@ -218,34 +218,59 @@ fn encode_reasoning(ctx: &PartCtx, r: &Reasoning, losses: &mut Losses) -> Option
 
 /// Key (in a reasoning part's `extra.bedrock`) of the fields `reasoningContent` had beside
 /// its member.
-const CONTENT_FIELDS: &str = "_toolscope:reasoningContent";
+const CONTENT_FIELDS: &str = "reasoningContent";
 
-/// `reasoningContent` → a reasoning part; `None` when it is not one Toolscope reads (kept raw).
-fn decode_reasoning(v: &Value, model: Option<&str>) -> Option<Part> {
-    let rc = v.get("reasoningContent")?.as_object()?;
-    let mut outer = rc.clone();
-    let opaque = |kind, data: &str| {
+/// `reasoningContent` → a reasoning part; the block back when it is not one Toolscope reads
+/// (kept raw).
+fn decode_reasoning(v: Value, model: Option<&str>) -> Result<Part, Value> {
+    let Some(rc) = v.get("reasoningContent") else {
+        return Err(v);
+    };
+    let signed_text = rc
+        .pointer("/reasoningText/text")
+        .is_some_and(Value::is_string)
+        && rc
+            .pointer("/reasoningText/signature")
+            .is_none_or(Value::is_string);
+    if !signed_text && !rc.get("redactedContent").is_some_and(Value::is_string) {
+        return Err(v);
+    }
+    let Value::Object(mut block) = v else {
+        unreachable!("checked above")
+    };
+    let Some(Value::Object(mut outer)) = block.remove("reasoningContent") else {
+        unreachable!("checked above")
+    };
+    let opaque = |kind, data: String| {
         let mut o = Opaque::new(kind, data, PROVIDER);
         o.model = model.map(str::to_string);
         o
     };
-    let (text, opaque, mut fields) = if let Some(Value::Object(rt)) = outer.remove("reasoningText")
-    {
-        let mut rt = rt;
-        let text = match rt.remove("text") {
-            Some(Value::String(t)) => t,
-            _ => return None,
-        };
-        let sig = match rt.remove("signature") {
-            Some(Value::String(s)) => Some(opaque(OpaqueKind::Signature, &s)),
-            None => None,
-            Some(_) => return None,
-        };
-        (Some(text), sig, rt)
-    } else if let Some(Value::String(d)) = outer.remove("redactedContent") {
-        (None, Some(opaque(OpaqueKind::Redacted, &d)), Map::new())
+    let member = if signed_text {
+        outer.remove("reasoningText")
     } else {
-        return None;
+        None
+    };
+    let (text, opaque, mut fields) = match member {
+        Some(Value::Object(mut rt)) => {
+            let text = match rt.remove("text") {
+                Some(Value::String(t)) => Some(t),
+                _ => None,
+            };
+            let sig = match rt.remove("signature") {
+                Some(Value::String(s)) => Some(opaque(OpaqueKind::Signature, s)),
+                _ => None,
+            };
+            (text, sig, rt)
+        }
+        _ => {
+            // Redacted; a reasoningText beside it that cannot be read stays a field.
+            let data = match outer.remove("redactedContent") {
+                Some(Value::String(d)) => d,
+                _ => String::new(),
+            };
+            (None, Some(opaque(OpaqueKind::Redacted, data)), Map::new())
+        }
     };
     if !outer.is_empty() {
         fields.insert(CONTENT_FIELDS.into(), Value::Object(outer));
@@ -253,7 +278,7 @@ fn decode_reasoning(v: &Value, model: Option<&str>) -> Option<Part> {
     let mut extra = crate::model::Extra::new();
     // Always present: it marks the part as Bedrock's own (see `reasoning_own`).
     extra.insert(ID.to_string(), fields);
-    Some(Part::Reasoning(Reasoning {
+    Ok(Part::Reasoning(Reasoning {
         text,
         summary: Vec::new(),
         opaque,
@@ -320,13 +345,10 @@ fn decode_assistant(
                      the results of server tools it ran (toolUse of type server_tool_use)",
                 ))
             }
-            Block::Raw(value) => match decode_reasoning(&value, model) {
-                Some(part) => part,
-                None => Part::Raw {
-                    format: ID.into(),
-                    value,
-                },
-            },
+            Block::Raw(value) => decode_reasoning(value, model).unwrap_or_else(|value| Part::Raw {
+                format: ID.into(),
+                value,
+            }),
         });
     }
     Ok(parts)
