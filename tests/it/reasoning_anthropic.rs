@@ -603,3 +603,58 @@ fn sdk_accepts_emitted_documents() {
     assert!(out.contains(&format!("sdk: {n} passed, 0 failed")), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Golden conversions
+
+/// Each recorded document as Bedrock, with the losses, in golden files
+/// (`tests/fixtures/anthropic/recorded/golden/`; `UPDATE_GOLDEN=1` rewrites them). The
+/// converted document decodes as Bedrock and differs from the source only where a loss says.
+#[test]
+fn recorded_documents_convert_to_bedrock_as_the_golden_files_say() {
+    let mut failures = Vec::new();
+    let dir = common::fixtures().join("anthropic/recorded/golden");
+    for (name, kind, doc) in recorded() {
+        let x = common::decode_doc(A, &doc, kind).0;
+        let enc = Format::Bedrock.encode(&x, kind);
+        let stem = name.trim_end_matches(".json");
+        if let Some(f) = common::golden(
+            &dir.join(format!("{stem}.bedrock.json")),
+            &(enc.text.clone() + "\n"),
+        ) {
+            failures.push(f);
+        }
+        let losses: String = enc
+            .losses
+            .iter()
+            .map(|l| toolscope::cli::describe(l) + "\n")
+            .collect();
+        if let Some(f) = common::golden(&dir.join(format!("{stem}.bedrock.losses.txt")), &losses) {
+            failures.push(f);
+        }
+        let back = Format::Bedrock.decode(&enc.text, kind).expect("decodes");
+        let mut all = enc.losses.clone();
+        all.extend(back.losses);
+        let want = match kind {
+            Kind::Request => x.request_view(),
+            Kind::Response => x.response_view(),
+        };
+        let left = without_form_markers(
+            toolscope::model::diff::unexplained(&want, &back.exchange, &all),
+            &want,
+        );
+        if !left.is_empty() {
+            failures.push(format!("{name}: unreported differences {left:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Differences other than Anthropic's form marker of a text block written as an array (an
+/// empty `extra.anthropic`, which only Anthropic reads).
+fn without_form_markers(left: Vec<String>, source: &Exchange) -> Vec<String> {
+    let source = serde_json::to_value(source).unwrap();
+    left.into_iter()
+        .filter(|p| !(p.ends_with("/extra/anthropic") && source.pointer(p) == Some(&json!({}))))
+        .collect()
+}

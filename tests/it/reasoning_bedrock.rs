@@ -200,6 +200,9 @@ fn redacted_and_unsigned_reasoning_round_trip() {
         json!([{"reasoningContent": {"redactedContent": "ZW5jcnlwdGVk"}}, {"text": "Done."}]),
         // Nova 2 returns reasoning text without a signature.
         json!([{"reasoningContent": {"reasoningText": {"text": "Thinking."}}}, {"text": "Done."}]),
+        // Fields beside the member, and both members, are written back as they were.
+        json!([{"reasoningContent": {"reasoningText": {"text": "T.", "signature": "c2ln", "x": 1}, "y": 2}}]),
+        json!([{"reasoningContent": {"redactedContent": "ZW5j", "reasoningText": {"text": 3}}}]),
     ] {
         let d = json!({"modelId": "us.amazon.nova-2-lite-v1:0", "messages": [
             {"role": "user", "content": [{"text": "hi"}]},
@@ -367,4 +370,45 @@ fn sdk_accepts_emitted_documents() {
     );
     assert!(out.contains(&format!("sdk: {n} passed, 0 failed")), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each recorded document as Anthropic, with the losses, in golden files
+/// (`tests/fixtures/bedrock/recorded/golden/`; `UPDATE_GOLDEN=1` rewrites them). The converted
+/// document decodes as Anthropic and differs from the source only where a loss says.
+#[test]
+fn recorded_documents_convert_to_anthropic_as_the_golden_files_say() {
+    let mut failures = Vec::new();
+    let dir = common::fixtures().join("bedrock/recorded/golden");
+    for (name, kind) in RECORDED {
+        let x = common::decode_doc(B, &doc(name), kind).0;
+        let enc = Format::Anthropic.encode(&x, kind);
+        let stem = name.trim_end_matches(".json");
+        if let Some(f) = common::golden(
+            &dir.join(format!("{stem}.anthropic.json")),
+            &(enc.text.clone() + "\n"),
+        ) {
+            failures.push(f);
+        }
+        let losses: String = enc
+            .losses
+            .iter()
+            .map(|l| toolscope::cli::describe(l) + "\n")
+            .collect();
+        if let Some(f) = common::golden(&dir.join(format!("{stem}.anthropic.losses.txt")), &losses)
+        {
+            failures.push(f);
+        }
+        let back = Format::Anthropic.decode(&enc.text, kind).expect("decodes");
+        let mut all = enc.losses.clone();
+        all.extend(back.losses);
+        let want = match kind {
+            Kind::Request => x.request_view(),
+            Kind::Response => x.response_view(),
+        };
+        let left = toolscope::model::diff::unexplained(&want, &back.exchange, &all);
+        if !left.is_empty() {
+            failures.push(format!("{name}: unreported differences {left:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

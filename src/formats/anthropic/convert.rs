@@ -244,6 +244,17 @@ fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option
     }
 }
 
+/// Where the loss of a dropped hosted tool points: the tool, or the list when a tool after it
+/// is written (and moves up one place).
+fn hosted_drop_pointer(x: &Exchange, i: usize) -> String {
+    let later = x
+        .tools
+        .iter()
+        .skip(i + 1)
+        .any(|t| t.hosted.as_ref().is_none_or(|h| h.format == ID));
+    drop_pointer("/tools", i, later)
+}
+
 /// Why visible reasoning without Anthropic's signature is not sent.
 const WHY_UNSIGNED: &str =
     "Anthropic takes thinking back only with the signature Anthropic issued \
@@ -765,14 +776,19 @@ fn server_tool_kind(v: &Value) -> String {
     }
 }
 
-fn encode_tool<'a>(i: usize, t: &'a Tool, losses: &mut Losses) -> Option<ToolDef<'a>> {
+fn encode_tool<'a>(
+    x: &Exchange,
+    i: usize,
+    t: &'a Tool,
+    losses: &mut Losses,
+) -> Option<ToolDef<'a>> {
     let p = format!("/tools/{i}");
     if let Some(h) = &t.hosted {
         if h.format == ID {
             return Some(ToolDef::Server(Cow::Borrowed(&h.value)));
         }
         losses.dropped(
-            p,
+            hosted_drop_pointer(x, i),
             format!(
                 "{} {} tool",
                 crate::model::provider_name(&h.provider),
@@ -860,7 +876,7 @@ fn encode_tools<'a>(
                 if e.is_object() {
                     out.push(ToolDef::Server(Cow::Owned(e)));
                 } else if let Some((i, t)) = custom.next() {
-                    out.extend(encode_tool(i, t, losses));
+                    out.extend(encode_tool(x, i, t, losses));
                 }
             }
         }
@@ -874,7 +890,7 @@ fn encode_tools<'a>(
         None => {}
     }
     for (i, t) in custom {
-        out.extend(encode_tool(i, t, losses));
+        out.extend(encode_tool(x, i, t, losses));
     }
     (!out.is_empty()).then_some(out)
 }

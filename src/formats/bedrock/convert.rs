@@ -128,6 +128,17 @@ fn reasoning_own(r: &Reasoning) -> bool {
     }
 }
 
+/// Where the loss of a dropped hosted tool points: the tool, or the list when a tool after it
+/// is written (and moves up one place).
+fn hosted_drop_pointer(x: &Exchange, i: usize) -> String {
+    let later = x
+        .tools
+        .iter()
+        .skip(i + 1)
+        .any(|t| t.hosted.as_ref().is_none_or(|h| h.format == ID));
+    drop_pointer("/tools", i, later)
+}
+
 /// Why reasoning without Bedrock's state is not sent.
 const WHY_UNSIGNED: &str = "Bedrock takes reasoning back only as the model returned it, with \
      its signature: Claude models on Bedrock reject unsigned reasoning";
@@ -207,34 +218,59 @@ fn encode_reasoning(ctx: &PartCtx, r: &Reasoning, losses: &mut Losses) -> Option
 
 /// Key (in a reasoning part's `extra.bedrock`) of the fields `reasoningContent` had beside
 /// its member.
-const CONTENT_FIELDS: &str = "_toolscope:reasoningContent";
+const CONTENT_FIELDS: &str = "reasoningContent";
 
-/// `reasoningContent` → a reasoning part; `None` when it is not one Toolscope reads (kept raw).
-fn decode_reasoning(v: &Value, model: Option<&str>) -> Option<Part> {
-    let rc = v.get("reasoningContent")?.as_object()?;
-    let mut outer = rc.clone();
-    let opaque = |kind, data: &str| {
+/// `reasoningContent` → a reasoning part; the block back when it is not one Toolscope reads
+/// (kept raw).
+fn decode_reasoning(v: Value, model: Option<&str>) -> Result<Part, Value> {
+    let Some(rc) = v.get("reasoningContent") else {
+        return Err(v);
+    };
+    let signed_text = rc
+        .pointer("/reasoningText/text")
+        .is_some_and(Value::is_string)
+        && rc
+            .pointer("/reasoningText/signature")
+            .is_none_or(Value::is_string);
+    if !signed_text && !rc.get("redactedContent").is_some_and(Value::is_string) {
+        return Err(v);
+    }
+    let Value::Object(mut block) = v else {
+        unreachable!("checked above")
+    };
+    let Some(Value::Object(mut outer)) = block.remove("reasoningContent") else {
+        unreachable!("checked above")
+    };
+    let opaque = |kind, data: String| {
         let mut o = Opaque::new(kind, data, PROVIDER);
         o.model = model.map(str::to_string);
         o
     };
-    let (text, opaque, mut fields) = if let Some(Value::Object(rt)) = outer.remove("reasoningText")
-    {
-        let mut rt = rt;
-        let text = match rt.remove("text") {
-            Some(Value::String(t)) => t,
-            _ => return None,
-        };
-        let sig = match rt.remove("signature") {
-            Some(Value::String(s)) => Some(opaque(OpaqueKind::Signature, &s)),
-            None => None,
-            Some(_) => return None,
-        };
-        (Some(text), sig, rt)
-    } else if let Some(Value::String(d)) = outer.remove("redactedContent") {
-        (None, Some(opaque(OpaqueKind::Redacted, &d)), Map::new())
+    let member = if signed_text {
+        outer.remove("reasoningText")
     } else {
-        return None;
+        None
+    };
+    let (text, opaque, mut fields) = match member {
+        Some(Value::Object(mut rt)) => {
+            let text = match rt.remove("text") {
+                Some(Value::String(t)) => Some(t),
+                _ => None,
+            };
+            let sig = match rt.remove("signature") {
+                Some(Value::String(s)) => Some(opaque(OpaqueKind::Signature, s)),
+                _ => None,
+            };
+            (text, sig, rt)
+        }
+        _ => {
+            // Redacted; a reasoningText beside it that cannot be read stays a field.
+            let data = match outer.remove("redactedContent") {
+                Some(Value::String(d)) => d,
+                _ => String::new(),
+            };
+            (None, Some(opaque(OpaqueKind::Redacted, data)), Map::new())
+        }
     };
     if !outer.is_empty() {
         fields.insert(CONTENT_FIELDS.into(), Value::Object(outer));
@@ -242,7 +278,7 @@ fn decode_reasoning(v: &Value, model: Option<&str>) -> Option<Part> {
     let mut extra = crate::model::Extra::new();
     // Always present: it marks the part as Bedrock's own (see `reasoning_own`).
     extra.insert(ID.to_string(), fields);
-    Some(Part::Reasoning(Reasoning {
+    Ok(Part::Reasoning(Reasoning {
         text,
         summary: Vec::new(),
         opaque,
@@ -309,13 +345,10 @@ fn decode_assistant(
                      the results of server tools it ran (toolUse of type server_tool_use)",
                 ))
             }
-            Block::Raw(value) => match decode_reasoning(&value, model) {
-                Some(part) => part,
-                None => Part::Raw {
-                    format: ID.into(),
-                    value,
-                },
-            },
+            Block::Raw(value) => decode_reasoning(value, model).unwrap_or_else(|value| Part::Raw {
+                format: ID.into(),
+                value,
+            }),
         });
     }
     Ok(parts)
@@ -748,12 +781,43 @@ fn decode_reasoning_options(
     let Some(Value::Object(fields)) = extra.get_mut(ADDITIONAL) else {
         return;
     };
-    let Some((key, Value::Object(t))) = fields
-        .iter_mut()
-        .find(|(k, v)| REASONING_KEYS.contains(&k.as_str()) && v.is_object())
-    else {
+    let Some(key) = read_reasoning_fields(fields, r) else {
         return;
     };
+    // An emptied settings object the encoder writes again under the same key is not kept.
+    if fields
+        .get(&key)
+        .and_then(Value::as_object)
+        .is_some_and(Map::is_empty)
+        && default_reasoning_key(r) == key
+    {
+        fields.remove(&key);
+        if fields.is_empty() {
+            extra.remove(ADDITIONAL);
+        }
+    }
+}
+
+/// The key the encoder writes reasoning settings under when the document had none: Nova's
+/// `reasoningConfig` for an effort alone, Claude's `thinking` otherwise.
+fn default_reasoning_key(r: &crate::model::ReasoningOptions) -> &'static str {
+    if r.effort.is_some() && r.budget.is_none() {
+        "reasoningConfig"
+    } else {
+        "thinking"
+    }
+}
+
+/// Reads the first reasoning settings object of `fields` into `r`, removing what it read;
+/// returns its key when it was read.
+fn read_reasoning_fields(
+    fields: &mut Map<String, Value>,
+    r: &mut crate::model::ReasoningOptions,
+) -> Option<String> {
+    let (key, t) = fields
+        .iter_mut()
+        .find(|(k, v)| REASONING_KEYS.contains(&k.as_str()) && v.is_object())?;
+    let t = t.as_object_mut()?;
     let kind = t.get("type").and_then(Value::as_str);
     let budget = t.get("budget_tokens").and_then(Value::as_u64);
     if key == "reasoningConfig" {
@@ -761,16 +825,16 @@ fn decode_reasoning_options(
         let enabled = match kind {
             Some("enabled") => true,
             Some("disabled") => false,
-            _ => return,
+            _ => return None,
         };
         if t.get("maxReasoningEffort").is_some() && effort.is_none() {
-            return;
+            return None;
         }
         r.enabled = Some(enabled);
         r.effort = effort.map(str::to_string);
         t.remove("type");
         t.remove("maxReasoningEffort");
-        return;
+        return Some(key.clone());
     }
     match (kind, budget) {
         (Some("enabled"), Some(b)) => {
@@ -780,9 +844,10 @@ fn decode_reasoning_options(
         }
         (Some("adaptive"), None) if !t.contains_key("budget_tokens") => r.enabled = Some(true),
         (Some("disabled"), None) if !t.contains_key("budget_tokens") => r.enabled = Some(false),
-        _ => return,
+        _ => return None,
     }
     t.remove("type");
+    Some(key.clone())
 }
 
 /// `Options.reasoning` → `additionalModelRequestFields`: in the spelling the pasted document
@@ -814,11 +879,7 @@ fn encode_reasoning_options(x: &Exchange, extra: &mut Map<String, Value>, losses
             }
         }
     } else {
-        let key = stored.unwrap_or(if r.effort.is_some() && r.budget.is_none() {
-            "reasoningConfig"
-        } else {
-            "thinking"
-        });
+        let key = stored.unwrap_or(default_reasoning_key(r));
         let mut t = match fields.remove(key) {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
@@ -993,7 +1054,7 @@ fn encode_inference(
     (config != InferenceConfig::default()).then_some(config)
 }
 
-fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> Option<ToolEntry> {
+fn encode_tool(x: &Exchange, i: usize, t: &Tool, losses: &mut Losses) -> Option<ToolEntry> {
     let p = format!("/tools/{i}");
     if let Some(h) = &t.hosted {
         if h.format == ID {
@@ -1001,7 +1062,7 @@ fn encode_tool(i: usize, t: &Tool, losses: &mut Losses) -> Option<ToolEntry> {
         }
         let who = crate::model::provider_name(&h.provider);
         losses.dropped(
-            p,
+            hosted_drop_pointer(x, i),
             format!("{who} {} tool", h.kind),
             format!(
                 "run by {who} on its servers; Bedrock has no such tool (a tool spec of that \
@@ -1162,7 +1223,7 @@ fn encode_tool_config(
                 if e.is_object() {
                     tools.push(ToolEntry::Raw(e));
                 } else if let Some((i, t)) = custom.next() {
-                    tools.extend(encode_tool(i, t, losses));
+                    tools.extend(encode_tool(x, i, t, losses));
                 }
             }
         }
@@ -1176,7 +1237,7 @@ fn encode_tool_config(
         None => {}
     }
     for (i, t) in custom {
-        tools.extend(encode_tool(i, t, losses));
+        tools.extend(encode_tool(x, i, t, losses));
     }
 
     if tools.is_empty() {
