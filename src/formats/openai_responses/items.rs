@@ -90,7 +90,7 @@ impl Ctx {
 
     /// Whether a call is written as `custom_tool_call`: it calls a custom tool, or it was one.
     pub fn is_custom_call(&self, c: &crate::model::ToolCall) -> bool {
-        self.custom_tools.iter().any(|n| *n == c.name) || marked_custom(&c.extra)
+        self.custom_tools.contains(&c.name) || marked_custom(&c.extra)
     }
 
     /// Whether a result is written as `custom_tool_call_output`.
