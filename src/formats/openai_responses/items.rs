@@ -103,8 +103,11 @@ impl Ctx {
 }
 
 fn marked_custom(extra: &crate::model::Extra) -> bool {
-    let (_, pv) = own_split(extra);
-    pv.get(CUSTOM) == Some(&Value::Bool(true))
+    extra
+        .get(ID)
+        .and_then(|m| m.get(super::PRIVATE))
+        .and_then(|pv| pv.get(CUSTOM))
+        == Some(&Value::Bool(true))
 }
 
 // ---------------------------------------------------------------------------------------------
