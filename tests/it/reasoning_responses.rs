@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use toolscope::formats::{read_any, Format, Kind, Source};
 use toolscope::model::{
-    Exchange, HostedKind, HostedStep, HostedTool, LossKind, Message, Opaque, OpaqueKind, Part,
-    Reasoning, Role, Tool,
+    Exchange, HostedKind, HostedStep, HostedTool, LossKind, Opaque, OpaqueKind, Part, Reasoning,
+    Tool,
 };
 use toolscope::replay::{LoadOptions, Replay};
 
@@ -97,11 +97,6 @@ fn recorded_responses_read_as_reasoning_and_hosted_parts_and_come_back_field_for
                 _ => {}
             }
         }
-        // Tools: every definition other than a function is a hosted or custom tool.
-        for (k, t) in item_types(&doc, "tools").iter().enumerate() {
-            let _ = k;
-            assert!(t == "function" || t == "custom" || !t.is_empty(), "{name}");
-        }
         // The model is the document's own.
         let enc = F.encode(&x, Kind::Response);
         let back: Value = serde_json::from_str(&enc.text).expect("json");
@@ -152,6 +147,26 @@ fn requests_replaying_recorded_items_come_back_field_for_field() {
     for (name, doc) in recorded_docs() {
         let req = follow_up(&doc);
         let (x, _) = common::paste_survives(F, req.clone(), Kind::Request);
+        // Tools: every definition other than a function is a hosted or custom tool, in order.
+        let tools = item_types(&req, "tools");
+        let kinds: Vec<&str> = x
+            .tools
+            .iter()
+            .map(|t| match (&t.hosted, &t.custom) {
+                (Some(_), _) => "hosted",
+                (_, Some(_)) => "custom",
+                _ => "function",
+            })
+            .collect();
+        let want: Vec<&str> = tools
+            .iter()
+            .map(|t| match t.as_str() {
+                "function" => "function",
+                "custom" => "custom",
+                _ => "hosted",
+            })
+            .collect();
+        assert_eq!(kinds, want, "{name}: tools");
         assert_eq!(x.options.reasoning.effort.as_deref(), Some("low"), "{name}");
         assert_eq!(x.options.reasoning.summary.as_deref(), Some("auto"));
         assert_eq!(x.options.reasoning.include_encrypted, Some(true));
@@ -615,24 +630,22 @@ fn a_custom_tool_stream_assembles_its_input_as_text() {
     );
     let state = r.assembled.response["output"][0]["input"].clone();
     assert_eq!(Some(&state), call.arguments.get("input"));
-    let _ = Message::new(Role::Assistant, Vec::new());
 }
 
-#[test]
-fn the_sdk_accepts_what_is_emitted() {
-    // A conversation holding every new part, encoded both ways and validated strictly.
+/// A conversation holding every new part: reasoning with OpenAI's encrypted content, a web
+/// search step, a custom tool and its call, and reasoning shown without state.
+fn showcase() -> Exchange {
     let mut x = Exchange::default();
     x.options.model = Some("gpt-5".into());
     x.options.reasoning.effort = Some("low".into());
     x.options.reasoning.summary = Some("auto".into());
     x.options.reasoning.include_encrypted = Some(true);
-    let mut req = None;
-    for (name, doc) in recorded_docs() {
-        if name == "openai-custom-tool.1.json" {
-            req = Some(follow_up(&doc));
-        }
-    }
-    let (custom, _) = common::decode_doc(F, &req.expect("custom"), Kind::Request);
+    let doc = recorded_docs()
+        .into_iter()
+        .find(|(n, _)| n == "openai-custom-tool.1.json")
+        .expect("custom tool fixture")
+        .1;
+    let (custom, _) = common::decode_doc(F, &follow_up(&doc), Kind::Request);
     x.tools = custom.tools;
     x.tools.push(Tool {
         hosted: Some(HostedTool {
@@ -643,9 +656,12 @@ fn the_sdk_accepts_what_is_emitted() {
         }),
         ..common::bare_tool("web_search")
     });
+    // Issued by the model the exchange names (decoding records the document's model).
+    let mut state = Opaque::new(OpaqueKind::Encrypted, "gAAAA", "openai");
+    state.model = Some("gpt-5".into());
     let mut own = Reasoning {
         summary: vec!["Plan.".into()],
-        opaque: Some(Opaque::new(OpaqueKind::Encrypted, "gAAAA", "openai")),
+        opaque: Some(state),
         ..Reasoning::default()
     };
     own.extra.insert(
@@ -670,32 +686,71 @@ fn the_sdk_accepts_what_is_emitted() {
         common::tool_msg(vec![common::result(Some("c1"), "3")]),
         common::assistant(vec![reasoning("Done.", None), Part::text("Three users.")]),
     ];
-    let dir = std::env::temp_dir().join(format!("toolscope-rr-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp");
-    let mut args: Vec<String> = Vec::new();
-    for kind in [Kind::Request, Kind::Response] {
-        let enc = F.encode(&x, kind);
-        let word = if kind == Kind::Request {
-            "request"
-        } else {
-            "response"
-        };
-        let path = dir.join(format!("emitted.{word}.json"));
-        std::fs::write(&path, &enc.text).expect("write");
-        args = vec![
-            "openai-responses".into(),
-            word.into(),
-            path.to_string_lossy().into(),
-        ];
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
-        let out = common::run_ok(
-            std::process::Command::new("python3")
-                .arg(script)
-                .args(&args),
-            "python3 with the openai SDK",
-        );
-        assert!(!out.contains("FAIL"), "{out}\n{}", enc.text);
+    x
+}
+
+/// The same turn as another provider gave it: Anthropic's signed thinking and web search.
+fn from_anthropic() -> Exchange {
+    let mut x = showcase();
+    x.options.reasoning.budget = Some(4096);
+    x.messages[1].parts[0] = reasoning(
+        "Count them.",
+        Some(Opaque::new(OpaqueKind::Signature, "EqQB", "anthropic")),
+    );
+    x.messages[1].parts[1] = hosted(
+        "anthropic",
+        "anthropic",
+        json!({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+               "input": {"query": "users"}}),
+    );
+    x
+}
+
+#[test]
+fn golden_documents_and_losses() {
+    let dir = common::fixtures().join("openai-responses/reasoning");
+    let mut failures = Vec::new();
+    for (case, x) in [
+        ("showcase", showcase()),
+        ("from_anthropic", from_anthropic()),
+    ] {
+        for kind in [Kind::Request, Kind::Response] {
+            let word = kind.as_str();
+            let t = common::checked_trip(F, &x, kind);
+            let text = serde_json::to_string_pretty(&t.doc).expect("json") + "\n";
+            failures.extend(common::golden(
+                &dir.join(format!("{case}.{word}.json")),
+                &text,
+            ));
+            let losses: String = t
+                .encoder
+                .iter()
+                .map(|l| toolscope::cli::describe(l) + "\n")
+                .collect();
+            failures.extend(common::golden(
+                &dir.join(format!("{case}.{word}.losses.txt")),
+                &losses,
+            ));
+        }
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(args.len(), 3);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_sdk_accepts_what_is_emitted() {
+    let dir = common::fixtures().join("openai-responses/reasoning");
+    for case in ["showcase", "from_anthropic"] {
+        for word in ["request", "response"] {
+            let path = dir.join(format!("{case}.{word}.json"));
+            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
+            let out = common::run_ok(
+                std::process::Command::new("python3")
+                    .arg(script)
+                    .args(["openai-responses", word])
+                    .arg(&path),
+                "python3 with the openai SDK",
+            );
+            assert!(!out.contains("FAIL"), "{out}");
+        }
+    }
 }

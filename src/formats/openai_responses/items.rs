@@ -90,7 +90,7 @@ impl Ctx {
 
     /// Whether a call is written as `custom_tool_call`: it calls a custom tool, or it was one.
     pub fn is_custom_call(&self, c: &crate::model::ToolCall) -> bool {
-        self.custom_tools.iter().any(|n| *n == c.name) || marked_custom(&c.extra)
+        self.custom_tools.contains(&c.name) || marked_custom(&c.extra)
     }
 
     /// Whether a result is written as `custom_tool_call_output`.
@@ -103,8 +103,11 @@ impl Ctx {
 }
 
 fn marked_custom(extra: &crate::model::Extra) -> bool {
-    let (_, pv) = own_split(extra);
-    pv.get(CUSTOM) == Some(&Value::Bool(true))
+    extra
+        .get(ID)
+        .and_then(|m| m.get(super::PRIVATE))
+        .and_then(|pv| pv.get(CUSTOM))
+        == Some(&Value::Bool(true))
 }
 
 // ---------------------------------------------------------------------------------------------
