@@ -1117,7 +1117,7 @@ enum Read {
     Hosted(HostedStep),
     /// A text or call part carrying a `thoughtSignature`: the signature becomes an attached
     /// reasoning part before it.
-    Signed(Reasoning, wire::Part),
+    Signed(Reasoning, Box<wire::Part>),
     /// Anything else, read as before.
     Plain,
 }
@@ -1170,7 +1170,7 @@ fn read_model_part(p: &wire::Part, model: Option<&str>) -> Read {
             attached: true,
             ..Reasoning::default()
         };
-        Read::Signed(r, rest)
+        Read::Signed(r, Box::new(rest))
     } else {
         Read::Plain
     }
