@@ -10,8 +10,11 @@
 //! - message: unknown content fields; in responses also `response` (response-level fields such
 //!   as `responseId`), `candidate` (`safetyRatings`, `avgLogprobs`, …) and `usageMetadata`
 //!   (`thoughtsTokenCount`, …);
-//! - part: unknown part fields (`thoughtSignature`), and for calls and results the unknown
-//!   fields of `functionCall`/`functionResponse` under those names.
+//! - part: unknown part fields, and for calls and results the unknown fields of
+//!   `functionCall`/`functionResponse` under those names. A `thoughtSignature` is a reasoning
+//!   part's opaque state; older documents that kept it in a call's extras still encode it;
+//! - exchange: the form marker `_toolscope:snake_case` lists the snake_case names a pasted
+//!   document used, written back so.
 //!
 //! A memo is emitted verbatim only while it still decodes to the current model; once the model
 //! changed, the encoder rebuilds the field and reports the memo as rewritten.
