@@ -487,7 +487,7 @@ fn recorded_reasoning_streams_assemble_signatures() {
             let kinds = |m: &Message| {
                 m.parts
                     .iter()
-                    .map(|p| std::mem::discriminant(p))
+                    .map(std::mem::discriminant)
                     .collect::<Vec<_>>()
             };
             assert_eq!(kinds(m), kinds(&whole.messages[0]), "{file}");

@@ -125,6 +125,20 @@ fn encode_tools(tools: &[Tool], losses: &mut Losses) -> Value {
     let mut record = Map::new();
     for (i, t) in tools.iter().enumerate() {
         let at = format!("/tools/{i}");
+        if let Some(h) = &t.hosted {
+            let later = tools.iter().skip(i + 1).any(|t| t.hosted.is_none());
+            losses.dropped(
+                shared::drop_pointer("/tools", i, later),
+                format!(
+                    "{} {} tool",
+                    crate::model::provider_name(&h.provider),
+                    h.kind
+                ),
+                "a provider's own tool is declared in that provider's package \
+                 (google.tools.googleSearch(), …), not in the tools record",
+            );
+            continue;
+        }
         if record.contains_key(&t.name) {
             losses
                 .dropped(

@@ -32,10 +32,20 @@
 //! - `input` is a JSON value: invalid argument text becomes `{}`, its spelling is not kept.
 //! - An error result with content blocks is sent as `error-text`.
 //! - Finish reasons: a stop sequence is reported as `stop`.
+//! - Built-in tools of a provider (they are declared in the provider's package, not in
+//!   `tools`); opaque reasoning state no provider of the SDK keeps in a part's options.
+//!
+//! Reasoning and provider-run tools (see `reasoning.rs`): `reasoning` parts are reasoning
+//! parts, their opaque state read from `providerOptions` (`providerMetadata` in UI messages)
+//! with its issuer; a Google `thoughtSignature` on a text or tool-call part is an attached
+//! reasoning part before it; `providerExecuted` calls and the `tool-result` parts of an
+//! assistant message are hosted steps, kept verbatim. A response whose turn ends with tool
+//! outputs (run on the server, as a UI message stream delivers them) is written as the whole
+//! turn: `response.messages` holds every step.
 //!
 //! Kept for a pasted document, in `extra["ai-sdk"]`: unknown fields at every level
-//! (`providerOptions`, `providerExecuted`, other `generateText` settings), system messages
-//! inside the conversation, image, file and reasoning parts as `Part::Raw`.
+//! (`providerOptions` beyond the opaque state, other `generateText` settings), system messages
+//! inside the conversation, image and file parts as `Part::Raw`.
 
 mod convert;
 mod reasoning;

@@ -10,8 +10,11 @@
 //! - message: unknown content fields; in responses also `response` (response-level fields such
 //!   as `responseId`), `candidate` (`safetyRatings`, `avgLogprobs`, …) and `usageMetadata`
 //!   (`thoughtsTokenCount`, …);
-//! - part: unknown part fields (`thoughtSignature`), and for calls and results the unknown
-//!   fields of `functionCall`/`functionResponse` under those names.
+//! - part: unknown part fields, and for calls and results the unknown fields of
+//!   `functionCall`/`functionResponse` under those names. A `thoughtSignature` is a reasoning
+//!   part's opaque state; older documents that kept it in a call's extras still encode it;
+//! - exchange: the form marker `_toolscope:snake_case` lists the snake_case names a pasted
+//!   document used, written back so.
 //!
 //! A memo is emitted verbatim only while it still decodes to the current model; once the model
 //! changed, the encoder rebuilds the field and reports the memo as rewritten.
@@ -1117,7 +1120,7 @@ enum Read {
     Hosted(HostedStep),
     /// A text or call part carrying a `thoughtSignature`: the signature becomes an attached
     /// reasoning part before it.
-    Signed(Reasoning, wire::Part),
+    Signed(Reasoning, Box<wire::Part>),
     /// Anything else, read as before.
     Plain,
 }
@@ -1170,7 +1173,7 @@ fn read_model_part(p: &wire::Part, model: Option<&str>) -> Read {
             attached: true,
             ..Reasoning::default()
         };
-        Read::Signed(r, rest)
+        Read::Signed(r, Box::new(rest))
     } else {
         Read::Plain
     }

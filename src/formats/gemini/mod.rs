@@ -5,7 +5,8 @@
 //! <https://ai.google.dev/api/caching#Schema>; the wire shape follows the `google-genai` SDK
 //! types (`Content`, `Part`, `FunctionCall`, `FunctionResponse`, `Tool`, `FunctionDeclaration`,
 //! `ToolConfig`, `GenerationConfig`, `GenerateContentResponse`), camelCase as the SDK sends it.
-//! snake_case field names (used by the docs' curl examples, accepted by the API) are read too.
+//! snake_case field names (used by the docs' curl examples, accepted by the API) are read too,
+//! and a document that used them is written back with them.
 //!
 //! Shape: `contents` alternate `user` and `model` turns; the model's `functionCall` parts are
 //! answered by `functionResponse` parts in the next user content (tool results and the user
@@ -23,8 +24,26 @@
 //! - argument text is not kept as written (`args` is an object; invalid JSON becomes `{}`);
 //! - empty text parts next to other parts are left out (the API rejects them);
 //! - no stop-sequence finish reason (`STOP`), and `STOP` also for calls (derived back from them);
-//! - parts Toolscope has no type for (thoughts, images, code execution) are kept as raw parts
-//!   for Gemini only; `thoughtSignature` rides in the part's extras and survives Gemini → Gemini.
+//! - parts Toolscope has no type for (images, files) are kept as raw parts for Gemini only.
+//!
+//! Reasoning and hosted tools (<https://ai.google.dev/gemini-api/docs/thinking>,
+//! <https://ai.google.dev/gemini-api/docs/thought-signatures>):
+//! - a `thought: true` part is a reasoning part (its text, its own `thoughtSignature`); a
+//!   `thoughtSignature` on a text or `functionCall` part is an *attached* reasoning part right
+//!   before it, put back on that part when encoding (a part holding only a signature is a
+//!   reasoning part of its own). Signatures record Gemini (and the response's model) as issuer:
+//!   other providers' opaque state is dropped with a reasoning loss, thought text is kept;
+//! - a Gemini 3 request (the model Gemini is sent starts `gemini-3`) whose step of the current
+//!   turn (the model turns after the last user text) has no Gemini signature on its first call
+//!   gets Google's documented `skip_thought_signature_validator` there, reported as added;
+//! - `generationConfig.thinkingConfig` `thinkingBudget`, `thinkingLevel` and
+//!   `includeThoughts: true` are the reasoning options (budget, effort, summary `auto`);
+//! - `tools` entries other than `functionDeclarations` (`googleSearch`, `codeExecution`,
+//!   `urlContext`, `googleSearchRetrieval`, …) are hosted tools, and `executableCode`,
+//!   `codeExecutionResult`, `toolCall` and `toolResponse` parts hosted steps, kept verbatim;
+//!   `groundingMetadata` stays in the candidate's fields.
+//!
+//! A document written with snake_case field names is written back with the same names.
 //!
 //! Schemas: a tool's JSON Schema is sent as the classic OpenAPI-subset `parameters` when it fits
 //! exactly (upper-case types, `nullable`), else as `parametersJsonSchema`; a paste's own choice

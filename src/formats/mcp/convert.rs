@@ -589,10 +589,25 @@ pub fn encode_request(x: &Exchange) -> (Document, Vec<Loss>) {
             .and_then(|v| serde_json::from_value::<Rpc>(v.clone()).ok())
             .unwrap_or_else(default_list_result);
         let at = out.len();
+        for (k, t) in x.tools.iter().enumerate() {
+            if let Some(h) = &t.hosted {
+                let later = x.tools.iter().skip(k + 1).any(|t| t.hosted.is_none());
+                losses.dropped(
+                    shared::drop_pointer("/tools", k, later),
+                    format!(
+                        "{} {} tool",
+                        crate::model::provider_name(&h.provider),
+                        h.kind
+                    ),
+                    "run by its provider on its servers: an MCP server lists only its own tools",
+                );
+            }
+        }
         let tools: Vec<WireTool> = x
             .tools
             .iter()
             .enumerate()
+            .filter(|(_, t)| t.hosted.is_none())
             .map(|(k, t)| {
                 let mut l = Losses::new();
                 let w = encode_tool(t, k, &mut l);
