@@ -309,7 +309,7 @@ fn lint_command(
     let explicit = !chosen.is_empty();
     let targets = match source {
         _ if explicit => chosen,
-        Source::Wire(f, _) => vec![LintTarget { format: f }],
+        Source::Wire(f, _) => vec![f.lint_target()],
         Source::Canonical => LintTarget::all(),
     };
     if !fix {

@@ -495,9 +495,12 @@ fn side_effects_text(found: &[(Target, Finding)]) -> String {
     }
     let mut per: Vec<(Format, Vec<&Finding>)> = Vec::new();
     for (t, f) in found {
-        match per.iter_mut().find(|(g, _)| *g == t.format) {
+        let Some(format) = Format::from_id(t.id()) else {
+            continue;
+        };
+        match per.iter_mut().find(|(g, _)| *g == format) {
             Some((_, v)) => v.push(f),
-            None => per.push((t.format, vec![f])),
+            None => per.push((format, vec![f])),
         }
     }
     let parts: Vec<String> = per
