@@ -279,7 +279,7 @@ const BEDROCK: Row = Row {
         live_model: "anthropic.claude-3-5-haiku-20241022-v1:0",
         cors: "",
     }),
-    key_env: Some("AWS_BEARER_TOKEN_BEDROCK"),
+    key_env: None,
 };
 
 const MISTRAL: Row = Row {
