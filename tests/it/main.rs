@@ -21,6 +21,7 @@ mod cohere;
 mod cost;
 mod deepseek;
 mod detect_view;
+mod docs;
 mod fuzz_regressions;
 mod gemini;
 mod golden;
