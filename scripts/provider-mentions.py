@@ -64,7 +64,8 @@ def strip_comments(src):
 
 
 def strip_tests(code):
-    """Code without `#[cfg(test)]` items (the attribute, then the item to its closing brace or `;`)."""
+    """Code without `#[cfg(test)]` items (the attribute, then the item to its closing brace or
+    `;`; braces inside string literals are not counted)."""
     out, i = [], 0
     while True:
         j = code.find("#[cfg(test)]", i)
@@ -74,14 +75,19 @@ def strip_tests(code):
         out.append(code[i:j])
         k, depth = j + len("#[cfg(test)]"), 0
         while k < len(code):
-            if code[k] == "{":
+            c = code[k]
+            if c == '"':
+                k += 1
+                while k < len(code) and code[k] != '"':
+                    k += 2 if code[k] == "\\" else 1
+            elif c == "{":
                 depth += 1
-            elif code[k] == "}":
+            elif c == "}":
                 depth -= 1
                 if depth == 0:
                     k += 1
                     break
-            elif code[k] == ";" and depth == 0:
+            elif c == ";" and depth == 0:
                 k += 1
                 break
             k += 1

@@ -21,9 +21,6 @@ use leptos::prelude::*;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::JsCast;
 
-/// The models picked in the Cost view: the store holds them.
-pub use super::state::CostChoice as Choice;
-
 thread_local! {
     /// The vocabularies: `None` before the first open of the view, then `Some(Ok(false))`
     /// loading, `Some(Ok(true))` loaded, `Some(Err(why))`.

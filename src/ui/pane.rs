@@ -405,8 +405,8 @@ fn LossItem(loss: Loss, place: String) -> impl IntoView {
                 <code>{place}</code>
             </button>
             " "
-            {super::transcript::rich(&loss.what)}
-            <span class="why">" — " {super::transcript::rich(&loss.why)}</span>
+            {super::shared::rich(&loss.what)}
+            <span class="why">" — " {super::shared::rich(&loss.why)}</span>
         </li>
     }
 }
@@ -471,7 +471,7 @@ fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
             " "
             <code>{finding.pointer.clone()}</code>
             " "
-            {super::transcript::rich(&finding.message)}
+            {super::shared::rich(&finding.message)}
             " "
             <code class="rule">{finding.rule}</code>
             <Show when=move || has_fix>
