@@ -714,7 +714,7 @@ fn cost_command(
         Some(m) => vec![m],
         None => {
             let mut v: Vec<String> = x.options.model.iter().cloned().collect();
-            for m in cost::REPRESENTATIVE {
+            for m in cost::representative() {
                 if !v.iter().any(|x| x == m) {
                     v.push(m.to_string());
                 }

@@ -127,6 +127,8 @@ pub struct Row {
     pub api: Option<Api>,
     /// The environment variable its snippets read the key from.
     pub key_env: Option<&'static str>,
+    /// The models `toolscope tokens` counts without `--model`.
+    pub counted: &'static [&'static str],
 }
 
 /// Open-weight model names: served by Ollama and OpenAI-compatible servers alike, owned by no
@@ -172,6 +174,7 @@ const OPENAI: Row = Row {
         cors: "",
     }),
     key_env: Some("OPENAI_API_KEY"),
+    counted: &["gpt-4o", "gpt-4"],
 };
 
 const ANTHROPIC: Row = Row {
@@ -207,6 +210,7 @@ const ANTHROPIC: Row = Row {
         cors: "",
     }),
     key_env: Some("ANTHROPIC_API_KEY"),
+    counted: &["claude-sonnet-4-5"],
 };
 
 const GEMINI: Row = Row {
@@ -232,6 +236,7 @@ const GEMINI: Row = Row {
         cors: "",
     }),
     key_env: Some("GEMINI_API_KEY"),
+    counted: &["gemini-2.5-flash"],
 };
 
 const BEDROCK: Row = Row {
@@ -280,6 +285,7 @@ const BEDROCK: Row = Row {
         cors: "",
     }),
     key_env: None,
+    counted: &["amazon.nova-pro-v1:0"],
 };
 
 const MISTRAL: Row = Row {
@@ -306,6 +312,7 @@ const MISTRAL: Row = Row {
     cache: None,
     api: None,
     key_env: Some("MISTRAL_API_KEY"),
+    counted: &["mistral-large-latest"],
 };
 
 const COHERE: Row = Row {
@@ -322,6 +329,7 @@ const COHERE: Row = Row {
     cache: None,
     api: None,
     key_env: Some("CO_API_KEY"),
+    counted: &["command-a-03-2025"],
 };
 
 const DEEPSEEK: Row = Row {
@@ -339,6 +347,7 @@ const DEEPSEEK: Row = Row {
     cache: None,
     api: None,
     key_env: Some("DEEPSEEK_API_KEY"),
+    counted: &["deepseek-chat"],
 };
 
 const OLLAMA: Row = Row {
@@ -356,6 +365,7 @@ const OLLAMA: Row = Row {
     cache: None,
     api: None,
     key_env: None,
+    counted: &["llama3.1"],
 };
 
 impl Provider {

@@ -50,18 +50,13 @@ pub struct Model {
 }
 
 /// One model per family for `toolscope tokens` without `--model`: an `o200k_base` and a
-/// `cl100k_base` OpenAI model, then one of each other family.
-pub const REPRESENTATIVE: &[&str] = &[
-    "gpt-4o",
-    "gpt-4",
-    "claude-sonnet-4-5",
-    "gemini-2.5-flash",
-    "amazon.nova-pro-v1:0",
-    "mistral-large-latest",
-    "command-a-03-2025",
-    "deepseek-chat",
-    "llama3.1",
-];
+/// `cl100k_base` OpenAI model, then one of each other family (the provider table's
+/// [`Row::counted`](crate::providers::Row::counted)).
+pub fn representative() -> impl Iterator<Item = &'static str> {
+    Family::ALL
+        .into_iter()
+        .flat_map(|f| f.row().counted.iter().copied())
+}
 
 impl Model {
     /// What `id` is: whose model reads the tools ([`Family::reader_of`]); an unknown id is
