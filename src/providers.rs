@@ -621,7 +621,7 @@ mod tests {
     }
 
     #[test]
-    fn one_classifier_settles_the_names_two_used_to_disagree_on() {
+    fn the_classifier_on_names_of_open_and_shared_families() {
         // Mixtral is Mistral's model, wherever the word stands.
         assert_eq!(Provider::of_name("mixtral-8x7b"), Some(Provider::Mistral));
         assert_eq!(Provider::reader_of("mixtral-8x7b"), Provider::Mistral);

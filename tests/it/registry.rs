@@ -1,8 +1,8 @@
 //! Every format in the registry is complete: fixtures, an SDK validator (or a stated
 //! exemption), a provider row (or a stated exemption), a live route (or a stated "not live"),
 //! a way to send it for the snippets, and a line in `toolscope formats --json`. The lists come
-//! from `Format::ALL`: a new format is checked without editing this file, and an exemption that
-//! no longer applies fails.
+//! from `Format::ALL`: a new format is checked without editing this file, and an exemption
+//! that does not apply fails.
 
 use std::path::Path;
 use toolscope::formats::spec::Send;
