@@ -4,15 +4,11 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { openApp, pasteInto } from './serve.mjs';
 import { onPage, startApp, stopApp } from './suite.mjs';
+import { FORMATS } from './formats.mjs';
 
 let server, url, browser;
 before(async () => ({ server, url, browser } = await startApp()));
 after(() => stopApp({ server, browser }));
-
-const FORMATS = [
-  'openai-chat', 'openai-responses', 'anthropic', 'gemini', 'bedrock', 'mcp',
-  'anthropic-xml', 'deepseek', 'mistral', 'cohere', 'ollama', 'ai-sdk',
-];
 
 /** The text of an editor (CodeMirror, or its textarea before it loads). */
 function editorText(page, testid) {

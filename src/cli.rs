@@ -1,7 +1,7 @@
 //! The `toolscope` command line: the format engine without the page.
 //!
 //! ```text
-//! toolscope formats
+//! toolscope formats [--json]
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
 //! toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
@@ -24,7 +24,7 @@ use crate::model::{Loss, LossKind};
 use std::io::Read;
 
 const USAGE: &str = "usage:
-  toolscope formats
+  toolscope formats [--json]
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
   toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
@@ -165,6 +165,25 @@ pub fn run_with(
         2
     };
     match args.first().map(String::as_str) {
+        Some("formats") if args[1..].iter().any(|a| a == "--json") => {
+            // The registry as data, for scripts and the end-to-end tests.
+            let list: Vec<serde_json::Value> = Format::ALL
+                .into_iter()
+                .map(|f| {
+                    serde_json::json!({
+                        "id": f.id(),
+                        "name": f.name(),
+                        "protocol": f.protocol().id(),
+                        "streams": crate::formats::Protocol::of_format(f).is_some(),
+                        "provider": f.models().map(|p| p.id()),
+                        "text": f.is_text(),
+                    })
+                })
+                .collect();
+            out.push_str(&crate::formats::json::pretty(&list));
+            out.push('\n');
+            0
+        }
         Some("formats") => {
             out.push_str(&format!(
                 "{:<18} {}\n",
@@ -309,7 +328,7 @@ fn lint_command(
     let explicit = !chosen.is_empty();
     let targets = match source {
         _ if explicit => chosen,
-        Source::Wire(f, _) => vec![LintTarget { format: f }],
+        Source::Wire(f, _) => vec![f.lint_target()],
         Source::Canonical => LintTarget::all(),
     };
     if !fix {
@@ -695,7 +714,7 @@ fn cost_command(
         Some(m) => vec![m],
         None => {
             let mut v: Vec<String> = x.options.model.iter().cloned().collect();
-            for m in cost::REPRESENTATIVE {
+            for m in cost::representative() {
                 if !v.iter().any(|x| x == m) {
                     v.push(m.to_string());
                 }

@@ -17,6 +17,7 @@ pub mod live;
 pub mod model;
 pub mod prerender;
 pub mod present;
+pub mod providers;
 pub mod redact;
 pub mod replay;
 pub mod schema;

@@ -34,6 +34,7 @@ use super::render::{self, anthropic, openai};
 use super::{Family, Model};
 use crate::formats::Format;
 use crate::model::{ChoiceMode, Exchange, Message, Part, Role};
+use crate::providers::Tokens;
 use serde::Serialize;
 
 /// The vocabularies available to a count. The native build has both built in
@@ -145,9 +146,9 @@ pub fn count_in(x: &Exchange, model: &str, vocabs: &Vocabs, source: Option<Forma
 
 /// The parts of [`count`].
 pub fn breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs, source: Option<Format>) -> Breakdown {
-    match m.family {
-        Family::OpenAi => openai_breakdown(x, m, vocabs, source),
-        _ => estimate_breakdown(x, m, vocabs),
+    match m.family.row().tokens {
+        Tokens::Tiktoken => openai_breakdown(x, m, vocabs, source),
+        Tokens::ClaudeToolPrompt | Tokens::Estimate => estimate_breakdown(x, m, vocabs),
     }
 }
 

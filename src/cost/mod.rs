@@ -35,42 +35,10 @@ pub use rounds::{rounds, rounds_in, Round};
 #[cfg(doc)]
 use crate::model::Exchange;
 
-/// A provider family: who renders the tools into the prompt, and how.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// OpenAI (Chat Completions, Responses, gpt-oss).
-    OpenAi,
-    /// Anthropic Claude.
-    Anthropic,
-    /// Google Gemini.
-    Gemini,
-    /// Amazon Bedrock models other than Claude (Nova, Llama, …).
-    Bedrock,
-    /// Mistral.
-    Mistral,
-    /// Cohere Command.
-    Cohere,
-    /// DeepSeek.
-    DeepSeek,
-    /// A local model served by Ollama (its chat template decides).
-    Ollama,
-}
-
-impl Family {
-    /// Short id (`openai`, `anthropic`, …).
-    pub fn id(self) -> &'static str {
-        match self {
-            Family::OpenAi => "openai",
-            Family::Anthropic => "anthropic",
-            Family::Gemini => "gemini",
-            Family::Bedrock => "bedrock",
-            Family::Mistral => "mistral",
-            Family::Cohere => "cohere",
-            Family::DeepSeek => "deepseek",
-            Family::Ollama => "ollama",
-        }
-    }
-}
+/// A provider family: who renders the tools into the prompt, and how (the provider table's
+/// [`Row::tokens`](crate::providers::Row::tokens) and [`Row::cache`](crate::providers::Row::cache)).
+pub use crate::providers::Provider as Family;
+use crate::providers::Tokens;
 
 /// A model id with what Toolscope knows about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,84 +50,29 @@ pub struct Model {
 }
 
 /// One model per family for `toolscope tokens` without `--model`: an `o200k_base` and a
-/// `cl100k_base` OpenAI model, then one of each other family.
-pub const REPRESENTATIVE: &[&str] = &[
-    "gpt-4o",
-    "gpt-4",
-    "claude-sonnet-4-5",
-    "gemini-2.5-flash",
-    "amazon.nova-pro-v1:0",
-    "mistral-large-latest",
-    "command-a-03-2025",
-    "deepseek-chat",
-    "llama3.1",
-];
+/// `cl100k_base` OpenAI model, then one of each other family (the provider table's
+/// [`Row::counted`](crate::providers::Row::counted)).
+pub fn representative() -> impl Iterator<Item = &'static str> {
+    Family::ALL
+        .into_iter()
+        .flat_map(|f| f.row().counted.iter().copied())
+}
 
 impl Model {
-    /// What `id` is; an unknown id is treated as an OpenAI-compatible model (and estimated).
+    /// What `id` is: whose model reads the tools ([`Family::reader_of`]); an unknown id is
+    /// treated as an OpenAI-compatible model (and estimated).
     pub fn parse(id: &str) -> Model {
-        let l = id.to_ascii_lowercase();
-        // Bedrock ids: `anthropic.claude-…`, `us.anthropic.claude-…`, `amazon.nova-…`.
-        let bedrock = l.contains('.')
-            && [
-                "anthropic.",
-                "amazon.",
-                "meta.",
-                "mistral.",
-                "cohere.",
-                "ai21.",
-                "deepseek.",
-            ]
-            .iter()
-            .any(|p| l.contains(p));
-        let family = if l.contains("claude") {
-            Family::Anthropic
-        } else if bedrock {
-            Family::Bedrock
-        } else if l.starts_with("gemini") || l.starts_with("models/gemini") || l.contains("gemma") {
-            Family::Gemini
-        } else if [
-            "mistral",
-            "codestral",
-            "magistral",
-            "ministral",
-            "devstral",
-            "pixtral",
-            "open-mistral",
-            "open-mixtral",
-        ]
-        .iter()
-        .any(|p| l.starts_with(p))
-        {
-            Family::Mistral
-        } else if l.starts_with("command") || l.starts_with("c4ai") {
-            Family::Cohere
-        } else if l.starts_with("deepseek") {
-            Family::DeepSeek
-        } else if encoding_of(&l).is_some() {
-            Family::OpenAi
-        } else if l.contains(':')
-            || [
-                "llama", "qwen", "phi", "gemma", "granite", "smollm", "hermes",
-            ]
-            .iter()
-            .any(|p| l.starts_with(p))
-        {
-            Family::Ollama
-        } else {
-            Family::OpenAi
-        };
         Model {
             id: id.to_string(),
-            family,
+            family: Family::reader_of(id),
         }
     }
 
     /// The tiktoken encoding of an OpenAI model (`None` for other families and unknown ids).
     pub fn encoding(&self) -> Option<Encoding> {
-        match self.family {
-            Family::OpenAi => encoding_of(&self.id.to_ascii_lowercase()),
-            _ => None,
+        match self.family.row().tokens {
+            Tokens::Tiktoken => encoding_of(&self.id.to_ascii_lowercase()),
+            Tokens::ClaudeToolPrompt | Tokens::Estimate => None,
         }
     }
 

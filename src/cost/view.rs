@@ -8,8 +8,10 @@
 use super::count::{count, Count, Vocabs};
 use super::render::render;
 use super::rounds::rounds;
-use super::{Family, Model};
+use super::Model;
 use crate::model::{Exchange, ModelFamily, Tool};
+// A provider's prompt caching, from its row.
+use crate::providers::{Cache as CacheRule, Tokens};
 use serde::Serialize;
 use serde_json::json;
 
@@ -137,17 +139,19 @@ pub fn detail(x: &Exchange, model: &str, vocabs: &Vocabs) -> Detail {
         count(x, model, vocabs).tools
     };
     let fixed = tools_total as i64 - tools.iter().map(|t| t.tokens as i64).sum::<i64>();
-    let fixed_what = match m.family {
+    let fixed_what = match m.family.row().tokens {
         _ if x.tools.is_empty() => String::new(),
-        Family::Anthropic => format!(
+        Tokens::ClaudeToolPrompt => format!(
             "the tool-use system prompt Claude adds ({}), the <functions> framing, and the \
              estimate's scaling of the tools' JSON",
             super::render::anthropic::system_prompt_tokens(x, model).1
         ),
-        Family::OpenAi => "the tools section's opening and closing lines and its framing in the \
-                           system message"
+        Tokens::Tiktoken => "the tools section's opening and closing lines and its framing in the \
+                             system message"
             .into(),
-        _ => "the framing of the tool list (brackets and separators between tools)".into(),
+        Tokens::Estimate => {
+            "the framing of the tool list (brackets and separators between tools)".into()
+        }
     };
     let (rs, _, _) = rounds(x, model, vocabs);
     let rule = cache_rule(&m);
@@ -190,19 +194,6 @@ pub fn detail(x: &Exchange, model: &str, vocabs: &Vocabs) -> Detail {
     }
 }
 
-/// How a provider caches prompt prefixes.
-struct CacheRule {
-    rule: &'static str,
-    /// Shortest cacheable prefix.
-    min: u64,
-    /// Cached prefixes grow in steps of this many tokens (1: any length).
-    step: u64,
-    /// Share of the price a cached token saves.
-    read_discount: f64,
-    /// Share added to the price of tokens written to the cache.
-    write_extra: f64,
-}
-
 impl CacheRule {
     /// Of a round's `prompt`, what the previous round's request (`previous` tokens, the same
     /// prefix) left in the cache.
@@ -216,29 +207,7 @@ impl CacheRule {
 }
 
 fn cache_rule(m: &Model) -> Option<CacheRule> {
-    match m.family {
-        // OpenAI prompt caching: automatic from 1,024 tokens, in 128-token increments; cached
-        // input at half price for the gpt-4o generation (newer models discount more).
-        Family::OpenAi => Some(CacheRule {
-            rule: "OpenAI automatic prefix caching: from 1,024 tokens, in steps of 128; \
-                   cached input at 50 % off (gpt-4o; gpt-4.1 75 %, gpt-5 90 %)",
-            min: 1024,
-            step: 128,
-            read_discount: 0.5,
-            write_extra: 0.0,
-        }),
-        // Anthropic: a cache_control breakpoint on the last block of each request; reads cost
-        // 10 % of the input price, writes 125 %; at least 1,024 tokens (Sonnet, Opus).
-        Family::Anthropic => Some(CacheRule {
-            rule: "Anthropic cache_control breakpoint on the last message of each round: from \
-                   1,024 tokens; cache reads at 10 % of the input price, writes at 125 %",
-            min: 1024,
-            step: 1,
-            read_discount: 0.9,
-            write_extra: 0.25,
-        }),
-        _ => None,
-    }
+    m.family.row().cache
 }
 
 /// Where each tool of `x` is in `text` (`render(x, model).text`): the part of the text that

@@ -27,6 +27,7 @@ pub mod openai_chat;
 pub mod openai_responses;
 
 use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
+use crate::schema::{LintOptions, Target};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use sniff::Node;
@@ -311,8 +312,23 @@ impl Format {
     }
 
     /// The lint rules its tools are checked against.
-    pub fn lints(self) -> crate::schema::Family {
+    pub fn lints(self) -> crate::providers::Rules {
         self.entry().lints
+    }
+
+    /// The lint target of its documents: its rule family, and OpenAI's strict-mode flags for
+    /// OpenAI's own formats (the Responses API is strict by default; "make strict" is offered
+    /// for both).
+    pub fn lint_target(self) -> Target {
+        Target {
+            id: self.id(),
+            family: self.lints(),
+            strict_by_default: self == Format::OpenAiResponses,
+            offers_strict: matches!(
+                self.protocol(),
+                Format::OpenAiChat | Format::OpenAiResponses
+            ),
+        }
     }
 
     /// How its requests are sent (for the snippets).
@@ -589,6 +605,26 @@ fn view<'t>(
     match sniff::parse(text, json::MAX_DEPTH) {
         Some(view) => Ok(view),
         None => json::parse_value(format, text).map(|v| Node::of(parsed.insert(v))),
+    }
+}
+
+/// The lint targets are the formats' (the schema checks know no format).
+impl Target {
+    /// The target of a format id (`openai-chat`, `gemini`, …); `None` for an unknown id.
+    pub fn from_id(id: &str) -> Option<Target> {
+        Format::from_id(id).map(Format::lint_target)
+    }
+
+    /// Every format's, in `Format::ALL` order.
+    pub fn all() -> Vec<Target> {
+        Format::ALL.into_iter().map(Format::lint_target).collect()
+    }
+}
+
+impl LintOptions {
+    /// The checks a pane of format `f` runs: "make strict" is offered for OpenAI's formats.
+    pub fn for_pane(f: Format) -> LintOptions {
+        LintOptions::for_target(f.lint_target())
     }
 }
 

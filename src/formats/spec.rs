@@ -6,7 +6,7 @@
 
 use super::{Codec, Format};
 use crate::model::ModelFamily;
-use crate::schema::Family;
+use crate::providers::Rules as Family;
 use crate::stream::{Assembler, Event};
 use serde_json::{Map, Value};
 use std::fmt::Debug;
@@ -63,22 +63,13 @@ pub trait Streams: Spec {
     fn synthesize(doc: &Value, n: usize) -> Vec<Value>;
 }
 
-/// The lint rules of the provider whose models a format names: Anthropic's, Gemini's and
-/// Bedrock's own; OpenAI's for OpenAI and the OpenAI-compatible dialects, and as the common bar
-/// for a format that names any provider's (the AI SDK's `inputSchema` goes to any of them).
+/// The lint rules of the provider whose models a format names, from its row; OpenAI's as the
+/// common bar for a format that names any provider's (the AI SDK's `inputSchema` goes to any
+/// of them).
 pub const fn lints_of(models: Option<ModelFamily>) -> Family {
     match models {
-        Some(ModelFamily::Anthropic) => Family::Anthropic,
-        Some(ModelFamily::Gemini) => Family::Gemini,
-        Some(ModelFamily::Bedrock) => Family::Bedrock,
-        Some(
-            ModelFamily::OpenAi
-            | ModelFamily::Mistral
-            | ModelFamily::Cohere
-            | ModelFamily::DeepSeek
-            | ModelFamily::Ollama,
-        )
-        | None => Family::OpenAi,
+        Some(p) => p.rules(),
+        None => Family::OpenAi,
     }
 }
 

@@ -42,7 +42,11 @@ fn accepted(provider: Provider) -> &'static [&'static str] {
             "thinking",
             "mcp_servers",
         ],
-        _ => &[
+        Provider::OpenAiChat
+        | Provider::OpenAiResponses
+        | Provider::Gemini
+        | Provider::Compatible
+        | Provider::Bedrock => &[
             "model",
             "input",
             "instructions",
@@ -91,7 +95,10 @@ pub fn count_request(
                 format!("{base}/v1/messages/count_tokens"),
                 keep(&body, accepted(provider)),
             ),
-            _ => (
+            Provider::OpenAiChat
+            | Provider::OpenAiResponses
+            | Provider::Compatible
+            | Provider::Bedrock => (
                 format!("{base}/responses/input_tokens"),
                 keep(&body, accepted(provider)),
             ),
@@ -122,7 +129,14 @@ pub fn read(provider: Provider, status: u16, body: &str) -> Result<u64, String> 
     let v: Value = serde_json::from_str(body.trim()).map_err(|e| format!("not JSON: {e}"))?;
     let field = match counter(provider) {
         Some(Provider::Gemini) => "totalTokens",
-        _ => "input_tokens",
+        Some(
+            Provider::OpenAiChat
+            | Provider::OpenAiResponses
+            | Provider::Anthropic
+            | Provider::Compatible
+            | Provider::Bedrock,
+        )
+        | None => "input_tokens",
     };
     v[field]
         .as_u64()

@@ -144,12 +144,7 @@ fn hint(
     retry_after: Option<&str>,
     message: &str,
 ) -> Option<String> {
-    let key_where = match provider {
-        Provider::Anthropic => "console.anthropic.com",
-        Provider::Gemini => "aistudio.google.com",
-        Provider::OpenAiChat | Provider::OpenAiResponses => "platform.openai.com",
-        _ => "the provider's console",
-    };
+    let key_where = provider.api().console;
     let invalid_key = message.to_ascii_lowercase().contains("api key");
     Some(match status {
         401 => format!("The key was refused: check it (keys are made at {key_where})."),

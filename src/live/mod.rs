@@ -23,7 +23,8 @@ pub mod record;
 pub mod run;
 
 use crate::formats::{Format, Kind, Protocol};
-use crate::model::Exchange;
+use crate::model::{Exchange, ModelFamily};
+use crate::providers::Api;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -88,43 +89,57 @@ impl Provider {
 
     /// The base URL the provider's own SDK uses.
     pub fn default_base_url(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses => "https://api.openai.com/v1",
-            Provider::Anthropic => "https://api.anthropic.com",
-            Provider::Gemini => "https://generativelanguage.googleapis.com/v1beta",
-            Provider::Compatible => "http://localhost:11434/v1",
-            Provider::Bedrock => "https://bedrock-runtime.us-east-1.amazonaws.com",
-        }
+        self.api().base_url
     }
 
     /// A model to start from.
     pub fn default_model(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses => "gpt-4o-mini",
-            Provider::Anthropic => "claude-haiku-4-5",
-            Provider::Gemini => "gemini-2.5-flash",
-            Provider::Compatible => "llama3.2",
-            Provider::Bedrock => "anthropic.claude-3-5-haiku-20241022-v1:0",
-        }
+        self.api().live_model
     }
 
     /// True when a request without a key cannot succeed (local servers often take none).
     pub fn needs_key(self) -> bool {
-        !matches!(self, Provider::Compatible)
+        self.family().is_some()
     }
 
     /// The header that carries the key, as the provider documents it.
     pub fn key_header(self) -> &'static str {
+        self.api().key_header
+    }
+
+    /// The provider of the table this route calls; `None` for a compatible base URL, which
+    /// may be anyone's.
+    pub fn family(self) -> Option<ModelFamily> {
         match self {
-            Provider::Anthropic => "x-api-key",
-            Provider::Gemini => "x-goog-api-key",
-            Provider::OpenAiChat
-            | Provider::OpenAiResponses
-            | Provider::Compatible
-            | Provider::Bedrock => "authorization",
+            Provider::OpenAiChat | Provider::OpenAiResponses => Some(ModelFamily::OpenAi),
+            Provider::Anthropic => Some(ModelFamily::Anthropic),
+            Provider::Gemini => Some(ModelFamily::Gemini),
+            Provider::Bedrock => Some(ModelFamily::Bedrock),
+            Provider::Compatible => None,
         }
     }
+
+    /// How the route's API is called: its provider's row, or a local compatible server's.
+    pub fn api(self) -> &'static Api {
+        self.family()
+            .and_then(|f| f.row().api.as_ref())
+            .unwrap_or(&COMPATIBLE)
+    }
 }
+
+/// A server speaking Chat Completions at a base URL: a local one by default.
+const COMPATIBLE: Api = Api {
+    base_url: "http://localhost:11434/v1",
+    key_header: "authorization",
+    key_prefix: "Bearer ",
+    headers: &[],
+    browser_headers: &[],
+    console: "the provider's console",
+    live_model: "llama3.2",
+    cors: "Local servers: Ollama needs OLLAMA_ORIGINS to include this origin, vLLM \
+           --allowed-origins, LM Studio \"Enable CORS\"; a hosted API that refuses browsers \
+           needs a proxy.",
+};
 
 /// Where a run sends its requests and how. Holds no key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -517,7 +532,11 @@ pub fn request(
             Provider::Gemini => {
                 o.remove("model");
             }
-            _ => {
+            Provider::OpenAiChat
+            | Provider::OpenAiResponses
+            | Provider::Anthropic
+            | Provider::Compatible
+            | Provider::Bedrock => {
                 // `model` first, where people look for it.
                 let rest = std::mem::take(o);
                 o.insert("model".into(), model);
@@ -537,19 +556,12 @@ pub fn request(
     }
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
     let key = key.trim();
-    match target.provider {
-        Provider::Anthropic => {
-            headers.push(("x-api-key".into(), key.into()));
-            headers.push(("anthropic-version".into(), "2023-06-01".into()));
-            // Without it the API refuses requests that carry an Origin header.
-            headers.push((
-                "anthropic-dangerous-direct-browser-access".into(),
-                "true".into(),
-            ));
-        }
-        Provider::Gemini => headers.push(("x-goog-api-key".into(), key.into())),
-        _ if !key.is_empty() => headers.push(("authorization".into(), format!("Bearer {key}"))),
-        _ => {}
+    let api = target.provider.api();
+    if !key.is_empty() {
+        headers.push((api.key_header.into(), format!("{}{key}", api.key_prefix)));
+    }
+    for (name, value) in api.headers.iter().chain(api.browser_headers) {
+        headers.push((name.to_string(), value.to_string()));
     }
     let extra = parse_headers(&target.extra_headers).unwrap_or_default();
     for (name, value) in extra {
@@ -606,13 +618,9 @@ pub fn explain_network_failure(
          naming them.",
         request.url
     );
-    let server_hint = match target.provider {
-        Provider::Compatible => {
-            " Local servers: Ollama needs OLLAMA_ORIGINS to include this origin, vLLM \
-             --allowed-origins, LM Studio \"Enable CORS\"; a hosted API that refuses browsers \
-             needs a proxy."
-        }
-        _ => "",
+    let server_hint = match target.provider.api().cors {
+        "" => String::new(),
+        hint => format!(" {hint}"),
     };
     match reachable {
         Some(true) => format!(

@@ -3,33 +3,20 @@
 //! A model name belongs to one provider family: `gpt-4o` means nothing to the Messages API and
 //! `claude-sonnet-4-5` nothing to Gemini. So the exchange has a model per family: the one the
 //! user set for it ([`super::Options::models`]), else the exchange's own `options.model` when
-//! that family takes it (a decoded document's model belongs to the family its name says, and a
-//! name no family claims — a local or fine-tuned model — to the OpenAI-compatible servers), else
-//! a current default of the family. Encoders send [`Exchange::model_for`] their family and
-//! report a substitution as a rewrite ([`encoder_model`]).
+//! that family's API takes it, else a current default of the family. The document's own model
+//! is kept: a family takes its own names, the names of providers it also serves (a DeepSeek
+//! model through OpenAI's API at api.deepseek.com, an Ollama `name:tag` through Ollama's
+//! OpenAI-compatible API), and, for the compatible and local servers, a name no provider owns.
+//! Only a model of another provider's family is replaced. Encoders send
+//! [`Exchange::model_for`] their family and report a substitution as a rewrite
+//! ([`encoder_model`]).
 
 use super::{Exchange, LossKind, Losses};
 
-/// A family of APIs that share model names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ModelFamily {
-    /// OpenAI Chat Completions and Responses (and compatible servers).
-    OpenAi,
-    /// Anthropic Messages (and the legacy XML prompt, sent through it).
-    Anthropic,
-    /// Google Gemini.
-    Gemini,
-    /// Amazon Bedrock model and inference-profile ids.
-    Bedrock,
-    /// Mistral La Plateforme.
-    Mistral,
-    /// Cohere.
-    Cohere,
-    /// DeepSeek.
-    DeepSeek,
-    /// Ollama (local models, `name:tag`).
-    Ollama,
-}
+/// A family of APIs that share model names: a provider of the table ([`crate::providers`]),
+/// whose rows hold ids, names, default models and the one classifier of model names
+/// ([`ModelFamily::of_name`], [`ModelFamily::accepts`]).
+pub use crate::providers::Provider as ModelFamily;
 
 /// Where the model [`Exchange::model_for`] chose comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,172 +42,6 @@ impl ChosenModel {
     /// True when it is the family's default (nothing set, and the exchange's model does not fit).
     pub fn is_default(&self) -> bool {
         self.origin == ModelOrigin::Default
-    }
-}
-
-impl ModelFamily {
-    /// Every family, in the model editor's order.
-    pub const ALL: [ModelFamily; 8] = [
-        ModelFamily::OpenAi,
-        ModelFamily::Anthropic,
-        ModelFamily::Gemini,
-        ModelFamily::Bedrock,
-        ModelFamily::Mistral,
-        ModelFamily::Cohere,
-        ModelFamily::DeepSeek,
-        ModelFamily::Ollama,
-    ];
-
-    /// Key in `options.models`: `openai`, `anthropic`, `gemini`, `bedrock`, `mistral`,
-    /// `cohere`, `deepseek`, `ollama`.
-    pub fn id(self) -> &'static str {
-        match self {
-            ModelFamily::OpenAi => "openai",
-            ModelFamily::Anthropic => "anthropic",
-            ModelFamily::Gemini => "gemini",
-            ModelFamily::Bedrock => "bedrock",
-            ModelFamily::Mistral => "mistral",
-            ModelFamily::Cohere => "cohere",
-            ModelFamily::DeepSeek => "deepseek",
-            ModelFamily::Ollama => "ollama",
-        }
-    }
-
-    /// The family with this id.
-    pub fn from_id(id: &str) -> Option<ModelFamily> {
-        ModelFamily::ALL.into_iter().find(|f| f.id() == id)
-    }
-
-    /// For people: `OpenAI`, `Anthropic`, …
-    pub fn name(self) -> &'static str {
-        match self {
-            ModelFamily::OpenAi => "OpenAI",
-            ModelFamily::Anthropic => "Anthropic",
-            ModelFamily::Gemini => "Gemini",
-            ModelFamily::Bedrock => "Bedrock",
-            ModelFamily::Mistral => "Mistral",
-            ModelFamily::Cohere => "Cohere",
-            ModelFamily::DeepSeek => "DeepSeek",
-            ModelFamily::Ollama => "Ollama",
-        }
-    }
-
-    /// The model sent when nothing else applies: a current model each API serves.
-    pub const fn default_model(self) -> &'static str {
-        match self {
-            // Not a reasoning model: it takes temperature, top_p and stop, which gpt-5 refuses.
-            ModelFamily::OpenAi => "gpt-4.1",
-            ModelFamily::Anthropic => "claude-sonnet-4-5",
-            ModelFamily::Gemini => "gemini-2.5-flash",
-            // Claude 4 models are called on demand only through an inference profile.
-            ModelFamily::Bedrock => "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-            ModelFamily::Mistral => "mistral-large-latest",
-            ModelFamily::Cohere => "command-a-03-2025",
-            ModelFamily::DeepSeek => "deepseek-chat",
-            ModelFamily::Ollama => "llama3.2",
-        }
-    }
-
-    /// The family a model name says it belongs to, if any (`None`: a name no hosted API
-    /// claims, such as a model served locally under its own name).
-    pub fn of_name(name: &str) -> Option<ModelFamily> {
-        let n = name.trim().to_ascii_lowercase();
-        let starts = |ps: &[&str]| ps.iter().any(|p| n.starts_with(p));
-        const BEDROCK_PREFIXES: [&str; 20] = [
-            "arn:",
-            "us.",
-            "eu.",
-            "apac.",
-            "global.",
-            "us-gov.",
-            "jp.",
-            "au.",
-            "ca.",
-            "anthropic.",
-            "amazon.",
-            "meta.",
-            "mistral.",
-            "cohere.",
-            "ai21.",
-            "deepseek.",
-            "openai.",
-            "qwen.",
-            "writer.",
-            "twelvelabs.",
-        ];
-        const MISTRAL: [&str; 8] = [
-            "mistral",
-            "mixtral",
-            "magistral",
-            "codestral",
-            "ministral",
-            "pixtral",
-            "devstral",
-            "voxtral",
-        ];
-        if starts(&BEDROCK_PREFIXES) {
-            return Some(ModelFamily::Bedrock);
-        }
-        if n.starts_with("claude") {
-            return Some(ModelFamily::Anthropic);
-        }
-        if starts(&["gemini", "models/", "tunedmodels/", "learnlm"]) {
-            return Some(ModelFamily::Gemini);
-        }
-        if n.starts_with("ft:") {
-            // Fine-tunes: `ft:gpt-4o:org::id` (OpenAI), `ft:open-mistral-7b:…` (Mistral).
-            return if MISTRAL.iter().any(|m| n.contains(m)) {
-                Some(ModelFamily::Mistral)
-            } else {
-                Some(ModelFamily::OpenAi)
-            };
-        }
-        if n.contains(':') {
-            return Some(ModelFamily::Ollama); // `name:tag`
-        }
-        if starts(&["gpt-oss"]) {
-            return None; // open weights: served by Ollama and compatible servers alike
-        }
-        if starts(&["gpt-", "chatgpt", "o1", "o3", "o4", "codex", "computer-use"]) {
-            return Some(ModelFamily::OpenAi);
-        }
-        if MISTRAL.iter().any(|m| n.contains(m)) {
-            return Some(ModelFamily::Mistral);
-        }
-        if starts(&["command", "c4ai-", "aya"]) {
-            return Some(ModelFamily::Cohere);
-        }
-        if n.starts_with("deepseek") {
-            return Some(ModelFamily::DeepSeek);
-        }
-        None
-    }
-
-    /// Whether this family's API takes the model name: its own names, and for the
-    /// OpenAI-compatible servers and Ollama also names no hosted API claims. Ollama serves open
-    /// models of several families under their short names (`mistral`, `gemma3`, `deepseek-r1`,
-    /// `command-r`).
-    pub fn accepts(self, name: &str) -> bool {
-        if name.trim().is_empty() {
-            return false;
-        }
-        let of = ModelFamily::of_name(name);
-        match self {
-            ModelFamily::OpenAi => matches!(of, None | Some(ModelFamily::OpenAi)),
-            ModelFamily::Ollama => {
-                let n = name.trim().to_ascii_lowercase();
-                matches!(
-                    of,
-                    None | Some(
-                        ModelFamily::Ollama
-                            | ModelFamily::Mistral
-                            | ModelFamily::DeepSeek
-                            | ModelFamily::Cohere
-                    )
-                ) || n.starts_with("gemma")
-            }
-            f => of == Some(f),
-        }
     }
 }
 
@@ -400,6 +221,33 @@ mod tests {
         assert!(ModelFamily::OpenAi.accepts("meta-llama/Llama-3.1-8B-Instruct"));
         assert!(!ModelFamily::Anthropic.accepts("gpt-4o"));
         assert!(!ModelFamily::OpenAi.accepts("claude-sonnet-4-5"));
+    }
+
+    #[test]
+    fn a_documents_own_model_is_kept_in_its_own_format() {
+        // DeepSeek on its OpenAI-compatible Responses endpoint, Ollama Cloud through OpenAI's
+        // API: the OpenAI formats send the document's model as it is.
+        for name in ["deepseek-chat", "gpt-oss:20b"] {
+            let mut x = Exchange::default();
+            x.options.model = Some(name.into());
+            let m = x.model_for(ModelFamily::OpenAi);
+            assert_eq!((m.name.as_str(), m.origin), (name, ModelOrigin::Exchange));
+            let mut losses = Losses::new();
+            let sent = encoder_model(&x, ModelFamily::OpenAi, "/model", "model", "", &mut losses);
+            assert_eq!(sent, name);
+            assert!(losses.into_vec().is_empty());
+        }
+        // A model of another provider's family is still replaced, and said.
+        let mut x = Exchange::default();
+        x.options.model = Some("claude-sonnet-4-5".into());
+        let mut losses = Losses::new();
+        let sent = encoder_model(&x, ModelFamily::OpenAi, "/model", "model", "", &mut losses);
+        assert_eq!(sent, ModelFamily::OpenAi.default_model());
+        assert_eq!(losses.into_vec().len(), 1);
+        // An unknown name goes to the servers that take any name, not to a hosted API's.
+        x.options.model = Some("llama3.1".into());
+        assert_eq!(x.model_for(ModelFamily::OpenAi).name, "llama3.1");
+        assert!(x.model_for(ModelFamily::Anthropic).is_default());
     }
 
     #[test]

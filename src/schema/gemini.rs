@@ -1,7 +1,7 @@
 //! Gemini's `parameters` subset (the OpenAPI-style `Schema`).
 //!
 //! The Gemini encoder sends a tool's JSON Schema as `parameters` only when
-//! [`crate::formats::gemini::schema::to_gemini`] accepts it, else as `parametersJsonSchema`
+//! [`super::gemini_subset::to_gemini`] accepts it, else as `parametersJsonSchema`
 //! (not every model or endpoint takes that). This lint says why a schema is not in the subset,
 //! and the fix rewrites it so it is: `$ref`s inlined (`$defs` dropped; a recursive `$ref` cut to a
 //! described string), `anyOf` with a null branch and type lists with `null` folded into
@@ -16,9 +16,9 @@
 //! Gemini model takes) would need, with the rewrite as the fix, asked for apart
 //! ([`super::gemini_parameters`], `toolscope lint --gemini-parameters`).
 
+use super::gemini_subset::to_gemini;
 use super::walk::{resolve, types, value_depth};
 use super::{esc, Finding, Fix, Severity, MAX_DEPTH};
-use crate::formats::gemini::schema::to_gemini;
 use crate::model::empty_object_schema;
 use serde_json::{Map, Value};
 

@@ -25,6 +25,7 @@
 
 pub mod args;
 pub mod gemini;
+pub mod gemini_subset;
 pub mod names;
 pub mod openai;
 pub mod validate;
@@ -32,7 +33,6 @@ mod walk;
 
 pub use args::validate_arguments;
 
-use crate::formats::Format;
 use crate::model::Exchange;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -210,50 +210,34 @@ pub fn has_errors(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
 }
 
-/// Which rule families a target runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    /// OpenAI Chat / Responses and the OpenAI-compatible dialects: 64-char names, strict mode.
-    OpenAi,
-    /// Anthropic Messages (and its legacy XML prompt): 128-char names, object input schema.
-    Anthropic,
-    /// Gemini: names, object parameters, the `parameters` subset.
-    Gemini,
-    /// Bedrock Converse: `ToolSpecification` rules.
-    Bedrock,
-    /// MCP: object `inputSchema`.
-    Mcp,
-}
+/// Which rule families a target runs: a provider's rules, from the provider table.
+pub use crate::providers::Rules as Family;
 
-/// A lint target: a wire format, named by its id.
+/// A lint target: the rules one wire format's documents are checked against, named by the
+/// format's id (`Format::lint_target` builds it; `Target::from_id` and `Target::all` read the
+/// format registry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Target {
-    /// The format.
-    pub format: Format,
+    /// The format id (`openai-chat`).
+    pub id: &'static str,
+    /// The rule family: dialects lint as the protocol they speak.
+    pub family: Family,
+    /// A tool without `strict` is strict anyway (the Responses API's default): the strict
+    /// rules apply to it as warnings.
+    pub strict_by_default: bool,
+    /// "Make strict" is offered for tools not marked `strict: true` (OpenAI's own formats).
+    pub offers_strict: bool,
 }
 
 impl Target {
-    /// The target of a format id (`openai-chat`, `gemini`, …); `None` for an unknown id.
-    pub fn from_id(id: &str) -> Option<Target> {
-        Format::from_id(id).map(|format| Target { format })
-    }
-
-    /// Every format, in `Format::ALL` order.
-    pub fn all() -> Vec<Target> {
-        Format::ALL
-            .into_iter()
-            .map(|format| Target { format })
-            .collect()
-    }
-
     /// The format id.
     pub fn id(self) -> &'static str {
-        self.format.id()
+        self.id
     }
 
-    /// The rule family: dialects lint as the protocol they speak.
+    /// The rule family.
     pub fn family(self) -> Family {
-        self.format.lints()
+        self.family
     }
 }
 
@@ -265,11 +249,10 @@ pub struct LintOptions {
 }
 
 impl LintOptions {
-    /// The checks a pane of format `f` runs: "make strict" is offered for OpenAI's formats.
-    pub fn for_pane(f: Format) -> LintOptions {
+    /// The checks a pane of `target` runs: "make strict" where the target offers it.
+    pub fn for_target(target: Target) -> LintOptions {
         LintOptions {
-            make_strict: f.protocol() == Format::OpenAiChat
-                || f.protocol() == Format::OpenAiResponses,
+            make_strict: target.offers_strict,
         }
     }
 }
@@ -284,7 +267,7 @@ pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
             Family::OpenAi => {
                 if tool.strict == Some(true) {
                     out.extend(openai::lint_strict(&tool.input_schema, i, &at));
-                } else if tool.strict.is_none() && target.format == Format::OpenAiResponses {
+                } else if tool.strict.is_none() && target.strict_by_default {
                     // `strict: null` leaves the Responses API's default, strict mode: the
                     // same rules, as warnings (the tool does not ask for it explicitly).
                     out.extend(
@@ -438,7 +421,7 @@ pub(crate) fn str_items(v: Option<&Value>) -> impl Iterator<Item = &str> {
 
 /// A JSON pointer token, escaped (`a/b` → `a~1b`).
 pub(crate) fn esc(token: &str) -> String {
-    crate::formats::json::escape(token)
+    crate::text::escape(token)
 }
 
 /// A problem for the purpose of fixing: an error or a warning (infos are suggestions).

@@ -17,118 +17,12 @@ use super::{Family, Finding, Fix, Severity, Target};
 use crate::model::{Exchange, Part, Tool};
 use serde_json::Value;
 
-/// One provider's name rule.
-#[derive(Debug, Clone, Copy)]
-pub struct NameRule {
-    /// Rule id.
-    pub rule: &'static str,
-    /// Longest name.
-    pub max: usize,
-    /// Extra characters allowed besides ASCII letters, digits, `_` and `-`.
-    pub extra: &'static [char],
-    /// The first character must be a letter or `_`.
-    pub letter_first: bool,
-    /// The rule as a person reads it.
-    pub text: &'static str,
-}
+/// One provider's name rule: the rule data lives in the provider table.
+pub use crate::providers::NameRule;
 
 /// The name rule of a target.
 pub fn rule_for(target: Target) -> NameRule {
-    match target.family() {
-        Family::OpenAi => NameRule {
-            rule: "openai.name",
-            max: 64,
-            extra: &[],
-            letter_first: false,
-            text: "^[a-zA-Z0-9_-]{1,64}$",
-        },
-        Family::Anthropic => NameRule {
-            rule: "anthropic.name",
-            max: 128,
-            extra: &[],
-            letter_first: false,
-            text: "^[a-zA-Z0-9_-]{1,128}$",
-        },
-        Family::Gemini => NameRule {
-            rule: "gemini.name",
-            max: 128,
-            extra: &['.', ':'],
-            letter_first: true,
-            text: "a letter or _ first, then letters, digits, _ . : -, at most 128",
-        },
-        Family::Bedrock => NameRule {
-            rule: "bedrock.name",
-            max: 64,
-            extra: &[],
-            letter_first: false,
-            text: "^[a-zA-Z0-9_-]{1,64}$",
-        },
-        Family::Mcp => NameRule {
-            rule: "mcp.name",
-            max: 128,
-            extra: &['.'],
-            letter_first: false,
-            text: "^[A-Za-z0-9_.-]{1,128}$",
-        },
-    }
-}
-
-impl NameRule {
-    fn allowed(&self, c: char) -> bool {
-        c.is_ascii_alphanumeric() || c == '_' || c == '-' || self.extra.contains(&c)
-    }
-
-    /// True when the name obeys the rule.
-    pub fn ok(&self, name: &str) -> bool {
-        let n = name.chars().count();
-        n >= 1
-            && n <= self.max
-            && name.chars().all(|c| self.allowed(c))
-            && (!self.letter_first
-                || name
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
-    }
-
-    /// `name` if the rule accepts it and it is not taken, else the sanitised name made unique
-    /// with `_2`, `_3`… (cut so the suffix fits): the rename the lint's fix offers.
-    pub fn unique(&self, name: &str, taken: &[String]) -> String {
-        let base = if self.ok(name) {
-            name.to_string()
-        } else {
-            self.sanitise(name)
-        };
-        let mut out = base.clone();
-        let mut n = 2;
-        while taken.contains(&out) {
-            let suffix = format!("_{n}");
-            let keep = self.max.saturating_sub(suffix.len());
-            out = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
-            n += 1;
-        }
-        out
-    }
-
-    /// The name with disallowed characters replaced, a leading `_` where needed, cut to fit.
-    pub fn sanitise(&self, name: &str) -> String {
-        let mut s: String = name
-            .chars()
-            .map(|c| if self.allowed(c) { c } else { '_' })
-            .collect();
-        if s.is_empty() {
-            s = "tool".into();
-        }
-        if self.letter_first
-            && !s
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        {
-            s.insert(0, '_');
-        }
-        s.chars().take(self.max).collect()
-    }
+    target.family().names()
 }
 
 /// `tool.duplicate-name`: two tools with one name (every provider rejects it; no fix, since

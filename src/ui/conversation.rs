@@ -1,8 +1,8 @@
 //! The conversation editor: system prompt, model, tool choice and parallel calls, then the
 //! messages (`messages.rs`).
 
-use super::keys;
 use super::messages::MessageList;
+use super::shared::focus_field;
 use super::state::{use_state, AppState};
 use crate::edit;
 use leptos::prelude::*;
@@ -127,13 +127,4 @@ fn last_message(state: AppState) -> usize {
     state
         .exchange
         .with_untracked(|x| x.messages.len().saturating_sub(1))
-}
-
-/// Put the focus in the field `testid` of a message just added, ready to type (a long list
-/// draws it once scrolled to its end).
-pub(super) fn focus_field(testid: String) {
-    keys::focus_soon(
-        format!("[data-testid=\"{testid}\"]"),
-        Some("[data-testid=\"messages\"]"),
-    );
 }

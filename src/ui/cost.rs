@@ -21,17 +21,6 @@ use leptos::prelude::*;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::JsCast;
 
-/// The models picked in the Cost view (kept in share links).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Choice {
-    /// The model shown in detail (`None`: the first row's).
-    pub chosen: Option<String>,
-    /// Models counted besides the exchange's and the representative ones.
-    pub extra: Vec<String>,
-    /// The Hugging Face model id of the open-weight section, if one was loaded.
-    pub hf: Option<String>,
-}
-
 thread_local! {
     /// The vocabularies: `None` before the first open of the view, then `Some(Ok(false))`
     /// loading, `Some(Ok(true))` loaded, `Some(Err(why))`.

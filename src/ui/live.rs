@@ -1201,7 +1201,7 @@ fn Turn(m: crate::model::Message) -> impl IntoView {
         .into_iter()
         .filter_map(|p| match p {
             Part::Text { text, .. } if !text.is_empty() => {
-                Some(view! { <div class="answer" data-testid="live-answer"><super::transcript::Markdown text=text.clone() /></div> }.into_any())
+                Some(view! { <div class="answer" data-testid="live-answer"><super::shared::Markdown text=text.clone() /></div> }.into_any())
             }
             Part::Reasoning(r) => Some(
                 view! {

@@ -121,7 +121,7 @@ fn MessageCard(m: usize) -> impl IntoView {
                     <button type="button" class="ghost small" data-testid=format!("add-text-{m}") on:click=move |_| {
                         state.edit(|x| edit::add_text_to(x, m));
                         let p = state.exchange.with_untracked(|x| x.messages.get(m).map_or(0, |x| x.parts.len().saturating_sub(1)));
-                        super::conversation::focus_field(format!("text-{m}-{p}"));
+                        super::shared::focus_field(format!("text-{m}-{p}"));
                     }>"+ text"</button>
                 </Show>
                 <Show when=move || role.get() == Some(Role::Assistant)>
@@ -130,7 +130,7 @@ fn MessageCard(m: usize) -> impl IntoView {
                         on:click=move |_| {
                             state.edit(|x| edit::add_call_to(x, m));
                             let p = state.exchange.with_untracked(|x| x.messages.get(m).map_or(0, |x| x.parts.len().saturating_sub(1)));
-                            super::conversation::focus_field(format!("call-{m}-{p}-name"));
+                            super::shared::focus_field(format!("call-{m}-{p}-name"));
                         }>"+ call"</button>
                 </Show>
                 <Mover

@@ -24,6 +24,7 @@ mod pane;
 mod panes;
 mod replay;
 mod schedule;
+mod shared;
 pub mod state;
 mod tools;
 mod transcript;
@@ -571,7 +572,7 @@ fn NoticeBar() -> impl IntoView {
                 role=move || if state.notice.with(|n| n.as_ref().is_some_and(|n| n.error)) { "alert" } else { "status" }
                 data-testid="notice"
             >
-                <span>{move || state.notice.with(|n| n.as_ref().map(|n| transcript::rich(&n.text)))}</span>
+                <span>{move || state.notice.with(|n| n.as_ref().map(|n| shared::rich(&n.text)))}</span>
                 <Show when=move || undo().is_some()>
                     <button type="button" class="ghost small" data-testid="notice-undo" title="Ctrl+Z outside a text field"
                         on:click=move |_| if let Some(u) = undo() { state.undo(&u) }>"Undo"</button>

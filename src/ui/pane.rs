@@ -422,8 +422,8 @@ fn LossItem(loss: Loss, place: String) -> impl IntoView {
                 <code>{place}</code>
             </button>
             " "
-            {super::transcript::rich(&loss.what)}
-            <span class="why">" — " {super::transcript::rich(&loss.why)}</span>
+            {super::shared::rich(&loss.what)}
+            <span class="why">" — " {super::shared::rich(&loss.why)}</span>
         </li>
     }
 }
@@ -488,7 +488,7 @@ fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
             " "
             <code>{finding.pointer.clone()}</code>
             " "
-            {super::transcript::rich(&finding.message)}
+            {super::shared::rich(&finding.message)}
             " "
             <code class="rule">{finding.rule}</code>
             <Show when=move || has_fix>
@@ -512,9 +512,12 @@ fn side_effects_text(found: &[(Target, Finding)]) -> String {
     }
     let mut per: Vec<(Format, Vec<&Finding>)> = Vec::new();
     for (t, f) in found {
-        match per.iter_mut().find(|(g, _)| *g == t.format) {
+        let Some(format) = Format::from_id(t.id()) else {
+            continue;
+        };
+        match per.iter_mut().find(|(g, _)| *g == format) {
             Some((_, v)) => v.push(f),
-            None => per.push((t.format, vec![f])),
+            None => per.push((format, vec![f])),
         }
     }
     let parts: Vec<String> = per

@@ -10,6 +10,17 @@ use crate::schema::Finding;
 use crate::share::{self, State};
 use leptos::prelude::*;
 
+/// The models picked in the Cost view (kept in share links).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CostChoice {
+    /// The model shown in detail (`None`: the first row's).
+    pub chosen: Option<String>,
+    /// Models counted besides the exchange's and the representative ones.
+    pub extra: Vec<String>,
+    /// The Hugging Face model id of the open-weight section, if one was loaded.
+    pub hf: Option<String>,
+}
+
 /// Which editor changed the exchange last: its own text is then kept as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -130,7 +141,7 @@ pub struct AppState {
     /// "edited" once the exchange differs. `None` after any other load.
     pub example: RwSignal<Option<(&'static str, &'static str, Exchange)>>,
     /// The models picked in the Cost view.
-    pub cost: RwSignal<super::cost::Choice>,
+    pub cost: RwSignal<CostChoice>,
 }
 
 impl AppState {
@@ -442,7 +453,7 @@ impl AppState {
         if cost.open {
             self.right_tab.set("cost");
         }
-        self.cost.set(super::cost::Choice {
+        self.cost.set(CostChoice {
             chosen: cost.model,
             extra: cost.models,
             hf: cost.hf,

@@ -3,10 +3,10 @@
 //! markdown rendered as elements (never as HTML).
 
 use super::media::{MediaChip, RawChip};
+use super::shared::Markdown;
 use super::state::{use_state, AppState};
 use crate::formats::json;
 use crate::model::{Block as ContentBlock, Part, ResultContent, Role};
-use crate::present::markdown::{self, Block, Inline};
 use crate::share::media;
 use leptos::prelude::*;
 
@@ -170,50 +170,4 @@ fn result_blocks(state: AppState, m: usize, p: usize, content: &ResultContent) -
         })
         .collect::<Vec<_>>();
     (!chips.is_empty()).then(|| view! { <div class="media-list">{chips}</div> })
-}
-
-/// Markdown as elements: headings, paragraphs, lists, code, quotes, inline code, strong,
-/// emphasis and safe links. Raw HTML shows as text.
-#[component]
-pub fn Markdown(text: String) -> impl IntoView {
-    let blocks = markdown::blocks(&text);
-    view! {
-        <div class="md">
-            {blocks.into_iter().map(|b| match b {
-                Block::Heading(1, i) => view! { <h4>{inlines(i)}</h4> }.into_any(),
-                Block::Heading(2, i) => view! { <h5>{inlines(i)}</h5> }.into_any(),
-                Block::Heading(_, i) => view! { <h6>{inlines(i)}</h6> }.into_any(),
-                Block::Para(i) => view! { <p>{inlines(i)}</p> }.into_any(),
-                Block::Quote(i) => view! { <blockquote>{inlines(i)}</blockquote> }.into_any(),
-                Block::Code { text, .. } => view! { <pre class="md-code">{text}</pre> }.into_any(),
-                Block::List { ordered: true, items } => view! {
-                    <ol>{items.into_iter().map(|i| view! { <li>{inlines(i)}</li> }).collect_view()}</ol>
-                }.into_any(),
-                Block::List { ordered: false, items } => view! {
-                    <ul>{items.into_iter().map(|i| view! { <li>{inlines(i)}</li> }).collect_view()}</ul>
-                }.into_any(),
-            }).collect_view()}
-        </div>
-    }
-}
-
-/// Inline runs as elements (also used for the page's own messages with `code` spans).
-pub fn inlines(i: Vec<Inline>) -> impl IntoView {
-    i.into_iter()
-        .map(|i| match i {
-            Inline::Text(t) => t.into_any(),
-            Inline::Code(t) => view! { <code>{t}</code> }.into_any(),
-            Inline::Strong(t) => view! { <strong>{t}</strong> }.into_any(),
-            Inline::Em(t) => view! { <em>{t}</em> }.into_any(),
-            Inline::Link { text, href } => {
-                view! { <a href=href target="_blank" rel="noopener noreferrer">{text}</a> }
-                    .into_any()
-            }
-        })
-        .collect_view()
-}
-
-/// A message of the page with `code` spans shown as code, not raw backticks.
-pub fn rich(text: &str) -> impl IntoView {
-    inlines(markdown::inlines(text))
 }

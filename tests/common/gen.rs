@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
+use toolscope::formats::Format;
 use toolscope::model::*;
 
 fn text() -> impl Strategy<Value = String> {
@@ -129,29 +130,15 @@ fn tool_choice() -> impl Strategy<Value = Option<ToolChoice>> {
     ]
 }
 
-const FORMATS: [&str; 11] = [
-    "openai-chat",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "bedrock",
-    "mcp",
-    "anthropic-xml",
-    "deepseek",
-    "mistral",
-    "cohere",
-    "ollama",
-];
-
 /// Provider-only fields as a paste of another format (or of the target) would leave them.
 fn extra() -> impl Strategy<Value = Extra> {
     prop_oneof![
         4 => Just(Extra::new()),
-        1 => (0..FORMATS.len(), "[a-z][a-zA-Z_]{0,10}", scalar()).prop_map(|(f, k, v)| {
+        1 => (0..Format::ALL.len(), "[a-z][a-zA-Z_]{0,10}", scalar()).prop_map(|(f, k, v)| {
             let mut fields = Map::new();
             fields.insert(k, v);
             let mut e = Extra::new();
-            e.insert(FORMATS[f].to_string(), fields);
+            e.insert(Format::ALL[f].id().to_string(), fields);
             e
         }),
     ]

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod blocks;
+pub mod dialect;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gen;
 pub mod real;

@@ -9,9 +9,16 @@ use toolscope::model::*;
 
 use crate::common;
 
+use common::dialect::{self, Dialect};
 use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Cohere, "command-a-03-2025");
+
+const D: Dialect = Dialect {
+    format: F,
+    model: "command-a-03-2025",
+    id: "c1",
+};
 
 fn tool(name: &str, strict: Option<bool>) -> Tool {
     Tool {
@@ -65,35 +72,21 @@ fn cohere_missing_ids_are_assigned_and_results_paired() {
         assistant(vec![call(None, "now", json!({}))]),
         tool_msg(vec![result(None, "12:00")]),
     ]);
-    let (doc, losses) = encode(&x, Kind::Request);
+    let (doc, _) = dialect::missing_ids_are_assigned_and_paired(&D, &x);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
     assert_eq!(doc["messages"][2]["tool_call_id"], "call_1");
-    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
 }
 
 #[test]
 fn cohere_invalid_and_empty_arguments() {
-    let mut broken = ToolCall::new(Some("c1".into()), "f", Value::Null);
-    broken.arguments_raw = Some("{\"q\": tru".into());
-    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
-    let (doc, _) = encode(&x, Kind::Request);
-    assert_eq!(
-        doc["messages"][1]["tool_calls"][0]["function"]["arguments"],
-        "{\"q\": tru"
-    );
-    let doc = json!({"model": "command-r-plus", "messages": [
-        {"role": "user", "content": "time?"},
-        {"role": "assistant", "tool_plan": "I will check the time.", "tool_calls": [
-            {"id": "now_0", "type": "function", "function": {"name": "now", "arguments": ""}}]}]});
-    let (x, losses) = decode(&doc, Kind::Request);
-    assert_eq!(
-        x.messages[1].tool_calls().next().unwrap().arguments,
-        json!({})
-    );
-    assert_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/arguments",
+    dialect::invalid_arguments_are_sent_as_written(&D, "{\"q\": tru");
+    dialect::empty_arguments_read_as_an_empty_object(
+        &Dialect {
+            model: "command-r-plus",
+            ..D
+        },
+        json!({"role": "assistant", "tool_plan": "I will check the time.", "tool_calls": [
+            {"id": "now_0", "type": "function", "function": {"name": "now", "arguments": ""}}]}),
     );
 }
 

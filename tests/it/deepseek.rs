@@ -10,9 +10,16 @@ use toolscope::model::*;
 
 use crate::common;
 
-use common::{assert_loss, assistant, call, error_result, has_loss, tool_msg, user};
+use common::dialect::{self, Dialect};
+use common::{assert_loss, assistant, call, has_loss, tool_msg, user};
 
 format_kit!(Format::DeepSeek, "deepseek-chat");
+
+const D: Dialect = Dialect {
+    format: F,
+    model: "deepseek-chat",
+    id: "c1",
+};
 
 fn weather_round() -> Exchange {
     exchange(common::weather_round("call_0_a", "call_1_b"))
@@ -32,49 +39,26 @@ fn deepseek_missing_ids_are_assigned_and_results_paired() {
         assistant(vec![call(None, "weather", json!({}))]),
         tool_msg(vec![Part::ToolResult(r)]),
     ]);
-    let (doc, losses) = encode(&x, Kind::Request);
+    let (doc, losses) = dialect::missing_ids_are_assigned_and_paired(&D, &x);
     assert_eq!(doc["messages"][1]["tool_calls"][0]["id"], "call_1");
     assert_eq!(doc["messages"][2]["tool_call_id"], "call_1");
-    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
     assert_losses!(&losses; Dropped "/messages/2/parts/0/name");
 }
 
 #[test]
 fn deepseek_invalid_and_empty_arguments() {
-    let mut broken = ToolCall::new(Some("c1".into()), "f", Value::Null);
-    broken.arguments_raw = Some("{\"city\": \"Par".into());
-    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
-    let (doc, losses) = encode(&x, Kind::Request);
+    let losses = dialect::invalid_arguments_are_sent_as_written(&D, "{\"city\": \"Par");
     assert!(losses.is_empty(), "{losses:#?}");
-    assert_eq!(
-        doc["messages"][1]["tool_calls"][0]["function"]["arguments"],
-        "{\"city\": \"Par"
-    );
-    let doc = json!({"model": "deepseek-chat", "messages": [
-        {"role": "user", "content": "time?"},
-        {"role": "assistant", "content": "", "tool_calls": [
-            {"id": "call_0", "type": "function", "function": {"name": "now", "arguments": ""}}]}]});
-    let (x, losses) = decode(&doc, Kind::Request);
-    let c = x.messages[1].tool_calls().next().unwrap();
-    assert_eq!(c.arguments, json!({}));
-    assert_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/arguments",
+    dialect::empty_arguments_read_as_an_empty_object(
+        &D,
+        json!({"role": "assistant", "content": "", "tool_calls": [
+            {"id": "call_0", "type": "function", "function": {"name": "now", "arguments": ""}}]}),
     );
 }
 
 #[test]
 fn deepseek_error_results_fold_into_text() {
-    let failed = error_result(Some("c1"), "no city");
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![call(Some("c1"), "f", json!({}))]),
-        tool_msg(vec![Part::ToolResult(failed)]),
-    ]);
-    let (doc, losses) = encode(&x, Kind::Request);
-    assert_eq!(doc["messages"][2]["content"], "Error: no city");
-    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
+    dialect::error_results_fold_into_text(&D, "no city");
 }
 
 #[test]

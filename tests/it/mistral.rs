@@ -10,9 +10,16 @@ use toolscope::model::*;
 
 use crate::common;
 
-use common::{assert_loss, assistant, call, error_result, has_loss, result, tool_msg, user};
+use common::dialect::{self, Dialect};
+use common::{assert_loss, assistant, call, has_loss, result, tool_msg, user};
 
 format_kit!(Format::Mistral, "mistral-large-latest");
+
+const D: Dialect = Dialect {
+    format: F,
+    model: "mistral-large-latest",
+    id: "abcdefghi",
+};
 
 fn is_mistral_id(v: &Value) -> bool {
     v.as_str()
@@ -75,37 +82,21 @@ fn mistral_missing_ids_are_assigned_then_made_valid() {
         assistant(vec![call(None, "now", json!({}))]),
         tool_msg(vec![result(None, "12:00")]),
     ]);
-    let (doc, losses) = encode(&x, Kind::Request);
-    let id = &doc["messages"][1]["tool_calls"][0]["id"];
-    assert!(is_mistral_id(id));
-    assert_eq!(doc["messages"][2]["tool_call_id"], *id);
-    assert_losses!(&losses; Added "/messages/1/parts/0/id", Added "/messages/2/parts/0/call_id");
+    let (doc, _) = dialect::missing_ids_are_assigned_and_paired(&D, &x);
+    assert!(is_mistral_id(&doc["messages"][1]["tool_calls"][0]["id"]));
 }
 
 #[test]
 fn mistral_invalid_and_empty_arguments() {
-    let mut broken = ToolCall::new(Some("abcdefghi".into()), "f", Value::Null);
-    broken.arguments_raw = Some("{\"a\": ".into());
-    let x = exchange(vec![user("go"), assistant(vec![Part::ToolCall(broken)])]);
-    let (doc, losses) = encode(&x, Kind::Request);
+    let losses = dialect::invalid_arguments_are_sent_as_written(&D, "{\"a\": ");
     assert!(losses.is_empty(), "{losses:#?}");
-    assert_eq!(
-        doc["messages"][1]["tool_calls"][0]["function"]["arguments"],
-        "{\"a\": "
-    );
-    let doc = json!({"model": "mistral-small-latest", "messages": [
-        {"role": "user", "content": "time?"},
-        {"role": "assistant", "content": "", "tool_calls": [
-            {"id": "abcdefghi", "type": "function", "function": {"name": "now", "arguments": " "}}]}]});
-    let (x, losses) = decode(&doc, Kind::Request);
-    assert_eq!(
-        x.messages[1].tool_calls().next().unwrap().arguments,
-        json!({})
-    );
-    assert_loss(
-        &losses,
-        LossKind::Rewritten,
-        "/messages/1/parts/1/arguments",
+    dialect::empty_arguments_read_as_an_empty_object(
+        &Dialect {
+            model: "mistral-small-latest",
+            ..D
+        },
+        json!({"role": "assistant", "content": "", "tool_calls": [
+            {"id": "abcdefghi", "type": "function", "function": {"name": "now", "arguments": " "}}]}),
     );
 }
 
@@ -152,16 +143,8 @@ fn mistral_object_arguments_in_responses_are_read_and_kept() {
 
 #[test]
 fn mistral_error_results_fold_into_text() {
-    let failed = error_result(Some("abcdefghi"), "denied");
-    let x = exchange(vec![
-        user("go"),
-        assistant(vec![call(Some("abcdefghi"), "f", json!({}))]),
-        tool_msg(vec![Part::ToolResult(failed)]),
-    ]);
-    let (doc, losses) = encode(&x, Kind::Request);
-    assert_eq!(doc["messages"][2]["content"], "Error: denied");
+    let doc = dialect::error_results_fold_into_text(&D, "denied");
     assert_eq!(doc["messages"][2]["name"], "f");
-    assert_loss(&losses, LossKind::Rewritten, "/messages/2/parts/0");
 }
 
 #[test]

@@ -372,10 +372,8 @@ pub fn tool_name_ok(name: &str) -> bool {
     bedrock_names().ok(name)
 }
 
-fn bedrock_names() -> crate::schema::names::NameRule {
-    crate::schema::names::rule_for(crate::schema::Target {
-        format: crate::formats::Format::Bedrock,
-    })
+fn bedrock_names() -> crate::providers::NameRule {
+    crate::providers::Rules::Bedrock.names()
 }
 
 /// Rewrite every tool name Bedrock rejects (in tool specs, calls and the tool choice) into one

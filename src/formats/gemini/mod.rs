@@ -50,7 +50,7 @@
 //! and spelling are remembered so it round-trips (see [`schema`]).
 
 mod convert;
-pub mod schema;
+pub use crate::schema::gemini_subset as schema;
 pub mod stream;
 pub mod wire;
 

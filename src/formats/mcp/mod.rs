@@ -48,7 +48,7 @@ pub use convert::{call_result, default_meta, LIST_ID, PROTOCOL_VERSION, UNPAIRED
 
 use crate::formats::spec::Send;
 use crate::model::ModelFamily;
-use crate::schema::Family;
+use crate::providers::Rules as Family;
 
 /// The MCP (JSON-RPC transcript) codec.
 pub struct Codec;

@@ -11,8 +11,8 @@ use super::value::{has_type, is_multiple_of, json_eq, num_cmp, quoted, short, ty
 use super::{
     Draft, Report, ValidationError, Validator, MAX_EVAL_DEPTH, MAX_STEPS, MAX_VALUE_DEPTH,
 };
-use crate::formats::json::escape;
 use crate::schema::walk::value_depth;
+use crate::text::escape;
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::collections::HashSet;

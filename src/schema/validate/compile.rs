@@ -6,8 +6,8 @@
 use super::pattern::{self, Pattern};
 use super::value::{self, non_negative_integer, short};
 use super::{CompileError, Draft, Unchecked, Validator, MAX_VALUE_DEPTH};
-use crate::formats::json::escape;
 use crate::schema::walk::value_depth;
+use crate::text::escape;
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 

@@ -1,0 +1,648 @@
+//! The providers: one row per provider holding every fact about it that is not a wire format's.
+//!
+//! A row says who the provider is (id, name), which model names it owns and which model it is
+//! sent when nothing else applies, which lint and rule family its tools are checked against,
+//! how the Cost view counts its tool text and what its prompt cache does, and how its API is
+//! called from a page (base URL, key header, the headers a browser call needs, where keys are
+//! made). The model editor ([`crate::model::ModelFamily`]), the Cost view (`cost::Family`), the
+//! lints (`schema::Family`) and the live calls read these rows: adding a provider is a variant
+//! and a row, and a variant without a row does not compile ([`Provider::row`] is one exhaustive
+//! match).
+//!
+//! There is one model-name classifier, [`Provider::of_name`]. Wire formats stay in their
+//! folders (`formats/<format>/`): a format names the provider whose models its requests carry.
+
+/// A provider: a family of APIs that share model names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Provider {
+    /// OpenAI Chat Completions and Responses (and compatible servers).
+    OpenAi,
+    /// Anthropic Messages (and the legacy XML prompt, sent through it).
+    Anthropic,
+    /// Google Gemini.
+    Gemini,
+    /// Amazon Bedrock model and inference-profile ids.
+    Bedrock,
+    /// Mistral La Plateforme.
+    Mistral,
+    /// Cohere.
+    Cohere,
+    /// DeepSeek.
+    DeepSeek,
+    /// Ollama (local models, `name:tag`).
+    Ollama,
+}
+
+/// The lint and rule family a provider's tools are checked against (MCP has its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// OpenAI: strict mode, names; also the OpenAI-compatible dialects.
+    OpenAi,
+    /// Anthropic: names, object `input_schema`.
+    Anthropic,
+    /// Gemini: names, object parameters, the `parameters` subset.
+    Gemini,
+    /// Bedrock Converse: `ToolSpecification` rules.
+    Bedrock,
+    /// MCP: object `inputSchema`.
+    Mcp,
+}
+
+/// How the Cost view counts the tool text a provider's models read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tokens {
+    /// tiktoken's encodings: exact counts for the model's encoding (OpenAI).
+    Tiktoken,
+    /// The tool-use system prompt Claude adds, then an estimate of the rest.
+    ClaudeToolPrompt,
+    /// An estimate of the rendered tool list (brackets and separators between tools).
+    Estimate,
+}
+
+/// A provider's prompt caching between the rounds of a tool loop.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cache {
+    /// The rule, for a person.
+    pub rule: &'static str,
+    /// Shortest cached prefix.
+    pub min: u64,
+    /// Cached prefixes are multiples of this.
+    pub step: u64,
+    /// Share of the input price saved on a cached token.
+    pub read_discount: f64,
+    /// Extra share of the input price paid to write the cache.
+    pub write_extra: f64,
+}
+
+/// How a provider's API is called from a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Api {
+    /// Base URL, as the provider's SDK takes it.
+    pub base_url: &'static str,
+    /// The header that carries the key, as the provider documents it.
+    pub key_header: &'static str,
+    /// Text before the key in that header (`Bearer `).
+    pub key_prefix: &'static str,
+    /// Headers every request carries besides the key.
+    pub headers: &'static [(&'static str, &'static str)],
+    /// Headers only a browser's request needs.
+    pub browser_headers: &'static [(&'static str, &'static str)],
+    /// Where a key is made, for error messages.
+    pub console: &'static str,
+    /// A model to start a live run from (small and cheap).
+    pub live_model: &'static str,
+    /// What a person can do when a page's call fails its CORS preflight (empty: the API
+    /// answers pages).
+    pub cors: &'static str,
+}
+
+/// Every fact about one provider.
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// Key in `options.models` and in ids (`openai`, `anthropic`, …).
+    pub id: &'static str,
+    /// For people (`OpenAI`, `Anthropic`, …).
+    pub name: &'static str,
+    /// The model sent when nothing else applies: a current model the API serves.
+    pub default_model: &'static str,
+    /// Model names starting with one of these are its own (lowercase).
+    pub prefixes: &'static [&'static str],
+    /// Model names containing one of these are its own, when no prefix claims them.
+    pub words: &'static [&'static str],
+    /// A name of its with a `:tag` is a model pulled into Ollama (`deepseek-r1:7b`), not a
+    /// name its API serves.
+    pub tagged_is_local: bool,
+    /// Whether its API takes a model name no provider owns (compatible and local servers).
+    pub takes_unknown: bool,
+    /// The other providers whose APIs also serve its model names under those names (Ollama's
+    /// library, OpenAI-compatible endpoints).
+    pub served_by: &'static [Provider],
+    /// The lint and rule family.
+    pub rules: Rules,
+    /// How the Cost view counts its tool text.
+    pub tokens: Tokens,
+    /// Its prompt caching, when the Cost view models it.
+    pub cache: Option<Cache>,
+    /// How a page calls its API, when it can be called at all.
+    pub api: Option<Api>,
+    /// The environment variable its snippets read the key from.
+    pub key_env: Option<&'static str>,
+    /// The models `toolscope tokens` counts without `--model`.
+    pub counted: &'static [&'static str],
+}
+
+/// Open-weight model names: served by Ollama and OpenAI-compatible servers alike, owned by no
+/// provider's API (gpt-oss, and Gemma, which Gemini's API serves without function calling).
+const OPEN_WEIGHTS: &[&str] = &["gpt-oss", "gemma"];
+
+/// Open-weight families Ollama's library serves under short names (`llama3.1`, `qwen2.5`): no
+/// provider owns them, and the Cost view counts them as a local chat template reads them.
+pub const LOCAL_FAMILIES: &[&str] = &[
+    "llama", "qwen", "phi", "gemma", "granite", "smollm", "hermes",
+];
+
+const OPENAI: Row = Row {
+    id: "openai",
+    name: "OpenAI",
+    // Not a reasoning model: it takes temperature, top_p and stop, which gpt-5 refuses.
+    default_model: "gpt-4.1",
+    prefixes: &["gpt-", "chatgpt", "o1", "o3", "o4", "codex", "computer-use"],
+    words: &[],
+    tagged_is_local: true,
+    takes_unknown: true,
+    served_by: &[],
+    rules: Rules::OpenAi,
+    tokens: Tokens::Tiktoken,
+    // Automatic from 1,024 tokens, in 128-token increments; cached input at half price for
+    // the gpt-4o generation (newer models discount more).
+    cache: Some(Cache {
+        rule: "OpenAI automatic prefix caching: from 1,024 tokens, in steps of 128; \
+               cached input at 50 % off (gpt-4o; gpt-4.1 75 %, gpt-5 90 %)",
+        min: 1024,
+        step: 128,
+        read_discount: 0.5,
+        write_extra: 0.0,
+    }),
+    api: Some(Api {
+        base_url: "https://api.openai.com/v1",
+        key_header: "authorization",
+        key_prefix: "Bearer ",
+        headers: &[],
+        browser_headers: &[],
+        console: "platform.openai.com",
+        live_model: "gpt-4o-mini",
+        cors: "",
+    }),
+    key_env: Some("OPENAI_API_KEY"),
+    counted: &["gpt-4o", "gpt-4"],
+};
+
+const ANTHROPIC: Row = Row {
+    id: "anthropic",
+    name: "Anthropic",
+    default_model: "claude-sonnet-4-5",
+    prefixes: &["claude"],
+    words: &[],
+    tagged_is_local: false,
+    takes_unknown: false,
+    served_by: &[],
+    rules: Rules::Anthropic,
+    tokens: Tokens::ClaudeToolPrompt,
+    // A cache_control breakpoint on the last block of each request; reads cost 10 % of the
+    // input price, writes 125 %; at least 1,024 tokens (Sonnet, Opus).
+    cache: Some(Cache {
+        rule: "Anthropic cache_control breakpoint on the last message of each round: from \
+               1,024 tokens; cache reads at 10 % of the input price, writes at 125 %",
+        min: 1024,
+        step: 1,
+        read_discount: 0.9,
+        write_extra: 0.25,
+    }),
+    api: Some(Api {
+        base_url: "https://api.anthropic.com",
+        key_header: "x-api-key",
+        key_prefix: "",
+        headers: &[("anthropic-version", "2023-06-01")],
+        // Without it the API refuses requests that carry an Origin header.
+        browser_headers: &[("anthropic-dangerous-direct-browser-access", "true")],
+        console: "console.anthropic.com",
+        live_model: "claude-haiku-4-5",
+        cors: "",
+    }),
+    key_env: Some("ANTHROPIC_API_KEY"),
+    counted: &["claude-sonnet-4-5"],
+};
+
+const GEMINI: Row = Row {
+    id: "gemini",
+    name: "Gemini",
+    default_model: "gemini-2.5-flash",
+    prefixes: &["gemini", "models/", "tunedmodels/", "learnlm"],
+    words: &[],
+    tagged_is_local: false,
+    takes_unknown: false,
+    served_by: &[],
+    rules: Rules::Gemini,
+    tokens: Tokens::Estimate,
+    cache: None,
+    api: Some(Api {
+        base_url: "https://generativelanguage.googleapis.com/v1beta",
+        key_header: "x-goog-api-key",
+        key_prefix: "",
+        headers: &[],
+        browser_headers: &[],
+        console: "aistudio.google.com",
+        live_model: "gemini-2.5-flash",
+        cors: "",
+    }),
+    key_env: Some("GEMINI_API_KEY"),
+    counted: &["gemini-2.5-flash"],
+};
+
+const BEDROCK: Row = Row {
+    id: "bedrock",
+    name: "Bedrock",
+    // Claude 4 models are called on demand only through an inference profile.
+    default_model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    // Inference profiles (`us.`, `arn:`) and model ids (`vendor.`).
+    prefixes: &[
+        "arn:",
+        "us.",
+        "eu.",
+        "apac.",
+        "global.",
+        "us-gov.",
+        "jp.",
+        "au.",
+        "ca.",
+        "anthropic.",
+        "amazon.",
+        "meta.",
+        "mistral.",
+        "cohere.",
+        "ai21.",
+        "deepseek.",
+        "openai.",
+        "qwen.",
+        "writer.",
+        "twelvelabs.",
+    ],
+    words: &[],
+    tagged_is_local: false,
+    takes_unknown: false,
+    served_by: &[],
+    rules: Rules::Bedrock,
+    tokens: Tokens::Estimate,
+    cache: None,
+    api: Some(Api {
+        base_url: "https://bedrock-runtime.us-east-1.amazonaws.com",
+        key_header: "authorization",
+        key_prefix: "Bearer ",
+        headers: &[],
+        browser_headers: &[],
+        console: "the provider's console",
+        live_model: "anthropic.claude-3-5-haiku-20241022-v1:0",
+        cors: "",
+    }),
+    key_env: None,
+    counted: &["amazon.nova-pro-v1:0"],
+};
+
+const MISTRAL: Row = Row {
+    id: "mistral",
+    name: "Mistral",
+    default_model: "mistral-large-latest",
+    prefixes: &[],
+    // Its model words, wherever they stand (`open-mixtral-8x22b`, `ft:open-mistral-7b:…`).
+    words: &[
+        "mistral",
+        "mixtral",
+        "magistral",
+        "codestral",
+        "ministral",
+        "pixtral",
+        "devstral",
+        "voxtral",
+    ],
+    tagged_is_local: true,
+    takes_unknown: false,
+    served_by: &[Provider::Ollama],
+    rules: Rules::OpenAi,
+    tokens: Tokens::Estimate,
+    cache: None,
+    api: None,
+    key_env: Some("MISTRAL_API_KEY"),
+    counted: &["mistral-large-latest"],
+};
+
+const COHERE: Row = Row {
+    id: "cohere",
+    name: "Cohere",
+    default_model: "command-a-03-2025",
+    prefixes: &["command", "c4ai-", "aya"],
+    words: &[],
+    tagged_is_local: true,
+    takes_unknown: false,
+    served_by: &[Provider::Ollama],
+    rules: Rules::OpenAi,
+    tokens: Tokens::Estimate,
+    cache: None,
+    api: None,
+    key_env: Some("CO_API_KEY"),
+    counted: &["command-a-03-2025"],
+};
+
+const DEEPSEEK: Row = Row {
+    id: "deepseek",
+    name: "DeepSeek",
+    default_model: "deepseek-chat",
+    prefixes: &["deepseek"],
+    words: &[],
+    tagged_is_local: true,
+    takes_unknown: false,
+    // api.deepseek.com serves its models through OpenAI's Chat Completions and Responses.
+    served_by: &[Provider::OpenAi, Provider::Ollama],
+    rules: Rules::OpenAi,
+    tokens: Tokens::Estimate,
+    cache: None,
+    api: None,
+    key_env: Some("DEEPSEEK_API_KEY"),
+    counted: &["deepseek-chat"],
+};
+
+const OLLAMA: Row = Row {
+    id: "ollama",
+    name: "Ollama",
+    default_model: "llama3.2",
+    prefixes: &[],
+    words: &[],
+    tagged_is_local: true,
+    takes_unknown: true,
+    // Ollama's `/v1` and Ollama Cloud take `name:tag` through OpenAI's API.
+    served_by: &[Provider::OpenAi],
+    rules: Rules::OpenAi,
+    tokens: Tokens::Estimate,
+    cache: None,
+    api: None,
+    key_env: None,
+    counted: &["llama3.1"],
+};
+
+impl Provider {
+    /// Every provider, in the model editor's order.
+    pub const ALL: [Provider; 8] = [
+        Provider::OpenAi,
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::Bedrock,
+        Provider::Mistral,
+        Provider::Cohere,
+        Provider::DeepSeek,
+        Provider::Ollama,
+    ];
+
+    /// The provider's row.
+    pub const fn row(self) -> &'static Row {
+        match self {
+            Provider::OpenAi => &OPENAI,
+            Provider::Anthropic => &ANTHROPIC,
+            Provider::Gemini => &GEMINI,
+            Provider::Bedrock => &BEDROCK,
+            Provider::Mistral => &MISTRAL,
+            Provider::Cohere => &COHERE,
+            Provider::DeepSeek => &DEEPSEEK,
+            Provider::Ollama => &OLLAMA,
+        }
+    }
+
+    /// Key in `options.models`: `openai`, `anthropic`, `gemini`, `bedrock`, `mistral`,
+    /// `cohere`, `deepseek`, `ollama`.
+    pub fn id(self) -> &'static str {
+        self.row().id
+    }
+
+    /// The provider with this id.
+    pub fn from_id(id: &str) -> Option<Provider> {
+        Provider::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// For people: `OpenAI`, `Anthropic`, …
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// The model sent when nothing else applies: a current model each API serves.
+    pub const fn default_model(self) -> &'static str {
+        self.row().default_model
+    }
+
+    /// The lint and rule family.
+    pub const fn rules(self) -> Rules {
+        self.row().rules
+    }
+
+    /// The provider a model name says it belongs to, if any (`None`: a name no hosted API
+    /// claims, such as a model served locally under its own name). The one classifier of
+    /// model names: prefixes first, then the `name:tag` of a local model, then the open-weight
+    /// names nobody owns, then the model words.
+    pub fn of_name(name: &str) -> Option<Provider> {
+        let n = name.trim().to_ascii_lowercase();
+        let by_prefix = |n: &str, tagged: bool| {
+            Provider::ALL.into_iter().find(|p| {
+                let row = p.row();
+                row.tagged_is_local == tagged && row.prefixes.iter().any(|x| n.starts_with(x))
+            })
+        };
+        if let Some(p) = by_prefix(&n, false) {
+            return Some(p);
+        }
+        if let Some(base) = n.strip_prefix("ft:") {
+            // Fine-tunes: `ft:gpt-4o:org::id` (OpenAI), `ft:open-mistral-7b:…` (Mistral).
+            let base = base.split(':').next().unwrap_or_default();
+            return match Provider::of_name(base) {
+                Some(Provider::Mistral) => Some(Provider::Mistral),
+                _ => Some(Provider::OpenAi),
+            };
+        }
+        if n.contains(':') {
+            return Some(Provider::Ollama); // `name:tag`
+        }
+        if OPEN_WEIGHTS.iter().any(|o| n.starts_with(o)) {
+            return None;
+        }
+        by_prefix(&n, true).or_else(|| {
+            Provider::ALL
+                .into_iter()
+                .find(|p| p.row().words.iter().any(|w| n.contains(w)))
+        })
+    }
+
+    /// Whether this provider's API takes the model name: its own names, the names of the
+    /// providers it also serves ([`Row::served_by`]), and where it takes them, names no
+    /// provider owns. Ollama serves open models of several families under their short names
+    /// (`mistral`, `gemma3`, `deepseek-r1`, `command-r`).
+    pub fn accepts(self, name: &str) -> bool {
+        if name.trim().is_empty() {
+            return false;
+        }
+        match Provider::of_name(name) {
+            None => self.row().takes_unknown,
+            Some(owner) => owner == self || owner.row().served_by.contains(&self),
+        }
+    }
+
+    /// The provider whose model reads the tool text of `name` (the Cost view's family): the
+    /// owner of the name, Claude behind Bedrock as Claude, and a name nobody owns as a local
+    /// chat template reads it ([`LOCAL_FAMILIES`]) or, else, as an OpenAI-compatible model.
+    pub fn reader_of(name: &str) -> Provider {
+        let n = name.trim().to_ascii_lowercase();
+        match Provider::of_name(&n) {
+            Some(Provider::Bedrock) if n.contains("claude") => Provider::Anthropic,
+            Some(p) => p,
+            None if LOCAL_FAMILIES.iter().any(|f| n.starts_with(f)) && !n.contains('/') => {
+                Provider::Ollama
+            }
+            None => Provider::OpenAi,
+        }
+    }
+}
+
+impl Rules {
+    /// The tool-name rule of this family.
+    pub const fn names(self) -> NameRule {
+        match self {
+            Rules::OpenAi => NameRule {
+                rule: "openai.name",
+                max: 64,
+                extra: &[],
+                letter_first: false,
+                text: "^[a-zA-Z0-9_-]{1,64}$",
+            },
+            Rules::Anthropic => NameRule {
+                rule: "anthropic.name",
+                max: 128,
+                extra: &[],
+                letter_first: false,
+                text: "^[a-zA-Z0-9_-]{1,128}$",
+            },
+            Rules::Gemini => NameRule {
+                rule: "gemini.name",
+                max: 128,
+                extra: &['.', ':'],
+                letter_first: true,
+                text: "a letter or _ first, then letters, digits, _ . : -, at most 128",
+            },
+            Rules::Bedrock => NameRule {
+                rule: "bedrock.name",
+                max: 64,
+                extra: &[],
+                letter_first: false,
+                text: "^[a-zA-Z0-9_-]{1,64}$",
+            },
+            Rules::Mcp => NameRule {
+                rule: "mcp.name",
+                max: 128,
+                extra: &['.'],
+                letter_first: false,
+                text: "^[A-Za-z0-9_.-]{1,128}$",
+            },
+        }
+    }
+}
+
+/// One provider's tool-name rule (sources in `schema::names`).
+#[derive(Debug, Clone, Copy)]
+pub struct NameRule {
+    /// Rule id.
+    pub rule: &'static str,
+    /// Longest name.
+    pub max: usize,
+    /// Extra characters allowed besides ASCII letters, digits, `_` and `-`.
+    pub extra: &'static [char],
+    /// The first character must be a letter or `_`.
+    pub letter_first: bool,
+    /// The rule as a person reads it.
+    pub text: &'static str,
+}
+
+impl NameRule {
+    fn allowed(&self, c: char) -> bool {
+        c.is_ascii_alphanumeric() || c == '_' || c == '-' || self.extra.contains(&c)
+    }
+
+    /// True when the name obeys the rule.
+    pub fn ok(&self, name: &str) -> bool {
+        let n = name.chars().count();
+        n >= 1
+            && n <= self.max
+            && name.chars().all(|c| self.allowed(c))
+            && (!self.letter_first
+                || name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_'))
+    }
+
+    /// `name` if the rule accepts it and it is not taken, else the sanitised name made unique
+    /// with `_2`, `_3`… (cut so the suffix fits): the rename the lint's fix offers.
+    pub fn unique(&self, name: &str, taken: &[String]) -> String {
+        let base = if self.ok(name) {
+            name.to_string()
+        } else {
+            self.sanitise(name)
+        };
+        let mut out = base.clone();
+        let mut n = 2;
+        while taken.contains(&out) {
+            let suffix = format!("_{n}");
+            let keep = self.max.saturating_sub(suffix.len());
+            out = format!("{}{suffix}", base.chars().take(keep).collect::<String>());
+            n += 1;
+        }
+        out
+    }
+
+    /// The name with disallowed characters replaced, a leading `_` where needed, cut to fit.
+    pub fn sanitise(&self, name: &str) -> String {
+        let mut s: String = name
+            .chars()
+            .map(|c| if self.allowed(c) { c } else { '_' })
+            .collect();
+        if s.is_empty() {
+            s = "tool".into();
+        }
+        if self.letter_first
+            && !s
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        {
+            s.insert(0, '_');
+        }
+        s.chars().take(self.max).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_its_own() {
+        for p in Provider::ALL {
+            assert_eq!(Provider::from_id(p.id()), Some(p));
+            assert!(p.accepts(p.default_model()), "{p:?}");
+            // Ollama's default is an open-weight name nobody owns, which Ollama takes.
+            match Provider::of_name(p.default_model()) {
+                Some(owner) => assert_eq!(owner, p),
+                None => assert!(p.row().takes_unknown, "{p:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_classifier_on_names_of_open_and_shared_families() {
+        // Mixtral is Mistral's model, wherever the word stands.
+        assert_eq!(Provider::of_name("mixtral-8x7b"), Some(Provider::Mistral));
+        assert_eq!(Provider::reader_of("mixtral-8x7b"), Provider::Mistral);
+        // Gemma is open weights: no provider's API owns the name; Ollama serves it, and the
+        // Cost view counts it as a local chat template reads it.
+        assert_eq!(Provider::of_name("gemma3"), None);
+        assert!(Provider::Ollama.accepts("gemma3"));
+        assert!(!Provider::Gemini.accepts("gemma3"));
+        assert_eq!(Provider::reader_of("gemma3"), Provider::Ollama);
+        // Claude behind Bedrock reads tools as Claude does.
+        assert_eq!(
+            Provider::reader_of("us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+            Provider::Anthropic
+        );
+        assert_eq!(
+            Provider::reader_of("amazon.nova-pro-v1:0"),
+            Provider::Bedrock
+        );
+        assert_eq!(
+            Provider::reader_of("meta-llama/Llama-3.1-8B-Instruct"),
+            Provider::OpenAi
+        );
+    }
+}
