@@ -581,17 +581,24 @@ fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
             tools = c.n(&serde_json::to_string(&defs).unwrap_or_default());
         }
     }
-    let messages = x
+    let loop_from = current_turn(x);
+    let mut replayed = 0;
+    let messages: Vec<u64> = x
         .messages
         .iter()
-        .map(|msg| {
+        .enumerate()
+        .map(|(i, msg)| {
             let mut n = 3 + c.n(&text_of(msg));
             for p in &msg.parts {
                 n += match p {
                     Part::Text { .. } => 0,
                     Part::ToolCall(k) => 3 + c.n(&k.name) + c.n(&k.arguments_text()),
                     Part::ToolResult(r) => 3 + c.n(&r.content.to_text()),
-                    Part::Reasoning(r) => c.n(&r.readable()),
+                    Part::Reasoning(r) if i >= loop_from && billed(r, m.family) => {
+                        replayed += 1;
+                        c.n(&r.readable())
+                    }
+                    Part::Reasoning(_) => 0,
                     Part::Hosted(h) => c.n(&h.value.to_string()),
                     Part::Raw { value, .. } => c.n(&value.to_string()),
                 };
@@ -599,6 +606,12 @@ fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
             n
         })
         .collect();
+    if replayed > 0 {
+        method.push_str(&format!(
+            "; {replayed} reasoning part(s) of the current tool loop counted as their visible text \
+             (sent back and billed as input; earlier turns' reasoning is not)"
+        ));
+    }
     Breakdown {
         system,
         messages,
@@ -607,6 +620,32 @@ fn estimate_breakdown(x: &Exchange, m: &Model, vocabs: &Vocabs) -> Breakdown {
         exact: false,
         margin: None,
         method,
+    }
+}
+
+/// Index of the first message of the current turn: the messages after the last user message
+/// that is not only tool results. Reasoning sent back inside this tool loop is read and billed
+/// as input; providers drop earlier turns' reasoning from the context (Anthropic: "thinking
+/// blocks from previous turns are stripped … and don't count toward your context window",
+/// <https://docs.claude.com/en/docs/build-with-claude/extended-thinking>; OpenAI keeps
+/// reasoning items only across the function calls of one turn,
+/// <https://platform.openai.com/docs/guides/reasoning>; DeepSeek reads `reasoning_content` back
+/// only in a tool-call turn, <https://api-docs.deepseek.com/guides/thinking_mode>).
+fn current_turn(x: &Exchange) -> usize {
+    x.messages
+        .iter()
+        .rposition(|m| {
+            m.role == Role::User && m.parts.iter().any(|p| !matches!(p, Part::ToolResult(_)))
+        })
+        .map_or(0, |i| i + 1)
+}
+
+/// Whether `family` receives this reasoning: state it issued itself, or visible text without
+/// state (DeepSeek's `reasoning_content`). State issued by another provider is dropped.
+fn billed(r: &crate::model::Reasoning, family: Family) -> bool {
+    match &r.opaque {
+        Some(o) => o.provider == family.id(),
+        None => !r.is_opaque_only(),
     }
 }
 
