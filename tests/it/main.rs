@@ -40,6 +40,7 @@ mod openai_responses;
 mod real_traffic;
 mod redact;
 mod roundtrip;
+mod rules;
 mod schema;
 mod schema_diff;
 mod sdk;
