@@ -31,7 +31,9 @@ fn missing(doc: &Value) -> Vec<Finding> {
                 Finding::new(
                     "ai-sdk/tool-result-present",
                     format!("/messages/{i}/content/{j}"),
-                    format!("the call {id} has no tool-result before the next user or system message"),
+                    format!(
+                        "the call {id} has no tool-result before the next user or system message"
+                    ),
                 )
                 .about(id),
             );
@@ -80,10 +82,12 @@ fn answer(doc: &mut Value, f: &Finding) -> bool {
         return false;
     };
     match msgs.get_mut(i + 1) {
-        Some(next) if str_at(next, "role") == Some("tool") => match next.get_mut("content").and_then(Value::as_array_mut) {
-            Some(c) => c.push(part),
-            None => return false,
-        },
+        Some(next) if str_at(next, "role") == Some("tool") => {
+            match next.get_mut("content").and_then(Value::as_array_mut) {
+                Some(c) => c.push(part),
+                None => return false,
+            }
+        }
         _ => msgs.insert(i + 1, json!({"role": "tool", "content": [part]})),
     }
     true

@@ -175,7 +175,8 @@ fn pairing(doc: &Value) -> (Vec<Finding>, Vec<Finding>) {
             .filter(|b| kind(b) == "tool_result")
             .filter_map(|b| str_at(b, "tool_use_id"))
             .collect();
-        let missing: Vec<&(usize, &str)> = u.iter().filter(|(_, id)| !leading.contains(id)).collect();
+        let missing: Vec<&(usize, &str)> =
+            u.iter().filter(|(_, id)| !leading.contains(id)).collect();
         if missing.is_empty() {
             continue;
         }
@@ -232,7 +233,11 @@ fn results_first(doc: &mut Value, f: &Finding) -> bool {
         .iter()
         .filter_map(|b| str_at(b, "tool_use_id").map(str::to_string))
         .collect();
-    results.extend(ids.iter().filter(|id| !have.contains(*id)).map(|id| error_result(id)));
+    results.extend(
+        ids.iter()
+            .filter(|id| !have.contains(*id))
+            .map(|id| error_result(id)),
+    );
     results.extend(rest);
     *content = results;
     true
@@ -258,7 +263,10 @@ fn answer(doc: &mut Value, f: &Finding) -> bool {
                 .count();
             content.insert(lead, error_result(&id));
         }
-        _ => msgs.insert(i + 1, json!({"role": "user", "content": [error_result(&id)]})),
+        _ => msgs.insert(
+            i + 1,
+            json!({"role": "user", "content": [error_result(&id)]}),
+        ),
     }
     true
 }

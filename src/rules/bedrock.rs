@@ -135,9 +135,7 @@ fn add_tool_config(doc: &mut Value, _f: &Finding) -> bool {
     let Some(obj) = doc.as_object_mut() else {
         return false;
     };
-    let cfg = obj
-        .entry("toolConfig")
-        .or_insert_with(|| json!({}));
+    let cfg = obj.entry("toolConfig").or_insert_with(|| json!({}));
     if !cfg.is_object() {
         *cfg = json!({});
     }
@@ -206,13 +204,18 @@ fn answer(doc: &mut Value, f: &Finding) -> bool {
         return false;
     };
     match msgs.get_mut(i + 1) {
-        Some(next) if role(next) == "user" => match next.get_mut("content").and_then(Value::as_array_mut) {
-            Some(c) => {
-                let lead = c.iter().take_while(|b| b.get("toolResult").is_some()).count();
-                c.insert(lead, block);
+        Some(next) if role(next) == "user" => {
+            match next.get_mut("content").and_then(Value::as_array_mut) {
+                Some(c) => {
+                    let lead = c
+                        .iter()
+                        .take_while(|b| b.get("toolResult").is_some())
+                        .count();
+                    c.insert(lead, block);
+                }
+                None => return false,
             }
-            None => return false,
-        },
+        }
         _ => msgs.insert(i + 1, json!({"role": "user", "content": [block]})),
     }
     true
@@ -238,7 +241,9 @@ fn thinking_first(doc: &Value) -> Vec<Finding> {
     let msgs = arr(doc, "messages");
     let turn = msgs
         .iter()
-        .rposition(|m| role(m) == "user" && content(m).iter().any(|b| b.get("toolResult").is_none()))
+        .rposition(|m| {
+            role(m) == "user" && content(m).iter().any(|b| b.get("toolResult").is_none())
+        })
         .map_or(0, |u| u + 1);
     let in_loop = msgs[turn.min(msgs.len())..]
         .iter()

@@ -125,7 +125,8 @@ fn call(p: &Value) -> Option<&Value> {
 }
 
 fn response(p: &Value) -> Option<&Value> {
-    p.get("functionResponse").or_else(|| p.get("function_response"))
+    p.get("functionResponse")
+        .or_else(|| p.get("function_response"))
 }
 
 fn calls(c: &Value) -> usize {
@@ -186,7 +187,10 @@ fn balance(doc: &mut Value, f: &Finding) -> bool {
     let Some(contents) = doc.get_mut("contents").and_then(Value::as_array_mut) else {
         return false;
     };
-    if contents.get(n).is_some_and(|c| role(c) != "user" || responses(c) == 0) {
+    if contents
+        .get(n)
+        .is_some_and(|c| role(c) != "user" || responses(c) == 0)
+    {
         contents.insert(n, json!({"role": "user", "parts": []}));
     }
     let Some(ps) = contents
@@ -214,7 +218,8 @@ fn balance(doc: &mut Value, f: &Finding) -> bool {
         let k = key(c);
         if let Some(i) = open.iter().position(|o| *o == k) {
             open.remove(i);
-            let mut r = json!({"name": str_at(c, "name").unwrap_or(""), "response": {"error": NO_RESULT}});
+            let mut r =
+                json!({"name": str_at(c, "name").unwrap_or(""), "response": {"error": NO_RESULT}});
             if let Some(id) = str_at(c, "id") {
                 r["id"] = json!(id);
             }
@@ -232,7 +237,10 @@ fn call_order(doc: &Value) -> Vec<Finding> {
         if !is_call_turn(c) {
             continue;
         }
-        let ok = k.checked_sub(1).and_then(|p| contents.get(p)).is_some_and(|p| role(p) == "user");
+        let ok = k
+            .checked_sub(1)
+            .and_then(|p| contents.get(p))
+            .is_some_and(|p| role(p) == "user");
         if !ok {
             out.push(Finding::new(
                 "gemini/call-turn-order",
@@ -251,7 +259,10 @@ fn response_order(doc: &Value) -> Vec<Finding> {
         if responses(c) == 0 {
             continue;
         }
-        let ok = k.checked_sub(1).and_then(|p| contents.get(p)).is_some_and(is_call_turn);
+        let ok = k
+            .checked_sub(1)
+            .and_then(|p| contents.get(p))
+            .is_some_and(is_call_turn);
         if !ok {
             out.push(Finding::new(
                 "gemini/response-turn-order",
@@ -339,7 +350,9 @@ fn signatures(doc: &Value) -> (Vec<Finding>, Vec<Finding>) {
             before.push(Finding::new(
                 "gemini/thought-signature-history",
                 at,
-                format!("the first function call of this earlier step ({name}) has no thoughtSignature"),
+                format!(
+                    "the first function call of this earlier step ({name}) has no thoughtSignature"
+                ),
             ));
         }
     }
@@ -419,7 +432,13 @@ fn walk(s: &Value, at: &str, depth: usize, f: &mut dyn FnMut(&str, &str)) {
                 }
             }
             "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                for (i, sub) in v.as_array().map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
+                for (i, sub) in v
+                    .as_array()
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                    .iter()
+                    .enumerate()
+                {
                     walk(sub, &format!("{here}/{i}"), depth + 1, f);
                 }
             }
@@ -463,7 +482,10 @@ fn lower_types(v: &mut Value, depth: usize) {
                     if let Value::String(s) = x {
                         *s = s.to_ascii_lowercase();
                     }
-                } else if !matches!(k.as_str(), "enum" | "const" | "default" | "example" | "examples") {
+                } else if !matches!(
+                    k.as_str(),
+                    "enum" | "const" | "default" | "example" | "examples"
+                ) {
                     lower_types(x, depth + 1);
                 }
             }
@@ -476,10 +498,13 @@ fn lower_types(v: &mut Value, depth: usize) {
 /// A name Gemini accepts: a letter or `_` first, then letters, digits, `_ . - :`, at most 64.
 pub fn valid_name(n: &str) -> bool {
     let mut b = n.bytes();
-    let first_ok = b.next().is_some_and(|c| c.is_ascii_alphabetic() || c == b'_');
+    let first_ok = b
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_');
     first_ok
         && n.len() <= 64
-        && n.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-' | b':'))
+        && n.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-' | b':'))
 }
 
 fn names(doc: &Value) -> Vec<Finding> {
@@ -504,7 +529,13 @@ fn names(doc: &Value) -> Vec<Finding> {
 fn valid_from(n: &str, taken: &HashSet<String>) -> String {
     let mut s: String = n
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | ':') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | ':') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         s.insert(0, '_');
@@ -537,8 +568,16 @@ fn rename(doc: &mut Value, f: &Finding) -> bool {
                 continue;
             };
             for p in ps {
-                for k in ["functionCall", "function_call", "functionResponse", "function_response"] {
-                    if let Some(x) = p.get_mut(k).filter(|x| str_at(x, "name") == Some(old.as_str())) {
+                for k in [
+                    "functionCall",
+                    "function_call",
+                    "functionResponse",
+                    "function_response",
+                ] {
+                    if let Some(x) = p
+                        .get_mut(k)
+                        .filter(|x| str_at(x, "name") == Some(old.as_str()))
+                    {
                         x["name"] = json!(new);
                     }
                 }
@@ -549,7 +588,10 @@ fn rename(doc: &mut Value, f: &Finding) -> bool {
         .pointer_mut("/toolConfig/functionCallingConfig/allowedFunctionNames")
         .and_then(Value::as_array_mut)
     {
-        for n in names.iter_mut().filter(|n| n.as_str() == Some(old.as_str())) {
+        for n in names
+            .iter_mut()
+            .filter(|n| n.as_str() == Some(old.as_str()))
+        {
             *n = json!(new);
         }
     }

@@ -7,7 +7,8 @@ use crate::schema::validate::Validator;
 use serde_json::Value;
 use std::collections::HashMap;
 
-const SPEC: &str = "https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema";
+const SPEC: &str =
+    "https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema";
 
 /// The rules.
 pub const RULES: &[Rule] = &[
@@ -47,7 +48,9 @@ fn structured(doc: &Value) -> (Vec<Finding>, Vec<Finding>) {
         let id = m.get("id").map(Value::to_string);
         if let Some(method) = str_at(m, "method") {
             if method == "tools/call" {
-                if let (Some(id), Some(name)) = (id, m.get("params").and_then(|p| str_at(p, "name"))) {
+                if let (Some(id), Some(name)) =
+                    (id, m.get("params").and_then(|p| str_at(p, "name")))
+                {
                     asked.insert(id, name);
                 }
             }
@@ -78,7 +81,9 @@ fn structured(doc: &Value) -> (Vec<Finding>, Vec<Finding>) {
                 Finding::new(
                     "mcp/structured-content-present",
                     format!("/{k}/result"),
-                    format!("{name} declares an outputSchema but this result has no structuredContent"),
+                    format!(
+                        "{name} declares an outputSchema but this result has no structuredContent"
+                    ),
                 )
                 .about(name),
             ),

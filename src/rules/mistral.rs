@@ -111,7 +111,10 @@ fn rewrite_ids(doc: &mut Value, _f: &Finding) -> bool {
     for m in msgs.iter_mut() {
         if let Some(calls) = m.get_mut("tool_calls").and_then(Value::as_array_mut) {
             for c in calls {
-                if let Some(id) = str_at(c, "id").filter(|id| !valid_id(id)).map(str::to_string) {
+                if let Some(id) = str_at(c, "id")
+                    .filter(|id| !valid_id(id))
+                    .map(str::to_string)
+                {
                     c["id"] = Value::String(fresh(&id, &mut map));
                     changed = true;
                 }

@@ -35,7 +35,8 @@ use serde_json::Value;
 use std::fmt;
 
 /// What the text of a result written by a fix says (a call answered with an error result).
-pub const NO_RESULT: &str = "Error: this call has no recorded result (answered by Toolscope's fix).";
+pub const NO_RESULT: &str =
+    "Error: this call has no recorded result (answered by Toolscope's fix).";
 
 /// How bad breaking a rule is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -164,7 +165,13 @@ impl fmt::Display for Finding {
     /// `error /messages/2/content/0: … [anthropic/tool-result-first]`, with the provider's
     /// words when the rule has them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}: {}", self.severity.as_str(), self.pointer, self.message)?;
+        write!(
+            f,
+            "{} {}: {}",
+            self.severity.as_str(),
+            self.pointer,
+            self.message
+        )?;
         if let Some(r) = self.rule() {
             match r.error {
                 Some(e) => write!(f, " ({} says: \"{}\")", r.provider, e)?,
@@ -211,7 +218,13 @@ pub fn all() -> Vec<&'static Rule> {
 /// The 1-based line where the element at `pointer` starts in the document's text.
 pub fn line_of(text: &str, pointer: &str) -> Option<usize> {
     let at = crate::formats::json::locate(text, pointer)?;
-    Some(text.as_bytes()[..at.min(text.len())].iter().filter(|b| **b == b'\n').count() + 1)
+    Some(
+        text.as_bytes()[..at.min(text.len())]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1,
+    )
 }
 
 /// The rule with this id.
@@ -319,10 +332,17 @@ pub(crate) fn seg(pointer: &str, n: usize) -> Option<usize> {
 
 /// A role's content as blocks: a string content becomes one text block of `text_key` spelling
 /// (`{"type": "text", "text": …}` for Anthropic).
-pub(crate) fn blocks_mut(msg: &mut Value, text_block: impl Fn(String) -> Value) -> Option<&mut Vec<Value>> {
+pub(crate) fn blocks_mut(
+    msg: &mut Value,
+    text_block: impl Fn(String) -> Value,
+) -> Option<&mut Vec<Value>> {
     if let Some(s) = msg.get("content").and_then(Value::as_str) {
         let s = s.to_string();
-        msg["content"] = Value::Array(if s.is_empty() { vec![] } else { vec![text_block(s)] });
+        msg["content"] = Value::Array(if s.is_empty() {
+            vec![]
+        } else {
+            vec![text_block(s)]
+        });
     }
     msg.get_mut("content").and_then(Value::as_array_mut)
 }

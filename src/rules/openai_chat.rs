@@ -82,7 +82,9 @@ pub(crate) fn dangling(doc: &Value, rule: &'static str, trailing: bool) -> Vec<F
                     Finding::new(
                         rule,
                         format!("/messages/{i}/tool_calls/{j}"),
-                        format!("the call {id} has no tool message answering it before the next turn"),
+                        format!(
+                            "the call {id} has no tool message answering it before the next turn"
+                        ),
                     )
                     .about(id),
                 );

@@ -60,7 +60,11 @@ fn items(doc: &Value) -> &[Value] {
 }
 
 fn kind(it: &Value) -> &str {
-    str_at(it, "type").unwrap_or(if it.get("role").is_some() { "message" } else { "" })
+    str_at(it, "type").unwrap_or(if it.get("role").is_some() {
+        "message"
+    } else {
+        ""
+    })
 }
 
 /// An item the caller writes (not one the model produced after a reasoning item).

@@ -18,43 +18,198 @@ use toolscope::rules::{self, Severity};
 
 /// (rule, format id, pointer of the flagged element, has a mechanical fix).
 const CASES: &[(&str, &str, &str, bool)] = &[
-    ("openai-chat/tool-call-answered", "openai-chat", "/messages/1/tool_calls/0", true),
-    ("openai-chat/tool-result-has-call", "openai-chat", "/messages/1", true),
-    ("openai-chat/arguments-string", "openai-chat", "/messages/1/tool_calls/0/function/arguments", true),
-    ("mistral/tool-call-id", "mistral", "/messages/1/tool_calls/0/id", true),
+    (
+        "openai-chat/tool-call-answered",
+        "openai-chat",
+        "/messages/1/tool_calls/0",
+        true,
+    ),
+    (
+        "openai-chat/tool-result-has-call",
+        "openai-chat",
+        "/messages/1",
+        true,
+    ),
+    (
+        "openai-chat/arguments-string",
+        "openai-chat",
+        "/messages/1/tool_calls/0/function/arguments",
+        true,
+    ),
+    (
+        "mistral/tool-call-id",
+        "mistral",
+        "/messages/1/tool_calls/0/id",
+        true,
+    ),
     ("mistral/user-after-tool", "mistral", "/messages/3", false),
-    ("deepseek/reasoning-content-on-tool-calls", "deepseek", "/messages/1", false),
-    ("cohere/tool-call-answered", "cohere", "/messages/1/tool_calls/0", true),
+    (
+        "deepseek/reasoning-content-on-tool-calls",
+        "deepseek",
+        "/messages/1",
+        false,
+    ),
+    (
+        "cohere/tool-call-answered",
+        "cohere",
+        "/messages/1/tool_calls/0",
+        true,
+    ),
     ("cohere/tool-result-has-call", "cohere", "/messages/1", true),
-    ("ollama/arguments-object", "ollama", "/messages/1/tool_calls/0/function/arguments", true),
-    ("anthropic/tool-use-id-unique", "anthropic", "/messages/1/content/1", false),
-    ("anthropic/tool-result-first", "anthropic", "/messages/2/content/0", true),
-    ("anthropic/tool-use-answered", "anthropic", "/messages/1/content/1", true),
-    ("anthropic/tool-result-has-call", "anthropic", "/messages/2/content/1", true),
-    ("anthropic/thinking-first", "anthropic", "/messages/1/content/0", false),
-    ("anthropic/thinking-signature", "anthropic", "/messages/1/content/0", false),
-    ("anthropic/thinking-forced-tool-choice", "anthropic", "/tool_choice", true),
-    ("bedrock/tool-config", "bedrock", "/messages/1/content/0", true),
-    ("bedrock/tool-use-answered", "bedrock", "/messages/1/content/1", true),
-    ("bedrock/tool-result-has-call", "bedrock", "/messages/2/content/1", true),
-    ("bedrock/thinking-first", "bedrock", "/messages/1/content/0", false),
-    ("bedrock/thinking-signature", "bedrock", "/messages/1/content/0/reasoningContent/reasoningText", false),
-    ("bedrock/thinking-forced-tool-choice", "bedrock", "/toolConfig/toolChoice", true),
+    (
+        "ollama/arguments-object",
+        "ollama",
+        "/messages/1/tool_calls/0/function/arguments",
+        true,
+    ),
+    (
+        "anthropic/tool-use-id-unique",
+        "anthropic",
+        "/messages/1/content/1",
+        false,
+    ),
+    (
+        "anthropic/tool-result-first",
+        "anthropic",
+        "/messages/2/content/0",
+        true,
+    ),
+    (
+        "anthropic/tool-use-answered",
+        "anthropic",
+        "/messages/1/content/1",
+        true,
+    ),
+    (
+        "anthropic/tool-result-has-call",
+        "anthropic",
+        "/messages/2/content/1",
+        true,
+    ),
+    (
+        "anthropic/thinking-first",
+        "anthropic",
+        "/messages/1/content/0",
+        false,
+    ),
+    (
+        "anthropic/thinking-signature",
+        "anthropic",
+        "/messages/1/content/0",
+        false,
+    ),
+    (
+        "anthropic/thinking-forced-tool-choice",
+        "anthropic",
+        "/tool_choice",
+        true,
+    ),
+    (
+        "bedrock/tool-config",
+        "bedrock",
+        "/messages/1/content/0",
+        true,
+    ),
+    (
+        "bedrock/tool-use-answered",
+        "bedrock",
+        "/messages/1/content/1",
+        true,
+    ),
+    (
+        "bedrock/tool-result-has-call",
+        "bedrock",
+        "/messages/2/content/1",
+        true,
+    ),
+    (
+        "bedrock/thinking-first",
+        "bedrock",
+        "/messages/1/content/0",
+        false,
+    ),
+    (
+        "bedrock/thinking-signature",
+        "bedrock",
+        "/messages/1/content/0/reasoningContent/reasoningText",
+        false,
+    ),
+    (
+        "bedrock/thinking-forced-tool-choice",
+        "bedrock",
+        "/toolConfig/toolChoice",
+        true,
+    ),
     ("gemini/response-count", "gemini", "/contents/2", true),
     ("gemini/call-turn-order", "gemini", "/contents/0", false),
     ("gemini/response-turn-order", "gemini", "/contents/2", true),
-    ("gemini/thought-signature", "gemini", "/contents/1/parts/0", true),
-    ("gemini/thought-signature-history", "gemini", "/contents/1/parts/0", true),
-    ("gemini/parameters-const", "gemini", "/tools/0/functionDeclarations/0/parameters/properties/mode/anyOf/0/const", true),
-    ("gemini/parameters-exclusive-bounds", "gemini", "/tools/0/functionDeclarations/0/parameters/properties/limit/exclusiveMinimum", true),
-    ("gemini/function-name", "gemini", "/tools/0/functionDeclarations/0/name", true),
-    ("openai-responses/reasoning-followed", "openai-responses", "/input/1", true),
-    ("openai-responses/reasoning-not-stored", "openai-responses", "/input/1", true),
-    ("openai-responses/function-call-answered", "openai-responses", "/input/1", true),
-    ("openai-responses/output-has-call", "openai-responses", "/input/1", true),
+    (
+        "gemini/thought-signature",
+        "gemini",
+        "/contents/1/parts/0",
+        true,
+    ),
+    (
+        "gemini/thought-signature-history",
+        "gemini",
+        "/contents/1/parts/0",
+        true,
+    ),
+    (
+        "gemini/parameters-const",
+        "gemini",
+        "/tools/0/functionDeclarations/0/parameters/properties/mode/anyOf/0/const",
+        true,
+    ),
+    (
+        "gemini/parameters-exclusive-bounds",
+        "gemini",
+        "/tools/0/functionDeclarations/0/parameters/properties/limit/exclusiveMinimum",
+        true,
+    ),
+    (
+        "gemini/function-name",
+        "gemini",
+        "/tools/0/functionDeclarations/0/name",
+        true,
+    ),
+    (
+        "openai-responses/reasoning-followed",
+        "openai-responses",
+        "/input/1",
+        true,
+    ),
+    (
+        "openai-responses/reasoning-not-stored",
+        "openai-responses",
+        "/input/1",
+        true,
+    ),
+    (
+        "openai-responses/function-call-answered",
+        "openai-responses",
+        "/input/1",
+        true,
+    ),
+    (
+        "openai-responses/output-has-call",
+        "openai-responses",
+        "/input/1",
+        true,
+    ),
     ("mcp/structured-content-present", "mcp", "/3/result", false),
-    ("mcp/structured-content-matches", "mcp", "/3/result/structuredContent", false),
-    ("ai-sdk/tool-result-present", "ai-sdk", "/messages/1/content/0", true),
+    (
+        "mcp/structured-content-matches",
+        "mcp",
+        "/3/result/structuredContent",
+        false,
+    ),
+    (
+        "ai-sdk/tool-result-present",
+        "ai-sdk",
+        "/messages/1/content/0",
+        true,
+    ),
 ];
 
 fn doc(rule: &str, kind: &str) -> (String, Value) {
@@ -86,10 +241,20 @@ fn every_rule_cites_its_source() {
         // The provider's words, or a plain statement that they were not found.
         match r.error {
             Some(e) => assert!(!e.is_empty(), "{}", r.id),
-            None => assert!(r.advice.contains("not found") || r.severity == Severity::Warning, "{}", r.id),
+            None => assert!(
+                r.advice.contains("not found") || r.severity == Severity::Warning,
+                "{}",
+                r.id
+            ),
         }
         assert!(r.source.url().starts_with("https://"), "{}", r.id);
-        println!("{} [{}] {}: {}", r.id, r.severity.as_str(), r.source.label(), r.source.url());
+        println!(
+            "{} [{}] {}: {}",
+            r.id,
+            r.severity.as_str(),
+            r.source.label(),
+            r.source.url()
+        );
     }
 }
 
@@ -99,7 +264,9 @@ fn each_rejected_request_is_flagged_at_its_element() {
         let (_, v) = doc(rule, "rejected");
         let found = rules::check(format(fmt), &v);
         assert!(
-            found.iter().any(|f| f.rule == *rule && f.pointer == *pointer),
+            found
+                .iter()
+                .any(|f| f.rule == *rule && f.pointer == *pointer),
             "{rule}: not flagged at {pointer}; found {found:#?}"
         );
         let r = rules::rule(rule).expect("rule");
@@ -130,7 +297,10 @@ fn fixable_ones_are_clean_after_the_fix_and_fixing_again_changes_nothing() {
         let applied = rules::fix_all(format(fmt), &mut v);
         assert!(applied.contains(rule), "{rule}: {applied:?}");
         let left = rules::check(format(fmt), &v);
-        assert!(left.is_empty(), "{rule}: left after the fix {left:#?}\n{v:#}");
+        assert!(
+            left.is_empty(),
+            "{rule}: left after the fix {left:#?}\n{v:#}"
+        );
         let again = v.clone();
         assert!(rules::fix_all(format(fmt), &mut v).is_empty(), "{rule}");
         assert_eq!(v, again);
@@ -142,7 +312,10 @@ fn fixes_keep_calls_and_results_paired() {
     // Mistral: the call and its result get the same new id.
     let (_, mut v) = doc("mistral/tool-call-id", "rejected");
     rules::fix_all(Format::Mistral, &mut v);
-    let call = v["messages"][1]["tool_calls"][0]["id"].as_str().unwrap().to_string();
+    let call = v["messages"][1]["tool_calls"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(v["messages"][2]["tool_call_id"], call.as_str());
     assert!(rules::mistral::valid_id(&call));
     // Anthropic: the result moved first, the text kept after it.
@@ -160,7 +333,10 @@ fn fixes_keep_calls_and_results_paired() {
     // Bedrock: toolConfig names the tool the conversation calls.
     let (_, mut v) = doc("bedrock/tool-config", "rejected");
     rules::fix_all(Format::Bedrock, &mut v);
-    assert_eq!(v["toolConfig"]["tools"][0]["toolSpec"]["name"], "get_weather");
+    assert_eq!(
+        v["toolConfig"]["tools"][0]["toolSpec"]["name"],
+        "get_weather"
+    );
 }
 
 #[test]
@@ -178,13 +354,17 @@ fn cli_lint_prints_rule_findings_and_exits_1() {
             continue;
         }
         assert!(
-            out.lines().any(|l| l.starts_with(&line) && l.ends_with(&format!("[{rule}]"))),
+            out.lines()
+                .any(|l| l.starts_with(&line) && l.ends_with(&format!("[{rule}]"))),
             "{rule}: {out}\n{err}"
         );
         if r.severity == Severity::Error {
             assert_eq!(code, 1, "{rule}: {out}\n{err}");
             if let Some(e) = r.error {
-                assert!(out.contains(e), "{rule}: the provider's words are missing: {out}");
+                assert!(
+                    out.contains(e),
+                    "{rule}: the provider's words are missing: {out}"
+                );
             }
         }
     }
@@ -280,7 +460,10 @@ fn engine_findings(x: &toolscope::model::Exchange, strict: bool) -> Vec<String> 
             if found.severity != Severity::Error {
                 continue;
             }
-            if ENGINE_CANNOT.iter().any(|(fid, r, _)| *fid == f.id() && *r == found.rule) {
+            if ENGINE_CANNOT
+                .iter()
+                .any(|(fid, r, _)| *fid == f.id() && *r == found.rule)
+            {
                 continue;
             }
             if !strict && conversation_level(found.rule) {
