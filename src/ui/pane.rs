@@ -183,6 +183,16 @@ pub fn FormatPane(format: Format) -> impl IntoView {
 /// encodings always wait for their turn.
 const SMALL: usize = 64;
 
+/// What [`pane_work`] gives a pane: the encoding, the lint and argument findings, the spans,
+/// whether the encoding waits for its turn, and the provider rules broken.
+type PaneWork = (
+    RwSignal<Encoded>,
+    RwSignal<Vec<Finding>>,
+    SpanWork,
+    RwSignal<bool>,
+    RwSignal<Vec<rules::Finding>>,
+);
+
 /// Where a pane's element spans come from, and what asks for them.
 struct SpanWork {
     /// The spans of the current rendering (empty until computed).
@@ -196,16 +206,7 @@ struct SpanWork {
 /// A pane's derived data, computed by [`Job`]s: the encoding when the exchange or the view
 /// changes, then the findings, and the element spans when something is to be highlighted. The
 /// last signal is true while the encoding waits for its turn.
-fn pane_work(
-    format: Format,
-    typed: RwSignal<Option<String>>,
-) -> (
-    RwSignal<Encoded>,
-    RwSignal<Vec<Finding>>,
-    SpanWork,
-    RwSignal<bool>,
-    RwSignal<Vec<rules::Finding>>,
-) {
+fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
     let state = use_state();
     let encoded = RwSignal::new(Encoded {
         text: String::new(),
