@@ -12,7 +12,7 @@ pub const RULES: &[Rule] = &[Rule {
     severity: Severity::Error,
     error: Some("Missing `reasoning_content` field in the assistant message at message index 2. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"),
     matches: &["reasoning_content` field in the assistant message"],
-    source: Source::Docs("https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"),
+    source: Source::Reported("https://github.com/abhigyanpatwari/GitNexus/issues/43"),
     advice: "no mechanical fix: only DeepSeek can write reasoning_content; send back the reasoning_content its response carried with this tool call, or turn thinking off (\"thinking\": {\"type\": \"disabled\"})",
     check: reasoning_on_tool_calls,
     fix: None,

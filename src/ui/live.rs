@@ -627,17 +627,19 @@ fn start(state: AppState, live: LiveState) {
         return;
     }
     let target = live.target.get_untracked();
-    if !accepts_or_confirmed(state, &target) {
-        return;
-    }
     let run = state
         .exchange
-        .with_untracked(|x| Run::new(target, x, live.max_rounds.get_untracked()));
+        .with_untracked(|x| Run::new(target.clone(), x, live.max_rounds.get_untracked()));
     if let Some(p) = run.problem() {
         state.say_error(p);
         return;
     }
     let waiting = run.phase == Phase::AwaitingResults;
+    // A conversation that ends with the model's calls gets their results before anything is
+    // sent; any other is sent as it stands, so it is checked now.
+    if !waiting && !accepts_or_confirmed(state, &target) {
+        return;
+    }
     live.run.set(Some(run));
     live.drafts.set(Vec::new());
     if waiting {

@@ -30,11 +30,10 @@ pub fn FormatPane(format: Format) -> impl IntoView {
         })
     };
     let degraded = move || found.with(Vec::len) - rejected();
-    let problems = move || {
-        lints.with(|l| l.iter().filter(|f| f.severity != Severity::Info).count())
-            + found.with(Vec::len)
-    };
-    let suggested = move || lints.with(Vec::len) - problems();
+    let lint_problems =
+        move || lints.with(|l| l.iter().filter(|f| f.severity != Severity::Info).count());
+    let problems = move || lint_problems() + found.with(Vec::len);
+    let suggested = move || lints.with(Vec::len) - lint_problems();
     let losses = move || encoded.with(|e| crate::model::count_losses(&e.losses));
     let notes = move || encoded.with(|e| e.losses.len()) - losses();
     let note = notes::note(format);
@@ -150,7 +149,7 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                     on:toggle=move |ev| lints_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                     <summary>
                         {move || {
-                            let (n, all) = (problems(), lints.with(Vec::len));
+                            let (n, all) = (lint_problems(), lints.with(Vec::len));
                             match (n, all - n) {
                                 (0, 0) => format!("{}: every check passes", format.name()),
                                 (n, 0) => format!("Checks for {} ({n} to fix)", format.name()),
