@@ -11,7 +11,11 @@ use common::{big_exchange, measure};
 
 fn main() {
     let x = big_exchange();
-    println!("exchange: {} messages, {} tools", x.messages.len(), x.tools.len());
+    println!(
+        "exchange: {} messages, {} tools",
+        x.messages.len(),
+        x.tools.len()
+    );
     for f in Format::ALL {
         if f.is_text() {
             continue;

@@ -600,7 +600,7 @@ fn RuleItem(finding: rules::Finding, format: Format, encoded: RwSignal<Encoded>)
             {message}
             {words.map(|w| view! {
                 <blockquote class="provider-words" data-testid="rule-words">
-                    <span class="who">{provider} " says: "</span>
+                    <span class="who">{provider} " says (" {source_label} ", ids as in the source): "</span>
                     <q>{w}</q>
                 </blockquote>
             })}
