@@ -85,6 +85,9 @@ cases["anthropic/thinking-first"] = (
 cases["anthropic/thinking-signature"] = (
     ant([AU, {"role": "assistant", "content": [{"type": "thinking", "thinking": "Call the tool."}, tu("toolu_01A")]}, {"role": "user", "content": [tr("toolu_01A")]}], **TH_ON),
     ant([AU, {"role": "assistant", "content": [TH, tu("toolu_01A")]}, {"role": "user", "content": [tr("toolu_01A")]}], **TH_ON))
+cases["anthropic/thinking-disabled-final"] = (
+    ant([AU, {"role": "assistant", "content": [TH, {"type": "text", "text": "Let me"}]}]),
+    ant([AU, {"role": "assistant", "content": [{"type": "text", "text": "Let me"}]}]))
 cases["anthropic/thinking-forced-tool-choice"] = (
     ant([AU], tool_choice={"type": "any"}, **TH_ON),
     ant([AU], tool_choice={"type": "auto"}, **TH_ON))

@@ -86,6 +86,17 @@ pub const RULES: &[Rule] = &[
         check: forced_choice,
         fix: Some(choice_auto),
     },
+    Rule {
+        id: "anthropic/thinking-disabled-final",
+        provider: "Anthropic",
+        severity: Severity::Error,
+        error: Some("When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`. To use thinking blocks, enable `thinking` in your request."),
+        matches: &["When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`"],
+        source: Source::Reported("https://github.com/tailcallhq/forgecode/issues/1853"),
+        advice: "fix: drop the thinking blocks of the final assistant message, or turn thinking on",
+        check: thinking_when_disabled,
+        fix: Some(drop_final_thinking),
+    },
 ];
 
 fn blocks(m: &Value) -> &[Value] {
@@ -423,4 +434,54 @@ fn choice_auto(doc: &mut Value, _f: &Finding) -> bool {
         }
         None => false,
     }
+}
+
+fn is_thinking(b: &Value) -> bool {
+    matches!(kind(b), "thinking" | "redacted_thinking")
+}
+
+fn thinking_when_disabled(doc: &Value) -> Vec<Finding> {
+    if thinking(doc) {
+        return Vec::new();
+    }
+    let msgs = arr(doc, "messages");
+    let Some((i, last)) = msgs.iter().enumerate().last() else {
+        return Vec::new();
+    };
+    if role(last) != "assistant" {
+        return Vec::new();
+    }
+    blocks(last)
+        .iter()
+        .position(is_thinking)
+        .map(|j| {
+            Finding::new(
+                "anthropic/thinking-disabled-final",
+                format!("/messages/{i}/content/{j}"),
+                "thinking is off, but the final assistant message holds a thinking block",
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
+fn drop_final_thinking(doc: &mut Value, f: &Finding) -> bool {
+    let Some(i) = seg(&f.pointer, 1) else {
+        return false;
+    };
+    let Some(msgs) = doc.get_mut("messages").and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let Some(content) = msgs
+        .get_mut(i)
+        .and_then(|m| m.get_mut("content"))
+        .and_then(Value::as_array_mut)
+    else {
+        return false;
+    };
+    content.retain(|b| !is_thinking(b));
+    if content.is_empty() {
+        msgs.remove(i);
+    }
+    true
 }

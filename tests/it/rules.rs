@@ -105,6 +105,12 @@ const CASES: &[(&str, &str, &str, bool)] = &[
         true,
     ),
     (
+        "anthropic/thinking-disabled-final",
+        "anthropic",
+        "/messages/1/content/0",
+        true,
+    ),
+    (
         "bedrock/tool-config",
         "bedrock",
         "/messages/1/content/0",
@@ -420,7 +426,13 @@ fn line_of_points_into_the_text() {
 
 /// What the engine cannot meet, per (format, rule), and why. The pane shows these findings
 /// like any other (it runs the rules on the document it shows).
-const ENGINE_CANNOT: &[(&str, &str, &str)] = &[];
+const ENGINE_CANNOT: &[(&str, &str, &str)] = &[(
+    "anthropic",
+    "anthropic/thinking-disabled-final",
+    "the Anthropic encoder writes an assistant message's thinking blocks whether or not the \
+     request turns thinking on; for the final message with thinking off, Anthropic rejects it \
+     (the encoder's owner decides: drop them there, or turn thinking on)",
+)];
 
 /// Rules a conversation can break in any format (a call left without its result, a
 /// conversation that starts with the model's call): the engine carries the conversation as
