@@ -445,9 +445,10 @@ fn thinking_when_disabled(doc: &Value) -> Vec<Finding> {
         return Vec::new();
     }
     let msgs = arr(doc, "messages");
-    let Some((i, last)) = msgs.iter().enumerate().last() else {
+    let Some(last) = msgs.last() else {
         return Vec::new();
     };
+    let i = msgs.len() - 1;
     if role(last) != "assistant" {
         return Vec::new();
     }
