@@ -43,8 +43,12 @@ convert prints the document on stdout and what the target cannot carry on stderr
 format is detected when --from is left out. Exit status: 0 done, 1 bad input, 2 usage.
 lint validates tool-call arguments against the tool schemas and checks the tools against the
 target's rules (default: the source format; every format for canonical input), one finding a
-line as `<severity> <pointer>: <message> [<rule>]`; --target may be repeated. --fix prints
-the fixed document in the source format and the remaining findings on stderr; with several
+line as `<severity> <pointer>: <message> [<rule>]`; --target may be repeated. A provider's
+request is also checked against that provider's conversation rules (calls and results paired
+and in order, ids, turn order, tool configuration, reasoning state), pointers into the
+document as given, with the provider's own error text. --fix prints
+the fixed document in the source format (conversation rules fixed where the fix is
+mechanical) and the remaining findings on stderr; with several
 targets it fixes for all of them at once, or says on stderr which targets conflict and on what
 (`conflict: …`). --strict offers OpenAI strict mode for tools without it. --gemini-parameters
 also lists what Gemini's OpenAPI `parameters` subset would need of the schemas sent as
@@ -317,12 +321,32 @@ fn lint_command(
     let Some(text) = read_input(file.as_deref(), stdin, err) else {
         return 1;
     };
+    // The provider's conversation rules read the document as written, before (and even when
+    // not) it decodes into the model.
+    let value = serde_json::from_str::<serde_json::Value>(&text).ok();
+    let rule_findings = |format: Format| -> Vec<crate::rules::Finding> {
+        value
+            .as_ref()
+            .map(|v| crate::rules::check(format, v))
+            .unwrap_or_default()
+    };
     let (decoded, source) = match read_any(&text) {
         Ok(d) => d,
         Err(e) => {
+            // Not readable as a whole, but perhaps recognisably some provider's request: its
+            // rules still say what that provider will reject.
+            if let Ok((f, Kind::Request)) = Format::detect(&text) {
+                for r in rule_findings(f) {
+                    out.push_str(&format!("{r}\n"));
+                }
+            }
             err.push_str(&format!("toolscope: {e}\n"));
             return 1;
         }
+    };
+    let wire_request = match source {
+        Source::Wire(f, Kind::Request) => Some(f),
+        _ => None,
     };
     let x = decoded.exchange;
     let explicit = !chosen.is_empty();
@@ -339,7 +363,11 @@ fn lint_command(
         for f in &findings {
             out.push_str(&format!("{f}\n"));
         }
-        return i32::from(schema::has_errors(&findings));
+        let rules = wire_request.map(rule_findings).unwrap_or_default();
+        for r in &rules {
+            out.push_str(&format!("{r}\n"));
+        }
+        return i32::from(schema::has_errors(&findings) || crate::rules::has_errors(&rules));
     }
     if matches!(source, Source::Canonical) && !explicit {
         return usage(err, "--fix on a canonical document needs --target <format>");
@@ -369,21 +397,37 @@ fn lint_command(
         fixed = fit;
         remaining.extend(left);
     }
+    let mut rules_left = Vec::new();
     match source {
         Source::Canonical => out.push_str(&crate::formats::json::pretty(&fixed)),
         Source::Wire(f, kind) => {
             let enc = f.encode(&fixed, kind);
-            out.push_str(&enc.text);
+            // The provider's conversation rules fix the document as it will be sent.
+            match serde_json::from_str::<serde_json::Value>(&enc.text) {
+                Ok(mut doc) if kind == Kind::Request && !f.is_text() => {
+                    crate::rules::fix_all(f, &mut doc);
+                    rules_left = crate::rules::check(f, &doc);
+                    out.push_str(&crate::formats::json::pretty(&doc));
+                }
+                _ => out.push_str(&enc.text),
+            }
         }
     }
     out.push('\n');
     for f in &remaining {
         err.push_str(&format!("{f}\n"));
     }
+    for r in &rules_left {
+        err.push_str(&format!("{r}\n"));
+    }
     for c in &conflicts {
         err.push_str(&format!("conflict: {c}\n"));
     }
-    i32::from(schema::has_errors(&remaining) || !conflicts.is_empty())
+    i32::from(
+        schema::has_errors(&remaining)
+            || crate::rules::has_errors(&rules_left)
+            || !conflicts.is_empty(),
+    )
 }
 
 fn replay_command(

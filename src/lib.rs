@@ -1,7 +1,7 @@
 //! Toolscope: a tool-calling playground. One canonical exchange, rendered in every LLM
 //! provider's wire format, with what each format cannot carry reported as data.
 //!
-//! The core (`model`, `formats`, `schema`, `stream`, `share`, `edit`, `anchors`, `snippets`,
+//! The core (`model`, `formats`, `schema`, `rules`, `stream`, `share`, `edit`, `anchors`, `snippets`,
 //! `redact`, and `live` but for its `fetch`) is
 //! plain Rust with no UI imports, tested natively; the Leptos app (`ui`) exists only in the wasm
 //! build with the default `ui` feature (the lazy module, `lazy/`, builds without it), the command
@@ -20,6 +20,7 @@ pub mod present;
 pub mod providers;
 pub mod redact;
 pub mod replay;
+pub mod rules;
 pub mod schema;
 pub mod share;
 pub mod snippets;

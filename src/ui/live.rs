@@ -629,12 +629,17 @@ fn start(state: AppState, live: LiveState) {
     let target = live.target.get_untracked();
     let run = state
         .exchange
-        .with_untracked(|x| Run::new(target, x, live.max_rounds.get_untracked()));
+        .with_untracked(|x| Run::new(target.clone(), x, live.max_rounds.get_untracked()));
     if let Some(p) = run.problem() {
         state.say_error(p);
         return;
     }
     let waiting = run.phase == Phase::AwaitingResults;
+    // A conversation that ends with the model's calls gets their results before anything is
+    // sent; any other is sent as it stands, so it is checked now.
+    if !waiting && !accepts_or_confirmed(state, &target) {
+        return;
+    }
     live.run.set(Some(run));
     live.drafts.set(Vec::new());
     if waiting {
@@ -642,6 +647,59 @@ fn start(state: AppState, live: LiveState) {
     } else {
         send_round(state, live);
     }
+}
+
+/// Before Send: the request body in the target's format, checked against its provider's
+/// conversation rules. A request the provider will reject is sent only when the user says so
+/// (the findings are named in the question).
+fn accepts_or_confirmed(state: AppState, target: &Target) -> bool {
+    let format = target.format();
+    if format.is_text() {
+        return true;
+    }
+    let text = state
+        .exchange
+        .with_untracked(|x| format.encode(x, crate::formats::Kind::Request).text);
+    let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return true;
+    };
+    let found: Vec<String> = crate::rules::check(format, &doc)
+        .into_iter()
+        .filter(|f| f.severity == crate::rules::Severity::Error)
+        .map(|f| {
+            let words = f
+                .rule()
+                .and_then(|r| r.error.map(|e| format!(" {} says: \"{e}\"", r.provider)))
+                .unwrap_or_default();
+            format!(
+                "• {} at {}: {}.{words} [{}]",
+                format.name(),
+                f.pointer,
+                f.message,
+                f.rule
+            )
+        })
+        .collect();
+    if found.is_empty() {
+        return true;
+    }
+    let question = format!(
+        "{} will reject this request:\n\n{}\n\nThe pane's checks offer a fix. Send anyway?",
+        format.name(),
+        found.join("\n")
+    );
+    let yes = web_sys::window()
+        .and_then(|w| w.confirm_with_message(&question).ok())
+        .unwrap_or(false);
+    if !yes {
+        state.say_error(format!(
+            "Not sent: {} would reject it ({}). See the {} pane's checks for the fix.",
+            format.name(),
+            found.len(),
+            format.name()
+        ));
+    }
+    yes
 }
 
 fn stop(live: LiveState) {
@@ -1039,6 +1097,14 @@ fn RunLog() -> impl IntoView {
     }
 }
 
+/// The provider rule a failed round's error body names, for the run's target format.
+fn named_rule(live: LiveState, body: &str) -> Option<&'static crate::rules::Rule> {
+    let format = live
+        .run
+        .with_untracked(|r| r.as_ref().map(|r| r.target.format()))?;
+    crate::rules::match_error(format, body)
+}
+
 /// What a round shows once it ended (or failed): compared, so a streamed chunk re-renders only
 /// the head line and the streaming view, never the whole round.
 #[derive(Clone, PartialEq)]
@@ -1157,7 +1223,13 @@ fn RoundView(i: usize) -> impl IntoView {
                         <p><strong>{if e.status == 0 { "Request failed".to_string() } else { format!("HTTP {}", e.status) }}</strong>
                             {e.kind.map(|k| format!(" · {k}"))}
                             {e.retry_after.map(|r| format!(" · retry after {r} s"))}</p>
-                        <p data-testid="live-error-message">{e.message}</p>
+                        <p data-testid="live-error-message">{e.message.clone()}</p>
+                        {named_rule(live, &e.body).map(|r| view! {
+                            <p class="live-rule" data-testid="live-error-rule">
+                                "This is the rule " <code>{r.id}</code> ": " {r.advice} " "
+                                <a href=r.source.url() target="_blank" rel="noopener noreferrer">{r.source.label()}</a>
+                            </p>
+                        })}
                         {e.hint.map(|h| view! { <p class="muted">{h}</p> })}
                         {(!e.body.is_empty()).then(|| view! {
                             <details><summary>"Response body"</summary><pre class="small-code mono">{e.body}</pre></details>

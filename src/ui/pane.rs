@@ -8,6 +8,7 @@ use super::state::{use_state, Origin};
 use crate::anchors::{self, Element, Span};
 use crate::formats::{notes, Encoded, Format, Kind};
 use crate::model::{Loss, LossKind};
+use crate::rules;
 use crate::schema::{self, Finding, LintOptions, Severity, Target};
 use crate::snippets::Lang;
 use leptos::prelude::*;
@@ -17,13 +18,22 @@ use leptos::prelude::*;
 pub fn FormatPane(format: Format) -> impl IntoView {
     let id = format.id();
     let draft = Draft::new(Origin::Pane(format), Some(format));
-    let (encoded, lints, spans, stale) = pane_work(format, draft.text);
+    let (encoded, lints, spans, stale, found) = pane_work(format, draft.text);
     let rendered = Signal::derive(move || encoded.with(|e| e.text.clone()));
     let shown = draft.shown(rendered);
     let links = draft.links(spans.memo);
-    let problems =
+    let rejected = move || {
+        found.with(|r| {
+            r.iter()
+                .filter(|f| f.severity == rules::Severity::Error)
+                .count()
+        })
+    };
+    let degraded = move || found.with(Vec::len) - rejected();
+    let lint_problems =
         move || lints.with(|l| l.iter().filter(|f| f.severity != Severity::Info).count());
-    let suggested = move || lints.with(Vec::len) - problems();
+    let problems = move || lint_problems() + found.with(Vec::len);
+    let suggested = move || lints.with(Vec::len) - lint_problems();
     let losses = move || encoded.with(|e| crate::model::count_losses(&e.losses));
     let notes = move || encoded.with(|e| e.losses.len()) - losses();
     let note = notes::note(format);
@@ -54,13 +64,16 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                     class="badge lint"
                     class:clean=move || problems() == 0
                     data-testid=format!("lint-badge-{id}")
-                    title=move || format!("This provider's lint and argument checks: {} to fix, {} suggested", problems(), suggested())
+                    class:rejected=move || rejected() != 0
+                    title=move || format!("This provider's conversation rules, lint and argument checks: {} to fix ({} the provider rejects), {} suggested", problems(), rejected(), suggested())
                 >
                     {move || {
-                        let head = match problems() {
-                            0 => "checks pass".to_string(),
-                            1 => "1 finding".to_string(),
-                            n => format!("{n} findings"),
+                        let head = match (rejected(), problems()) {
+                            (0, 0) => "checks pass".to_string(),
+                            (0, 1) => "1 finding".to_string(),
+                            (0, n) => format!("{n} findings"),
+                            (r, n) if r == n => format!("will be rejected: {r}"),
+                            (r, n) => format!("will be rejected: {r} · {} more", n - r),
                         };
                         match suggested() {
                             0 => head,
@@ -135,11 +148,25 @@ pub fn FormatPane(format: Format) -> impl IntoView {
                         })}
                     </ul>
                 </details>
+                <Show when=move || found.with(|r| !r.is_empty())>
+                    <details class="rules" open=true data-testid=format!("rules-{id}")>
+                        <summary class:rejected=move || rejected() != 0>
+                            {move || match (rejected(), degraded()) {
+                                (0, w) => format!("{} accepts this, with {w} warning(s)", format.name()),
+                                (e, 0) => format!("{} will reject this request ({e})", format.name()),
+                                (e, w) => format!("{} will reject this request ({e}; {w} warning(s))", format.name()),
+                            }}
+                        </summary>
+                        <ul>
+                            {move || found.get().into_iter().map(|f| view! { <RuleItem finding=f format=format encoded=encoded /> }).collect_view()}
+                        </ul>
+                    </details>
+                </Show>
                 <details class="lints" data-testid=format!("lints-{id}")
                     on:toggle=move |ev| lints_open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
                     <summary>
                         {move || {
-                            let (n, all) = (problems(), lints.with(Vec::len));
+                            let (n, all) = (lint_problems(), lints.with(Vec::len));
                             match (n, all - n) {
                                 (0, 0) => format!("{}: every check passes", format.name()),
                                 (n, 0) => format!("Checks for {} ({n} to fix)", format.name()),
@@ -172,6 +199,16 @@ pub fn FormatPane(format: Format) -> impl IntoView {
 /// encodings always wait for their turn.
 const SMALL: usize = 64;
 
+/// What [`pane_work`] gives a pane: the encoding, the lint and argument findings, the spans,
+/// whether the encoding waits for its turn, and the provider rules broken.
+type PaneWork = (
+    RwSignal<Encoded>,
+    RwSignal<Vec<Finding>>,
+    SpanWork,
+    RwSignal<bool>,
+    RwSignal<Vec<rules::Finding>>,
+);
+
 /// Where a pane's element spans come from, and what asks for them.
 struct SpanWork {
     /// The spans of the current rendering (empty until computed).
@@ -185,21 +222,14 @@ struct SpanWork {
 /// A pane's derived data, computed by [`Job`]s: the encoding when the exchange or the view
 /// changes, then the findings, and the element spans when something is to be highlighted. The
 /// last signal is true while the encoding waits for its turn.
-fn pane_work(
-    format: Format,
-    typed: RwSignal<Option<String>>,
-) -> (
-    RwSignal<Encoded>,
-    RwSignal<Vec<Finding>>,
-    SpanWork,
-    RwSignal<bool>,
-) {
+fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
     let state = use_state();
     let encoded = RwSignal::new(Encoded {
         text: String::new(),
         losses: Vec::new(),
     });
     let lints: RwSignal<Vec<Finding>> = RwSignal::new(Vec::new());
+    let found: RwSignal<Vec<rules::Finding>> = RwSignal::new(Vec::new());
     let spans: RwSignal<Option<Vec<(Element, Span)>>> = RwSignal::new(None);
     let stale = RwSignal::new(false);
     let pointer_in = RwSignal::new(false);
@@ -259,6 +289,31 @@ fn pane_work(
         }
     };
     let job = StoredValue::new_local(Job::new(run));
+    // The provider's conversation rules, on the document the pane shows, in a turn of their
+    // own after the encoding (one parse of the text and one pass over it).
+    let check_rules = move || {
+        let Some(kind) = state.kind.try_get_untracked() else {
+            return;
+        };
+        let now = if kind == Kind::Request && !format.is_text() {
+            encoded.with_untracked(|e| {
+                serde_json::from_str::<serde_json::Value>(&e.text)
+                    .map(|v| rules::check(format, &v))
+                    .unwrap_or_default()
+            })
+        } else {
+            Vec::new()
+        };
+        if found.try_with_untracked(|old| *old != now) == Some(true) {
+            found.set(now);
+        }
+    };
+    let rule_job = StoredValue::new_local(Job::later(check_rules));
+    // Each new rendering asks for the rules again.
+    Effect::new(move |_| {
+        encoded.track();
+        rule_job.with_value(Job::request);
+    });
     // The findings (the badges' counts) in a turn of their own: at thousands of messages an
     // encoding and a lint together made one task too long.
     let check = move || {
@@ -307,12 +362,14 @@ fn pane_work(
         let held = typed.with(Option::is_some);
         job.with_value(|j| j.set_deferred(held));
         checks.with_value(|j| j.set_deferred(held));
+        rule_job.with_value(|j| j.set_deferred(held));
     });
     Effect::new(move |_| {
         if let Some(el) = host.get() {
             let el: web_sys::Element = el.into();
             job.with_value(|j| j.set_host(Some(el.clone())));
-            checks.with_value(|j| j.set_host(Some(el)));
+            checks.with_value(|j| j.set_host(Some(el.clone())));
+            rule_job.with_value(|j| j.set_host(Some(el)));
         }
     });
     // The exchange or the view changed: re-encode (the first run is the mount).
@@ -358,6 +415,7 @@ fn pane_work(
             host,
         },
         stale,
+        found,
     )
 }
 
@@ -500,6 +558,79 @@ fn FindingItem(finding: Finding, format: Format) -> impl IntoView {
                     " "
                     <span class="side-effects" data-testid="lint-fix-effects">{move || effects.get()}</span>
                 </Show>
+            </Show>
+        </li>
+    }
+}
+
+/// One provider rule broken: where (pointer and line in the pane's document), what, the
+/// provider's own words and where they come from, and the fix (or what to do instead).
+#[component]
+fn RuleItem(finding: rules::Finding, format: Format, encoded: RwSignal<Encoded>) -> impl IntoView {
+    let state = use_state();
+    let sev = finding.severity.as_str();
+    let rule = finding.rule();
+    let line = encoded.with_untracked(|e| rules::line_of(&e.text, &finding.pointer));
+    let place = match line {
+        Some(l) => format!("line {l}"),
+        None => finding.pointer.clone(),
+    };
+    let words = rule.and_then(|r| r.error);
+    let provider = rule.map_or("", |r| r.provider);
+    let (source, source_label) = rule.map_or(("", ""), |r| (r.source.url(), r.source.label()));
+    let advice = rule.map_or("", |r| r.advice);
+    let fixable = rule.is_some_and(|r| r.fix.is_some());
+    let id = finding.rule;
+    let (pointer, message) = (finding.pointer.clone(), finding.message.clone());
+    // The fix rewrites the document the pane shows and reads it back, as an edit typed in the
+    // pane is: the state before is kept, with Undo.
+    let apply = move |_| {
+        let text = encoded.with_untracked(|e| e.text.clone());
+        let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(&text) else {
+            return;
+        };
+        if !rules::apply(&mut doc, &finding) {
+            state.say_error(format!(
+                "The fix for {id} could not be applied to this document."
+            ));
+            return;
+        }
+        let fixed = crate::formats::json::pretty(&doc);
+        match format.decode(&fixed, Kind::Request) {
+            Ok(d) => {
+                let undo = state.checkpoint(&format!("before the fix for {id}"));
+                state.set_from(Origin::Outside, d.exchange);
+                state.tell(format!("Fixed for {}: {id}.", format.name()), undo);
+            }
+            Err(e) => state.say_error(format!(
+                "The fixed {} document does not read back: {e}",
+                format.name()
+            )),
+        }
+    };
+    view! {
+        <li class=format!("finding rule {sev}") data-testid="rule-finding" data-rule=id>
+            <span class=format!("sev {sev}")>{if sev == "error" { "rejected" } else { "warning" }}</span>
+            " "
+            <code title=pointer>{place}</code>
+            " "
+            {message}
+            {words.map(|w| view! {
+                <blockquote class="provider-words" data-testid="rule-words">
+                    <span class="who">{provider} " says (" {source_label} ", ids as in the source): "</span>
+                    <q>{w}</q>
+                </blockquote>
+            })}
+            <span class="advice">{advice}</span>
+            " "
+            <a class="source" href=source target="_blank" rel="noopener noreferrer">{source_label}</a>
+            " "
+            <code class="rule">{id}</code>
+            <Show when=move || fixable>
+                " "
+                <button type="button" class="fix" data-testid="rule-fix" title=format!("Apply the fix for {id} to the {} document (Undo brings it back)", format.name()) on:click=apply.clone()>
+                    "Fix"
+                </button>
             </Show>
         </li>
     }

@@ -49,6 +49,7 @@ mod reasoning_responses;
 mod redact;
 mod registry;
 mod roundtrip;
+mod rules;
 mod schema;
 mod schema_diff;
 mod sdk;

@@ -1,0 +1,374 @@
+//! Will the provider accept it? Each provider's conversation rules, checked on the request body
+//! in that provider's own format (the document a pane shows and `toolscope lint` reads), before
+//! anything is sent.
+//!
+//! A [`Rule`] is data: an id, the provider, how bad breaking it is, the provider's own error
+//! text (quoted from its docs or from a user's report, with the link), a check over the wire
+//! document and, where the repair is mechanical, a fix that rewrites the document. Findings
+//! point into the document by JSON pointer, so the pane can show the element and the command
+//! line can print the spot.
+//!
+//! The rules read the provider's spelling directly (`tool_use`, `functionCall`, `toolUse`,
+//! `function_call_output`, `reasoning_content`, …) and nothing of the canonical model: they
+//! judge the bytes that would be sent. Every check is one pass over the document (ids are
+//! looked up in hash sets), so running a provider's rules costs about what reading it does.
+//!
+//! One file per provider family: [`openai_chat`] (and its dialects' shared pairing checks),
+//! [`responses`], [`anthropic`], [`gemini`], [`bedrock`], [`mistral`], [`deepseek`],
+//! [`cohere`], [`ollama`], [`mcp`], [`ai_sdk`].
+
+pub mod ai_sdk;
+pub mod anthropic;
+pub mod bedrock;
+pub mod cohere;
+pub mod deepseek;
+pub mod gemini;
+pub mod mcp;
+pub mod mistral;
+pub mod ollama;
+pub mod openai_chat;
+pub mod responses;
+
+use crate::formats::Format;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// What the text of a result written by a fix says (a call answered with an error result).
+pub const NO_RESULT: &str =
+    "Error: this call has no recorded result (answered by Toolscope's fix).";
+
+/// How bad breaking a rule is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The provider rejects the request (HTTP 400 or 404).
+    Error,
+    /// Accepted, but the answer degrades (documented by the provider).
+    Warning,
+}
+
+impl Severity {
+    /// `error`, `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// Where a rule comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "url", rename_all = "snake_case")]
+pub enum Source {
+    /// The provider's documentation says so.
+    Docs(&'static str),
+    /// Users reported the provider's error; the link is to one such report.
+    Reported(&'static str),
+}
+
+impl Source {
+    /// The link.
+    pub fn url(self) -> &'static str {
+        match self {
+            Source::Docs(u) | Source::Reported(u) => u,
+        }
+    }
+
+    /// `docs` or `reported`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Source::Docs(_) => "docs",
+            Source::Reported(_) => "reported",
+        }
+    }
+}
+
+/// A check: every finding of one rule in a wire document.
+pub type Check = fn(&Value) -> Vec<Finding>;
+
+/// A fix: rewrite the document so that this finding goes; false when it could not.
+pub type FixFn = fn(&mut Value, &Finding) -> bool;
+
+/// One provider rule.
+pub struct Rule {
+    /// `anthropic/tool-result-first`.
+    pub id: &'static str,
+    /// The provider, for a person (`Anthropic`).
+    pub provider: &'static str,
+    /// Error when the provider rejects the request, warning when it only degrades.
+    pub severity: Severity,
+    /// The provider's own error text, quoted from the source (one real instance: ids and
+    /// indices in it are the reporter's). `None` when no exact text was found.
+    pub error: Option<&'static str>,
+    /// Stable pieces of the provider's error text: a 400 whose body holds every one of them
+    /// is this rule's.
+    pub matches: &'static [&'static str],
+    /// Where the rule comes from.
+    pub source: Source,
+    /// What to do (the fix's label when there is one, else what to do instead).
+    pub advice: &'static str,
+    /// The check.
+    pub check: Check,
+    /// The mechanical fix, when there is one.
+    pub fix: Option<FixFn>,
+}
+
+impl fmt::Debug for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Rule").field("id", &self.id).finish()
+    }
+}
+
+/// One broken rule in a document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// JSON pointer into the wire document (`/messages/2/content/0`).
+    pub pointer: String,
+    /// The rule's id.
+    pub rule: &'static str,
+    /// The rule's severity (set by [`check`]).
+    pub severity: Severity,
+    /// What is wrong here, for a person.
+    pub message: String,
+    /// The id (or name) the finding is about, when a fix needs it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+}
+
+impl Finding {
+    /// A finding of `rule` at `pointer` (severity set by [`check`]).
+    pub fn new(rule: &'static str, pointer: String, message: impl Into<String>) -> Self {
+        Finding {
+            pointer,
+            rule,
+            severity: Severity::Error,
+            message: message.into(),
+            subject: None,
+        }
+    }
+
+    /// About this id or name.
+    pub fn about(mut self, subject: impl Into<String>) -> Self {
+        self.subject = Some(subject.into());
+        self
+    }
+
+    /// The rule this finding breaks.
+    pub fn rule(&self) -> Option<&'static Rule> {
+        rule(self.rule)
+    }
+}
+
+impl fmt::Display for Finding {
+    /// `error /messages/2/content/0: … [anthropic/tool-result-first]`, with the provider's
+    /// words when the rule has them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.severity.as_str(),
+            self.pointer,
+            self.message
+        )?;
+        if let Some(r) = self.rule() {
+            match r.error {
+                Some(e) => write!(f, " ({} says: \"{}\")", r.provider, e)?,
+                None => write!(f, " ({})", r.provider)?,
+            }
+            write!(f, "; {}", r.advice)?;
+        }
+        write!(f, " [{}]", self.rule)
+    }
+}
+
+/// The rules a format's requests are checked against (none for the legacy XML prompt).
+pub fn rules_for(format: Format) -> Vec<&'static Rule> {
+    let sets: &[&'static [Rule]] = match format {
+        Format::OpenAiChat => &[openai_chat::RULES],
+        Format::OpenAiResponses => &[responses::RULES],
+        Format::Anthropic => &[anthropic::RULES],
+        Format::Gemini => &[gemini::RULES],
+        Format::Bedrock => &[bedrock::RULES],
+        Format::Mcp => &[mcp::RULES],
+        Format::AnthropicXml => &[],
+        Format::DeepSeek => &[openai_chat::RULES, deepseek::RULES],
+        Format::Mistral => &[openai_chat::RULES, mistral::RULES],
+        Format::Cohere => &[cohere::RULES],
+        Format::Ollama => &[ollama::RULES],
+        Format::AiSdk => &[ai_sdk::RULES],
+    };
+    sets.iter().flat_map(|s| s.iter()).collect()
+}
+
+/// Every rule, each once.
+pub fn all() -> Vec<&'static Rule> {
+    let mut out: Vec<&'static Rule> = Vec::new();
+    for f in Format::ALL {
+        for r in rules_for(f) {
+            if !out.iter().any(|o| o.id == r.id) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// The 1-based line where the element at `pointer` starts in the document's text.
+pub fn line_of(text: &str, pointer: &str) -> Option<usize> {
+    let at = crate::formats::json::locate(text, pointer)?;
+    Some(
+        text.as_bytes()[..at.min(text.len())]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1,
+    )
+}
+
+/// The rule with this id.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    [
+        openai_chat::RULES,
+        responses::RULES,
+        anthropic::RULES,
+        gemini::RULES,
+        bedrock::RULES,
+        mcp::RULES,
+        deepseek::RULES,
+        mistral::RULES,
+        cohere::RULES,
+        ollama::RULES,
+        ai_sdk::RULES,
+    ]
+    .into_iter()
+    .flat_map(|s| s.iter())
+    .find(|r| r.id == id)
+}
+
+/// Every finding of a format's rules in its request body `doc`, in document order per rule.
+pub fn check(format: Format, doc: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for r in rules_for(format) {
+        for mut f in (r.check)(doc) {
+            f.severity = r.severity;
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// True when a finding is an error (the provider rejects the request).
+pub fn has_errors(found: &[Finding]) -> bool {
+    found.iter().any(|f| f.severity == Severity::Error)
+}
+
+/// Apply the fix of one finding; false when its rule has none or it could not be applied.
+pub fn apply(doc: &mut Value, f: &Finding) -> bool {
+    match f.rule().and_then(|r| r.fix) {
+        Some(fix) => fix(doc, f),
+        None => false,
+    }
+}
+
+/// Apply every mechanical fix of a format's rules until none is left: the rules that were
+/// fixed (one entry per fix applied). Each fix can move what the others point at, so the
+/// rules run again after each; the loop ends because a fix that changes nothing stops it.
+pub fn fix_all(format: Format, doc: &mut Value) -> Vec<&'static str> {
+    let mut applied = Vec::new();
+    let budget = check(format, doc).len() * 4 + 16;
+    for _ in 0..budget {
+        let found = check(format, doc);
+        let Some(f) = found
+            .iter()
+            .find(|f| f.rule().is_some_and(|r| r.fix.is_some()))
+        else {
+            break;
+        };
+        if !apply(doc, f) {
+            break;
+        }
+        applied.push(f.rule);
+    }
+    applied
+}
+
+/// The rule a provider's error answer (its body as text) names, among a format's rules.
+pub fn match_error(format: Format, body: &str) -> Option<&'static Rule> {
+    rules_for(format)
+        .into_iter()
+        .find(|r| !r.matches.is_empty() && r.matches.iter().all(|m| body.contains(m)))
+}
+
+// ---- Helpers the rule files share -------------------------------------------------------
+
+/// One pointer segment, escaped (`~` → `~0`, `/` → `~1`).
+pub(crate) fn esc(s: &str) -> String {
+    if s.contains(['~', '/']) {
+        s.replace('~', "~0").replace('/', "~1")
+    } else {
+        s.to_string()
+    }
+}
+
+/// The array at `key` of `v`, or an empty slice.
+pub(crate) fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+/// The string at `key` of `v`.
+pub(crate) fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// The `n`th segment of a pointer, as an index (`/messages/3/content/1`, 1 → 3).
+pub(crate) fn seg(pointer: &str, n: usize) -> Option<usize> {
+    pointer.split('/').nth(n + 1)?.parse().ok()
+}
+
+/// A role's content as blocks: a string content becomes one text block of `text_key` spelling
+/// (`{"type": "text", "text": …}` for Anthropic).
+pub(crate) fn blocks_mut(
+    msg: &mut Value,
+    text_block: impl Fn(String) -> Value,
+) -> Option<&mut Vec<Value>> {
+    if let Some(s) = msg.get("content").and_then(Value::as_str) {
+        let s = s.to_string();
+        msg["content"] = Value::Array(if s.is_empty() {
+            vec![]
+        } else {
+            vec![text_block(s)]
+        });
+    }
+    msg.get_mut("content").and_then(Value::as_array_mut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_found_by_its_id_and_cites_a_source() {
+        for r in all() {
+            assert_eq!(rule(r.id).map(|x| x.id), Some(r.id));
+            assert!(r.source.url().starts_with("https://"), "{}", r.id);
+            assert!(!r.advice.is_empty(), "{}", r.id);
+            if let Some(e) = r.error {
+                for m in r.matches {
+                    assert!(e.contains(m), "{}: {m:?} is not in its error text", r.id);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pointer_segments_escape() {
+        assert_eq!(esc("a/b~c"), "a~1b~0c");
+        assert_eq!(seg("/messages/3/content/1", 1), Some(3));
+        assert_eq!(seg("/messages/3/content/1", 3), Some(1));
+    }
+}
