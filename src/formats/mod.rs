@@ -456,10 +456,41 @@ fn decode_value_with<C: Codec>(
     }
 }
 
+/// The formats that have no free-text tool and do not write one themselves.
+const CUSTOM_AS_FUNCTION: [&str; 5] = ["gemini", "bedrock", "ai-sdk", "mcp", "anthropic-xml"];
+
 fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
     match kind {
         Kind::Request => {
+            // Formats without a free-text tool of their own get a custom tool as a function
+            // with one string parameter, its grammar in the description.
+            let plain;
+            let mut custom = Vec::new();
+            let x = if CUSTOM_AS_FUNCTION.contains(&C::ID) && x.tools.iter().any(|t| t.custom.is_some()) {
+                let mut y = x.clone();
+                for (i, t) in y.tools.iter_mut().enumerate() {
+                    if let Some(format) = t.custom.clone() {
+                        *t = shared::custom_function(t, &format);
+                        custom.push((i, t.name.clone()));
+                    }
+                }
+                plain = y;
+                &plain
+            } else {
+                x
+            };
             let mut enc = C::write_request(x);
+            for (i, name) in custom {
+                enc.losses.push(Loss {
+                    pointer: format!("/tools/{i}/custom"),
+                    target: None,
+                    kind: crate::model::LossKind::Rewritten,
+                    what: format!("custom tool {name} sent as a function with one string input"),
+                    why: "this format's tools take JSON arguments, not free text under a grammar; \
+                          the grammar is put in the description"
+                        .into(),
+                });
+            }
             shared::names_the_calls_carry(x, &mut enc.losses);
             enc
         }

@@ -329,6 +329,34 @@ pub(crate) fn drop_hosted<'l>(
     losses.dropped(pointer.to_string(), h.what(), h.why_dropped())
 }
 
+/// A custom (free-text input) tool as a function: one string parameter `input`, the input
+/// format (a grammar) in the description.
+pub(crate) fn custom_function(t: &Tool, format: &Value) -> Tool {
+    let mut f = t.clone();
+    f.custom = None;
+    let grammar = format.get("grammar").unwrap_or(format);
+    let rule = match (
+        grammar.get("syntax").and_then(Value::as_str),
+        grammar.get("definition").and_then(Value::as_str),
+    ) {
+        (Some(syntax), Some(definition)) => Some(format!(
+            "`input` must match this {syntax} grammar:\n{definition}"
+        )),
+        _ if format.get("type").and_then(Value::as_str) == Some("text") => None,
+        _ => Some(format!("`input` format: {format}")),
+    };
+    f.description = match (t.description.as_deref(), rule) {
+        (Some(d), Some(r)) => Some(format!("{d}\n\n{r}")),
+        (d, r) => r.or(d.map(String::from)),
+    };
+    f.input_schema = serde_json::json!({
+        "type": "object",
+        "properties": {"input": {"type": "string"}},
+        "required": ["input"]
+    });
+    f
+}
+
 #[cfg(test)]
 mod common_field_tests {
     use super::*;

@@ -29,6 +29,7 @@ mod hf;
 mod history;
 mod honest_losses;
 mod honest_replay;
+mod hosted_everywhere;
 mod layers;
 mod limits;
 mod live;

@@ -53,8 +53,13 @@ fn decode(name: &str, kind: Kind) -> Exchange {
 
 /// The formats that talk to a model (an MCP transcript drops whole conversation messages,
 /// named as such, rather than their parts).
+/// The formats that send a conversation to one provider: MCP carries no conversation, and the
+/// AI SDK keeps each provider's state under `providerOptions.<provider>`, which the SDK hands
+/// only to that provider (checked in `reasoning_ai_sdk`).
 fn providers() -> impl Iterator<Item = Format> {
-    Format::ALL.into_iter().filter(|f| *f != Format::Mcp)
+    Format::ALL
+        .into_iter()
+        .filter(|f| !matches!(f, Format::Mcp | Format::AiSdk))
 }
 
 fn reasoning_losses(losses: &[Loss]) -> Vec<(String, String)> {

@@ -701,12 +701,24 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
         }
     }
 
-    let tools: Vec<ToolDescription> = x
-        .tools
-        .iter()
-        .enumerate()
-        .map(|(i, t)| encode_tool(i, t, &mut losses))
-        .collect();
+    let mut tools: Vec<ToolDescription> = Vec::with_capacity(x.tools.len());
+    for (i, t) in x.tools.iter().enumerate() {
+        match &t.hosted {
+            // A provider-run tool is no function the prompt could describe.
+            Some(h) => {
+                losses.dropped(
+                    format!("/tools/{i}"),
+                    format!("{} {} tool", crate::model::provider_name(&h.provider), h.kind),
+                    format!(
+                        "run by {} on its servers; the legacy prompt describes only functions \
+                         the client runs",
+                        crate::model::provider_name(&h.provider)
+                    ),
+                );
+            }
+            None => tools.push(encode_tool(i, t, &mut losses)),
+        }
+    }
     let system = match &x.system {
         Some(s) if s.is_empty() => {
             losses.dropped(

@@ -91,33 +91,6 @@ fn reasons(model: &str) -> bool {
         .any(|p| m.starts_with(p))
 }
 
-/// A custom (free-text input) tool as a function: one string parameter `input`, the input
-/// format (a grammar) in the description.
-fn custom_function(t: &Tool, format: &Value) -> Tool {
-    let mut f = t.clone();
-    f.custom = None;
-    let grammar = format.get("grammar").unwrap_or(format);
-    let rule = match (
-        grammar.get("syntax").and_then(Value::as_str),
-        grammar.get("definition").and_then(Value::as_str),
-    ) {
-        (Some(syntax), Some(definition)) => Some(format!(
-            "`input` must match this {syntax} grammar:\n{definition}"
-        )),
-        _ if format.get("type").and_then(Value::as_str) == Some("text") => None,
-        _ => Some(format!("`input` format: {format}")),
-    };
-    f.description = match (t.description.as_deref(), rule) {
-        (Some(d), Some(r)) => Some(format!("{d}\n\n{r}")),
-        (d, r) => r.or(d.map(String::from)),
-    };
-    f.input_schema = serde_json::json!({
-        "type": "object",
-        "properties": {"input": {"type": "string"}},
-        "required": ["input"]
-    });
-    f
-}
 
 /// True for a thinking content item (Mistral, Cohere): reasoning, not text.
 fn is_thinking(c: &ContentPart) -> bool {
@@ -1468,7 +1441,7 @@ impl Enc {
                     format!("custom tool {}", t.name),
                     "sent as a function with one string parameter `input`; its input format is in the description",
                 );
-                custom_function(t, format)
+                shared::custom_function(t, format)
             });
             let t = custom.as_ref().unwrap_or(t);
             self.losses.foreign_extra(&t.extra, id, &p);

@@ -249,7 +249,7 @@ pub(super) fn encode_reasoning(
                 o.why_dropped()
             )
         } else {
-            format!("{}; this document goes to {target}", o.why_dropped())
+            o.why_dropped()
         };
         let at = if keep {
             format!("{pp}/opaque")
