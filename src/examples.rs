@@ -72,6 +72,16 @@ pub const EXAMPLES: &[Example] = &[
         source: include_str!("../tests/fixtures/gallery/strict_mode.json"),
     },
     canonical!(
+        "thinking_tools",
+        "Claude thinks, then calls a tool",
+        "A reasoning-model tool loop: signed thinking before the call, which only Anthropic can verify; every other pane says what it drops."
+    ),
+    canonical!(
+        "hosted_search",
+        "Web search run by the provider",
+        "Anthropic's web_search server tool, recorded: the call and its results run on Anthropic's side and exist in no other format."
+    ),
+    canonical!(
         "no_args",
         "Tool without arguments",
         "An empty schema and empty arguments: {} versus \"\" versus nothing."

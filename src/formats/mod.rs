@@ -466,7 +466,9 @@ fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
             // with one string parameter, its grammar in the description.
             let plain;
             let mut custom = Vec::new();
-            let x = if CUSTOM_AS_FUNCTION.contains(&C::ID) && x.tools.iter().any(|t| t.custom.is_some()) {
+            let x = if CUSTOM_AS_FUNCTION.contains(&C::ID)
+                && x.tools.iter().any(|t| t.custom.is_some())
+            {
                 let mut y = x.clone();
                 for (i, t) in y.tools.iter_mut().enumerate() {
                     if let Some(format) = t.custom.clone() {

@@ -36,9 +36,16 @@ fn hosted_everywhere_a_foreign_hosted_tool_is_never_a_function_and_is_named() {
         let enc = f.encode(&x, Kind::Request);
         let body = &enc.text;
         let hosted_named = enc.losses.iter().any(|l| {
-            l.kind == LossKind::Dropped && l.pointer.starts_with("/tools") && l.what.contains("web_search")
+            l.kind == LossKind::Dropped
+                && l.pointer.starts_with("/tools")
+                && l.what.contains("web_search")
         });
-        assert!(hosted_named, "{}: no loss names the web_search tool: {:?}", f.id(), enc.losses);
+        assert!(
+            hosted_named,
+            "{}: no loss names the web_search tool: {:?}",
+            f.id(),
+            enc.losses
+        );
         // The function get_time is still sent.
         assert!(body.contains("get_time"), "{}: get_time missing", f.id());
         // A hosted tool sent as a function would carry its name as a declared function name.
@@ -63,7 +70,15 @@ fn hosted_everywhere_a_custom_tool_becomes_a_string_function_with_a_loss() {
         }
         let enc = f.encode(&x, Kind::Request);
         assert!(enc.text.contains("calc"), "{}: calc missing", f.id());
-        let named = enc.losses.iter().any(|l| l.pointer.starts_with("/tools") && l.what.contains("calc") && l.is_loss());
-        assert!(named, "{}: no loss for the custom tool: {:?}", f.id(), enc.losses);
+        let named = enc
+            .losses
+            .iter()
+            .any(|l| l.pointer.starts_with("/tools") && l.what.contains("calc") && l.is_loss());
+        assert!(
+            named,
+            "{}: no loss for the custom tool: {:?}",
+            f.id(),
+            enc.losses
+        );
     }
 }

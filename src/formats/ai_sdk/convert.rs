@@ -117,6 +117,14 @@ pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
     if !opts.stop.is_empty() {
         o.insert("stopSequences".into(), json!(opts.stop));
     }
+    if !opts.reasoning.is_empty() {
+        losses.dropped(
+            crate::model::option_pointer(&y, "reasoning"),
+            "reasoning settings",
+            "the AI SDK sets thinking per provider in providerOptions (anthropic.thinking, \
+             openai.reasoningEffort, google.thinkingConfig), which this document does not name",
+        );
+    }
     merge_own(&mut o, &y.extra);
     (Value::Object(o), losses.into_vec())
 }

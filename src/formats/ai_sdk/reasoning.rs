@@ -205,6 +205,18 @@ pub fn encode_reasoning(
             None
         }
     });
+    if let Some(model) = r
+        .opaque
+        .as_ref()
+        .filter(|_| state.is_some())
+        .and_then(|o| o.model.as_ref())
+    {
+        losses.dropped(
+            format!("{at}/opaque/model"),
+            format!("issuing model {model}"),
+            "the AI SDK keeps the state in the provider's options, not the model that issued it",
+        );
+    }
     if r.attached && r.is_opaque_only() {
         if let Some(s) = state {
             *pending = Some(s);

@@ -708,7 +708,11 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
             Some(h) => {
                 losses.dropped(
                     format!("/tools/{i}"),
-                    format!("{} {} tool", crate::model::provider_name(&h.provider), h.kind),
+                    format!(
+                        "{} {} tool",
+                        crate::model::provider_name(&h.provider),
+                        h.kind
+                    ),
                     format!(
                         "run by {} on its servers; the legacy prompt describes only functions \
                          the client runs",

@@ -1915,8 +1915,18 @@ fn put_thinking(x: &Exchange, fields: &mut Fields, l: &mut Losses) {
     }
     let Value::Object(tc) = tc else { return };
     match (r.budget, r.enabled) {
-        (Some(b), _) => {
+        (Some(b), enabled) => {
             tc.insert("thinkingBudget".into(), json!(b));
+            if enabled.is_some() {
+                l.dropped(
+                    at("enabled"),
+                    format!(
+                        "thinking {}",
+                        if enabled == Some(true) { "on" } else { "off" }
+                    ),
+                    "Gemini has no switch for it: the thinkingBudget sent says it",
+                );
+            }
         }
         (None, Some(false)) => {
             tc.insert("thinkingBudget".into(), json!(0));

@@ -92,7 +92,13 @@ fn renamed(x: &Exchange, losses: &mut Losses) -> Exchange {
             json!(std::mem::take(&mut y.options.stop)),
         );
     }
-    let flags: Vec<Option<bool>> = y.tools.iter().map(|t| t.strict).collect();
+    // Provider-run tools are dropped, not sent: they say nothing about strict_tools.
+    let flags: Vec<Option<bool>> = y
+        .tools
+        .iter()
+        .filter(|t| t.hosted.is_none())
+        .map(|t| t.strict)
+        .collect();
     let omitted = own
         .remove(FORM_KEY)
         .is_some_and(|f| f.get(F_NO_STRICT_TOOLS) == Some(&Value::Bool(true)));

@@ -91,7 +91,6 @@ fn reasons(model: &str) -> bool {
         .any(|p| m.starts_with(p))
 }
 
-
 /// True for a thinking content item (Mistral, Cohere): reasoning, not text.
 fn is_thinking(c: &ContentPart) -> bool {
     matches!(c, ContentPart::Other(v) if v.get("type").and_then(Value::as_str) == Some("thinking"))
