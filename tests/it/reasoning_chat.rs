@@ -778,3 +778,25 @@ fn sdk_accepts_reasoning_documents_converted_to_every_format() {
     println!("{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Mistral conversation is told by its thinking chunks, even without a Mistral model name.
+#[test]
+fn mistral_thinking_chunks_mark_a_mistral_document() {
+    let doc = json!({
+        "model": "my-deployment",
+        "messages": [
+            {"role": "user", "content": "2+2?"},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": [{"type": "text", "text": "Add them."}]},
+                {"type": "text", "text": "4"}
+            ]},
+            {"role": "user", "content": "And 3+3?"}
+        ]
+    });
+    assert_eq!(
+        Format::detect(&doc.to_string()).ok(),
+        Some((Format::Mistral, Kind::Request))
+    );
+    let (x, _) = common::paste_survives(Format::Mistral, doc, Kind::Request);
+    assert!(matches!(&x.messages[1].parts[0], Part::Reasoning(r) if r.readable() == "Add them."));
+}
