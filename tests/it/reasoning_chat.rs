@@ -749,8 +749,7 @@ fn sdk_accepts_reasoning_documents_converted_to_every_format() {
         .collect();
     exchanges
         .push(common::decode_doc(Format::OpenAiChat, &openrouter_response(), Kind::Response).0);
-    let mut n = 0;
-    for mut x in exchanges {
+    for (n, mut x) in exchanges.into_iter().enumerate() {
         x.options.model = None;
         // The recordings' own provider fields (`x_groq`, Azure's filter results, usage
         // details) are kept for their own format and declared by no SDK type: the check is
@@ -766,7 +765,6 @@ fn sdk_accepts_reasoning_documents_converted_to_every_format() {
                 std::fs::write(path, enc.text).expect("write sample");
             }
         }
-        n += 1;
     }
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
     let out = common::run_ok(
