@@ -736,3 +736,65 @@ fn ollama_responses_get_no_done_reason_they_did_not_have() {
     let doc = json!({"model": "gpt-oss:20b", "messages": [{"role": "user", "content": "hi"}]});
     common::paste_survives(Format::OpenAiChat, doc, Kind::Request);
 }
+
+/// The providers' SDK types (strictly, `tests/sdk/validate.py`) accept what the reasoning
+/// documents become in every JSON format, each sent to its provider's current model.
+#[test]
+fn sdk_accepts_reasoning_documents_converted_to_every_format() {
+    let dir = std::env::temp_dir().join(format!("toolscope-sdk-reasoning-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut exchanges: Vec<Exchange> = DOCS
+        .iter()
+        .map(|(f, path)| f.decode(&read(path), Kind::Response).expect(path).exchange)
+        .collect();
+    exchanges
+        .push(common::decode_doc(Format::OpenAiChat, &openrouter_response(), Kind::Response).0);
+    for (n, mut x) in exchanges.into_iter().enumerate() {
+        x.options.model = None;
+        // The recordings' own provider fields (`x_groq`, Azure's filter results, usage
+        // details) are kept for their own format and declared by no SDK type: the check is
+        // about the turns.
+        x.extra.clear();
+        for m in &mut x.messages {
+            m.extra.clear();
+        }
+        for format in Format::ALL.into_iter().filter(|f| !f.is_text()) {
+            for kind in [Kind::Request, Kind::Response] {
+                let enc = format.encode(&x, kind);
+                let path = dir.join(format!("{}.{}.{n:03}.json", format.id(), kind.as_str()));
+                std::fs::write(path, enc.text).expect("write sample");
+            }
+        }
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/validate.py");
+    let out = common::run_ok(
+        std::process::Command::new("python3")
+            .arg(script)
+            .args(["--dir", dir.to_str().expect("utf-8 temp path")]),
+        "python3 with the SDKs for SDK validation",
+    );
+    println!("{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A Mistral conversation is told by its thinking chunks, even without a Mistral model name.
+#[test]
+fn mistral_thinking_chunks_mark_a_mistral_document() {
+    let doc = json!({
+        "model": "my-deployment",
+        "messages": [
+            {"role": "user", "content": "2+2?"},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": [{"type": "text", "text": "Add them."}]},
+                {"type": "text", "text": "4"}
+            ]},
+            {"role": "user", "content": "And 3+3?"}
+        ]
+    });
+    assert_eq!(
+        Format::detect(&doc.to_string()).ok(),
+        Some((Format::Mistral, Kind::Request))
+    );
+    let (x, _) = common::paste_survives(Format::Mistral, doc, Kind::Request);
+    assert!(matches!(&x.messages[1].parts[0], Part::Reasoning(r) if r.readable() == "Add them."));
+}

@@ -1,6 +1,6 @@
 //! DeepSeek (`deepseek`): <https://api-docs.deepseek.com/api/create-chat-completion>.
-//! Wire-identical to OpenAI but for `reasoning_content` on assistant messages (kept as a
-//! message field), no `parallel_tool_calls` (dropped, reported), `strict` honoured only on the
+//! Wire-identical to OpenAI but for `reasoning_content` on assistant messages (a reasoning
+//! part, see [`super::reasoning`]) and `thinking` on requests, no `parallel_tool_calls` (dropped, reported), `strict` honoured only on the
 //! beta endpoint (kept, reported), `max_tokens` as the token limit, tool_choice
 //! `none`/`auto`/`required`/named (no `allowed_tools`: a restriction to several tools is
 //! reported).

@@ -6,7 +6,7 @@
 //! `model_length`, `error`, `tool_calls`; arguments may arrive as a JSON object (read, and sent
 //! back so).
 
-use super::dialects::untyped_tools;
+use super::dialects::{choice_messages, messages, untyped_tools};
 use super::profile::{openai_mode, Choices, Finish, ObjectArguments, Profile, Quirks, MAX_TOKENS};
 use super::reasoning::{OptionSpelling, Spelling};
 use crate::formats::sniff::Node;
@@ -27,6 +27,19 @@ pub(crate) const MISTRAL_MODELS: [&str; 6] = [
 /// Mistral Chat Completions.
 pub struct Mistral;
 
+/// True when a message's content has a Mistral thinking chunk (`thinking` is a list of
+/// chunks; Cohere's thinking item holds a string).
+fn thinking_chunks(m: &Node) -> bool {
+    m.get("content")
+        .and_then(Node::as_array)
+        .is_some_and(|items| {
+            items.iter().any(|i| {
+                i.get("type").and_then(Node::as_str) == Some("thinking")
+                    && i.get("thinking").and_then(Node::as_array).is_some()
+            })
+        })
+}
+
 impl crate::formats::Codec for Mistral {
     super::chat_codec!(Mistral, "mistral");
 
@@ -38,10 +51,12 @@ impl crate::formats::Codec for Mistral {
             .map(str::to_ascii_lowercase)
             .is_some_and(|m| MISTRAL_MODELS.iter().any(|name| m.contains(name)));
         if o.contains_key("choices") {
-            return model.then_some((Kind::Response, 97));
+            let thinking = choice_messages(v).any(thinking_chunks);
+            return (model || thinking).then_some((Kind::Response, 97));
         }
         o.get("messages")?;
         let marker = model
+            || messages(v).any(thinking_chunks)
             || o.get("tool_choice").and_then(Node::as_str) == Some("any")
             || o.contains_key("random_seed")
             || o.contains_key("safe_prompt")

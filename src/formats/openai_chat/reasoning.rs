@@ -483,13 +483,18 @@ pub(super) fn take_options(
     }
 }
 
+/// A request field and its value.
+pub(super) type RequestField = (&'static str, Value);
+/// A setting a spelling cannot say, and why.
+pub(super) type Unsaid = (&'static str, String);
+
 /// The request field and value for reasoning settings in `spelling`, with what it cannot say
 /// as `(setting, why)` pairs for the caller's losses.
 pub(super) fn options_field(
     opts: &ReasoningOptions,
     spelling: OptionSpelling,
     provider: &str,
-) -> (Option<(&'static str, Value)>, Vec<(&'static str, String)>) {
+) -> (Option<RequestField>, Vec<Unsaid>) {
     let mut lost = Vec::new();
     if opts.summary.is_some() {
         lost.push((

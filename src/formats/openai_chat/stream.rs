@@ -75,6 +75,10 @@ struct FastDelta<'a> {
     #[serde(default, borrow)]
     content: Field<Cow<'a, str>>,
     #[serde(default, borrow)]
+    reasoning_content: Field<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    reasoning: Field<Cow<'a, str>>,
+    #[serde(default, borrow)]
     tool_calls: Option<Vec<FastFragment<'a>>>,
 }
 
@@ -261,8 +265,26 @@ impl ChatAssembler {
             Field::Null => self.message.contains_key("content"),
             Field::Absent => true,
         };
+        // Reasoning text continues a string already there (a `null` is a no-op once the key is).
+        let reasoning = [
+            ("reasoning_content", &choice.delta.reasoning_content),
+            ("reasoning", &choice.delta.reasoning),
+        ]
+        .iter()
+        .all(|(k, f)| match f {
+            Field::Absent => true,
+            Field::Null => self.message.contains_key(*k),
+            Field::Value(_) => self.message.get(*k).is_some_and(Value::is_string),
+        });
+        // Text and reasoning in one delta keep their order on the general path.
+        let one_kind = !matches!(choice.delta.content, Field::Value(_))
+            || [&choice.delta.reasoning_content, &choice.delta.reasoning]
+                .iter()
+                .all(|f| !matches!(f, Field::Value(_)));
         let simple = choice.index.unwrap_or(0) == 0
             && content
+            && reasoning
+            && one_kind
             && match &choice.logprobs {
                 Field::Absent => true,
                 Field::Null => self.choice.contains_key("logprobs"),
@@ -276,6 +298,15 @@ impl ChatAssembler {
         };
         if let Some(u) = c.usage {
             self.usage = Some(u);
+        }
+        for (k, f) in [
+            ("reasoning_content", &choice.delta.reasoning_content),
+            ("reasoning", &choice.delta.reasoning),
+        ] {
+            if let (Field::Value(text), Some(Value::String(acc))) = (f, self.message.get_mut(k)) {
+                self.t.reasoning(text);
+                acc.push_str(text);
+            }
         }
         if let Field::Value(text) = choice.delta.content {
             self.t.text(&text);
@@ -1319,4 +1350,31 @@ fn stream_fast_path_matches_the_general_path() {
         ChatAssembler::new,
         |on| FAST.with(|f| f.set(on)),
     );
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[test]
+fn reasoning_streams_take_the_fast_path_as_the_general_one() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recorded");
+    for (file, p) in [
+        ("openai-chat/deepseek-reasoning.jsonl", Protocol::DeepSeek),
+        ("openai-chat/groq-reasoning.jsonl", Protocol::OpenAiChat),
+        (
+            "openai-chat/azure-deepseek-reasoning.1.jsonl",
+            Protocol::OpenAiChat,
+        ),
+        ("mistral/mistral-reasoning.jsonl", Protocol::Mistral),
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).expect(file);
+        let (mut fast, mut general) = (ChatAssembler::new(p), ChatAssembler::new(p));
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let ev = Event::data(line);
+            let a = fast.push(&ev);
+            FAST.with(|f| f.set(false));
+            let b = general.push(&ev);
+            FAST.with(|f| f.set(true));
+            assert_eq!(a, b, "{file}: {line}");
+            assert_eq!(fast, general, "{file}: {line}");
+        }
+    }
 }
