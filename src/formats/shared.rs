@@ -306,12 +306,20 @@ pub(crate) fn drop_reasoning<'l>(
     target: &str,
     losses: &'l mut Losses,
 ) -> &'l mut crate::model::Loss {
+    let pointer = pointer.to_string();
     if let Some(o) = &r.opaque {
-        losses.reasoning(format!("{pointer}/opaque"), o.what(), o.why_dropped());
+        // A pointer at the whole list (later elements moved up) has no `/opaque` under it.
+        let at = match pointer.rsplit('/').next() {
+            Some(last) if last.bytes().all(|b| b.is_ascii_digit()) && !last.is_empty() => {
+                format!("{pointer}/opaque")
+            }
+            _ => pointer.clone(),
+        };
+        losses.reasoning(at, o.what(), o.why_dropped());
     }
     if !r.is_opaque_only() || r.opaque.is_none() {
         losses.reasoning(
-            pointer.to_string(),
+            pointer,
             "reasoning text",
             format!("{target} has no place for a model's reasoning"),
         );
