@@ -113,14 +113,15 @@ fn anchors_spans_are_sound_for_every_case_format_and_kind() {
                         assert_ne!(a, b, "{at}: {a:?} twice");
                     }
                 }
-                // A request carries every tool, call and result in every format.
+                // A request carries every tool, call and result in every format. A tool the
+                // provider runs is not a function the page links across panes (elsewhere it
+                // is dropped with a loss).
                 if kind == Kind::Request {
-                    assert_eq!(
-                        found.len(),
-                        elements(&x).len(),
-                        "{at}: {found:?} of {:?}",
-                        elements(&x)
-                    );
+                    let carried: Vec<Element> = elements(&x)
+                        .into_iter()
+                        .filter(|e| !matches!(e, Element::Tool(i) if x.tools[*i].hosted.is_some()))
+                        .collect();
+                    assert_eq!(found.len(), carried.len(), "{at}: {found:?} of {carried:?}");
                 }
             }
         }

@@ -11,11 +11,12 @@ const LAYERS: &[&str] = &[
     "text",
     "providers",
     "model",
-    "rules",
     "schema",
     "stream",
     "redact",
     "formats",
+    // Each provider's conversation rules read its wire document and name its format.
+    "rules",
     "examples",
     "anchors",
     "edit",

@@ -426,13 +426,29 @@ fn line_of_points_into_the_text() {
 
 /// What the engine cannot meet, per (format, rule), and why. The pane shows these findings
 /// like any other (it runs the rules on the document it shows).
-const ENGINE_CANNOT: &[(&str, &str, &str)] = &[(
-    "anthropic",
-    "anthropic/thinking-disabled-final",
-    "the Anthropic encoder writes an assistant message's thinking blocks whether or not the \
-     request turns thinking on; for the final message with thinking off, Anthropic rejects it \
-     (the encoder's owner decides: drop them there, or turn thinking on)",
-)];
+const ENGINE_CANNOT: &[(&str, &str, &str)] = &[
+    (
+        "anthropic",
+        "anthropic/thinking-disabled-final",
+        "the Anthropic encoder writes an assistant message's thinking blocks as the exchange \
+         has them, whether or not the request turns thinking on: dropping them would change the \
+         user's own document; the pane shows the rule and its fix",
+    ),
+    (
+        "bedrock",
+        "bedrock/thinking-first",
+        "thinking signed by another provider cannot go to Bedrock, and only a Bedrock response \
+         can give the tool loop the signed reasoningContent it needs: the pane shows the rule \
+         (turn thinking off, or run the turn on Bedrock)",
+    ),
+    (
+        "anthropic",
+        "anthropic/thinking-first",
+        "thinking signed by another provider cannot go to Anthropic, and only an Anthropic \
+         response can give the tool loop the signed thinking it needs: the pane shows the rule \
+         (turn thinking off, or run the turn on Anthropic)",
+    ),
+];
 
 /// Rules a conversation can break in any format (a call left without its result, a
 /// conversation that starts with the model's call): the engine carries the conversation as

@@ -36,6 +36,13 @@ def validate_request(doc) -> list[str]:
         errors.append(f"/tool_choice: {choice!r} is not one of {sorted(TOOL_CHOICE_WORDS)}")
     if isinstance(choice, dict) and choice.get("type") != "function":
         errors.append("/tool_choice: DeepSeek names one function (no allowed_tools)")
+    if "thinking" in doc:
+        # DeepSeek's own switch (thinking mode), sent by the OpenAI SDK in `extra_body`:
+        # https://api-docs.deepseek.com/guides/thinking_mode
+        thinking = doc.pop("thinking")
+        if not (isinstance(thinking, dict) and thinking.get("type") in {"enabled", "disabled"}
+                and set(thinking) <= {"type"}):
+            errors.append(f"/thinking: expected {{\"type\": \"enabled\" | \"disabled\"}}, got {thinking!r}")
     for i, m in enumerate(doc.get("messages", [])):
         if isinstance(m, dict):
             if m.get("role") == "developer":
