@@ -238,10 +238,11 @@ both('images in messages and tool results show in the editor and the transcript,
   const userImage = page.locator('.part.raw .media-chip');
   assert.equal(await userImage.count(), 1);
   assert.match(await userImage.textContent(), /image · image\/png · 70 B/);
-  // The thinking block: a compact chip with its size, never wider than its box; it opens.
+  // The thinking block, a reasoning part: a compact chip naming its issuer, with its size,
+  // never wider than its box; it opens.
   const raw = page.locator('.part.raw .raw-chip');
   assert.equal(await raw.count(), 1);
-  assert.match(await raw.locator('summary').textContent(), /anthropic thinking · 4\.\d kB/);
+  assert.match(await raw.locator('summary').textContent(), /anthropic reasoning · 4\.\d kB/);
   const inside = () => raw.evaluate((r) => {
     const box = r.closest('.part').getBoundingClientRect();
     const me = r.getBoundingClientRect();
@@ -267,7 +268,8 @@ both('images in messages and tool results show in the editor and the transcript,
   assert.equal(await t.locator('.result .media-chip').count(), 2);
   assert.equal(await t.locator('.result .media-chip img.thumb').count(), 1);
   assert.equal(await t.locator('.bubble.user .media-chip img.thumb').count(), 1);
-  assert.equal(await t.locator('.raw-chip').count(), 1);
+  // The transcript folds the reasoning under its turn.
+  assert.equal(await t.getByTestId('transcript-reasoning').count(), 1);
   await t.locator('.bubble.user .media-chip').getByRole('button', { name: 'Remove image' }).click();
   assert.equal(await t.locator('.bubble.user .media-chip').count(), 0);
   await page.getByTestId('notice-undo').click();

@@ -209,8 +209,9 @@ fn PartRow(m: usize, p: usize, msg: Memo<Option<Message>>) -> impl IntoView {
                     }
                     .into_any(),
                 },
-                Some(Part::Reasoning(r)) => view! {
-                    <RawChip format="reasoning".to_string() value=serde_json::to_value(r).unwrap_or_default() testid=format!("reasoning-{m}-{p}") />
+                // Labelled by who issued it: `anthropic reasoning · 4.4 kB`.
+                Some(x @ Part::Reasoning(r)) => view! {
+                    <RawChip format=r.opaque.as_ref().map_or("model", |o| o.provider.as_str()).to_string() value=serde_json::to_value(x).unwrap_or_default() testid=format!("reasoning-{m}-{p}") />
                 }
                 .into_any(),
                 Some(Part::Hosted(h)) => view! {
