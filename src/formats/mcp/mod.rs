@@ -42,6 +42,7 @@
 //! `isError: false`, a single message, a transcript without `tools/list`.
 
 mod convert;
+mod stream;
 pub mod wire;
 
 pub use convert::{call_result, default_meta, LIST_ID, PROTOCOL_VERSION, UNPAIRED_PREFIX};
