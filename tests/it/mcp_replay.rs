@@ -157,3 +157,63 @@ fn mcp_long_captures_replay_and_seek() {
     assert_eq!(r.snapshot(5_000).expect("middle").step, 5_000);
     assert!(r.assembled.complete);
 }
+
+#[test]
+fn mcp_har_of_a_session_replays_each_exchange_with_its_request() {
+    // The capture's three answers as the browser's devtools keep them: one entry per POST,
+    // the JSON-RPC request as `postData`, the SSE body as the response content.
+    let requests = [
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}),
+        json!({"jsonrpc":"2.0","id":"call_1","method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Paris"}}}),
+        json!({"jsonrpc":"2.0","id":"call_2","method":"tools/call","params":{"name":"always_fails","arguments":{"reason":"demo"}}}),
+    ];
+    let entries: Vec<Value> = sse::frame(&capture())
+        .iter()
+        .zip(&requests)
+        .map(|(e, req)| {
+            json!({
+                "request": {"method": "POST", "url": "http://127.0.0.1:8000/mcp",
+                            "postData": {"mimeType": "application/json", "text": req.to_string()}},
+                "response": {"status": 200, "content": {"mimeType": "text/event-stream",
+                             "text": format!("event: message\ndata: {}\n\n", e.data)}}
+            })
+        })
+        .collect();
+    let har = json!({"log": {"version": "1.2", "entries": entries}}).to_string();
+    let r = Replay::load(&har, LoadOptions::default()).expect("loads");
+    assert_eq!(r.protocol, Protocol::Mcp);
+    // The last streamed exchange: the failing call's result, and the call that asked for it.
+    let results: Vec<_> = r
+        .assembled
+        .exchange
+        .messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .filter_map(|p| match p {
+            Part::ToolResult(r) => Some((r.call_id.clone(), r.is_error)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results, [(Some("call_2".to_string()), true)]);
+    let request = r.request.as_ref().expect("the request");
+    let call = request
+        .messages
+        .iter()
+        .flat_map(|m| m.tool_calls())
+        .next()
+        .expect("a call");
+    assert_eq!(
+        (call.name.as_str(), call.id.as_deref()),
+        ("always_fails", Some("call_2"))
+    );
+    assert_eq!(call.arguments, json!({"reason": "demo"}));
+    let listed = Replay::load(
+        &har,
+        LoadOptions {
+            protocol: None,
+            har_entry: Some(0),
+        },
+    )
+    .expect("entry 0");
+    assert_eq!(listed.assembled.exchange.tools.len(), 4);
+}
