@@ -611,7 +611,14 @@ pub fn StreamsView() -> impl IntoView {
                         let s = synthesize(x, p);
                         (s.events.len(), s.text(), s.losses.len())
                     }));
-                    let empty = Memo::new(move |_| state.exchange.with(crate::synth::why_empty));
+                    // MCP streams only the turn's calls: a turn of text alone sends no event.
+                    let empty = Memo::new(move |_| {
+                        state.exchange.with(crate::synth::why_empty).or_else(|| {
+                            (synth.with(|s| s.0) == 0).then(|| {
+                                format!("No events: nothing in this turn has a place in {}'s stream.", p.format().name())
+                            })
+                        })
+                    });
                     view! {
                         <article class="pane" data-stream=p.id() data-testid=format!("stream-{}", p.id())>
                             <header class="pane-head">

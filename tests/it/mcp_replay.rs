@@ -126,6 +126,10 @@ fn mcp_progress_and_log_notifications_show_as_they_arrive() {
     .collect::<String>();
     let r = Replay::load(&text, LoadOptions::default()).expect("loads");
     assert_eq!(r.protocol, Protocol::Mcp);
+    assert_eq!(
+        r.labels,
+        ["notifications/progress", "notifications/message", "result"]
+    );
     let first = r.snapshot(0).expect("step");
     assert!(first.updates.contains(&Update::Text {
         delta: "[progress 1/2] fetching\n".into()
