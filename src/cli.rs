@@ -497,7 +497,8 @@ fn replay_command(
         let to = to.unwrap_or(Target::Wire(replay.protocol.format()));
         let doc = match to {
             Target::Wire(f) => {
-                let enc = f.encode(&a.exchange, Kind::Response);
+                // An MCP capture assembles into a transcript: written as a conversation.
+                let enc = f.encode(&a.exchange, replay.protocol.kind_of(&a.response));
                 for l in &enc.losses {
                     err.push_str(&describe(l));
                     err.push('\n');

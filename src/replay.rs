@@ -43,7 +43,7 @@ pub enum ReplayError {
         /// The first event's label, for the message.
         first: String,
     },
-    /// A document of a format that does not stream (MCP, legacy XML).
+    /// A document of a format that does not stream (the legacy XML).
     NotStreaming {
         /// The format id.
         format: &'static str,
@@ -260,6 +260,8 @@ pub struct Snapshot {
     pub state: State,
     /// The message so far, decoded.
     pub so_far: Assembled,
+    /// Which document of the protocol's format it is ([`Protocol::kind_of`]).
+    pub kind: Kind,
 }
 
 impl Snapshot {
@@ -267,6 +269,10 @@ impl Snapshot {
     /// model stopped, so an encoder derives a stop reason the stream has not sent yet; until
     /// the stream sends one, that field is shown as `null` instead of the derived guess.
     pub fn so_far_as(&self, format: Format) -> String {
+        if self.kind == Kind::Request {
+            // A transcript (MCP) is a conversation, not a turn: no stop reason to hold back.
+            return format.encode(&self.so_far.exchange, Kind::Request).text;
+        }
         render_so_far(
             format,
             &self.so_far.exchange,
@@ -342,6 +348,11 @@ impl Replay {
                     Some(index) => Err(ReplayError::Har(HarError::Nested { index })),
                     None => Replay::load_har(&v, opts),
                 };
+            }
+            // A JSON array of messages of a protocol whose stream is a transcript (MCP):
+            // its events, one per message.
+            if let Some(events) = transcript_events(&v) {
+                return Replay::load_events(events, Framing::JsonLines, opts.protocol);
             }
             // One JSON document: a single stream event, or a non-streamed response.
             let event = Event::data(trimmed);
@@ -522,6 +533,11 @@ impl Replay {
             updates,
             state: a.state(),
             so_far: a.message_so_far(),
+            kind: Kind::Response,
+        })
+        .map(|mut s| {
+            s.kind = self.protocol.kind_of(&s.so_far.response);
+            s
         })
     }
 
@@ -555,4 +571,23 @@ fn state_bytes(t: &Tracker) -> usize {
 /// response): each streaming format says what its whole response looks like.
 fn looks_like_response(v: &Value) -> bool {
     v.as_object().is_some_and(Protocol::is_whole_response)
+}
+
+/// The events of a pasted transcript: a JSON array whose every item is an event of one
+/// protocol that reads the whole array as a conversation (an MCP transcript with results).
+fn transcript_events(v: &Value) -> Option<Vec<Event>> {
+    let items = v.as_array()?;
+    let p = Protocol::claiming(None, items.first()?.as_object())?;
+    let all = items
+        .iter()
+        .all(|m| Protocol::claiming(None, m.as_object()) == Some(p));
+    if !all || p.kind_of(v) != Kind::Request {
+        return None;
+    }
+    Some(
+        items
+            .iter()
+            .map(|m| Event::data(serde_json::to_string(m).unwrap_or_default()))
+            .collect(),
+    )
 }

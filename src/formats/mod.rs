@@ -263,7 +263,7 @@ registry! {
     /// Amazon Bedrock Converse.
     Bedrock => bedrock::Codec, streams;
     /// Model Context Protocol: `tools/list` and `tools/call` as a JSON-RPC transcript.
-    Mcp => mcp::Codec;
+    Mcp => mcp::Codec, streams;
     /// Anthropic's legacy prompt format: tools and calls as XML in the text.
     AnthropicXml => anthropic_xml::Codec;
     /// DeepSeek (OpenAI-compatible Chat Completions).
@@ -733,16 +733,24 @@ impl Protocol {
         (self.stream_entry().synthesize)(doc, fragment)
     }
 
-    /// Decode a response body of this protocol with its format.
+    /// Which document of its format an assembled body is ([`spec::Streams::kind`]): the
+    /// response, or for MCP the transcript when it holds more than the model's calls.
+    pub fn kind_of(self, assembled: &Value) -> Kind {
+        (self.stream_entry().kind)(assembled)
+    }
+
+    /// Decode an assembled body of this protocol with its format, as the document
+    /// [`Protocol::kind_of`] says it is.
     pub fn decode_response(self, response: &Value) -> crate::stream::Decoding {
         let format = self.format();
+        let kind = self.kind_of(response);
         // The assembled value is decoded as it is; only one that does not fit is written out
         // and read as text, for the error's position.
         #[cfg(target_arch = "wasm32")]
         let fast: Option<(Exchange, Vec<Loss>)> = None;
         #[cfg(not(target_arch = "wasm32"))]
         let fast = format
-            .decode_value(response.clone(), Kind::Response)
+            .decode_value(response.clone(), kind)
             .and_then(Result::ok)
             .filter(|(x, _)| limits::check_counts(format.id(), x).is_ok());
         if let Some(decoded) = fast {
@@ -750,7 +758,7 @@ impl Protocol {
         }
         let text = serde_json::to_string(response).unwrap_or_default();
         format
-            .decode(&text, Kind::Response)
+            .decode(&text, kind)
             .map(|d| (d.exchange, d.losses))
             .map_err(|e| e.to_string())
     }

@@ -61,6 +61,11 @@ pub trait Streams: Spec {
     /// The events (JSON values, or strings for sentinels) of the stream that carries the
     /// response body `doc`, with text and argument fragments of `n` characters.
     fn synthesize(doc: &Value, n: usize) -> Vec<Value>;
+    /// Which document of the format an assembled body is: the response, unless the stream
+    /// carries a whole conversation (MCP's JSON-RPC messages, read as its transcript).
+    fn kind(_assembled: &Value) -> super::Kind {
+        super::Kind::Response
+    }
 }
 
 /// The lint rules of the provider whose models a format names, from its row; OpenAI's as the
@@ -326,6 +331,7 @@ pub(super) struct StreamEntry {
     pub(super) dialect: fn(&[Event]) -> Option<Format>,
     pub(super) whole_response: fn(&Map<String, Value>) -> bool,
     pub(super) synthesize: fn(&Value, usize) -> Vec<Value>,
+    pub(super) kind: fn(&Value) -> super::Kind,
 }
 
 impl StreamEntry {
@@ -338,6 +344,7 @@ impl StreamEntry {
             dialect: C::dialect,
             whole_response: C::whole_response,
             synthesize: C::synthesize,
+            kind: C::kind,
         }
     }
 }
@@ -440,7 +447,7 @@ macro_rules! registry {
                 }
             }
 
-            /// The streaming protocol of a format, if it streams (MCP and the legacy XML do not).
+            /// The streaming protocol of a format, if it streams (the legacy XML does not).
             pub fn of_format(f: Format) -> Option<Protocol> {
                 Protocol::ALL.into_iter().find(|p| p.format() == f)
             }

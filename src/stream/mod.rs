@@ -52,8 +52,9 @@ impl Event {
         self.data.trim() == "[DONE]"
     }
 
-    /// A short label for timelines: the event's `type`, its SSE name, its single key (Bedrock),
-    /// `object` (chat chunks) or `chunk`.
+    /// A short label for timelines: the event's `type`, a JSON-RPC message's method (or
+    /// `result` / `error`), its SSE name, its single key (Bedrock), `object` (chat chunks) or
+    /// `chunk`.
     pub fn label(&self) -> String {
         if self.is_done() {
             return "[DONE]".into();
@@ -64,6 +65,17 @@ impl Event {
         };
         if let Some(t) = v.get("type").and_then(Value::as_str) {
             return t.to_string();
+        }
+        // A JSON-RPC message (MCP): its method, or which kind of response it is.
+        if v.get("jsonrpc").is_some() {
+            if let Some(m) = v.get("method").and_then(Value::as_str) {
+                return m.to_string();
+            }
+            for kind in ["result", "error"] {
+                if v.get(kind).is_some() {
+                    return kind.to_string();
+                }
+            }
         }
         if let Some(n) = &self.name {
             return n.clone();

@@ -495,12 +495,20 @@ fn AssembledView(
         }
         Some(x)
     };
+    // A stream that assembles into a whole conversation (an MCP transcript) is a request.
+    let kind = move || {
+        loaded.with(|r| {
+            r.as_ref().map_or(Kind::Response, |r| {
+                r.protocol.kind_of(&r.assembled.response)
+            })
+        })
+    };
     // Before the last event the turn shown is the one assembled so far: it grows with the step.
     let at_end = move || snapshot.with(|s| s.as_ref().is_none_or(|s| s.step + 1 >= len.get()));
     let rendered = move || {
         let f = shown_format();
         if at_end() {
-            turn().map(|x| f.encode(&x, Kind::Response).text)
+            turn().map(|x| f.encode(&x, kind()).text)
         } else {
             // The stop reason only once the stream has sent it.
             snapshot.with(|s| s.as_ref().map(|s| s.so_far_as(f)))
@@ -525,6 +533,14 @@ fn AssembledView(
         let Some(x) = turn() else {
             return;
         };
+        if kind() == Kind::Request {
+            state.replace_exchange(
+                x,
+                Kind::Request,
+                "The replayed transcript is now the conversation.",
+            );
+            return;
+        }
         // It takes the place of the conversation's last answer: kept in History, with Undo.
         let undo = state.checkpoint("before a replayed turn became the last answer");
         state.edit(|cur| *cur = cur.with_response(&x));
@@ -595,7 +611,14 @@ pub fn StreamsView() -> impl IntoView {
                         let s = synthesize(x, p);
                         (s.events.len(), s.text(), s.losses.len())
                     }));
-                    let empty = Memo::new(move |_| state.exchange.with(crate::synth::why_empty));
+                    // MCP streams only the turn's calls: a turn of text alone sends no event.
+                    let empty = Memo::new(move |_| {
+                        state.exchange.with(crate::synth::why_empty).or_else(|| {
+                            (synth.with(|s| s.0) == 0).then(|| {
+                                format!("No events: nothing in this turn has a place in {}'s stream.", p.format().name())
+                            })
+                        })
+                    });
                     view! {
                         <article class="pane" data-stream=p.id() data-testid=format!("stream-{}", p.id())>
                             <header class="pane-head">

@@ -61,7 +61,7 @@ fn cli_replay_steps_one_line_per_event() {
 fn cli_replay_format_override_and_errors() {
     for (args, stdin, code, needle) in [
         (
-            &["replay", "--format", "mcp", "x"][..],
+            &["replay", "--format", "anthropic-xml", "x"][..],
             "",
             2,
             "not a streaming protocol",

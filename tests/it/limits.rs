@@ -98,6 +98,11 @@ fn limits_ten_thousand_event_streams_replay() {
     // One long answer after the call: text fragments are the events.
     let x = long_exchange_answered(&"rain, ".repeat(10_000));
     for p in Protocol::ALL {
+        if p == Protocol::Mcp {
+            // MCP streams whole JSON-RPC messages and carries no assistant text: the answer
+            // is not an MCP stream. Its long captures are checked in `mcp_replay`.
+            continue;
+        }
         let text = synth::synthesize_with(&x, p, 6).text();
         let start = Instant::now();
         let r = Replay::load(

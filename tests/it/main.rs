@@ -35,6 +35,7 @@ mod limits;
 mod live;
 mod mcp;
 mod mcp_live;
+mod mcp_replay;
 mod mistral;
 mod models;
 mod ollama;

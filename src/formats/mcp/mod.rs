@@ -15,6 +15,8 @@
 //!   reads as a transcript of one message and is written back as a single object.
 //! - **Response** = the model's last turn as MCP sees it: its `tools/call` requests (an empty
 //!   array when the turn made no calls). A transcript holding responses is read as a request.
+//! - **Stream** (`stream.rs`): a Streamable HTTP capture, the SSE of JSON-RPC messages, assembles
+//!   into the transcript of its messages (a response when they are only `tools/call` requests).
 //!
 //! What is lossy, encoding the model as MCP:
 //! - Everything that is not a tool: system prompt, user messages, assistant text, tool_choice,
@@ -42,6 +44,7 @@
 //! `isError: false`, a single message, a transcript without `tools/list`.
 
 mod convert;
+mod stream;
 pub mod wire;
 
 pub use convert::{call_result, default_meta, LIST_ID, PROTOCOL_VERSION, UNPAIRED_PREFIX};
