@@ -7,8 +7,8 @@
 //! is talking to Gemini 3 only when the document says so: a `model` member naming it, a
 //! `thinkingLevel` (a Gemini 3 setting), or signatures on other parts.
 
-use super::{arr, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use crate::model::GEMINI_SKIP_SIGNATURE;
+use crate::rules::{arr, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -417,7 +417,7 @@ fn walk(s: &Value, at: &str, depth: usize, f: &mut dyn FnMut(&str, &str)) {
     let Some(obj) = s.as_object() else {
         return;
     };
-    if depth > super::super::schema::MAX_DEPTH {
+    if depth > crate::schema::MAX_DEPTH {
         return;
     }
     for (k, v) in obj {
@@ -472,7 +472,7 @@ fn to_json_schema(doc: &mut Value, f: &Finding) -> bool {
 }
 
 fn lower_types(v: &mut Value, depth: usize) {
-    if depth > super::super::schema::MAX_DEPTH {
+    if depth > crate::schema::MAX_DEPTH {
         return;
     }
     match v {

@@ -2,7 +2,7 @@
 //! OpenAI-compatible `/v1/chat/completions` wants a string, as OpenAI does: that document is
 //! checked by the OpenAI Chat rules.)
 
-use super::{arr, Finding, Rule, Severity, Source};
+use crate::rules::{arr, Finding, Rule, Severity, Source};
 use serde_json::Value;
 
 /// The rules.

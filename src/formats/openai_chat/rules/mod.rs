@@ -1,9 +1,15 @@
 //! OpenAI Chat Completions: every `tool_calls` entry answered by a `tool` message right after
 //! its assistant message, no `tool` message without its call, `arguments` a JSON string.
-//! DeepSeek and Mistral speak the same protocol and are held to these rules too; Cohere's
-//! chat v2 pairs the same way ([`dangling`], [`orphans`] are shared).
+//! DeepSeek and Mistral speak the same protocol and are held to these rules too, with their
+//! own next to them ([`deepseek`], [`mistral`]); Cohere's chat v2 pairs the same way
+//! ([`dangling`], [`orphans`] are shared, see [`cohere`]); Ollama has its own ([`ollama`]).
 
-use super::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
+pub mod cohere;
+pub mod deepseek;
+pub mod mistral;
+pub mod ollama;
+
+use crate::rules::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 

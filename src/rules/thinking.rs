@@ -1,0 +1,188 @@
+//! Signed reasoning in a block format: the checks and fixes are the same wherever the model's
+//! thinking rides in the conversation as signed content blocks (`messages[].content[]`), only
+//! the spelling of the blocks differs. A format describes its spelling once ([`Shape`]) and
+//! its rules call these with their own ids:
+//!
+//! - with thinking on, the assistant turn of the current tool loop starts with its reasoning
+//!   ([`first`]);
+//! - every reasoning block carries its signature ([`signatures`]);
+//! - the tool choice does not force a tool while thinking is on ([`forced_choice`], fixed by
+//!   [`choice_auto`]);
+//! - with thinking off, the final assistant message holds no reasoning ([`in_final`], fixed
+//!   by [`drop_final`]).
+
+use super::{arr, seg, str_at, Finding};
+use serde_json::Value;
+
+/// How a block format spells signed reasoning, tool results and the tool choice.
+pub(crate) trait Shape {
+    /// A user message's `content` may be a plain string (the user's own words).
+    const TEXT_CONTENT: bool;
+    /// The reasoning block, for a person (`thinking block`).
+    const BLOCK: &'static str;
+    /// The part that carries the signature, for a person.
+    const SIGNED: &'static str;
+    /// JSON pointer of the tool choice (`/tool_choice`); its last segment names it.
+    const CHOICE: &'static str;
+    /// Thinking is on in this request.
+    fn enabled(doc: &Value) -> bool;
+    /// The block is a tool result.
+    fn is_result(b: &Value) -> bool;
+    /// The block is reasoning (signed or redacted).
+    fn is_thinking(b: &Value) -> bool;
+    /// The part of the block that must hold a `signature`, with its pointer below the block;
+    /// `None` when the block carries no signed reasoning.
+    fn signed(b: &Value) -> Option<(&Value, &'static str)>;
+    /// The tool choice forces a tool.
+    fn forced(choice: &Value) -> bool;
+    /// The tool choice that lets the model choose, keeping what of `choice` still applies.
+    fn auto(choice: &Value) -> Value;
+}
+
+fn role(m: &Value) -> &str {
+    str_at(m, "role").unwrap_or("")
+}
+
+fn content(m: &Value) -> &[Value] {
+    arr(m, "content")
+}
+
+/// With thinking on, the assistant turn of the current tool loop must start with reasoning.
+pub(crate) fn first<S: Shape>(doc: &Value, rule: &'static str) -> Vec<Finding> {
+    if !S::enabled(doc) {
+        return Vec::new();
+    }
+    let msgs = arr(doc, "messages");
+    // The user's last own turn: a user message with something other than tool results.
+    let turn = msgs
+        .iter()
+        .rposition(|m| {
+            role(m) == "user"
+                && ((S::TEXT_CONTENT && m.get("content").is_some_and(Value::is_string))
+                    || content(m).iter().any(|b| !S::is_result(b)))
+        })
+        .map_or(0, |u| u + 1);
+    let in_loop = msgs[turn.min(msgs.len())..]
+        .iter()
+        .any(|m| role(m) == "user" && content(m).iter().any(S::is_result));
+    if !in_loop {
+        return Vec::new();
+    }
+    match msgs
+        .iter()
+        .enumerate()
+        .skip(turn)
+        .find(|(_, m)| role(m) == "assistant")
+    {
+        Some((a, m)) if !content(m).first().is_some_and(S::is_thinking) => {
+            vec![Finding::new(
+                rule,
+                format!("/messages/{a}/content/0"),
+                format!(
+                    "with thinking on, the assistant turn of this tool loop must start with its {}",
+                    S::BLOCK
+                ),
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Every reasoning block carries a signature.
+pub(crate) fn signatures<S: Shape>(doc: &Value, rule: &'static str) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (i, m) in arr(doc, "messages").iter().enumerate() {
+        for (j, b) in content(m).iter().enumerate() {
+            let Some((part, below)) = S::signed(b) else {
+                continue;
+            };
+            if str_at(part, "signature").is_none_or(str::is_empty) {
+                out.push(Finding::new(
+                    rule,
+                    format!("/messages/{i}/content/{j}{below}"),
+                    format!("this {} has no signature", S::SIGNED),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The tool choice does not force a tool while thinking is on.
+pub(crate) fn forced_choice<S: Shape>(doc: &Value, rule: &'static str) -> Vec<Finding> {
+    let forced = doc.pointer(S::CHOICE).is_some_and(S::forced);
+    if S::enabled(doc) && forced {
+        let name = S::CHOICE.rsplit('/').next().unwrap_or(S::CHOICE);
+        vec![Finding::new(
+            rule,
+            S::CHOICE.into(),
+            format!("{name} forces a tool while thinking is on"),
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Let the model choose.
+pub(crate) fn choice_auto<S: Shape>(doc: &mut Value, _f: &Finding) -> bool {
+    match doc.pointer_mut(S::CHOICE) {
+        Some(c) => {
+            *c = S::auto(c);
+            true
+        }
+        None => false,
+    }
+}
+
+/// With thinking off, the final assistant message holds no reasoning.
+pub(crate) fn in_final<S: Shape>(doc: &Value, rule: &'static str) -> Vec<Finding> {
+    if S::enabled(doc) {
+        return Vec::new();
+    }
+    let msgs = arr(doc, "messages");
+    let Some(last) = msgs.last() else {
+        return Vec::new();
+    };
+    let i = msgs.len() - 1;
+    if role(last) != "assistant" {
+        return Vec::new();
+    }
+    content(last)
+        .iter()
+        .position(S::is_thinking)
+        .map(|j| {
+            Finding::new(
+                rule,
+                format!("/messages/{i}/content/{j}"),
+                format!(
+                    "thinking is off, but the final assistant message holds a {}",
+                    S::BLOCK
+                ),
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
+/// Drop the reasoning of the message a finding points at, and the message when that leaves it
+/// empty.
+pub(crate) fn drop_final<S: Shape>(doc: &mut Value, f: &Finding) -> bool {
+    let Some(i) = seg(&f.pointer, 1) else {
+        return false;
+    };
+    let Some(msgs) = doc.get_mut("messages").and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let Some(content) = msgs
+        .get_mut(i)
+        .and_then(|m| m.get_mut("content"))
+        .and_then(Value::as_array_mut)
+    else {
+        return false;
+    };
+    content.retain(|b| !S::is_thinking(b));
+    if content.is_empty() {
+        msgs.remove(i);
+    }
+    true
+}
