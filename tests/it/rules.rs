@@ -1,8 +1,9 @@
-//! Provider conversation rules (`toolscope::rules`): for each rule the smallest request its
-//! provider rejects and the accepted twin (`tests/fixtures/rules/<provider>/<rule>.*.json`,
-//! written by `scripts/rules-fixtures.py`). The rejected one is flagged with that rule at the
-//! element; the twin is clean; a fixable one is clean after the fix. Each rule carries the
-//! provider's own error text and its source (printed by `every_rule_cites_its_source`).
+//! Provider conversation rules (each format's `rules.rs`, run by `toolscope::rules`): for each
+//! rule the smallest request its provider rejects and the accepted twin
+//! (`tests/fixtures/rules/<provider>/<rule>.*.json`, written by `scripts/rules-fixtures.py`).
+//! The rejected one is flagged with that rule at the element; the twin is clean; a fixable one
+//! is clean after the fix. Each rule carries the provider's own error text and its source
+//! (printed by `every_rule_cites_its_source`).
 //!
 //! Then the engine against its own rules: every document it emits for a target, from every
 //! gallery example and from generated exchanges, passes that target's rules, but for the
