@@ -287,30 +287,48 @@ pub(crate) fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
+/// Edit the array `items` of entry `n` of the array `list` of `doc` (the blocks of a message,
+/// the parts of a turn), and drop the entry when that leaves it empty: false when either is
+/// missing or `edit` changed nothing.
+pub(crate) fn edit_items(
+    doc: &mut Value,
+    list: &str,
+    n: usize,
+    items: &str,
+    edit: impl FnOnce(&mut Vec<Value>) -> bool,
+) -> bool {
+    let Some(entries) = doc.get_mut(list).and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let Some(inner) = entries
+        .get_mut(n)
+        .and_then(|e| e.get_mut(items))
+        .and_then(Value::as_array_mut)
+    else {
+        return false;
+    };
+    if !edit(inner) {
+        return false;
+    }
+    if inner.is_empty() {
+        entries.remove(n);
+    }
+    true
+}
+
 /// Drop the block a finding points at (`/messages/n/content/j`), and the message when that
 /// leaves it empty.
 pub(crate) fn drop_block(doc: &mut Value, f: &Finding) -> bool {
     let (Some(n), Some(j)) = (seg(&f.pointer, 1), seg(&f.pointer, 3)) else {
         return false;
     };
-    let Some(msgs) = doc.get_mut("messages").and_then(Value::as_array_mut) else {
-        return false;
-    };
-    let Some(content) = msgs
-        .get_mut(n)
-        .and_then(|m| m.get_mut("content"))
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    if j >= content.len() {
-        return false;
-    }
-    content.remove(j);
-    if content.is_empty() {
-        msgs.remove(n);
-    }
-    true
+    edit_items(doc, "messages", n, "content", |content| {
+        if j >= content.len() {
+            return false;
+        }
+        content.remove(j);
+        true
+    })
 }
 
 /// The `n`th segment of a pointer, as an index (`/messages/3/content/1`, 1 → 3).

@@ -11,7 +11,7 @@
 //! - with thinking off, the final assistant message holds no reasoning ([`in_final`], fixed
 //!   by [`drop_final`]).
 
-use super::{arr, seg, str_at, Finding};
+use super::{arr, edit_items, seg, str_at, Finding};
 use serde_json::Value;
 
 /// How a block format spells signed reasoning, tool results and the tool choice.
@@ -170,19 +170,8 @@ pub(crate) fn drop_final<S: Shape>(doc: &mut Value, f: &Finding) -> bool {
     let Some(i) = seg(&f.pointer, 1) else {
         return false;
     };
-    let Some(msgs) = doc.get_mut("messages").and_then(Value::as_array_mut) else {
-        return false;
-    };
-    let Some(content) = msgs
-        .get_mut(i)
-        .and_then(|m| m.get_mut("content"))
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    content.retain(|b| !S::is_thinking(b));
-    if content.is_empty() {
-        msgs.remove(i);
-    }
-    true
+    edit_items(doc, "messages", i, "content", |content| {
+        content.retain(|b| !S::is_thinking(b));
+        true
+    })
 }

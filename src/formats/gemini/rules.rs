@@ -8,7 +8,7 @@
 //! `thinkingLevel` (a Gemini 3 setting), or signatures on other parts.
 
 use crate::model::GEMINI_SKIP_SIGNATURE;
-use crate::rules::{arr, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
+use crate::rules::{arr, edit_items, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -278,21 +278,10 @@ fn drop_responses(doc: &mut Value, f: &Finding) -> bool {
     let Some(k) = seg(&f.pointer, 1) else {
         return false;
     };
-    let Some(contents) = doc.get_mut("contents").and_then(Value::as_array_mut) else {
-        return false;
-    };
-    let Some(ps) = contents
-        .get_mut(k)
-        .and_then(|c| c.get_mut("parts"))
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    ps.retain(|p| response(p).is_none());
-    if ps.is_empty() {
-        contents.remove(k);
-    }
-    true
+    edit_items(doc, "contents", k, "parts", |ps| {
+        ps.retain(|p| response(p).is_none());
+        true
+    })
 }
 
 /// True when the document says it is for Gemini 3.
