@@ -371,6 +371,64 @@ mod tests {
         }
     }
 
+    /// A made-up rule: no message may say "no".
+    const TOY: &[Rule] = &[Rule {
+        id: "toy/no-no",
+        provider: "Toy",
+        severity: Severity::Warning,
+        error: Some("messages.1: no is not allowed"),
+        matches: &["is not allowed"],
+        source: Source::Docs("https://example.com/toy"),
+        advice: "fix: drop the message",
+        check: |d| {
+            arr(d, "messages")
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m == &"no")
+                .map(|(i, _)| Finding::new("toy/no-no", format!("/messages/{i}"), "says no"))
+                .collect()
+        },
+        fix: Some(|d, f| {
+            let i = seg(&f.pointer, 1).unwrap_or(usize::MAX);
+            match d.get_mut("messages").and_then(Value::as_array_mut) {
+                Some(m) if i < m.len() => {
+                    m.remove(i);
+                    true
+                }
+                _ => false,
+            }
+        }),
+    }];
+
+    #[test]
+    fn a_rule_set_runs_fixes_and_matches_its_rules() {
+        let set = RuleSet(&[TOY]);
+        let mut doc = serde_json::json!({"messages": ["yes", "no", "no"]});
+        let found = set.check(&doc);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert_eq!(found[1].rule().map(|r| r.id), Some("toy/no-no"));
+        assert!(!has_errors(&found));
+        assert_eq!(
+            found[0].to_string(),
+            "warning /messages/1: says no (Toy says: \"messages.1: no is not allowed\"); \
+             fix: drop the message [toy/no-no]"
+        );
+        assert_eq!(set.fix_all(&mut doc), ["toy/no-no", "toy/no-no"]);
+        assert_eq!(doc, serde_json::json!({"messages": ["yes"]}));
+        assert_eq!(
+            set.match_error("{\"error\": \"messages.4: no is not allowed\"}")
+                .map(|r| r.id),
+            Some("toy/no-no")
+        );
+        assert!(RuleSet::NONE.check(&doc).is_empty());
+        // A finding made outside a set knows no rule, so it has no fix to apply.
+        assert!(!apply(
+            &mut doc,
+            &Finding::new("toy/no-no", "/messages/0".into(), "x")
+        ));
+    }
+
     #[test]
     fn pointer_segments_escape() {
         assert_eq!(esc("a/b~c"), "a~1b~0c");

@@ -175,3 +175,86 @@ pub(crate) fn drop_final<S: Shape>(doc: &mut Value, f: &Finding) -> bool {
         true
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A made-up spelling: `{"think": …, "signature": …}` blocks, `{"result": …}` blocks,
+    /// thinking on in `reason`, the choice in `/choice`.
+    struct Toy;
+
+    impl Shape for Toy {
+        const TEXT_CONTENT: bool = false;
+        const BLOCK: &'static str = "think block";
+        const SIGNED: &'static str = "think block";
+        const CHOICE: &'static str = "/choice";
+        fn enabled(doc: &Value) -> bool {
+            doc.get("reason") == Some(&json!(true))
+        }
+        fn is_result(b: &Value) -> bool {
+            b.get("result").is_some()
+        }
+        fn is_thinking(b: &Value) -> bool {
+            b.get("think").is_some()
+        }
+        fn signed(b: &Value) -> Option<(&Value, &'static str)> {
+            Self::is_thinking(b).then_some((b, ""))
+        }
+        fn forced(choice: &Value) -> bool {
+            choice == "required"
+        }
+        fn auto(_choice: &Value) -> Value {
+            json!("auto")
+        }
+    }
+
+    fn loop_doc(first: Value) -> Value {
+        json!({
+            "reason": true,
+            "choice": "required",
+            "messages": [
+                {"role": "user", "content": [{"text": "hi"}]},
+                {"role": "assistant", "content": [first, {"call": "c1"}]},
+                {"role": "user", "content": [{"result": "c1"}]},
+            ],
+        })
+    }
+
+    #[test]
+    fn any_block_shape_gets_the_same_checks() {
+        let bad = loop_doc(json!({"think": "…"}));
+        assert!(first::<Toy>(&bad, "toy/first").is_empty());
+        let sig = signatures::<Toy>(&bad, "toy/sig");
+        assert_eq!(sig[0].pointer, "/messages/1/content/0");
+        assert_eq!(sig[0].message, "this think block has no signature");
+        let unsigned_first = loop_doc(json!({"text": "…"}));
+        let f = first::<Toy>(&unsigned_first, "toy/first");
+        assert_eq!(f[0].rule, "toy/first");
+        assert!(f[0].message.ends_with("must start with its think block"));
+        let mut doc = bad.clone();
+        let forced = forced_choice::<Toy>(&doc, "toy/forced");
+        assert_eq!(
+            forced[0].message,
+            "choice forces a tool while thinking is on"
+        );
+        assert!(choice_auto::<Toy>(&mut doc, &forced[0]));
+        assert_eq!(doc["choice"], "auto");
+        assert!(forced_choice::<Toy>(&doc, "toy/forced").is_empty());
+    }
+
+    #[test]
+    fn reasoning_in_the_final_message_with_thinking_off_is_dropped() {
+        let mut doc = json!({"messages": [
+            {"role": "user", "content": [{"text": "hi"}]},
+            {"role": "assistant", "content": [{"think": "…", "signature": "s"}]},
+        ]});
+        let found = in_final::<Toy>(&doc, "toy/final");
+        assert_eq!(found[0].pointer, "/messages/1/content/0");
+        assert!(drop_final::<Toy>(&mut doc, &found[0]));
+        // The message held nothing else, so it goes too.
+        assert_eq!(doc["messages"].as_array().map(Vec::len), Some(1));
+        assert!(in_final::<Toy>(&doc, "toy/final").is_empty());
+    }
+}
