@@ -27,7 +27,8 @@ pub mod openai_chat;
 pub mod openai_responses;
 
 use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
-use crate::schema::{LintOptions, Target};
+use crate::providers::Rules;
+use crate::schema::{Dialect, LintOptions, Target};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use sniff::Node;
@@ -328,6 +329,7 @@ impl Format {
                 self.protocol(),
                 Format::OpenAiChat | Format::OpenAiResponses
             ),
+            dialect: schema_dialect(self.lints()),
         }
     }
 
@@ -638,6 +640,17 @@ fn view<'t>(
     match sniff::parse(text, json::MAX_DEPTH) {
         Some(view) => Ok(view),
         None => json::parse_value(format, text).map(|v| Node::of(parsed.insert(v))),
+    }
+}
+
+/// The schema dialect of a rule family, declared in the folder of the format that defines it.
+const fn schema_dialect(rules: Rules) -> Dialect {
+    match rules {
+        Rules::OpenAi => openai_chat::strict::DIALECT,
+        Rules::Anthropic => Dialect::object_root("anthropic.root-object"),
+        Rules::Gemini => Dialect::object_root("gemini.root-object"),
+        Rules::Bedrock => bedrock::schema::DIALECT,
+        Rules::Mcp => Dialect::object_root("mcp.root-object"),
     }
 }
 

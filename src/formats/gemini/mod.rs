@@ -50,7 +50,8 @@
 //! and spelling are remembered so it round-trips (see [`schema`]).
 
 mod convert;
-pub use crate::schema::gemini_subset as schema;
+pub mod parameters;
+pub mod schema;
 pub mod stream;
 pub mod wire;
 

@@ -42,6 +42,7 @@ pub mod ollama;
 pub mod profile;
 pub mod reasoning;
 pub mod stream;
+pub mod strict;
 pub mod wire;
 
 pub use profile::Profile;
