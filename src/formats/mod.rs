@@ -307,6 +307,13 @@ impl Format {
         self.entry().text
     }
 
+    /// True when `text` reads as this format only because a text format takes any prose as a
+    /// plain completion: it carries none of the format's own markers (turn headers, tool
+    /// blocks), so it is not a document of it.
+    pub fn is_mere_prose(self, text: &str) -> bool {
+        self == Format::AnthropicXml && !anthropic_xml::has_markers(text)
+    }
+
     /// The model family its requests name (see [`ModelFamily::of_format`]).
     pub fn models(self) -> Option<ModelFamily> {
         self.entry().models

@@ -8,7 +8,7 @@
 //! `thinkingLevel` (a Gemini 3 setting), or signatures on other parts.
 
 use super::{arr, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
-use crate::model::GEMINI_SKIP_SIGNATURE;
+use crate::formats::gemini::SKIP_SIGNATURE as GEMINI_SKIP_SIGNATURE;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 

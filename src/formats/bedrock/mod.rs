@@ -57,6 +57,7 @@
 //! `trace`, `additionalModelResponseFields`, usage details, a `totalTokens` that is not the sum.
 
 mod convert;
+mod ids;
 pub mod schema;
 pub mod stream;
 pub mod wire;

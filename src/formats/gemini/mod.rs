@@ -57,6 +57,18 @@ pub mod wire;
 
 pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};
 
+/// The documented stand-in Gemini accepts in place of a thought signature it did not issue
+/// (for calls made by another model or written by hand): it skips the check. The provider
+/// table's placeholder.
+pub const SKIP_SIGNATURE: &str = match crate::providers::Provider::Gemini
+    .row()
+    .reasoning
+    .placeholder
+{
+    Some(s) => s,
+    None => "",
+};
+
 use crate::formats::spec::{Header, Http, ModelIn, Send};
 use crate::formats::{json, DecodeError};
 use crate::model::ModelFamily;

@@ -37,6 +37,7 @@ pub mod cohere;
 pub mod convert;
 pub mod deepseek;
 pub mod dialects;
+mod ids;
 pub mod mistral;
 pub mod ollama;
 pub mod profile;
