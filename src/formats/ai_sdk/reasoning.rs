@@ -67,7 +67,7 @@ fn family(key: &str) -> &str {
             p.row()
                 .reasoning
                 .ai_sdk
-                .is_some_and(|a| a.keys.iter().any(|k| *k == key))
+                .is_some_and(|a| a.keys.contains(&key))
         })
         .map_or(key, |p| p.id())
 }
