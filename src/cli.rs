@@ -358,7 +358,7 @@ fn lint_command(
     if !fix {
         let mut findings = schema::check(&x, &targets, opts);
         if gemini_parameters {
-            findings.extend(schema::gemini_parameters(&x));
+            findings.extend(crate::formats::gemini::parameters::check(&x));
         }
         for f in &findings {
             out.push_str(&format!("{f}\n"));
@@ -393,7 +393,7 @@ fn lint_command(
         }
     };
     if gemini_parameters {
-        let (fit, left) = schema::fit_gemini_parameters(&fixed);
+        let (fit, left) = crate::formats::gemini::parameters::fit(&fixed);
         fixed = fit;
         remaining.extend(left);
     }

@@ -50,9 +50,7 @@ pub fn read_into(
     let (use_format, use_kind) = match Format::detect_in(format, text) {
         // Any prose reads as a legacy-XML completion; in another format's pane only a real
         // transcript (with its markers) counts, so a typo is an error there, not a new exchange.
-        Ok((detected, _)) if format != Format::AnthropicXml && is_mere_prose(detected, text) => {
-            (format, kind)
-        }
+        Ok((detected, _)) if detected != format && detected.is_mere_prose(text) => (format, kind),
         Ok((f, k)) if f.protocol() != format.protocol() => (f, k),
         Ok((_, k)) => (format, k),
         Err(_) => {
@@ -88,10 +86,11 @@ pub fn is_replacement(before: &str, after: &str) -> bool {
     !before.trim().is_empty() && !after.trim().is_empty() && (prefix + suffix) * 2 < b.len()
 }
 
-/// True when `text` was detected as `detected` only because any prose reads as a legacy-XML
-/// completion: it carries none of that format's markers, so it is not a document.
+/// True when `text` was detected as `detected` only because any prose reads as a text
+/// format's completion: it carries none of that format's markers, so it is not a document
+/// ([`Format::is_mere_prose`]).
 pub fn is_mere_prose(detected: Format, text: &str) -> bool {
-    detected == Format::AnthropicXml && !crate::formats::anthropic_xml::has_markers(text)
+    detected.is_mere_prose(text)
 }
 
 fn source_kind(source: Source) -> Kind {

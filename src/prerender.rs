@@ -82,7 +82,7 @@ const BODY_OPEN: &str = "<body>";
 
 /// Text for element content and attribute values.
 fn esc(s: &str) -> String {
-    crate::formats::anthropic_xml::wire::escape(s).replace('"', "&quot;")
+    crate::text::xml_escape(s).replace('"', "&quot;")
 }
 
 /// The first example's exchange, as the app opens it.

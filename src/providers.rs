@@ -129,6 +129,9 @@ pub struct Row {
     pub key_env: Option<&'static str>,
     /// The models `toolscope tokens` counts without `--model`.
     pub counted: &'static [&'static str],
+
+    /// How its reasoning state is spelled outside its own formats.
+    pub reasoning: Reasoning,
 }
 
 /// Open-weight model names: served by Ollama and OpenAI-compatible servers alike, owned by no
@@ -175,6 +178,15 @@ const OPENAI: Row = Row {
     }),
     key_env: Some("OPENAI_API_KEY"),
     counted: &["gpt-4o", "gpt-4"],
+    reasoning: Reasoning {
+        placeholder: None,
+        ai_sdk: Some(AiSdk {
+            keys: &["openai"],
+            encrypted: Some("reasoningEncryptedContent"),
+            thinking: Some("reasoningEffort"),
+            ..AiSdk::NONE
+        }),
+    },
 };
 
 const ANTHROPIC: Row = Row {
@@ -211,6 +223,16 @@ const ANTHROPIC: Row = Row {
     }),
     key_env: Some("ANTHROPIC_API_KEY"),
     counted: &["claude-sonnet-4-5"],
+    reasoning: Reasoning {
+        placeholder: None,
+        ai_sdk: Some(AiSdk {
+            keys: &["anthropic"],
+            signature: Some("signature"),
+            redacted: Some("redactedData"),
+            thinking: Some("thinking"),
+            ..AiSdk::NONE
+        }),
+    },
 };
 
 const GEMINI: Row = Row {
@@ -237,6 +259,16 @@ const GEMINI: Row = Row {
     }),
     key_env: Some("GEMINI_API_KEY"),
     counted: &["gemini-2.5-flash"],
+    reasoning: Reasoning {
+        // Source: <https://ai.google.dev/gemini-api/docs/thought-signatures> ("FAQs").
+        placeholder: Some("skip_thought_signature_validator"),
+        ai_sdk: Some(AiSdk {
+            keys: &["google", "vertex", "googleVertex"],
+            thought_signature: Some("thoughtSignature"),
+            thinking: Some("thinkingConfig"),
+            ..AiSdk::NONE
+        }),
+    },
 };
 
 const BEDROCK: Row = Row {
@@ -286,6 +318,15 @@ const BEDROCK: Row = Row {
     }),
     key_env: None,
     counted: &["amazon.nova-pro-v1:0"],
+    reasoning: Reasoning {
+        placeholder: None,
+        ai_sdk: Some(AiSdk {
+            keys: &["bedrock"],
+            signature: Some("signature"),
+            redacted: Some("redactedData"),
+            ..AiSdk::NONE
+        }),
+    },
 };
 
 const MISTRAL: Row = Row {
@@ -313,6 +354,7 @@ const MISTRAL: Row = Row {
     api: None,
     key_env: Some("MISTRAL_API_KEY"),
     counted: &["mistral-large-latest"],
+    reasoning: Reasoning::NONE,
 };
 
 const COHERE: Row = Row {
@@ -330,6 +372,7 @@ const COHERE: Row = Row {
     api: None,
     key_env: Some("CO_API_KEY"),
     counted: &["command-a-03-2025"],
+    reasoning: Reasoning::NONE,
 };
 
 const DEEPSEEK: Row = Row {
@@ -348,6 +391,7 @@ const DEEPSEEK: Row = Row {
     api: None,
     key_env: Some("DEEPSEEK_API_KEY"),
     counted: &["deepseek-chat"],
+    reasoning: Reasoning::NONE,
 };
 
 const OLLAMA: Row = Row {
@@ -366,6 +410,7 @@ const OLLAMA: Row = Row {
     api: None,
     key_env: None,
     counted: &["llama3.1"],
+    reasoning: Reasoning::NONE,
 };
 
 impl Provider {
@@ -601,6 +646,57 @@ impl NameRule {
         }
         s.chars().take(self.max).collect()
     }
+}
+
+// Reasoning state outside the provider's own formats.
+
+/// How a provider's reasoning state is spelled outside its own formats.
+#[derive(Debug, Clone, Copy)]
+pub struct Reasoning {
+    /// A stand-in it accepts in place of a signature it did not issue (for calls made by
+    /// another model or written by hand).
+    pub placeholder: Option<&'static str>,
+    /// Where the Vercel AI SDK's provider packages keep it, when they do.
+    pub ai_sdk: Option<AiSdk>,
+}
+
+impl Reasoning {
+    /// Nothing known.
+    pub const NONE: Reasoning = Reasoning {
+        placeholder: None,
+        ai_sdk: None,
+    };
+}
+
+/// The `providerOptions` of a provider's AI SDK package: its keys and the fields of each kind
+/// of opaque state under them (sources: the packages' `providerOptions` readers in
+/// github.com/vercel/ai, `packages/*/src/convert-to-*-messages*.ts`).
+#[derive(Debug, Clone, Copy)]
+pub struct AiSdk {
+    /// The keys its packages read, the one written first.
+    pub keys: &'static [&'static str],
+    /// The field of a signature over visible thinking.
+    pub signature: Option<&'static str>,
+    /// The field of thinking the provider encrypted.
+    pub redacted: Option<&'static str>,
+    /// The field of reasoning kept encrypted by the provider.
+    pub encrypted: Option<&'static str>,
+    /// The field of a thought signature (on reasoning, text and tool-call parts).
+    pub thought_signature: Option<&'static str>,
+    /// The option that sets thinking.
+    pub thinking: Option<&'static str>,
+}
+
+impl AiSdk {
+    /// No key, no field.
+    pub const NONE: AiSdk = AiSdk {
+        keys: &[],
+        signature: None,
+        redacted: None,
+        encrypted: None,
+        thought_signature: None,
+        thinking: None,
+    };
 }
 
 #[cfg(test)]

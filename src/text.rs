@@ -1,9 +1,23 @@
 //! Text helpers shared by the model, the streams and the formats (none of which this module
-//! imports): JSON pointer tokens and positions in a text.
+//! imports): JSON pointer tokens, XML escaping and positions in a text.
 
 /// Escape one JSON pointer token (`~` → `~0`, `/` → `~1`).
 pub fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Escape text for XML element content: `&`, `<` and `>` as entities (quotes are left alone).
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// 1-based line and column (in characters) of a byte offset.

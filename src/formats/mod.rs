@@ -27,7 +27,8 @@ pub mod openai_chat;
 pub mod openai_responses;
 
 use crate::model::{ChosenModel, Exchange, Loss, ModelFamily};
-use crate::schema::{LintOptions, Target};
+use crate::providers::Rules;
+use crate::schema::{Dialect, LintOptions, Target};
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use sniff::Node;
@@ -306,6 +307,13 @@ impl Format {
         self.entry().text
     }
 
+    /// True when `text` reads as this format only because a text format takes any prose as a
+    /// plain completion: it carries none of the format's own markers (turn headers, tool
+    /// blocks), so it is not a document of it.
+    pub fn is_mere_prose(self, text: &str) -> bool {
+        self == Format::AnthropicXml && !anthropic_xml::has_markers(text)
+    }
+
     /// The model family its requests name (see [`ModelFamily::of_format`]).
     pub fn models(self) -> Option<ModelFamily> {
         self.entry().models
@@ -328,6 +336,7 @@ impl Format {
                 self.protocol(),
                 Format::OpenAiChat | Format::OpenAiResponses
             ),
+            dialect: schema_dialect(self.lints()),
         }
     }
 
@@ -662,6 +671,17 @@ fn view<'t>(
     match sniff::parse(text, json::MAX_DEPTH) {
         Some(view) => Ok(view),
         None => json::parse_value(format, text).map(|v| Node::of(parsed.insert(v))),
+    }
+}
+
+/// The schema dialect of a rule family, declared in the folder of the format that defines it.
+const fn schema_dialect(rules: Rules) -> Dialect {
+    match rules {
+        Rules::OpenAi => openai_chat::strict::DIALECT,
+        Rules::Anthropic => Dialect::object_root("anthropic.root-object"),
+        Rules::Gemini => Dialect::object_root("gemini.root-object"),
+        Rules::Bedrock => bedrock::schema::DIALECT,
+        Rules::Mcp => Dialect::object_root("mcp.root-object"),
     }
 }
 

@@ -5,14 +5,15 @@
 use super::{Exchange, Loss, Losses, Part, Role};
 use std::collections::{HashMap, HashSet};
 
-/// What a provider accepts as a call id.
+/// What a provider accepts as a call id (each provider's rule is declared in its format's
+/// folder, as an associated constant: `IdRule::<PROVIDER>`).
 #[derive(Debug, Clone, Copy)]
 pub struct IdRule {
-    /// Provider name for messages (`Anthropic`).
+    /// Provider name for messages.
     pub provider: &'static str,
     /// Longest id accepted.
     pub max_len: usize,
-    /// When set, ids must have exactly this length (Mistral: 9).
+    /// When set, ids must have exactly this length.
     pub exact_len: Option<usize>,
     /// Characters allowed.
     pub allowed: fn(char) -> bool,
@@ -20,40 +21,16 @@ pub struct IdRule {
     pub pattern: &'static str,
 }
 
-fn word_or_dash(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-'
-}
-
-fn alphanumeric(c: char) -> bool {
-    c.is_ascii_alphanumeric()
-}
-
 impl IdRule {
-    /// Anthropic `tool_use.id`: `^[a-zA-Z0-9_-]+$`, at most 64 characters.
-    pub const ANTHROPIC: IdRule = IdRule {
-        provider: "Anthropic",
-        max_len: 64,
-        exact_len: None,
-        allowed: word_or_dash,
-        pattern: "^[a-zA-Z0-9_-]{1,64}$",
-    };
-    /// Bedrock `toolUseId`: 1 to 64 of `[a-zA-Z0-9_-]`. botocore's model also allows `.` and
-    /// `:`; the stricter rule keeps ids valid for Anthropic models behind Bedrock too.
-    pub const BEDROCK: IdRule = IdRule {
-        provider: "Bedrock",
-        max_len: 64,
-        exact_len: None,
-        allowed: word_or_dash,
-        pattern: "^[a-zA-Z0-9_-]{1,64}$",
-    };
-    /// Mistral `tool_call_id`: exactly 9 characters `[a-zA-Z0-9]`.
-    pub const MISTRAL: IdRule = IdRule {
-        provider: "Mistral",
-        max_len: 9,
-        exact_len: Some(9),
-        allowed: alphanumeric,
-        pattern: "^[a-zA-Z0-9]{9}$",
-    };
+    /// An ASCII letter, digit, `_` or `-` (`[a-zA-Z0-9_-]`).
+    pub fn word_or_dash(c: char) -> bool {
+        c.is_ascii_alphanumeric() || c == '_' || c == '-'
+    }
+
+    /// An ASCII letter or digit (`[a-zA-Z0-9]`).
+    pub fn alphanumeric(c: char) -> bool {
+        c.is_ascii_alphanumeric()
+    }
 
     /// True when `id` is valid as it is.
     pub fn accepts(&self, id: &str) -> bool {

@@ -21,7 +21,7 @@ pub use media::{media_label, raw_why};
 pub use models::{encoder_model, ChosenModel, ModelFamily, ModelOrigin};
 pub use reasoning::{
     provider_name, HostedKind, HostedStep, HostedTool, Opaque, OpaqueKind, Reasoning,
-    ReasoningOptions, GEMINI_SKIP_SIGNATURE,
+    ReasoningOptions,
 };
 
 use serde::{Deserialize, Serialize};

@@ -113,11 +113,6 @@ pub struct Opaque {
     pub model: Option<String>,
 }
 
-/// The documented stand-in Gemini accepts in place of a thought signature it did not issue
-/// (for calls made by another model or written by hand): it skips the check.
-/// Source: <https://ai.google.dev/gemini-api/docs/thought-signatures> ("FAQs").
-pub const GEMINI_SKIP_SIGNATURE: &str = "skip_thought_signature_validator";
-
 impl Opaque {
     /// State issued by `provider`.
     pub fn new(kind: OpaqueKind, data: impl Into<String>, provider: impl Into<String>) -> Self {
@@ -129,9 +124,13 @@ impl Opaque {
         }
     }
 
-    /// True for Gemini's documented placeholder, which any Gemini model accepts.
+    /// True for a thought signature that is a provider's documented stand-in (its table row's
+    /// placeholder), which any of its models accepts.
     pub fn is_placeholder(&self) -> bool {
-        self.kind == OpaqueKind::ThoughtSignature && self.data == GEMINI_SKIP_SIGNATURE
+        self.kind == OpaqueKind::ThoughtSignature
+            && crate::providers::Provider::ALL
+                .iter()
+                .any(|p| p.row().reasoning.placeholder == Some(self.data.as_str()))
     }
 
     /// Whether this state may be sent to `provider` (a provider family id): only the provider
@@ -279,7 +278,7 @@ mod tests {
         assert_eq!(sig.why_dropped(), "only Anthropic can verify it");
         let skip = Opaque::new(
             OpaqueKind::ThoughtSignature,
-            GEMINI_SKIP_SIGNATURE,
+            "skip_thought_signature_validator",
             "gemini",
         );
         assert!(skip.is_placeholder());

@@ -8,11 +8,11 @@
 //! - [`validate_arguments`]: every call against its tool's `input_schema` (our own validator,
 //!   [`validate`], the draft taken from `$schema`, 2020-12 by default), invalid argument JSON,
 //!   unknown tool names, results answering no earlier call, schemas that are themselves invalid.
-//! - [`lint`]: the rules of one target ([`Target`], named by format id): OpenAI strict mode
-//!   ([`openai`]), Bedrock's tool spec and every provider's tool-name rule ([`names`]); what
-//!   Gemini's `parameters` subset would need ([`gemini`]) is asked for apart
-//!   ([`gemini_parameters`], [`fit_gemini_parameters`]): the Gemini document sends a schema
-//!   outside it as `parametersJsonSchema`.
+//! - [`lint`]: the rules of one target ([`Target`], named by format id): every family's
+//!   tool-name rule ([`names`]), then the target's [`Dialect`] — an object root, a strict mode
+//!   tools opt into, further checks of a tool. The dialects' rules live with their formats
+//!   (`formats::<format>`), which build the targets; a narrower schema form some endpoints take
+//!   is asked for apart, with [`fit_with`] applying its fixes.
 //! - [`fix_all`]: apply every fix of a target's findings; the result lints clean of fixable
 //!   findings, and fixing again changes nothing.
 //! - [`fix_for_targets`]: one exchange that passes the checks of several targets at once (the
@@ -24,22 +24,19 @@
 //! inlining carries a recursion guard, and compile errors of a schema are findings.
 
 pub mod args;
-pub mod gemini;
-pub mod gemini_subset;
 pub mod names;
-pub mod openai;
 pub mod validate;
-mod walk;
+pub mod walk;
 
 pub use args::validate_arguments;
 
-use crate::model::Exchange;
+use crate::model::{Exchange, Tool};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use std::fmt;
 
 /// How deep the lints and fixes walk a schema; deeper parts are reported, not walked (no
-/// provider accepts anything near this: OpenAI strict mode stops at 10 levels).
+/// strict dialect accepts anything near this: strict structured outputs stop at 10 levels).
 pub const MAX_DEPTH: usize = 64;
 
 /// How bad a finding is.
@@ -213,10 +210,53 @@ pub fn has_errors(findings: &[Finding]) -> bool {
 /// Which rule families a target runs: a provider's rules, from the provider table.
 pub use crate::providers::Rules as Family;
 
+/// The lints of one tool's schema: its index, the pointer of the schema.
+pub type SchemaLints = fn(&Value, usize, &str) -> Vec<Finding>;
+
+/// A strict mode that tools opt into (`strict: true`): its rules, and the opt-in offer to make
+/// a tool strict.
+#[derive(Debug, Clone, Copy)]
+pub struct Strict {
+    /// The strict rules of one schema.
+    pub lint: SchemaLints,
+    /// The "make strict" offer for a schema not marked strict.
+    pub offer: SchemaLints,
+}
+
+/// The schema rules of a target beyond tool names: what its format's tool definitions must be.
+/// Each format folder declares its own; [`Dialect::PLAIN`] has none.
+#[derive(Debug, Clone, Copy)]
+pub struct Dialect {
+    /// The rule id of "the input schema is an object at the root" (`anthropic.root-object`),
+    /// when the format asks it of every tool.
+    pub root_object: Option<&'static str>,
+    /// A strict mode tools opt into.
+    pub strict: Option<Strict>,
+    /// Further checks of one tool (by index) beyond its schema.
+    pub tool: Option<fn(&Tool, usize) -> Vec<Finding>>,
+}
+
+impl Dialect {
+    /// No rules beyond the names.
+    pub const PLAIN: Dialect = Dialect {
+        root_object: None,
+        strict: None,
+        tool: None,
+    };
+
+    /// The object root asked of every tool, under this rule id.
+    pub const fn object_root(rule: &'static str) -> Dialect {
+        Dialect {
+            root_object: Some(rule),
+            ..Dialect::PLAIN
+        }
+    }
+}
+
 /// A lint target: the rules one wire format's documents are checked against, named by the
 /// format's id (`Format::lint_target` builds it; `Target::from_id` and `Target::all` read the
 /// format registry).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Target {
     /// The format id (`openai-chat`).
     pub id: &'static str,
@@ -225,9 +265,23 @@ pub struct Target {
     /// A tool without `strict` is strict anyway (the Responses API's default): the strict
     /// rules apply to it as warnings.
     pub strict_by_default: bool,
-    /// "Make strict" is offered for tools not marked `strict: true` (OpenAI's own formats).
+    /// "Make strict" is offered for tools not marked `strict: true`.
     pub offers_strict: bool,
+    /// The family's schema rules beyond names.
+    pub dialect: Dialect,
 }
+
+/// Targets are one per format id; the dialect is the family's.
+impl PartialEq for Target {
+    fn eq(&self, other: &Target) -> bool {
+        self.id == other.id
+            && self.family == other.family
+            && self.strict_by_default == other.strict_by_default
+            && self.offers_strict == other.offers_strict
+    }
+}
+
+impl Eq for Target {}
 
 impl Target {
     /// The format id.
@@ -244,7 +298,8 @@ impl Target {
 /// Lint switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LintOptions {
-    /// OpenAI family: also offer "make strict" for tools not marked `strict: true`.
+    /// Where the target has a strict mode: also offer "make strict" for tools not marked
+    /// `strict: true`.
     pub make_strict: bool,
 }
 
@@ -261,77 +316,60 @@ impl LintOptions {
 pub fn lint(x: &Exchange, target: Target, opts: LintOptions) -> Vec<Finding> {
     let mut out = names::duplicates(x);
     out.extend(names::names(x, target));
+    let dialect = target.dialect;
     for (i, tool) in x.tools.iter().enumerate() {
         let at = format!("/tools/{i}/input_schema");
-        match target.family() {
-            Family::OpenAi => {
-                if tool.strict == Some(true) {
-                    out.extend(openai::lint_strict(&tool.input_schema, i, &at));
-                } else if tool.strict.is_none() && target.strict_by_default {
-                    // `strict: null` leaves the Responses API's default, strict mode: the
-                    // same rules, as warnings (the tool does not ask for it explicitly).
-                    out.extend(
-                        openai::lint_strict(&tool.input_schema, i, &at)
-                            .into_iter()
-                            .map(|mut f| {
-                                if f.severity == Severity::Error {
-                                    f.severity = Severity::Warning;
-                                }
-                                f.message.push_str(
-                                    " (the Responses API applies strict mode by default)",
-                                );
-                                f
-                            }),
-                    );
-                } else if opts.make_strict {
-                    out.extend(openai::offer_strict(&tool.input_schema, i, &at));
-                }
+        if let Some(rule) = dialect.root_object {
+            out.extend(names::root_object(rule, &tool.input_schema, i, &at));
+        }
+        if let Some(strict) = dialect.strict {
+            if tool.strict == Some(true) {
+                out.extend((strict.lint)(&tool.input_schema, i, &at));
+            } else if tool.strict.is_none() && target.strict_by_default {
+                // `strict: null` leaves the Responses API's default, strict mode: the
+                // same rules, as warnings (the tool does not ask for it explicitly).
+                out.extend(
+                    (strict.lint)(&tool.input_schema, i, &at)
+                        .into_iter()
+                        .map(|mut f| {
+                            if f.severity == Severity::Error {
+                                f.severity = Severity::Warning;
+                            }
+                            f.message
+                                .push_str(" (the Responses API applies strict mode by default)");
+                            f
+                        }),
+                );
+            } else if opts.make_strict {
+                out.extend((strict.offer)(&tool.input_schema, i, &at));
             }
-            Family::Anthropic | Family::Mcp => {
-                out.extend(names::root_object(target, &tool.input_schema, i, &at));
-            }
-            Family::Gemini => {
-                // A schema outside the `parameters` subset is sent as `parametersJsonSchema`,
-                // which takes it as written: the subset's rules are not about the document the
-                // pane shows. [`gemini_parameters`] lists them on request.
-                out.extend(names::root_object(target, &tool.input_schema, i, &at));
-            }
-            Family::Bedrock => {
-                out.extend(names::root_object(target, &tool.input_schema, i, &at));
-                out.extend(names::bedrock_description(tool, i));
-            }
+        }
+        if let Some(more) = dialect.tool {
+            out.extend(more(tool, i));
         }
     }
     out
 }
 
-/// What Gemini's OpenAPI `parameters` subset would need of each tool whose schema the Gemini
-/// encoder sends as `parametersJsonSchema` (infos, each with the rewrite as its fix): for
-/// models and endpoints that take only `parameters`. Not part of [`lint`], since the Gemini
-/// document does not send these schemas as `parameters`.
-pub fn gemini_parameters(x: &Exchange) -> Vec<Finding> {
-    x.tools
-        .iter()
-        .enumerate()
-        .flat_map(|(i, t)| gemini::lint(&t.input_schema, i, &format!("/tools/{i}/input_schema")))
-        .collect()
-}
-
-/// Rewrite every tool schema the Gemini encoder would send as `parametersJsonSchema` into the
-/// `parameters` subset, as far as it goes (see [`gemini::fix`]); returns the exchange and what
-/// remains of [`gemini_parameters`].
-pub fn fit_gemini_parameters(x: &Exchange) -> (Exchange, Vec<Finding>) {
+/// Apply the fixes of `lints`' findings (one per tool per round) until none is left or a few
+/// rounds have passed; returns the exchange and what remains of `lints`. For a narrower schema
+/// form asked for apart from [`lint`].
+pub fn fit_with(
+    x: &Exchange,
+    lints: impl Fn(&Exchange) -> Vec<Finding>,
+) -> (Exchange, Vec<Finding>) {
     let mut fixed = x.clone();
     for _ in 0..4 {
-        let fixes: Vec<Fix> = gemini_parameters(&fixed)
-            .into_iter()
-            .filter_map(|f| f.fix)
-            .fold(Vec::new(), |mut v, f| {
-                if !v.iter().any(|g: &Fix| g.tool() == f.tool()) {
-                    v.push(f);
-                }
-                v
-            });
+        let fixes: Vec<Fix> =
+            lints(&fixed)
+                .into_iter()
+                .filter_map(|f| f.fix)
+                .fold(Vec::new(), |mut v, f| {
+                    if !v.iter().any(|g: &Fix| g.tool() == f.tool()) {
+                        v.push(f);
+                    }
+                    v
+                });
         if fixes.is_empty() {
             break;
         }
@@ -339,7 +377,7 @@ pub fn fit_gemini_parameters(x: &Exchange) -> (Exchange, Vec<Finding>) {
             apply(&mut fixed, f);
         }
     }
-    let left = gemini_parameters(&fixed);
+    let left = lints(&fixed);
     (fixed, left)
 }
 

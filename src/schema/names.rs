@@ -1,4 +1,4 @@
-//! Tool names per provider, object root schemas, Bedrock's `ToolSpecification`.
+//! Tool names per rule family, and object root schemas.
 //!
 //! Name rules (sources):
 //! - OpenAI `^[a-zA-Z0-9_-]{1,64}$`: `FunctionDefinition.name` in the `openai` SDK ("a-z, A-Z,
@@ -13,8 +13,8 @@
 //! letter is needed, cut to the limit), made unique among the tools with `_2`, `_3`…; every
 //! call, result and `tool_choice` entry naming the tool is renamed with it.
 
-use super::{Family, Finding, Fix, Severity, Target};
-use crate::model::{Exchange, Part, Tool};
+use super::{Finding, Fix, Severity, Target};
+use crate::model::{Exchange, Part};
 use serde_json::Value;
 
 /// One provider's name rule: the rule data lives in the provider table.
@@ -96,17 +96,11 @@ pub fn rename_uses(x: &mut Exchange, from: &str, to: &str) {
     }
 }
 
-/// `<family>.root-object`: the input schema must be an object schema (Anthropic `input_schema`
-/// requires `type: "object"`; Gemini `parameters`, Bedrock `inputSchema.json` and MCP
-/// `inputSchema` likewise). Fix only when the intent is clear: `properties` without a type.
-pub fn root_object(target: Target, s: &Value, tool: usize, at: &str) -> Vec<Finding> {
-    let rule = match target.family() {
-        Family::Anthropic => "anthropic.root-object",
-        Family::Gemini => "gemini.root-object",
-        Family::Bedrock => "bedrock.root-object",
-        Family::Mcp => "mcp.root-object",
-        Family::OpenAi => "openai.root-object",
-    };
+/// `<family>.root-object` (the dialect's rule id): the input schema must be an object schema
+/// (Anthropic `input_schema` requires `type: "object"`; Gemini `parameters`, Bedrock
+/// `inputSchema.json` and MCP `inputSchema` likewise). Fix only when the intent is clear:
+/// `properties` without a type.
+pub fn root_object(rule: &'static str, s: &Value, tool: usize, at: &str) -> Vec<Finding> {
     if s.get("type").and_then(Value::as_str) == Some("object") {
         return Vec::new();
     }
@@ -130,36 +124,6 @@ pub fn root_object(target: Target, s: &Value, tool: usize, at: &str) -> Vec<Find
         "the input schema needs `\"type\": \"object\"` at the root",
     )
     .with_fix(fix)]
-}
-
-/// `bedrock.description`: botocore's `ToolSpecification.description` is a `NonEmptyString`
-/// (an empty one is rejected); a missing one is allowed but leaves the model guessing. Fix: the
-/// tool name with `_`/`-` as spaces.
-pub fn bedrock_description(tool: &Tool, i: usize) -> Vec<Finding> {
-    let text = tool.name.replace(['_', '-'], " ");
-    let text = if text.trim().is_empty() {
-        "tool".to_string()
-    } else {
-        text.trim().to_string()
-    };
-    let fix = Some(Fix::Description { tool: i, text });
-    match tool.description.as_deref() {
-        Some(d) if !d.is_empty() => Vec::new(),
-        Some(_) => vec![Finding::new(
-            format!("/tools/{i}/description"),
-            Severity::Error,
-            "bedrock.description",
-            "Bedrock rejects an empty description (ToolSpecification.description: min length 1)",
-        )
-        .with_fix(fix)],
-        None => vec![Finding::new(
-            format!("/tools/{i}/description"),
-            Severity::Warning,
-            "bedrock.description",
-            "no description: Bedrock accepts it, but the model only has the name to go on",
-        )
-        .with_fix(fix)],
-    }
 }
 
 #[cfg(test)]

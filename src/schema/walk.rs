@@ -1,7 +1,7 @@
-//! Bounded walks over JSON Schemas and JSON values.
+//! Bounded walks over JSON Schemas and JSON values, and the rewrites the dialects' fixes share.
 
 use super::esc;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Keywords whose value is one subschema.
 pub const ONE: [&str; 11] = [
@@ -120,6 +120,43 @@ pub fn ref_cycle(root: &Value, reference: &str) -> bool {
         current = next.to_string();
     }
     false
+}
+
+/// Merge an `allOf` member into a schema: properties and required united, other keys kept
+/// where the schema has none.
+pub fn merge_into(m: &mut Map<String, Value>, part: &Value) {
+    let Some(p) = part.as_object() else { return };
+    for (k, v) in p {
+        match (k.as_str(), m.get_mut(k), v) {
+            ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
+                for (n, s) in theirs {
+                    mine.entry(n.clone()).or_insert_with(|| s.clone());
+                }
+            }
+            ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
+                for n in theirs {
+                    if !mine.contains(n) {
+                        mine.push(n.clone());
+                    }
+                }
+            }
+            (_, Some(_), _) => {}
+            (_, None, _) => {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+/// A removed `oneOf`'s branches appended to the `anyOf` of `m` (made when absent): the fix
+/// where `oneOf` is not supported.
+pub fn one_of_into_any_of(m: &mut Map<String, Value>, one: &Value) {
+    let mut any = m
+        .remove("anyOf")
+        .and_then(|a| a.as_array().cloned())
+        .unwrap_or_default();
+    any.extend(one.as_array().cloned().unwrap_or_default());
+    m.insert("anyOf".into(), Value::Array(any));
 }
 
 #[cfg(test)]

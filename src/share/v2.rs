@@ -27,32 +27,9 @@ use miniz_oxide::inflate::TINFLStatus;
 use serde::{Deserialize, Serialize};
 
 /// The preset dictionary: what a state's JSON repeats most, the most frequent last (DEFLATE
-/// codes near distances in fewer bits). Frozen: changing one byte breaks every v2 link.
-pub const DICTIONARY: &str = concat!(
-    r#""format":"date-time""format":"email""format":"uri""minimum":0,"maximum":100,"#,
-    r#""default":null"additionalProperties":false"items":{"type":"object","properties":{"#,
-    r#""enum":["celsius","fahrenheit"]"type":"array","items":{"type":"string"}"#,
-    r#""type":"integer","description":"The number of "type":"boolean","description":"Whether "#,
-    r#""type":"number","description":"The "#,
-    r#""compare":["openai-chat","anthropic"],"kind":"response","replay":"data: {\"id\":\"chatcmpl-"#,
-    r#""panes":["openai-chat","openai-responses","anthropic","gemini","bedrock","mcp","#,
-    r#""anthropic-xml","deepseek","mistral","cohere","ollama","ai-sdk"],"#,
-    r#""options":{"model":"gpt-4o","max_tokens":1024,"temperature":0.2,"top_p":1,"#,
-    r#""stop":["\n"],"parallel_tool_calls":false,"tool_choice":{"mode":"auto"}},"#,
-    r#"{"mode":"required"}{"mode":"none"}{"mode":"tool","name":""strict":true,"#,
-    r#""usage":{"input_tokens":1,"output_tokens":1}"stop_reason":"end_turn""#,
-    r#""stop_reason":"tool_use","is_error":true,"arguments_raw":"{\""#,
-    r#"{"exchange":{"system":"You are a helpful assistant. Use tools when they help.","#,
-    r#""tools":[{"name":"get_weather","description":"Get the current weather for a city.","#,
-    r#""input_schema":{"type":"object","properties":{"location":{"type":"string","#,
-    r#""description":"City and country, e.g. "},"unit":{"type":"string","#,
-    r#""description":"The "},"query":{"type":"string","description":"The search query"}},"#,
-    r#""required":["location"]}}],"messages":[{"role":"user","parts":[{"type":"text","text":"#,
-    r#""What's the weather in "}]},{"role":"assistant","parts":[{"type":"tool_call","id":"call_"#,
-    r#"","name":"","arguments":{}}]},{"role":"tool","parts":[{"type":"tool_result","#,
-    r#""call_id":"call_","content":{"text":"{\""}}]},{"role":"assistant","parts":[{"type":"#,
-    r#""text","text":"The "}]},{"role":"user","parts":[{"type":"text","text":""#,
-);
+/// codes near distances in fewer bits), kept as bytes in `v2.dictionary.txt`. Frozen: changing
+/// one byte breaks every v2 link.
+pub const DICTIONARY: &str = include_str!("v2.dictionary.txt");
 
 /// DEFLATE level of links: miniz's best.
 pub const LEVEL: u8 = 10;

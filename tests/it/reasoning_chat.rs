@@ -8,10 +8,9 @@
 use crate::common;
 
 use serde_json::{json, Value};
+use toolscope::formats::gemini::SKIP_SIGNATURE as GEMINI_SKIP_SIGNATURE;
 use toolscope::formats::{Format, Kind};
-use toolscope::model::{
-    Exchange, LossKind, Message, Opaque, OpaqueKind, Part, Reasoning, Role, GEMINI_SKIP_SIGNATURE,
-};
+use toolscope::model::{Exchange, LossKind, Message, Opaque, OpaqueKind, Part, Reasoning, Role};
 use toolscope::replay::{LoadOptions, Replay};
 
 /// Whole recorded responses: (format, file under `tests/fixtures`).

@@ -7,6 +7,7 @@
 //! `packages/google/src/__fixtures__/` (see `tests/fixtures/recorded/NOTICE.md`).
 
 use serde_json::{json, Value};
+use toolscope::formats::gemini::SKIP_SIGNATURE as GEMINI_SKIP_SIGNATURE;
 use toolscope::formats::{Format, Kind};
 use toolscope::model::*;
 use toolscope::replay::{LoadOptions, Replay};

@@ -337,7 +337,7 @@ fn fixes_keep_calls_and_results_paired() {
     Format::Gemini.rules().fix_all(&mut v);
     assert_eq!(
         v["contents"][1]["parts"][0]["thoughtSignature"],
-        toolscope::model::GEMINI_SKIP_SIGNATURE
+        toolscope::formats::gemini::SKIP_SIGNATURE
     );
     // Bedrock: toolConfig names the tool the conversation calls.
     let (_, mut v) = doc("bedrock/tool-config", "rejected");

@@ -6,14 +6,17 @@ use crate::common;
 
 use serde_json::{json, Value};
 use std::process::Command;
+use toolscope::formats::gemini::parameters::fit as fit_gemini_parameters;
+use toolscope::formats::gemini::parameters::{self as gemini, check as gemini_parameters};
+use toolscope::formats::openai_chat::strict as openai;
 use toolscope::formats::{Format, Kind};
 use toolscope::model::{
     ChoiceMode, Exchange, Message, Part, ResultContent, Role, Tool, ToolCall, ToolChoice,
     ToolResult,
 };
 use toolscope::schema::{
-    check, fit_gemini_parameters, fix_all, fix_for_targets, gemini, gemini_parameters, has_errors,
-    lint, openai, side_effects, validate_arguments, Finding, Fix, LintOptions, Severity, Target,
+    check, fix_all, fix_for_targets, has_errors, lint, side_effects, validate_arguments, Finding,
+    Fix, LintOptions, Severity, Target,
 };
 
 fn tool(name: &str, schema: Value) -> Tool {

@@ -121,12 +121,26 @@ pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
         losses.dropped(
             crate::model::option_pointer(&y, "reasoning"),
             "reasoning settings",
-            "the AI SDK sets thinking per provider in providerOptions (anthropic.thinking, \
-             openai.reasoningEffort, google.thinkingConfig), which this document does not name",
+            format!(
+                "the AI SDK sets thinking per provider in providerOptions ({}), which this \
+                 document does not name",
+                thinking_options()
+            ),
         );
     }
     merge_own(&mut o, &y.extra);
     (Value::Object(o), losses.into_vec())
+}
+
+/// The options that set thinking in the AI SDK's packages (`anthropic.thinking`, …), from the
+/// provider table.
+fn thinking_options() -> String {
+    crate::providers::Provider::ALL
+        .into_iter()
+        .filter_map(|p| p.row().reasoning.ai_sdk)
+        .filter_map(|a| Some(format!("{}.{}", a.keys.first()?, a.thinking?)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn encode_tools(tools: &[Tool], losses: &mut Losses) -> Value {

@@ -17,68 +17,65 @@
 
 use super::convert::ID;
 use crate::model::{HostedKind, HostedStep, Losses, Opaque, OpaqueKind, Part, Reasoning};
+use crate::providers::Provider;
 use serde_json::{Map, Value};
 
-/// `(options key, field, kind, provider family)` of the opaque state the AI SDK's providers
-/// keep in a part's options, in the order they are looked for.
-const STATE: [(&str, &str, OpaqueKind, &str); 9] = [
-    ("anthropic", "signature", OpaqueKind::Signature, "anthropic"),
-    (
-        "anthropic",
-        "redactedData",
-        OpaqueKind::Redacted,
-        "anthropic",
-    ),
-    ("bedrock", "signature", OpaqueKind::Signature, "bedrock"),
-    ("bedrock", "redactedData", OpaqueKind::Redacted, "bedrock"),
-    (
-        "openai",
-        "reasoningEncryptedContent",
-        OpaqueKind::Encrypted,
-        "openai",
-    ),
-    (
-        "google",
-        "thoughtSignature",
-        OpaqueKind::ThoughtSignature,
-        "gemini",
-    ),
-    (
-        "vertex",
-        "thoughtSignature",
-        OpaqueKind::ThoughtSignature,
-        "gemini",
-    ),
-    (
-        "googleVertex",
-        "thoughtSignature",
-        OpaqueKind::ThoughtSignature,
-        "gemini",
-    ),
-    (
-        "openrouter",
-        "reasoningEncrypted",
-        OpaqueKind::Encrypted,
-        "openrouter",
-    ),
-];
+/// `(options key, field, kind, provider family)` of one opaque state an AI SDK package keeps
+/// in a part's options.
+type State = (&'static str, &'static str, OpaqueKind, &'static str);
+
+/// Opaque state of packages for providers without a row: OpenRouter's community package.
+const OTHER_STATE: [State; 1] = [(
+    "openrouter",
+    "reasoningEncrypted",
+    OpaqueKind::Encrypted,
+    "openrouter",
+)];
+
+/// Every opaque state the AI SDK's packages keep in a part's options, in the order they are
+/// looked for: each provider's from its table row (its keys in order, then each kind), then
+/// [`OTHER_STATE`].
+fn states() -> impl Iterator<Item = State> {
+    Provider::ALL
+        .into_iter()
+        .filter_map(|p| p.row().reasoning.ai_sdk.map(|a| (p.id(), a)))
+        .flat_map(|(id, a)| {
+            a.keys.iter().flat_map(move |key| {
+                [
+                    (a.signature, OpaqueKind::Signature),
+                    (a.redacted, OpaqueKind::Redacted),
+                    (a.encrypted, OpaqueKind::Encrypted),
+                    (a.thought_signature, OpaqueKind::ThoughtSignature),
+                ]
+                .into_iter()
+                .filter_map(move |(field, kind)| field.map(|f| (*key, f, kind, id)))
+            })
+        })
+        .chain(OTHER_STATE)
+}
 
 /// Form marker: the options key the state was read from, when it is not the first one the
 /// encoder would choose for its provider (`vertex` rather than `google`).
 const KEY: &str = "_toolscope:options-key";
 
-/// The provider family whose key an options object carries (`google` → `gemini`).
+/// The provider family whose key an options object carries (`google` → `gemini`, from the
+/// table); a key of no row's package is its own family.
 fn family(key: &str) -> &str {
-    match key {
-        "google" | "vertex" | "googleVertex" => "gemini",
-        k => k,
-    }
+    Provider::ALL
+        .into_iter()
+        .find(|p| {
+            p.row()
+                .reasoning
+                .ai_sdk
+                .is_some_and(|a| a.keys.contains(&key))
+        })
+        .map_or(key, |p| p.id())
 }
 
 /// Take the first opaque state out of `options` (an options or metadata object); what is left
 /// of it stays there. `only_signature` limits it to thought signatures (on text and calls).
 fn take_state(options: &mut Map<String, Value>, only_signature: bool) -> Option<(Opaque, String)> {
-    for (key, field, kind, provider) in STATE {
+    for (key, field, kind, provider) in states() {
         if only_signature && kind != OpaqueKind::ThoughtSignature {
             continue;
         }
@@ -100,12 +97,11 @@ fn take_state(options: &mut Map<String, Value>, only_signature: bool) -> Option<
 
 /// The options key and field the encoder writes `o` under, if the AI SDK has one.
 fn slot(o: &Opaque, key: Option<&str>) -> Option<(String, &'static str)> {
-    let (k, field) = STATE
-        .iter()
+    let (k, field) = states()
         .find(|(k, _, kind, provider)| {
             *kind == o.kind && *provider == o.provider && key.is_none_or(|want| want == *k)
         })
-        .map(|(k, f, _, _)| (*k, *f))?;
+        .map(|(k, f, _, _)| (k, f))?;
     Some((k.to_string(), field))
 }
 
@@ -160,7 +156,7 @@ pub fn take_attached(o: &mut Map<String, Value>, meta: &str) -> Option<Part> {
     }
     let mut extra = crate::model::Extra::new();
     let mut fields = Map::new();
-    if key != "google" {
+    if slot(&opaque, None).is_some_and(|(first, _)| first != key) {
         fields.insert(KEY.into(), Value::String(key));
     }
     if !fields.is_empty() {

@@ -48,6 +48,7 @@
 //! image, document and other blocks as `Part::Raw`.
 
 mod convert;
+mod ids;
 pub mod rules;
 pub mod stream;
 pub mod wire;

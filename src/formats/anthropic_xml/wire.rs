@@ -137,16 +137,7 @@ pub struct ParamDescription {
 
 /// Escape `&`, `<` and `>` for element content.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::text::xml_escape(s)
 }
 
 /// Decode the five XML entities and numeric character references; anything else that starts

@@ -57,7 +57,9 @@
 //! `trace`, `additionalModelResponseFields`, usage details, a `totalTokens` that is not the sum.
 
 mod convert;
+mod ids;
 pub mod rules;
+pub mod schema;
 pub mod stream;
 pub mod wire;
 

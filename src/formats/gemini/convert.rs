@@ -21,6 +21,7 @@
 
 use super::schema;
 use super::wire::{self, Fields};
+use super::SKIP_SIGNATURE as GEMINI_SKIP_SIGNATURE;
 use crate::formats::json::escape;
 use crate::formats::shared;
 use crate::formats::sniff::Node;
@@ -28,7 +29,7 @@ use crate::formats::DecodeError;
 use crate::model::{
     empty_object_schema, Block, ChoiceMode, Exchange, Extra, HostedKind, HostedStep, HostedTool,
     Loss, Losses, Message, Opaque, OpaqueKind, Options, Part, Reasoning, ResultContent, Role,
-    StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage, GEMINI_SKIP_SIGNATURE,
+    StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage,
 };
 use serde_json::{json, Value};
 

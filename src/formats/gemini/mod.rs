@@ -50,12 +50,25 @@
 //! and spelling are remembered so it round-trips (see [`schema`]).
 
 mod convert;
-pub use crate::schema::gemini_subset as schema;
+pub mod parameters;
 pub mod rules;
+pub mod schema;
 pub mod stream;
 pub mod wire;
 
 pub use convert::{ID, PLACEHOLDER_RESPONSE_ID};
+
+/// The documented stand-in Gemini accepts in place of a thought signature it did not issue
+/// (for calls made by another model or written by hand): it skips the check. The provider
+/// table's placeholder.
+pub const SKIP_SIGNATURE: &str = match crate::providers::Provider::Gemini
+    .row()
+    .reasoning
+    .placeholder
+{
+    Some(s) => s,
+    None => "",
+};
 
 use crate::formats::spec::{Header, Http, ModelIn, Send};
 use crate::formats::{json, DecodeError};

@@ -7,7 +7,7 @@
 //! is talking to Gemini 3 only when the document says so: a `model` member naming it, a
 //! `thinkingLevel` (a Gemini 3 setting), or signatures on other parts.
 
-use crate::model::GEMINI_SKIP_SIGNATURE;
+use crate::formats::gemini::SKIP_SIGNATURE as GEMINI_SKIP_SIGNATURE;
 use crate::rules::{arr, edit_items, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;

@@ -37,12 +37,14 @@ pub mod cohere;
 pub mod convert;
 pub mod deepseek;
 pub mod dialects;
+mod ids;
 pub mod mistral;
 pub mod ollama;
 pub mod profile;
 pub mod reasoning;
 pub mod rules;
 pub mod stream;
+pub mod strict;
 pub mod wire;
 
 pub use profile::Profile;

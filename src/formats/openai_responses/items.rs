@@ -30,6 +30,7 @@ use crate::model::{
     empty_object_schema, provider_name, HostedKind, HostedStep, HostedTool, Losses, Opaque,
     OpaqueKind, Part, Reasoning, Tool,
 };
+use crate::providers::Provider;
 use serde_json::{json, Value};
 
 /// Form marker of a custom tool call or output (in the private map).
@@ -40,16 +41,17 @@ pub(super) const CUSTOM: &str = "custom";
 const ISSUER: &str = "toolscope:issuer";
 
 /// The provider family id that issues a model's reasoning state and runs its hosted tools on a
-/// Responses endpoint: `deepseek` for DeepSeek models, `xai` for Grok, else `openai`.
+/// Responses endpoint: the owner of the model name (its `:tag` aside) when the table says its
+/// own API serves it through OpenAI's ([`Row::served_by`](crate::providers::Row::served_by)),
+/// `xai` for Grok, else `openai`.
 pub(super) fn issuer(model: Option<&str>) -> &'static str {
     let n = model.unwrap_or_default().trim().to_ascii_lowercase();
     let n = n.rsplit('/').next().unwrap_or_default();
-    if n.starts_with("deepseek") {
-        "deepseek"
-    } else if n.starts_with("grok") {
-        "xai"
-    } else {
-        "openai"
+    let base = n.split(':').next().unwrap_or_default();
+    match Provider::of_name(base) {
+        Some(p) if p != Provider::OpenAi && p.row().served_by.contains(&Provider::OpenAi) => p.id(),
+        _ if n.starts_with("grok") => "xai",
+        _ => "openai",
     }
 }
 

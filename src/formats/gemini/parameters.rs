@@ -1,7 +1,7 @@
 //! Gemini's `parameters` subset (the OpenAPI-style `Schema`).
 //!
 //! The Gemini encoder sends a tool's JSON Schema as `parameters` only when
-//! [`super::gemini_subset::to_gemini`] accepts it, else as `parametersJsonSchema`
+//! [`super::schema::to_gemini`] accepts it, else as `parametersJsonSchema`
 //! (not every model or endpoint takes that). This lint says why a schema is not in the subset,
 //! and the fix rewrites it so it is: `$ref`s inlined (`$defs` dropped; a recursive `$ref` cut to a
 //! described string), `anyOf` with a null branch and type lists with `null` folded into
@@ -14,12 +14,12 @@
 //! JSON Schema as written (`additionalProperties`, `$ref`, type lists, …). So these findings are
 //! not among the Gemini target's lints: they are infos saying what `parameters` (which every
 //! Gemini model takes) would need, with the rewrite as the fix, asked for apart
-//! ([`super::gemini_parameters`], `toolscope lint --gemini-parameters`).
+//! ([`check`], `toolscope lint --gemini-parameters`).
 
-use super::gemini_subset::to_gemini;
-use super::walk::{resolve, types, value_depth};
-use super::{esc, Finding, Fix, Severity, MAX_DEPTH};
-use crate::model::empty_object_schema;
+use super::schema::to_gemini;
+use crate::model::{empty_object_schema, Exchange};
+use crate::schema::walk::{merge_into, one_of_into_any_of, resolve, types, value_depth};
+use crate::schema::{esc, Finding, Fix, Severity, MAX_DEPTH};
 use serde_json::{Map, Value};
 
 /// Said before each subset finding: what the pane sends, and that the rest is about
@@ -39,6 +39,25 @@ impl Ctx<'_> {
     fn issue(&mut self, at: &str, rule: &'static str, msg: String, fixable: bool) {
         self.issues.push((at.to_string(), rule, msg, fixable));
     }
+}
+
+/// What the `parameters` subset would need of each tool whose schema the encoder sends as
+/// `parametersJsonSchema` (infos, each with the rewrite as its fix): for models and endpoints
+/// that take only `parameters`. Not among the target's lints, since the document does not send
+/// these schemas as `parameters`.
+pub fn check(x: &Exchange) -> Vec<Finding> {
+    x.tools
+        .iter()
+        .enumerate()
+        .flat_map(|(i, t)| lint(&t.input_schema, i, &format!("/tools/{i}/input_schema")))
+        .collect()
+}
+
+/// Rewrite every tool schema the encoder would send as `parametersJsonSchema` into the
+/// `parameters` subset, as far as it goes (see [`fix`]); returns the exchange and what remains
+/// of [`check`].
+pub fn fit(x: &Exchange) -> (Exchange, Vec<Finding>) {
+    crate::schema::fit_with(x, check)
 }
 
 /// The schema rewritten into the `parameters` subset (as far as it can be; see the module doc).
@@ -242,7 +261,7 @@ fn prelude(cx: &mut Ctx, m: &Map<String, Value>, at: &str) -> Map<String, Value>
             "`oneOf` is not in `parameters`; fix: `anyOf`".into(),
             true,
         );
-        super::openai::one_of_into_any_of(&mut m, &one);
+        one_of_into_any_of(&mut m, &one);
     }
     if let Some(c) = m.remove("const") {
         if let Value::String(_) = c {
@@ -582,30 +601,4 @@ fn finish(
         );
     }
     Value::Object(out)
-}
-
-/// Merge an `allOf` member into a schema: properties and required united, other keys kept
-/// where the schema has none.
-pub(crate) fn merge_into(m: &mut Map<String, Value>, part: &Value) {
-    let Some(p) = part.as_object() else { return };
-    for (k, v) in p {
-        match (k.as_str(), m.get_mut(k), v) {
-            ("properties", Some(Value::Object(mine)), Value::Object(theirs)) => {
-                for (n, s) in theirs {
-                    mine.entry(n.clone()).or_insert_with(|| s.clone());
-                }
-            }
-            ("required", Some(Value::Array(mine)), Value::Array(theirs)) => {
-                for n in theirs {
-                    if !mine.contains(n) {
-                        mine.push(n.clone());
-                    }
-                }
-            }
-            (_, Some(_), _) => {}
-            (_, None, _) => {
-                m.insert(k.clone(), v.clone());
-            }
-        }
-    }
 }

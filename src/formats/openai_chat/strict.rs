@@ -25,10 +25,22 @@
 //!   names, definition names, enum and const values, and 15,000 characters for one string enum
 //!   of more than 250 values.
 
-use super::gemini::merge_into;
-use super::walk::{children, is_object_schema, ref_cycle, resolve};
-use super::{esc, Finding, Fix, Severity, MAX_DEPTH};
+use crate::schema::walk::{
+    children, is_object_schema, merge_into, one_of_into_any_of, ref_cycle, resolve,
+};
+use crate::schema::{esc, str_items, Dialect, Finding, Fix, Severity, Strict, MAX_DEPTH};
 use serde_json::{Map, Value};
+
+/// Strict structured outputs as a schema dialect: a strict tool's rules (its root among them),
+/// and the "make strict" offer.
+pub const DIALECT: Dialect = Dialect {
+    root_object: None,
+    strict: Some(Strict {
+        lint: lint_strict,
+        offer: offer_strict,
+    }),
+    tool: None,
+};
 
 const UNSUPPORTED: [&str; 8] = [
     "allOf",
@@ -422,9 +434,7 @@ fn go(root: &Value, s: &Value, depth: usize) -> Value {
     {
         m.remove("format");
     }
-    let was_required: Vec<String> = super::str_items(m.get("required"))
-        .map(String::from)
-        .collect();
+    let was_required: Vec<String> = str_items(m.get("required")).map(String::from).collect();
     let object = is_object_schema(&Value::Object(m.clone()));
     let mut out = Map::new();
     for (k, v) in m {
@@ -519,15 +529,4 @@ fn nullable(s: Value) -> Value {
         out.insert("description".into(), d);
     }
     Value::Object(out)
-}
-
-/// A removed `oneOf`'s branches appended to the `anyOf` of `m` (made when absent): the fix
-/// where `oneOf` is not supported.
-pub(crate) fn one_of_into_any_of(m: &mut Map<String, Value>, one: &Value) {
-    let mut any = m
-        .remove("anyOf")
-        .and_then(|a| a.as_array().cloned())
-        .unwrap_or_default();
-    any.extend(one.as_array().cloned().unwrap_or_default());
-    m.insert("anyOf".into(), Value::Array(any));
 }
