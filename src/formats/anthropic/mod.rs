@@ -48,6 +48,7 @@
 //! image, document and other blocks as `Part::Raw`.
 
 mod convert;
+pub mod prompt;
 pub mod stream;
 pub mod wire;
 

@@ -57,6 +57,7 @@
 //! `trace`, `additionalModelResponseFields`, usage details, a `totalTokens` that is not the sum.
 
 mod convert;
+pub mod prompt;
 pub mod stream;
 pub mod wire;
 

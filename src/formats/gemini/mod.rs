@@ -51,6 +51,7 @@
 
 mod convert;
 pub use crate::schema::gemini_subset as schema;
+pub mod prompt;
 pub mod stream;
 pub mod wire;
 

@@ -36,10 +36,13 @@
 pub mod cohere;
 pub mod convert;
 pub mod deepseek;
+pub mod dialect_prompts;
 pub mod dialects;
+pub mod lenient;
 pub mod mistral;
 pub mod ollama;
 pub mod profile;
+pub mod prompt;
 pub mod reasoning;
 pub mod stream;
 pub mod wire;
