@@ -10,8 +10,9 @@
 
 use super::bpe::{Encoding, Vocab};
 use super::{Family, Model};
+use crate::formats::prompt::text_of;
 use crate::formats::Format;
-use crate::model::{Exchange, Message, Part, Role};
+use crate::model::{Exchange, Part, Role};
 use crate::providers::Tokens;
 use serde::Serialize;
 
@@ -151,16 +152,6 @@ impl Counter<'_> {
             (raw * self.factor).round() as u64
         }
     }
-}
-
-fn text_of(m: &Message) -> String {
-    m.parts
-        .iter()
-        .filter_map(|p| match p {
-            Part::Text { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The count by the family's framing rules with the model's tiktoken encoding. A family whose

@@ -6,7 +6,7 @@
 //! view (`cost::render`, `cost::count`) only asks a reader, so it names no provider.
 
 use crate::formats::Format;
-use crate::model::{ChoiceMode, Exchange, Tool};
+use crate::model::{ChoiceMode, Exchange, Message, Part, Tool};
 use serde_json::{json, Value};
 
 /// How much of a rendering is known.
@@ -140,6 +140,17 @@ pub trait Reader: Sync {
     fn framing(&self, _x: &Exchange, _model: &str, _n: &dyn Fn(&str) -> u64) -> Option<Framing> {
         None
     }
+}
+
+/// The text parts of a message, joined.
+pub fn text_of(m: &Message) -> String {
+    m.parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `f()`, or the empty text for a request without tools.

@@ -45,6 +45,7 @@ pub mod profile;
 pub mod prompt;
 pub mod reasoning;
 pub mod stream;
+pub mod tokens;
 pub mod wire;
 
 pub use profile::Profile;
