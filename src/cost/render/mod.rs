@@ -4,7 +4,7 @@
 use super::{Family, Model};
 use crate::model::{ChoiceMode, Exchange};
 
-pub use crate::formats::prompt::{function_json, py_json, Known};
+pub use crate::formats::prompt::Known;
 
 /// The tools of a request as a model reads them.
 #[derive(Debug, Clone, PartialEq)]
