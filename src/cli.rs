@@ -721,7 +721,7 @@ fn cost_command(
             Ok((d, Source::Canonical)) => (d.exchange, None),
             // Counting also reads Chat Completions bodies the decoder refuses (a legacy `function`
             // result without its call), as the published counts include them.
-            Err(e) => match cost::lenient::read(&text) {
+            Err(e) => match crate::formats::openai_chat::lenient::read(&text) {
                 Some(x) => (x, Some(Format::OpenAiChat)),
                 None => {
                     err.push_str(&format!("toolscope: {e}\n"));

@@ -22,7 +22,6 @@ pub mod bpe;
 pub mod checks;
 pub mod count;
 pub mod hf;
-pub mod lenient;
 pub mod render;
 pub mod rounds;
 pub mod view;
@@ -71,20 +70,21 @@ impl Model {
     /// The tiktoken encoding of an OpenAI model (`None` for other families and unknown ids).
     pub fn encoding(&self) -> Option<Encoding> {
         match self.family.row().tokens {
-            Tokens::Tiktoken => encoding_of(&self.id.to_ascii_lowercase()),
+            Tokens::Tiktoken => {
+                let l = self.id.to_ascii_lowercase();
+                // A model id namespaced by its provider's id (`<provider>/<model>`).
+                let bare = l
+                    .strip_prefix(self.family.id())
+                    .and_then(|rest| rest.strip_prefix('/'));
+                encoding_of(bare.unwrap_or(&l))
+            }
             Tokens::ClaudeToolPrompt | Tokens::Estimate => None,
         }
     }
-
-    /// gpt-oss: the harmony format.
-    pub fn harmony(&self) -> bool {
-        self.family == Family::OpenAi && self.id.to_ascii_lowercase().starts_with("gpt-oss")
-    }
 }
 
-/// OpenAI model id → encoding, as tiktoken's `model.py` maps them.
+/// Model id → encoding, as tiktoken's `model.py` maps them.
 fn encoding_of(l: &str) -> Option<Encoding> {
-    let l = l.strip_prefix("openai/").unwrap_or(l);
     const O200K: &[&str] = &[
         "gpt-4o",
         "gpt-4.1",

@@ -144,7 +144,11 @@ pub fn detail(x: &Exchange, model: &str, vocabs: &Vocabs) -> Detail {
         Tokens::ClaudeToolPrompt => format!(
             "the tool-use system prompt Claude adds ({}), the <functions> framing, and the \
              estimate's scaling of the tools' JSON",
-            super::render::anthropic::system_prompt_tokens(x, model).1
+            m.family
+                .reader()
+                .estimate(x, model)
+                .fixed_what
+                .unwrap_or_default()
         ),
         Tokens::Tiktoken => "the tools section's opening and closing lines and its framing in the \
                              system message"
@@ -274,7 +278,8 @@ fn ceil(s: &str, mut i: usize) -> usize {
 }
 
 // Native only: the built-in vocabularies.
-#[cfg(all(test, not(target_arch = "wasm32")))]
+#[cfg(test)]
+#[cfg(not(target_arch = "wasm32"))]
 mod tests {
     use super::*;
     use crate::formats::read_any;

@@ -12,6 +12,7 @@ pub mod field;
 pub mod json;
 pub mod limits;
 pub mod notes;
+pub mod prompt;
 pub(crate) mod shared;
 pub mod sniff;
 pub mod spec;
@@ -712,6 +713,25 @@ impl ModelFamily {
     /// legacy XML prompt is sent to the Messages API.
     pub fn of_format(format: Format) -> Option<ModelFamily> {
         format.models()
+    }
+}
+
+/// How each provider's models read tool definitions: the reader in its format's folder. One
+/// exhaustive match, so a provider without a reader does not compile.
+impl crate::providers::Provider {
+    /// The [`prompt::Reader`] of this provider's models (the Cost view's renderer and counts).
+    pub fn reader(self) -> &'static dyn prompt::Reader {
+        use crate::providers::Provider;
+        match self {
+            Provider::OpenAi => &openai_chat::prompt::OpenAi,
+            Provider::Anthropic => &anthropic::prompt::Anthropic,
+            Provider::Gemini => &gemini::prompt::Gemini,
+            Provider::Bedrock => &bedrock::prompt::Bedrock,
+            Provider::Mistral => &openai_chat::dialect_prompts::Mistral,
+            Provider::Cohere => &openai_chat::dialect_prompts::Cohere,
+            Provider::DeepSeek => &openai_chat::dialect_prompts::DeepSeek,
+            Provider::Ollama => &openai_chat::dialect_prompts::Ollama,
+        }
     }
 }
 

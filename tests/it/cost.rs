@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::Command;
 use toolscope::cost::{self, bpe, checks, Encoding, Known, Vocab, Vocabs};
+use toolscope::formats::openai_chat::prompt;
 use toolscope::formats::read_any;
 use toolscope::model::{ChoiceMode, Exchange, ToolChoice};
 
@@ -24,7 +25,7 @@ fn exchange(request: &Value) -> Exchange {
     let text = request.to_string();
     match read_any(&text) {
         Ok((d, _)) => d.exchange,
-        Err(_) => cost::lenient::read(&text).expect("a chat body"),
+        Err(_) => toolscope::formats::openai_chat::lenient::read(&text).expect("a chat body"),
     }
 }
 
@@ -322,8 +323,7 @@ fn harmony_renderings_match_openai_harmony() {
         for t in &mut x.tools {
             t.description.get_or_insert_with(String::new);
         }
-        let section =
-            cost::render::openai::section(&x.tools, cost::render::openai::Dialect::Harmony);
+        let section = prompt::section(&x.tools, prompt::Dialect::Harmony);
         cases.push(json!({"tools": tools, "section": section}));
     }
     let n = cases.len();
@@ -521,7 +521,8 @@ fn tool_choice_overheads() {
         "{}",
         auto.method
     );
-    let (a, b, _) = cost::render::anthropic::system_prompt_table("claude-3-opus-20240229");
+    let (a, b, _) =
+        toolscope::formats::anthropic::prompt::system_prompt_table("claude-3-opus-20240229");
     assert_eq!((a, b), (530, 281));
 }
 

@@ -49,6 +49,7 @@
 
 mod convert;
 mod ids;
+pub mod prompt;
 pub mod rules;
 pub mod stream;
 pub mod wire;

@@ -58,6 +58,7 @@
 
 mod convert;
 mod ids;
+pub mod prompt;
 pub mod rules;
 pub mod schema;
 pub mod stream;

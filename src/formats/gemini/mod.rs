@@ -51,6 +51,7 @@
 
 mod convert;
 pub mod parameters;
+pub mod prompt;
 pub mod rules;
 pub mod schema;
 pub mod stream;

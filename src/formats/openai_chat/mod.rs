@@ -36,15 +36,19 @@
 pub mod cohere;
 pub mod convert;
 pub mod deepseek;
+pub mod dialect_prompts;
 pub mod dialects;
 mod ids;
+pub mod lenient;
 pub mod mistral;
 pub mod ollama;
 pub mod profile;
+pub mod prompt;
 pub mod reasoning;
 pub mod rules;
 pub mod stream;
 pub mod strict;
+pub mod tokens;
 pub mod wire;
 
 pub use profile::Profile;

@@ -1,5 +1,6 @@
-//! The tool definitions as OpenAI models read them: a TypeScript `namespace functions` block in
-//! the system (or developer) message, under `# Tools` / `## functions`.
+//! The tool definitions as OpenAI models read them (their prompt tokens: [`super::tokens`]):
+//! a TypeScript `namespace functions` block in the system (or developer) message, under
+//! `# Tools` / `## functions`.
 //!
 //! Two dialects, one walk:
 //! - [`Dialect::Harmony`]: gpt-oss, byte for byte as OpenAI's harmony renderer
@@ -18,8 +19,63 @@
 //!   arrays without `items` are `any[]`, `null` is `null`, and a tool without properties is
 //!   `() => any`, `anyOf` is an inline union `a | b` (harmony has no branch for it).
 
-use crate::model::Tool;
+use crate::formats::prompt::{nonempty, Framing, Known, Reader, ToolText};
+use crate::formats::Format;
+use crate::model::{ChoiceMode, Exchange, Tool};
 use serde_json::{Map, Value};
+
+/// gpt-oss: the harmony format.
+pub fn harmony(model: &str) -> bool {
+    model.to_ascii_lowercase().starts_with("gpt-oss")
+}
+
+/// How OpenAI's models read tools: the `namespace functions` block, counted by the Chat
+/// Completions rules.
+pub struct OpenAi;
+
+impl Reader for OpenAi {
+    fn render(&self, x: &Exchange, model: &str) -> ToolText {
+        let tools = &x.tools;
+        if harmony(model) {
+            ToolText {
+                text: nonempty(tools, || section(tools, Dialect::Harmony)),
+                known: Known::Exact,
+                note: "harmony format (gpt-oss): the developer message's tools section, byte for \
+                       byte as OpenAI's harmony renderer"
+                    .to_string(),
+            }
+        } else {
+            ToolText {
+                text: nonempty(tools, || section(tools, Dialect::Api)),
+                known: Known::Proven,
+                note: "TypeScript namespace in the system message, as harmony renders it; the \
+                       layout of nested objects, numeric enums and tools without properties \
+                       follows the prompt token counts the API reported \
+                       (hmarr/openai-chat-tokens, OpenAI cookbook)"
+                    .to_string(),
+            }
+        }
+    }
+
+    fn choice(&self, mode: ChoiceMode, forced: usize) -> &'static str {
+        match (mode, forced) {
+            (ChoiceMode::None, _) => "1 token in the prompt (API-recorded)",
+            (ChoiceMode::Required, 1) => {
+                "the tool's name plus 4 tokens in the prompt (API-recorded)"
+            }
+            _ => "enforced by the sampler; its prompt text is not published",
+        }
+    }
+
+    fn source_note(&self, source: Format) -> Option<&'static str> {
+        (source == Format::OpenAiResponses)
+            .then_some("a Responses request, counted with the Chat Completions rules")
+    }
+
+    fn framing(&self, x: &Exchange, model: &str, n: &dyn Fn(&str) -> u64) -> Option<Framing> {
+        super::tokens::framing(x, model, n)
+    }
+}
 
 /// Which renderer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
