@@ -3,7 +3,7 @@
 //! Gemini `{"error":{"code","message","status"}}` (sometimes inside an array), vLLM
 //! `{"object":"error","message"}`, FastAPI `{"detail": …}`, or plain text.
 
-use super::Provider;
+use super::Route;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -29,12 +29,7 @@ pub struct ProviderError {
 }
 
 /// Read an error answer: status, `retry-after` and body.
-pub fn read(
-    provider: Provider,
-    status: u16,
-    retry_after: Option<&str>,
-    body: &str,
-) -> ProviderError {
+pub fn read(provider: Route, status: u16, retry_after: Option<&str>, body: &str) -> ProviderError {
     let parsed: Option<Value> = serde_json::from_str(body.trim()).ok();
     let (kind, message) = parsed
         .as_ref()
@@ -70,7 +65,7 @@ pub fn read(
 
 /// An error event inside a 200 stream (Anthropic `event: error`, an OpenAI chunk with
 /// `error`), when `data` is one.
-pub fn from_event(provider: Provider, data: &str) -> Option<ProviderError> {
+pub fn from_event(provider: Route, data: &str) -> Option<ProviderError> {
     let v: Value = serde_json::from_str(data).ok()?;
     let is_error = v.get("type").and_then(Value::as_str) == Some("error")
         || v.get("error")
@@ -94,7 +89,7 @@ pub fn from_event(provider: Provider, data: &str) -> Option<ProviderError> {
             MAX_BODY,
         ),
     })
-    .filter(|_| provider != super::Provider::Bedrock)
+    .filter(|_| provider.row.error_events)
 }
 
 /// `(kind, message)` from the known error shapes.
@@ -138,20 +133,17 @@ fn fields(v: &Value) -> Option<(Option<String>, String)> {
     None
 }
 
-fn hint(
-    provider: Provider,
-    status: u16,
-    retry_after: Option<&str>,
-    message: &str,
-) -> Option<String> {
+fn hint(provider: Route, status: u16, retry_after: Option<&str>, message: &str) -> Option<String> {
     let key_where = provider.api().console;
     let invalid_key = message.to_ascii_lowercase().contains("api key");
+    let bad_key = provider.bad_key_status();
     Some(match status {
+        s if s == bad_key && s != 401 && invalid_key => {
+            let name = provider.family().map_or("The server", |p| p.name());
+            format!("{name} answers a bad key with {s}: check the key (made at {key_where}).")
+        }
         401 => format!("The key was refused: check it (keys are made at {key_where})."),
         403 => "The key is valid but may not use this model or endpoint.".into(),
-        400 if provider == Provider::Gemini && invalid_key => {
-            format!("Gemini answers a bad key with 400: check the key (made at {key_where}).")
-        }
         400 | 422 => "The provider refused the request body: the message says which field.".into(),
         404 => "Not found: check the base URL and the model id.".into(),
         413 => "The request is too large for the provider.".into(),

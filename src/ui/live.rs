@@ -13,7 +13,7 @@ use crate::live::keys::{origin_of, KeyFor, KeyRing};
 use crate::live::run::{
     decide, denied, Decision, GivenResult, Mock, Mocks, Phase, Route, Run, DEFAULT_MAX_ROUNDS,
 };
-use crate::live::{checks, explain_network_failure, record, request, Blocked, Provider, Target};
+use crate::live::{checks, explain_network_failure, record, request, Blocked, Route, Target};
 use crate::model::{Exchange, Part, Role, ToolCall, ToolResult};
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -82,7 +82,7 @@ impl LiveState {
         let (target, auto, max_rounds, model_auto) = match settings {
             Some(s) => (s.target, s.auto, s.max_rounds.clamp(1, 50), s.model_auto),
             None => (
-                Target::new(Provider::OpenAiChat),
+                Target::new(Route::default()),
                 false,
                 DEFAULT_MAX_ROUNDS,
                 true,
@@ -158,7 +158,7 @@ impl LiveState {
     /// Where a request to `provider` goes under the Live settings (the Live target when it is
     /// that provider, else the provider's defaults), with `model`, and the key it may carry.
     /// For the Cost view's "Count exactly".
-    pub fn target_for(&self, provider: Provider, model: &str) -> (Target, KeyFor) {
+    pub fn target_for(&self, provider: Route, model: &str) -> (Target, KeyFor) {
         let live = self.target.get_untracked();
         let same = crate::live::count::counter(live.provider) == Some(provider);
         let target = Target {
@@ -735,18 +735,14 @@ pub fn LiveView() -> impl IntoView {
         }
     };
     let pick_provider = move |ev: leptos::ev::Event| {
-        let Some(p) = Provider::from_id(&event_target_value(&ev)) else {
+        let Some(p) = Route::from_id(&event_target_value(&ev)) else {
             return;
         };
         target.update(|t| {
             let old = t.provider;
             let keep_url = !t.base_url.trim().is_empty()
                 && t.base_url.trim() != old.default_base_url()
-                && matches!(
-                    (old, p),
-                    (Provider::OpenAiChat, Provider::OpenAiResponses)
-                        | (Provider::OpenAiResponses, Provider::OpenAiChat)
-                );
+                && old.shares_base_with(p);
             if !keep_url {
                 t.base_url = p.default_base_url().into();
             }
@@ -760,9 +756,8 @@ pub fn LiveView() -> impl IntoView {
     // unless the user typed another here. A compatible base URL speaking plain Chat
     // Completions is a local or third-party server: its model is the user's to name.
     let exchange_model = Memo::new(move |_| {
-        let (format, compatible) =
-            target.with(|t| (t.format(), t.provider == Provider::Compatible));
-        if compatible && format == crate::formats::Format::OpenAiChat {
+        let (format, any_server) = target.with(|t| (t.format(), t.any_server()));
+        if any_server {
             return None;
         }
         state
@@ -872,8 +867,8 @@ pub fn LiveView() -> impl IntoView {
                         <span>"Provider"</span>
                         <select data-testid="live-provider" aria-label="Provider" on:change=pick_provider
                             prop:value=move || provider.get().id()>
-                            {Provider::ALL.iter().map(|p| view! {
-                                <option value=p.id() selected=move || provider.get() == *p>{p.label()}</option>
+                            {Route::all().map(|p| view! {
+                                <option value=p.id() selected=move || provider.get() == p>{p.label()}</option>
                             }).collect_view()}
                         </select>
                     </label>
