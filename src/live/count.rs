@@ -13,15 +13,15 @@
 //! Built on [`super::request`], so keys, checks and extra headers follow the Live rules. Sans-IO:
 //! the page sends the [`HttpRequest`] and hands the answer to [`read`].
 
-use super::{request, Blocked, HttpRequest, Route, Target};
+use super::{request, Blocked, HttpRequest, Provider, Target};
 use crate::model::Exchange;
 use crate::providers::CountBody;
 use serde_json::{json, Map, Value};
 
 /// Who counts for a route's requests: the route itself, another route of its provider (the
 /// Chat Completions route counts with the Responses endpoint: OpenAI has none for Chat
-/// Completions), or `None` for routes without a counting endpoint ([`Route::counter`]).
-pub fn counter(provider: Route) -> Option<Route> {
+/// Completions), or `None` for routes without a counting endpoint ([`Provider::counter`]).
+pub fn counter(provider: Provider) -> Option<Provider> {
     provider.counter()
 }
 
@@ -70,7 +70,7 @@ fn keep(body: &Value, fields: &[&str]) -> Value {
 }
 
 /// The count in a counting endpoint's answer (`status` 2xx), or why there is none.
-pub fn read(provider: Route, status: u16, body: &str) -> Result<u64, String> {
+pub fn read(provider: Provider, status: u16, body: &str) -> Result<u64, String> {
     if !(200..300).contains(&status) {
         return Err(super::error::read(provider, status, None, body).message);
     }
@@ -100,7 +100,7 @@ mod tests {
     }
 
     /// The counting request of the weather example for `provider` and `model`, with its body.
-    fn counted(provider: Route, model: &str, key: &str) -> (HttpRequest, Value) {
+    fn counted(provider: Provider, model: &str, key: &str) -> (HttpRequest, Value) {
         let mut t = Target::new(provider);
         t.model = model.into();
         let r = count_request(&t, key, &weather(), true)
@@ -110,8 +110,8 @@ mod tests {
         (r, body)
     }
 
-    fn route(id: &str) -> Route {
-        Route::from_id(id).expect("a route of the table")
+    fn route(id: &str) -> Provider {
+        Provider::from_id(id).expect("a route of the table")
     }
 
     fn has_header(r: &HttpRequest, name: &str, value: &str) -> bool {

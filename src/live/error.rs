@@ -3,7 +3,7 @@
 //! Gemini `{"error":{"code","message","status"}}` (sometimes inside an array), vLLM
 //! `{"object":"error","message"}`, FastAPI `{"detail": …}`, or plain text.
 
-use super::Route;
+use super::Provider;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -29,7 +29,12 @@ pub struct ProviderError {
 }
 
 /// Read an error answer: status, `retry-after` and body.
-pub fn read(provider: Route, status: u16, retry_after: Option<&str>, body: &str) -> ProviderError {
+pub fn read(
+    provider: Provider,
+    status: u16,
+    retry_after: Option<&str>,
+    body: &str,
+) -> ProviderError {
     let parsed: Option<Value> = serde_json::from_str(body.trim()).ok();
     let (kind, message) = parsed
         .as_ref()
@@ -65,7 +70,7 @@ pub fn read(provider: Route, status: u16, retry_after: Option<&str>, body: &str)
 
 /// An error event inside a 200 stream (Anthropic `event: error`, an OpenAI chunk with
 /// `error`), when `data` is one.
-pub fn from_event(provider: Route, data: &str) -> Option<ProviderError> {
+pub fn from_event(provider: Provider, data: &str) -> Option<ProviderError> {
     let v: Value = serde_json::from_str(data).ok()?;
     let is_error = v.get("type").and_then(Value::as_str) == Some("error")
         || v.get("error")
@@ -133,7 +138,12 @@ fn fields(v: &Value) -> Option<(Option<String>, String)> {
     None
 }
 
-fn hint(provider: Route, status: u16, retry_after: Option<&str>, message: &str) -> Option<String> {
+fn hint(
+    provider: Provider,
+    status: u16,
+    retry_after: Option<&str>,
+    message: &str,
+) -> Option<String> {
     let key_where = provider.api().console;
     let invalid_key = message.to_ascii_lowercase().contains("api key");
     let bad_key = provider.bad_key_status();

@@ -5,7 +5,7 @@
 //! `https://api.openai.com` is not sent to `https://gateway.example` until the user confirms
 //! that it may go there ([`KeyRing::confirm`]).
 
-use super::{Route, Target, Url};
+use super::{Provider, Target, Url};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -69,7 +69,7 @@ pub fn origin_of(url: &str) -> Option<String> {
 impl KeyRing {
     /// Keep `key` for `provider`, bound to the origin of `base_url` (an empty key forgets it).
     /// A key typed while the base URL does not parse is bound to nothing and never sent.
-    pub fn set(&mut self, provider: Route, key: &str, base_url: &str) {
+    pub fn set(&mut self, provider: Provider, key: &str, base_url: &str) {
         if key.is_empty() {
             self.0.remove(provider.id());
             return;
@@ -85,7 +85,7 @@ impl KeyRing {
     }
 
     /// The kept entry of `provider`.
-    pub fn entry(&self, provider: Route) -> Option<&KeyEntry> {
+    pub fn entry(&self, provider: Provider) -> Option<&KeyEntry> {
         self.0.get(provider.id())
     }
 
@@ -106,7 +106,7 @@ impl KeyRing {
     }
 
     /// The user confirmed that `provider`'s key may go to the origin of `base_url`.
-    pub fn confirm(&mut self, provider: Route, base_url: &str) {
+    pub fn confirm(&mut self, provider: Provider, base_url: &str) {
         if let (Some(e), Some(o)) = (self.0.get_mut(provider.id()), origin_of(base_url)) {
             e.origin = o;
         }
@@ -122,7 +122,7 @@ impl KeyRing {
         let old: BTreeMap<String, String> = serde_json::from_str(text).ok()?;
         let mut ring = KeyRing::default();
         for (id, key) in old {
-            if let Some(p) = Route::from_id(&id) {
+            if let Some(p) = Provider::from_id(&id) {
                 ring.set(p, &key, p.default_base_url());
             }
         }

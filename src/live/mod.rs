@@ -30,9 +30,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 /// Who is called: a route of the provider table (one of a provider's wire formats, with the
-/// provider's row), or a compatible server at a base URL. The picker lists [`Route::all`].
+/// provider's row), or a compatible server at a base URL. The picker lists [`Provider::all`].
 #[derive(Debug, Clone, Copy)]
-pub struct Route {
+pub struct Provider {
     /// The table's row of the route.
     row: &'static providers::Route,
     /// Its provider; `None` for a compatible base URL, which may be anyone's.
@@ -42,48 +42,48 @@ pub struct Route {
     format: Format,
 }
 
-impl PartialEq for Route {
-    fn eq(&self, other: &Route) -> bool {
+impl PartialEq for Provider {
+    fn eq(&self, other: &Provider) -> bool {
         self.id() == other.id()
     }
 }
 
-impl Eq for Route {}
+impl Eq for Provider {}
 
-impl std::hash::Hash for Route {
+impl std::hash::Hash for Provider {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.id().hash(state);
     }
 }
 
-impl Serialize for Route {
+impl Serialize for Provider {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.id())
     }
 }
 
-impl<'de> Deserialize<'de> for Route {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Route, D::Error> {
+impl<'de> Deserialize<'de> for Provider {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Provider, D::Error> {
         let id = String::deserialize(d)?;
-        Route::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("no route {id:?}")))
+        Provider::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("no route {id:?}")))
     }
 }
 
-impl Default for Route {
+impl Default for Provider {
     /// The picker's first route.
-    fn default() -> Route {
-        Route::all().next().unwrap_or_else(Route::compatible)
+    fn default() -> Provider {
+        Provider::all().next().unwrap_or_else(Provider::compatible)
     }
 }
 
-impl Route {
+impl Provider {
     /// Every route, in the order of the picker: the providers' routes a page can call (table
     /// order), a compatible base URL, then the routes listed only to say why not.
-    pub fn all() -> impl Iterator<Item = Route> {
+    pub fn all() -> impl Iterator<Item = Provider> {
         let own = || {
             ModelFamily::ALL.into_iter().flat_map(|p| {
                 p.row().live.routes.iter().filter_map(move |row| {
-                    Format::from_id(row.id).map(|format| Route {
+                    Format::from_id(row.id).map(|format| Provider {
                         row,
                         family: Some(p),
                         format,
@@ -93,13 +93,13 @@ impl Route {
         };
         own()
             .filter(|r| r.row.blocked.is_none())
-            .chain(std::iter::once(Route::compatible()))
+            .chain(std::iter::once(Provider::compatible()))
             .chain(own().filter(|r| r.row.blocked.is_some()))
     }
 
     /// A server speaking [`Format::COMPATIBLE`] at a base URL.
-    pub fn compatible() -> Route {
-        Route {
+    pub fn compatible() -> Provider {
+        Provider {
             row: &COMPATIBLE.route,
             family: None,
             format: Format::COMPATIBLE,
@@ -112,13 +112,13 @@ impl Route {
     }
 
     /// The route with this id.
-    pub fn from_id(id: &str) -> Option<Route> {
-        Route::all().find(|p| p.id() == id)
+    pub fn from_id(id: &str) -> Option<Provider> {
+        Provider::all().find(|p| p.id() == id)
     }
 
     /// The route of `provider` that counts tokens at its own endpoint, if it has one.
-    pub fn counting(provider: ModelFamily) -> Option<Route> {
-        Route::all()
+    pub fn counting(provider: ModelFamily) -> Option<Provider> {
+        Provider::all()
             .find(|r| r.family == Some(provider) && matches!(r.row.count, Counting::Here(_)))
     }
 
@@ -159,7 +159,7 @@ impl Route {
     }
 
     /// True for another route of the same provider: a base URL typed for one serves both.
-    pub fn shares_base_with(self, other: Route) -> bool {
+    pub fn shares_base_with(self, other: Provider) -> bool {
         self != other && self.family.is_some() && self.family == other.family
     }
 
@@ -176,11 +176,11 @@ impl Route {
     }
 
     /// The route that counts this route's requests, if any.
-    pub fn counter(self) -> Option<Route> {
+    pub fn counter(self) -> Option<Provider> {
         match self.row.count {
             Counting::None => None,
             Counting::Here(_) => Some(self),
-            Counting::By(id) => Route::from_id(id),
+            Counting::By(id) => Provider::from_id(id),
         }
     }
 
@@ -219,8 +219,8 @@ fn url_path(url: &str) -> &str {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Target {
     /// Who is called.
-    pub provider: Route,
-    /// Base URL, as the provider's SDK takes it (see [`Route::default_base_url`]).
+    pub provider: Provider,
+    /// Base URL, as the provider's SDK takes it (see [`Provider::default_base_url`]).
     pub base_url: String,
     /// Model id.
     pub model: String,
@@ -233,7 +233,7 @@ pub struct Target {
 
 impl Target {
     /// The route's defaults, streamed.
-    pub fn new(provider: Route) -> Target {
+    pub fn new(provider: Provider) -> Target {
         Target {
             provider,
             base_url: provider.default_base_url().into(),

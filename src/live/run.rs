@@ -817,7 +817,7 @@ mod tests {
                 serde_json::json!({"note_id": "n-1"}),
             ))],
         ));
-        let run = Run::new(Target::new(crate::live::Route::default()), &x, 4);
+        let run = Run::new(Target::new(crate::live::Provider::default()), &x, 4);
         assert_eq!(run.phase, Phase::AwaitingResults);
         run
     }

@@ -16,7 +16,7 @@ use crate::anchors::Element;
 use crate::formats::json;
 use crate::live::count::{count_request, read};
 use crate::live::keys::KeyFor;
-use crate::live::{Blocked, Route};
+use crate::live::{Blocked, Provider};
 use leptos::prelude::*;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::JsCast;
@@ -129,7 +129,8 @@ pub fn CostView() -> impl IntoView {
 
     // "Count exactly": the provider's counting endpoint, with the Live settings and key.
     let count_exactly = move |model: String, family: &str| {
-        let Some(provider) = crate::providers::Provider::from_id(family).and_then(Route::counting)
+        let Some(provider) =
+            crate::providers::Provider::from_id(family).and_then(Provider::counting)
         else {
             return;
         };

@@ -13,7 +13,7 @@ use crate::live::keys::{origin_of, KeyFor, KeyRing};
 use crate::live::run::{
     decide, denied, Decision, GivenResult, Mock, Mocks, Phase, Route, Run, DEFAULT_MAX_ROUNDS,
 };
-use crate::live::{checks, explain_network_failure, record, request, Blocked, Route, Target};
+use crate::live::{checks, explain_network_failure, record, request, Blocked, Provider, Target};
 use crate::model::{Exchange, Part, Role, ToolCall, ToolResult};
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -82,7 +82,7 @@ impl LiveState {
         let (target, auto, max_rounds, model_auto) = match settings {
             Some(s) => (s.target, s.auto, s.max_rounds.clamp(1, 50), s.model_auto),
             None => (
-                Target::new(Route::default()),
+                Target::new(Provider::default()),
                 false,
                 DEFAULT_MAX_ROUNDS,
                 true,
@@ -158,7 +158,7 @@ impl LiveState {
     /// Where a request to `provider` goes under the Live settings (the Live target when it is
     /// that provider, else the provider's defaults), with `model`, and the key it may carry.
     /// For the Cost view's "Count exactly".
-    pub fn target_for(&self, provider: Route, model: &str) -> (Target, KeyFor) {
+    pub fn target_for(&self, provider: Provider, model: &str) -> (Target, KeyFor) {
         let live = self.target.get_untracked();
         let same = crate::live::count::counter(live.provider) == Some(provider);
         let target = Target {
@@ -735,7 +735,7 @@ pub fn LiveView() -> impl IntoView {
         }
     };
     let pick_provider = move |ev: leptos::ev::Event| {
-        let Some(p) = Route::from_id(&event_target_value(&ev)) else {
+        let Some(p) = Provider::from_id(&event_target_value(&ev)) else {
             return;
         };
         target.update(|t| {
@@ -867,7 +867,7 @@ pub fn LiveView() -> impl IntoView {
                         <span>"Provider"</span>
                         <select data-testid="live-provider" aria-label="Provider" on:change=pick_provider
                             prop:value=move || provider.get().id()>
-                            {Route::all().map(|p| view! {
+                            {Provider::all().map(|p| view! {
                                 <option value=p.id() selected=move || provider.get() == p>{p.label()}</option>
                             }).collect_view()}
                         </select>

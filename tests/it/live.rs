@@ -10,7 +10,7 @@ use toolscope::live::error;
 use toolscope::live::keys::{origin_of, KeyFor, KeyRing};
 use toolscope::live::record::{self, iso8601};
 use toolscope::live::run::{Finish, GivenResult, Mock, Mocks, Phase, Run};
-use toolscope::live::{checks, parse_headers, request, HttpRequest, Route, Target, REDACTED};
+use toolscope::live::{checks, parse_headers, request, HttpRequest, Provider, Target, REDACTED};
 use toolscope::model::{Exchange, Message, Part, Role, Tool};
 use toolscope::replay::{LoadOptions, Replay};
 
@@ -58,11 +58,11 @@ fn weather_exchange(tool: &str) -> Exchange {
 }
 
 /// The table's route with this id.
-fn route(id: &str) -> Route {
-    Route::from_id(id).expect("a route of the table")
+fn route(id: &str) -> Provider {
+    Provider::from_id(id).expect("a route of the table")
 }
 
-fn target(p: Route, base: &str) -> Target {
+fn target(p: Provider, base: &str) -> Target {
     Target {
         base_url: base.into(),
         model: "test-model".into(),
@@ -146,7 +146,7 @@ fn live_requests_per_provider() {
             );
         }
     }
-    let send = |p: Route, base: &str, key: &str| {
+    let send = |p: Provider, base: &str, key: &str| {
         request(&target(p, base), key, &x, false).unwrap_or_else(|_| panic!("{p:?} at {base}"))
     };
     let r = send(route("anthropic"), "https://api.anthropic.com", KEY);
@@ -393,7 +393,7 @@ fn live_error_bodies_of_each_provider() {
 /// answers, round 2 streams the final text.
 #[test]
 fn live_loop_on_recorded_streams() {
-    let cases: [(Route, &str, &str, bool, bool, &str); 3] = [
+    let cases: [(Provider, &str, &str, bool, bool, &str); 3] = [
         (
             route("openai-chat"),
             "weather",

@@ -133,9 +133,9 @@ fn redact_json_body_credentials_and_form_bodies() {
 
 #[test]
 fn redact_recordings_keep_only_harmless_extra_headers() {
-    use toolscope::live::{request, Route, Target};
+    use toolscope::live::{request, Provider, Target};
     use toolscope::model::{Exchange, Message, Part, Role};
-    let mut t = Target::new(Route::compatible());
+    let mut t = Target::new(Provider::compatible());
     t.base_url = "https://gw.example/v1".into();
     t.model = "m".into();
     t.extra_headers =

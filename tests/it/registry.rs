@@ -7,7 +7,7 @@
 use std::path::Path;
 use toolscope::formats::spec::Send;
 use toolscope::formats::Format;
-use toolscope::live::{Route, Target};
+use toolscope::live::{Provider, Target};
 
 /// Formats no Python or TypeScript SDK types: the legacy XML is prompt text.
 const NO_SDK: &[(Format, &str)] = &[(
@@ -51,12 +51,12 @@ fn file_stem(f: Format) -> String {
 /// The formats a live route speaks: each route's default target, and a compatible base URL at
 /// a format's own API host.
 fn live(f: Format) -> bool {
-    let by_route = Route::all()
+    let by_route = Provider::all()
         .filter(|p| p.blocked().is_none())
         .any(|p| Target::new(p).format() == f);
     let by_host = match f.send() {
         Send::Http(http) => {
-            let mut t = Target::new(Route::compatible());
+            let mut t = Target::new(Provider::compatible());
             t.base_url = http.url.to_string();
             t.format() == f
         }
