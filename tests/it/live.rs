@@ -907,3 +907,83 @@ fn live_keys_are_bound_to_the_origin_they_were_typed_for() {
     assert_eq!(again, ring);
     assert!(KeyRing::from_stored("[1,2]").is_none());
 }
+
+#[test]
+fn live_routes_are_the_tables() {
+    use toolscope::formats::spec::Send;
+    use toolscope::formats::Format;
+    use toolscope::providers::{Counting, Provider as Family, COMPATIBLE};
+    let all: Vec<Provider> = Provider::all().collect();
+    // Every route of every row is listed, once, and found by its id.
+    let rows: usize = Family::ALL.iter().map(|p| p.row().live.routes.len()).sum();
+    assert_eq!(all.len(), rows + 1);
+    for r in &all {
+        assert_eq!(Provider::from_id(r.id()), Some(*r));
+        assert!(!r.label().is_empty());
+        let Some(family) = r.family() else {
+            assert_eq!(r.id(), COMPATIBLE.route.id);
+            continue;
+        };
+        // A route is one of its provider's formats, sent over HTTP, with an API to call.
+        let format = Format::from_id(r.id()).expect("a route is a format");
+        assert_eq!(format.models(), Some(family), "{}", r.id());
+        assert!(matches!(format.send(), Send::Http(_)), "{}", r.id());
+        assert!(family.row().api.is_some(), "{}", r.id());
+        assert_eq!(Target::new(*r).format(), format);
+        // Its endpoint is its format's URL under the provider's base.
+        if let Send::Http(http) = format.send() {
+            let mut t = Target::new(*r);
+            t.stream = false;
+            t.model = "m".into();
+            let from_spec = http
+                .url
+                .replace("{model}", "m")
+                .replace("$REGION", "us-east-1");
+            assert_eq!(t.endpoint(), from_spec, "{}", r.id());
+        }
+        // A route counting through another counts through one of its provider's own.
+        if let Counting::By(id) = family
+            .row()
+            .live
+            .routes
+            .iter()
+            .find(|x| x.id == r.id())
+            .unwrap()
+            .count
+        {
+            let by = Provider::from_id(id).expect("the counting route");
+            assert_eq!(by.family(), Some(family));
+            assert!(by.count().is_some());
+        }
+    }
+    // The picker: the routes a page can call first, the compatible one, then the others.
+    let blocked = all.iter().position(|r| r.blocked().is_some()).unwrap();
+    assert!(all[blocked..].iter().all(|r| r.blocked().is_some()));
+    assert_eq!(all[blocked - 1], Provider::compatible());
+    assert_eq!(Provider::default(), all[0]);
+}
+
+#[test]
+fn live_a_base_url_holding_the_path_is_warned_about() {
+    let warned = |t: &Target| {
+        checks(t, KEY, false)
+            .into_iter()
+            .any(|c| !c.blocks && c.message.contains("already ends in"))
+    };
+    assert!(warned(&target(
+        route("anthropic"),
+        "https://api.anthropic.com/v1/messages"
+    )));
+    assert!(warned(&target(
+        route("openai-chat"),
+        "https://api.openai.com/v1/chat/completions"
+    )));
+    assert!(!warned(&target(
+        route("anthropic"),
+        "https://api.anthropic.com"
+    )));
+    assert!(!warned(&target(
+        route("openai-chat"),
+        "https://api.openai.com/v1"
+    )));
+}
