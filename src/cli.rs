@@ -50,7 +50,7 @@ document as given, with the provider's own error text. --fix prints
 the fixed document in the source format (conversation rules fixed where the fix is
 mechanical) and the remaining findings on stderr; with several
 targets it fixes for all of them at once, or says on stderr which targets conflict and on what
-(`conflict: …`). --strict offers OpenAI strict mode for tools without it. --gemini-parameters
+(`conflict: …`). --strict offers {strict} strict mode for tools without it. --gemini-parameters
 also lists what Gemini's OpenAPI `parameters` subset would need of the schemas sent as
 `parametersJsonSchema` (with --fix: rewrites them into it). Exit status 1 when an error or a
 conflict remains.
@@ -164,7 +164,7 @@ pub fn run_with(
         if !msg.is_empty() {
             err.push_str(&format!("toolscope: {msg}\n"));
         }
-        err.push_str(USAGE);
+        err.push_str(&usage_text());
         err.push('\n');
         2
     };
@@ -273,13 +273,23 @@ pub fn run_with(
             }
         }
         Some("-h") | Some("--help") | Some("help") => {
-            out.push_str(USAGE);
+            out.push_str(&usage_text());
             out.push('\n');
             0
         }
         Some(other) => usage(err, &format!("unknown command {other:?}")),
         None => usage(err, ""),
     }
+}
+
+/// [`USAGE`] with the names the registry gives: whose strict mode `--strict` offers.
+fn usage_text() -> String {
+    let strict = Format::ALL
+        .into_iter()
+        .filter(|f| f.lint_target().offers_strict)
+        .find_map(Format::models)
+        .map_or("the target's", |p| p.name());
+    USAGE.replace("{strict}", strict)
 }
 
 fn lint_command(
@@ -722,7 +732,7 @@ fn cost_command(
             // Counting also reads Chat Completions bodies the decoder refuses (a legacy `function`
             // result without its call), as the published counts include them.
             Err(e) => match crate::formats::openai_chat::lenient::read(&text) {
-                Some(x) => (x, Some(Format::OpenAiChat)),
+                Some(x) => (x, Some(Format::COMPATIBLE)),
                 None => {
                     err.push_str(&format!("toolscope: {e}\n"));
                     return 1;
@@ -1001,10 +1011,12 @@ fn convert(
                         pointer: None,
                         line: None,
                         column: None,
-                        message: "not a document of a format Toolscope reads (plain text with \
-                                  no legacy-XML markers; name it with --from anthropic-xml to \
-                                  read it as a completion)"
-                            .into(),
+                        message: format!(
+                            "not a document of a format Toolscope reads (plain text with no \
+                             legacy-XML markers; name it with --from {} to read it as a \
+                             completion)",
+                            f.id()
+                        ),
                     });
                 }
             }

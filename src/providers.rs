@@ -125,6 +125,8 @@ pub struct Row {
     pub cache: Option<Cache>,
     /// How a page calls its API, when it can be called at all.
     pub api: Option<Api>,
+    /// Its live routes, their quirks and the headers their recordings keep.
+    pub live: Live,
     /// The environment variable its snippets read the key from.
     pub key_env: Option<&'static str>,
     /// The models `toolscope tokens` counts without `--model`.
@@ -176,6 +178,7 @@ const OPENAI: Row = Row {
         live_model: "gpt-4o-mini",
         cors: "",
     }),
+    live: OPENAI_LIVE,
     key_env: Some("OPENAI_API_KEY"),
     counted: &["gpt-4o", "gpt-4"],
     reasoning: Reasoning {
@@ -221,6 +224,7 @@ const ANTHROPIC: Row = Row {
         live_model: "claude-haiku-4-5",
         cors: "",
     }),
+    live: ANTHROPIC_LIVE,
     key_env: Some("ANTHROPIC_API_KEY"),
     counted: &["claude-sonnet-4-5"],
     reasoning: Reasoning {
@@ -257,6 +261,7 @@ const GEMINI: Row = Row {
         live_model: "gemini-2.5-flash",
         cors: "",
     }),
+    live: GEMINI_LIVE,
     key_env: Some("GEMINI_API_KEY"),
     counted: &["gemini-2.5-flash"],
     reasoning: Reasoning {
@@ -316,6 +321,7 @@ const BEDROCK: Row = Row {
         live_model: "anthropic.claude-3-5-haiku-20241022-v1:0",
         cors: "",
     }),
+    live: BEDROCK_LIVE,
     key_env: None,
     counted: &["amazon.nova-pro-v1:0"],
     reasoning: Reasoning {
@@ -352,6 +358,7 @@ const MISTRAL: Row = Row {
     tokens: Tokens::Estimate,
     cache: None,
     api: None,
+    live: Live::NONE,
     key_env: Some("MISTRAL_API_KEY"),
     counted: &["mistral-large-latest"],
     reasoning: Reasoning::NONE,
@@ -370,6 +377,7 @@ const COHERE: Row = Row {
     tokens: Tokens::Estimate,
     cache: None,
     api: None,
+    live: Live::NONE,
     key_env: Some("CO_API_KEY"),
     counted: &["command-a-03-2025"],
     reasoning: Reasoning::NONE,
@@ -389,6 +397,7 @@ const DEEPSEEK: Row = Row {
     tokens: Tokens::Estimate,
     cache: None,
     api: None,
+    live: Live::NONE,
     key_env: Some("DEEPSEEK_API_KEY"),
     counted: &["deepseek-chat"],
     reasoning: Reasoning::NONE,
@@ -408,6 +417,7 @@ const OLLAMA: Row = Row {
     tokens: Tokens::Estimate,
     cache: None,
     api: None,
+    live: Live::NONE,
     key_env: None,
     counted: &["llama3.1"],
     reasoning: Reasoning::NONE,
@@ -697,6 +707,331 @@ impl AiSdk {
         thought_signature: None,
         thinking: None,
     };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live: the routes a page calls, their quirks, and what their recordings keep
+
+/// What the live calls know of a provider's API besides how it is called ([`Api`]): the
+/// routes a page can pick, the base URLs of its that a page cannot call, how it answers a bad
+/// key, and the headers of its traffic a recording keeps.
+#[derive(Debug, Clone, Copy)]
+pub struct Live {
+    /// Its wire formats a page can pick, in the picker's order.
+    pub routes: &'static [Route],
+    /// Base URLs of its that a page cannot call, and why.
+    pub refused: &'static [Refused],
+    /// The HTTP status it answers a bad key with (401 unless it says otherwise).
+    pub bad_key_status: u16,
+    /// Header names (lower case) of its traffic a recording keeps as they are, besides the
+    /// ones its requests carry ([`Api::headers`], [`Api::browser_headers`]): version, beta
+    /// and timing headers.
+    pub kept_headers: &'static [&'static str],
+    /// Name prefixes of such headers (its rate-limit headers).
+    pub kept_prefixes: &'static [&'static str],
+}
+
+impl Live {
+    /// A provider a page does not call.
+    pub const NONE: Live = Live {
+        routes: &[],
+        refused: &[],
+        bad_key_status: 401,
+        kept_headers: &[],
+        kept_prefixes: &[],
+    };
+}
+
+/// One way a page calls an API: a provider's wire format (or a compatible server at a base
+/// URL), as the Live tab's picker lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Route {
+    /// Stable id, kept in settings and key rings: its format's id (`openai-chat`, …), or
+    /// `compatible`.
+    pub id: &'static str,
+    /// For people.
+    pub label: &'static str,
+    /// How a streamed answer is asked for.
+    pub stream: Stream,
+    /// How it counts a request's prompt tokens.
+    pub count: Counting,
+    /// Why a page cannot call it at all (it is listed to say so).
+    pub blocked: Option<&'static str>,
+    /// Whether an error in the middle of its stream is an `error` event or object.
+    pub error_events: bool,
+}
+
+impl Route {
+    /// A route streaming with `"stream": true`, counting nothing, callable from a page.
+    pub const fn new(id: &'static str, label: &'static str) -> Route {
+        Route {
+            id,
+            label,
+            stream: Stream::Body(&[]),
+            count: Counting::None,
+            blocked: None,
+            error_events: true,
+        }
+    }
+
+    /// Streaming asked this way.
+    pub const fn stream(self, stream: Stream) -> Route {
+        Route { stream, ..self }
+    }
+
+    /// Counting done this way.
+    pub const fn count(self, count: Counting) -> Route {
+        Route { count, ..self }
+    }
+
+    /// Listed only to say why a page cannot call it; its stream's errors are its own.
+    pub const fn blocked(self, why: &'static str) -> Route {
+        Route {
+            blocked: Some(why),
+            error_events: false,
+            ..self
+        }
+    }
+}
+
+/// How a route asks for a streamed answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// `"stream": true` in the body, and these fields too (name, JSON text).
+    Body(&'static [(&'static str, &'static str)]),
+    /// At another path under the base URL (`{model}`: the model), the body unchanged.
+    Path(&'static str),
+}
+
+/// How a route counts a request's prompt tokens without running it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counting {
+    /// It has no counting endpoint.
+    None,
+    /// Through another route of its provider (by id), in that route's format.
+    By(&'static str),
+    /// At its own counting endpoint.
+    Here(Count),
+}
+
+/// A token-counting endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Count {
+    /// Its path under the base URL (`{model}`: the model).
+    pub path: &'static str,
+    /// What it takes of the route's request body.
+    pub body: CountBody,
+    /// The field of its answer holding the count.
+    pub answer: &'static str,
+    /// For people: what is asked.
+    pub endpoint: &'static str,
+    /// For people: whose key it needs, with its article (`an OpenAI`).
+    pub key: &'static str,
+}
+
+/// What a counting endpoint takes of a request body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountBody {
+    /// Only these fields (it refuses the others: sampling, `max_tokens`, `stream`, …).
+    Keep(&'static [&'static str]),
+    /// The whole body inside this field, with the model named there with this prefix.
+    Wrap {
+        /// The field holding the body.
+        field: &'static str,
+        /// Text before the model's name.
+        model: &'static str,
+    },
+}
+
+/// A base URL a page cannot call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused {
+    /// The host (lower case).
+    pub host: &'static str,
+    /// Its subdomains too (`host.…`: every region).
+    pub subdomains: bool,
+    /// Only when the URL's path and query hold this ("": any).
+    pub path: &'static str,
+    /// Why, and what to do instead.
+    pub why: &'static str,
+}
+
+impl Refused {
+    /// True when a base URL of `host` (lower case) with `rest` (path and query) is this one.
+    pub fn matches(&self, host: &str, rest: &str) -> bool {
+        let host_is = host == self.host
+            || (self.subdomains
+                && host
+                    .strip_prefix(self.host)
+                    .is_some_and(|r| r.starts_with('.')));
+        host_is && rest.contains(self.path)
+    }
+}
+
+/// A server speaking a compatible API at a base URL of the user's: the route's table row and
+/// how it is called, by default a local server.
+#[derive(Debug, Clone, Copy)]
+pub struct Compatible {
+    /// Its route.
+    pub route: Route,
+    /// How it is called by default.
+    pub api: Api,
+    /// How local servers let a page's origin in, for the warning on an https page.
+    pub local_origins: &'static str,
+}
+
+/// Any server speaking Chat Completions at a base URL (Ollama, vLLM, LM Studio, DeepSeek,
+/// Groq, Mistral, OpenRouter): a local Ollama by default.
+pub const COMPATIBLE: Compatible = Compatible {
+    route: Route::new("compatible", "OpenAI-compatible base URL"),
+    api: Api {
+        base_url: "http://localhost:11434/v1",
+        key_header: "authorization",
+        key_prefix: "Bearer ",
+        headers: &[],
+        browser_headers: &[],
+        console: "the provider's console",
+        live_model: "llama3.2",
+        cors: "Local servers: Ollama needs OLLAMA_ORIGINS to include this origin, vLLM \
+               --allowed-origins, LM Studio \"Enable CORS\"; a hosted API that refuses browsers \
+               needs a proxy.",
+    },
+    local_origins: "Ollama: OLLAMA_ORIGINS, vLLM: --allowed-origins, LM Studio: Enable CORS",
+};
+
+const OPENAI_LIVE: Live = Live {
+    routes: &[
+        // Usage comes in a last chunk only when asked for; OpenAI has no counting endpoint
+        // for Chat Completions, so the Responses one counts.
+        Route::new("openai-chat", "OpenAI Chat Completions")
+            .stream(Stream::Body(&[(
+                "stream_options",
+                "{\"include_usage\": true}",
+            )]))
+            .count(Counting::By("openai-responses")),
+        // openai-python `client.responses.input_tokens.count`: `{"object":
+        // "response.input_tokens", "input_tokens": n}`.
+        Route::new("openai-responses", "OpenAI Responses").count(Counting::Here(Count {
+            path: "/responses/input_tokens",
+            body: CountBody::Keep(&[
+                "model",
+                "input",
+                "instructions",
+                "tools",
+                "tool_choice",
+                "parallel_tool_calls",
+                "reasoning",
+                "text",
+                "truncation",
+                "previous_response_id",
+                "conversation",
+            ]),
+            answer: "input_tokens",
+            endpoint: "the Responses API's input-token count",
+            key: "an OpenAI",
+        })),
+    ],
+    refused: &[],
+    bad_key_status: 401,
+    kept_headers: &["openai-beta", "openai-processing-ms", "openai-version"],
+    kept_prefixes: &[],
+};
+
+const ANTHROPIC_LIVE: Live = Live {
+    // anthropic `messages.count_tokens`: a Messages body without `max_tokens`, `stream` or
+    // sampling → `{"input_tokens": n}`.
+    routes: &[
+        Route::new("anthropic", "Anthropic Messages").count(Counting::Here(Count {
+            path: "/v1/messages/count_tokens",
+            body: CountBody::Keep(&[
+                "model",
+                "messages",
+                "system",
+                "tools",
+                "tool_choice",
+                "thinking",
+                "mcp_servers",
+            ]),
+            answer: "input_tokens",
+            endpoint: "the Messages API's count_tokens",
+            key: "an Anthropic",
+        })),
+    ],
+    refused: &[],
+    bad_key_status: 401,
+    kept_headers: &["anthropic-beta"],
+    kept_prefixes: &["anthropic-ratelimit-"],
+};
+
+const GEMINI_LIVE: Live = Live {
+    // google-genai `models.count_tokens`, the REST `CountTokensRequest`: the whole
+    // `generateContent` body in `generateContentRequest` → `{"totalTokens": n}`.
+    routes: &[Route::new("gemini", "Gemini (generateContent)")
+        .stream(Stream::Path(
+            "/models/{model}:streamGenerateContent?alt=sse",
+        ))
+        .count(Counting::Here(Count {
+            path: "/models/{model}:countTokens",
+            body: CountBody::Wrap {
+                field: "generateContentRequest",
+                model: "models/",
+            },
+            answer: "totalTokens",
+            endpoint: "the countTokens endpoint",
+            key: "a Google Gemini",
+        }))],
+    refused: &[Refused {
+        host: "generativelanguage.googleapis.com",
+        subdomains: false,
+        path: "/openai",
+        why: "Gemini's OpenAI-compatible endpoint refuses cross-origin requests (it sends \
+              no CORS headers), so a page cannot call it. Pick \"Gemini (generateContent)\": \
+              the native API answers browsers.",
+    }],
+    bad_key_status: 400,
+    kept_headers: &["x-goog-api-client"],
+    kept_prefixes: &[],
+};
+
+const BEDROCK_LIVE: Live = Live {
+    routes: &[Route::new("bedrock", "Amazon Bedrock Converse")
+        .stream(Stream::Path("/model/{model}/converse-stream"))
+        .blocked(
+            "Bedrock cannot be called from a browser: every request must be signed with AWS \
+             Signature V4 using your AWS secret key, and Bedrock does not answer a browser's CORS \
+             preflight. Use \"As code\" (Python with boto3) instead, or record a ConverseStream \
+             and open it in Replay.",
+        )],
+    refused: &[Refused {
+        host: "bedrock-runtime",
+        subdomains: true,
+        path: "",
+        why: "Bedrock's endpoints need AWS SigV4 signing and answer no CORS preflight.",
+    }],
+    bad_key_status: 401,
+    kept_headers: &[],
+    kept_prefixes: &[],
+};
+
+impl Row {
+    /// True when a recording keeps this header (lower case) of the provider's traffic as it
+    /// is: the headers its requests carry besides the key, and [`Live::kept_headers`].
+    pub fn keeps_header(&self, name: &str) -> bool {
+        let sent = self.api.iter().any(|api| {
+            api.headers
+                .iter()
+                .chain(api.browser_headers)
+                .any(|(h, _)| *h == name)
+        });
+        sent || self.live.kept_headers.contains(&name)
+            || self.live.kept_prefixes.iter().any(|p| name.starts_with(p))
+    }
+}
+
+impl Rules {
+    /// The rules of a format that names any provider's models (the AI SDK's tools go to any
+    /// of them): OpenAI's, the common bar.
+    pub const COMMON: Rules = Rules::OpenAi;
 }
 
 #[cfg(test)]

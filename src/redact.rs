@@ -4,7 +4,7 @@
 //!
 //! - **Headers**: a value is kept only when the header's name is on a short allow-list of
 //!   harmless ones ([`KEPT_HEADERS`], [`KEPT_PREFIXES`]: content negotiation, the providers'
-//!   version and beta headers, OpenRouter's `X-Title`, the SDKs' `x-stainless-*` telemetry,
+//!   version and beta headers from their rows of the table, OpenRouter's `X-Title`, the SDKs' `x-stainless-*` telemetry,
 //!   browser `sec-*` hints, rate-limit and caching headers of responses). Every other value —
 //!   `authorization`, `cookie`, `set-cookie`, `x-api-key`, a gateway's token, `X-Password`,
 //!   any header we do not know — becomes [`REDACTED`] (the scheme word of `Bearer …` or
@@ -24,21 +24,20 @@
 //! Every function returns how many values it removed, so the page can say so. Redacting twice
 //! removes nothing the second time.
 
+use crate::providers::Provider;
 use serde_json::{Map, Value};
 
 /// What stands where a secret was.
 pub const REDACTED: &str = "[redacted]";
 
 /// Header names (lower case) whose values are kept: nothing in them identifies or
-/// authenticates the user.
+/// authenticates the user. Each provider's own (versions, betas, timing, rate limits) are in
+/// its row of the table ([`crate::providers::Row::keeps_header`]).
 pub const KEPT_HEADERS: &[&str] = &[
-    // Requests: content negotiation, the providers' versions and betas, the browser's own.
+    // Requests: content negotiation, the browser's own.
     "accept",
     "accept-encoding",
     "accept-language",
-    "anthropic-beta",
-    "anthropic-dangerous-direct-browser-access",
-    "anthropic-version",
     "cache-control",
     "connection",
     "content-encoding",
@@ -46,13 +45,11 @@ pub const KEPT_HEADERS: &[&str] = &[
     "content-type",
     "dnt",
     "host",
-    "openai-beta",
     "origin",
     "pragma",
     "priority",
     "te",
     "user-agent",
-    "x-goog-api-client",
     "x-title",
     ":authority",
     ":method",
@@ -70,8 +67,6 @@ pub const KEPT_HEADERS: &[&str] = &[
     "expires",
     "keep-alive",
     "last-modified",
-    "openai-processing-ms",
-    "openai-version",
     "referrer-policy",
     "request-id",
     "retry-after",
@@ -92,7 +87,6 @@ pub const KEPT_PREFIXES: &[&str] = &[
     "sec-fetch-",
     "x-stainless-",
     "x-ratelimit-",
-    "anthropic-ratelimit-",
     "access-control-",
 ];
 
@@ -112,10 +106,12 @@ const SCHEMES: &[&str] = &["bearer", "basic", "token", "digest", "key", "apikey"
 /// everywhere).
 const MIN_ECHO: usize = 8;
 
-/// True when a header's value is kept as is (see [`KEPT_HEADERS`]).
+/// True when a header's value is kept as is (see [`KEPT_HEADERS`], and each provider's row).
 pub fn keeps_header(name: &str) -> bool {
     let n = name.trim().to_ascii_lowercase();
-    KEPT_HEADERS.contains(&n.as_str()) || KEPT_PREFIXES.iter().any(|p| n.starts_with(p))
+    KEPT_HEADERS.contains(&n.as_str())
+        || KEPT_PREFIXES.iter().any(|p| n.starts_with(p))
+        || Provider::ALL.into_iter().any(|p| p.row().keeps_header(&n))
 }
 
 /// True for a parameter or field name that says it holds a credential.

@@ -25,7 +25,7 @@
 //!   The prompt is sent as one user message to the Messages API, with `</function_calls>` as
 //!   stop sequence as the convention has it, so the reply can be read back in the XML pane.
 
-use crate::formats::spec::{Http, ModelIn, Print, Python, Send};
+use crate::formats::spec::{Aws, Http, ModelIn, Print, Python, Send};
 use crate::formats::Format;
 use serde_json::Value;
 use std::fmt;
@@ -85,10 +85,6 @@ fn unavailable(reason: impl Into<String>) -> Unavailable {
     }
 }
 
-/// Model named in Gemini URLs when none is given.
-pub const GEMINI_MODEL: &str = crate::model::ModelFamily::Gemini.default_model();
-/// Model the legacy XML prompt is sent to when none is given (Anthropic's placeholder).
-pub const ANTHROPIC_MODEL: &str = crate::model::ModelFamily::Anthropic.default_model();
 /// Where MCP snippets POST when `$MCP_URL` is not set (the Python SDK's default endpoint).
 pub const MCP_URL: &str = "http://localhost:8000/mcp";
 /// MCP protocol revision sent when a request names none.
@@ -133,7 +129,7 @@ pub fn snippet_with_model(
 ) -> Result<String, Unavailable> {
     let http = match format.send() {
         Send::Http(http) => http,
-        Send::Prompt(api) => return Ok(anthropic_xml(lang, body, model, &api)),
+        Send::Prompt(api) => return Ok(prompt(format, lang, body, model, &api)),
         Send::JsonRpc => return mcp(lang, body),
         Send::Nothing(why) => return Err(unavailable(why)),
     };
@@ -221,20 +217,8 @@ struct Api {
     /// The body curl sends when it is not the input (Bedrock without `modelId`).
     curl_body: Option<String>,
     python: Python,
-    /// The `openai` client constructor, for [`Python::OpenAi`].
-    python_constructor: String,
-    /// TypeScript that is not `fetch` (Bedrock): the whole program around `const body`.
-    ts_sdk: Option<(&'static str, &'static str)>,
-}
-
-fn openai_client(env: &'static str, base_url: Option<&str>) -> String {
-    match base_url {
-        Some(url) => format!(
-            "OpenAI(api_key=os.environ[\"{env}\"], base_url={})",
-            py_string(url)
-        ),
-        None => format!("OpenAI(api_key=os.environ[\"{env}\"])"),
-    }
+    /// Signed for an AWS service: TypeScript uses its SDK client instead of `fetch`.
+    aws: Option<Aws>,
 }
 
 /// The call of an HTTP API for a body with these `fields`, naming `model` where the model is
@@ -248,8 +232,7 @@ fn api(http: &Http, fields: &serde_json::Map<String, Value>, model: Option<&str>
         curl_options: Vec::new(),
         curl_body: None,
         python: http.python,
-        python_constructor: String::new(),
-        ts_sdk: None,
+        aws: http.aws,
     };
     let model = match http.model {
         ModelIn::Body => None,
@@ -271,15 +254,7 @@ fn api(http: &Http, fields: &serde_json::Map<String, Value>, model: Option<&str>
         api.title = api.title.replace("{model}", model);
         api.url = api.url.replace("{model}", &percent_encode(model));
     }
-    if let Python::OpenAi { base_url, .. } = http.python {
-        let env = http
-            .headers
-            .iter()
-            .find_map(|h| h.env)
-            .unwrap_or("OPENAI_API_KEY");
-        api.python_constructor = openai_client(env, base_url);
-    }
-    if http.aws {
+    if let Some(aws) = http.aws {
         api.curl_setup = vec![
             "# AWS credentials from the environment; temporary ones also need".into(),
             "#   -H \"x-amz-security-token: $AWS_SESSION_TOKEN\"".into(),
@@ -287,13 +262,9 @@ fn api(http: &Http, fields: &serde_json::Map<String, Value>, model: Option<&str>
             format!("REGION=\"${{AWS_REGION:-{AWS_REGION}}}\""),
         ];
         api.curl_options = vec![
-            "--aws-sigv4 \"aws:amz:$REGION:bedrock\"".into(),
+            format!("--aws-sigv4 \"aws:amz:$REGION:{}\"", aws.service),
             "--user \"$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY\"".into(),
         ];
-        api.ts_sdk = Some((
-            "import { BedrockRuntimeClient, ConverseCommand } from \"@aws-sdk/client-bedrock-runtime\";",
-            "@aws-sdk/client-bedrock-runtime",
-        ));
     }
     api
 }
@@ -384,13 +355,6 @@ fn sh_single(s: &str) -> String {
 fn python(api: &Api, body: &str) -> String {
     let literal = json_to_python(body);
     let client = match api.python {
-        Python::OpenAi { call, .. } => Some((
-            "openai",
-            "from openai import OpenAI".to_string(),
-            api.python_constructor.as_str(),
-            call,
-            Print::Model,
-        )),
         Python::Sdk(sdk) => Some((
             sdk.install,
             sdk.import
@@ -403,17 +367,8 @@ fn python(api: &Api, body: &str) -> String {
     };
     match client {
         Some((install, import, constructor, call, print)) => {
-            let print = match print {
-                Print::Model => "print(response.model_dump_json(indent=2))",
-                Print::Repr => "print(response)",
-                Print::Dict => "print(json.dumps(response, indent=2, default=str))",
-            };
+            let (json_import, print) = print_line(print);
             let env_note = api.env_note();
-            let json_import = if print.contains("json.") {
-                "import json\n"
-            } else {
-                ""
-            };
             format!(
                 "# {title}: pip install {install}{env_note}\n\
                  {json_import}import os\n\n\
@@ -451,6 +406,18 @@ fn python(api: &Api, body: &str) -> String {
                 headers = headers.join(", "),
             )
         }
+    }
+}
+
+/// The line printing an SDK's `response`, and the import it needs.
+fn print_line(print: Print) -> (&'static str, &'static str) {
+    match print {
+        Print::Model => ("", "print(response.model_dump_json(indent=2))"),
+        Print::Repr => ("", "print(response)"),
+        Print::Dict => (
+            "import json\n",
+            "print(json.dumps(response, indent=2, default=str))",
+        ),
     }
 }
 
@@ -525,27 +492,25 @@ fn invisible(c: char) -> bool {
 
 fn typescript(api: &Api, body: &str) -> String {
     let literal = json_to_js(body);
-    if let Some((import, package)) = api.ts_sdk {
+    if let Some(Aws {
+        package,
+        client,
+        command,
+        ..
+    }) = api.aws
+    {
         return format!(
             "// {title}: npm install {package}; AWS credentials from the environment\n\
-             {import}\n\n\
-             const client = new BedrockRuntimeClient({{ region: process.env.AWS_REGION ?? \"{AWS_REGION}\" }});\n\n\
+             import {{ {client}, {command} }} from \"{package}\";\n\n\
+             const client = new {client}({{ region: process.env.AWS_REGION ?? \"{AWS_REGION}\" }});\n\n\
              const body = {literal};\n\n\
-             const response = await client.send(new ConverseCommand(body));\n\
+             const response = await client.send(new {command}(body));\n\
              console.log(JSON.stringify(response, null, 2));\n",
             title = api.title,
         );
     }
     let env_note = api.env_note();
-    let mut headers = String::new();
-    for h in &api.headers {
-        let value = match h.env {
-            Some(env) => format!("`{}${{process.env.{env}}}`", js_template_text(&h.text)),
-            None => js_string(&h.text),
-        };
-        headers.push_str(&format!("    {}: {value},\n", js_string(h.name)));
-    }
-    headers.push_str("    \"Content-Type\": \"application/json\",\n");
+    let headers = ts_headers(&api.headers);
     format!(
         "// {title} (Node 18+, an ES module){env_note}\n\
          const body = {literal};\n\n\
@@ -554,6 +519,21 @@ fn typescript(api: &Api, body: &str) -> String {
         title = api.title,
         url = js_string(&api.url),
     )
+}
+
+/// The `headers` entries of a `fetch` call: each header (a variable's value from
+/// `process.env`), then `Content-Type`.
+fn ts_headers(headers: &[Header]) -> String {
+    let mut out = String::new();
+    for h in headers {
+        let value = match h.env {
+            Some(env) => format!("`{}${{process.env.{env}}}`", js_template_text(&h.text)),
+            None => js_string(&h.text),
+        };
+        out.push_str(&format!("    {}: {value},\n", js_string(h.name)));
+    }
+    out.push_str("    \"Content-Type\": \"application/json\",\n");
+    out
 }
 
 /// JSON text → a JavaScript expression of the same value, keeping the layout. Strings are
@@ -821,72 +801,83 @@ fn base64_standard(bytes: &[u8]) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The legacy XML prompt, sent as one user message to the Messages API
+// A prompt convention (the legacy XML), sent as one user message to the Messages API
 
-fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>, messages: &Http) -> String {
-    let model = model.filter(|m| !m.is_empty()).unwrap_or(ANTHROPIC_MODEL);
+fn prompt(
+    format: Format,
+    lang: Lang,
+    prompt: &str,
+    model: Option<&str>,
+    messages: &Http,
+) -> String {
+    let default_model = format.models().map(|f| f.default_model()).unwrap_or("");
+    let model = model.filter(|m| !m.is_empty()).unwrap_or(default_model);
+    let name = format.name();
     let title = |c: &str| {
         format!(
-            "{c} Anthropic legacy XML tool use: a prompt convention of the retired Text Completions\n\
+            "{c} {name} tool use: a prompt convention of the retired Text Completions\n\
              {c} API, sent as one user message to the Messages API"
         )
     };
-    match lang {
-        Lang::Curl => {
-            let body = serde_json::json!({
-                "model": model,
-                "max_tokens": 1024,
-                "stop_sequences": ["</function_calls>"],
-                "messages": [{"role": "user", "content": prompt}],
-            });
-            let api = Api {
-                title: title("#").trim_start_matches("# ").to_string(),
-                url: messages.url.into(),
-                // The Messages API's own headers.
-                headers: owned(messages.headers),
-                curl_setup: Vec::new(),
-                curl_options: Vec::new(),
-                curl_body: None,
-                python: Python::Httpx,
-                python_constructor: String::new(),
-                ts_sdk: None,
-            };
-            curl(&api, &crate::formats::json::pretty(&body))
-        }
-        Lang::Python => {
+    let body = serde_json::json!({
+        "model": model,
+        "max_tokens": 1024,
+        "stop_sequences": ["</function_calls>"],
+        "messages": [{"role": "user", "content": prompt}],
+    });
+    let api = Api {
+        title: title("#").trim_start_matches("# ").to_string(),
+        url: messages.url.into(),
+        // The Messages API's own headers.
+        headers: owned(messages.headers),
+        curl_setup: Vec::new(),
+        curl_options: Vec::new(),
+        curl_body: None,
+        python: messages.python,
+        aws: None,
+    };
+    match (lang, messages.python) {
+        (Lang::Curl, _) => curl(&api, &crate::formats::json::pretty(&body)),
+        (Lang::Python, Python::Sdk(sdk)) => {
             let lines: Vec<String> = prompt.split_inclusive('\n').map(py_string).collect();
             let literal = match lines.len() {
                 0 => "\"\"".to_string(),
                 1 => lines.concat(),
                 _ => format!("(\n    {}\n)", lines.join("\n    ")),
             };
+            let import = sdk
+                .import
+                .map_or_else(|| format!("import {}", sdk.install), str::to_string);
+            let (json_import, print) = print_line(sdk.print);
             format!(
-                "{title}.\n# pip install anthropic; export ANTHROPIC_API_KEY=…\n\
-                 import os\n\nimport anthropic\n\n\
+                "{title}.\n# pip install {install}{env_note}\n\
+                 {json_import}import os\n\n{import}\n\n\
                  prompt = {literal}\n\n\
-                 client = anthropic.Anthropic(api_key=os.environ[\"ANTHROPIC_API_KEY\"])\n\
-                 response = client.messages.create(\n    \
+                 client = {constructor}\n\
+                 response = client.{call}(\n    \
                      model={model},\n    \
                      max_tokens=1024,\n    \
                      stop_sequences=[\"</function_calls>\"],\n    \
                      messages=[{{\"role\": \"user\", \"content\": prompt}}],\n\
                  )\n\
-                 print(response.model_dump_json(indent=2))\n",
+                 {print}\n",
                 title = title("#"),
+                install = sdk.install,
+                env_note = api.env_note(),
+                constructor = sdk.constructor,
+                call = sdk.call,
                 model = py_string(model),
             )
         }
-        Lang::TypeScript => {
+        (Lang::Python, Python::Httpx) => python(&api, &crate::formats::json::pretty(&body)),
+        (Lang::TypeScript, _) => {
             let lines: Vec<String> = prompt.split('\n').map(js_string).collect();
             format!(
-                "{title}.\n// Node 18+, an ES module; export ANTHROPIC_API_KEY=…\n\
+                "{title}.\n// Node 18+, an ES module{env_note}\n\
                  const prompt = [\n  {lines},\n].join(\"\\n\");\n\n\
-                 const response = await fetch(\"https://api.anthropic.com/v1/messages\", {{\n  \
+                 const response = await fetch({url}, {{\n  \
                      method: \"POST\",\n  \
-                     headers: {{\n    \
-                         \"x-api-key\": `${{process.env.ANTHROPIC_API_KEY}}`,\n    \
-                         \"anthropic-version\": \"2023-06-01\",\n    \
-                         \"Content-Type\": \"application/json\",\n  \
+                     headers: {{\n{headers}  \
                      }},\n  \
                      body: JSON.stringify({{\n    \
                          model: {model},\n    \
@@ -897,7 +888,10 @@ fn anthropic_xml(lang: Lang, prompt: &str, model: Option<&str>, messages: &Http)
                  }});\n\
                  console.log(await response.text());\n",
                 title = title("//"),
+                env_note = api.env_note(),
                 lines = lines.join(",\n  "),
+                url = js_string(&api.url),
+                headers = ts_headers(&api.headers),
                 model = js_string(model),
             )
         }

@@ -280,6 +280,18 @@ registry! {
     AiSdk => ai_sdk::Codec, streams;
 }
 
+/// The format servers of many vendors speak at a base URL of their own (the "OpenAI-compatible"
+/// APIs; the dialects among them name their hosts, [`Format::dialect_of_host`]).
+impl Format {
+    /// Chat Completions.
+    pub const COMPATIBLE: Format = Format::OpenAiChat;
+}
+
+impl Protocol {
+    /// The stream of [`Format::COMPATIBLE`].
+    pub const COMPATIBLE: Protocol = Protocol::OpenAiChat;
+}
+
 impl Format {
     /// Format id, as used in code, URLs and file names.
     pub fn id(self) -> &'static str {

@@ -72,13 +72,13 @@ pub trait Streams: Spec {
     }
 }
 
-/// The lint rules of the provider whose models a format names, from its row; OpenAI's as the
-/// common bar for a format that names any provider's (the AI SDK's `inputSchema` goes to any
-/// of them).
+/// The lint rules of the provider whose models a format names, from its row; the table's
+/// common bar ([`Family::COMMON`]) for a format that names any provider's (the AI SDK's
+/// `inputSchema` goes to any of them).
 pub const fn lints_of(models: Option<ModelFamily>) -> Family {
     match models {
         Some(p) => p.rules(),
-        None => Family::OpenAi,
+        None => Family::COMMON,
     }
 }
 
@@ -109,8 +109,22 @@ pub struct Http {
     pub headers: &'static [Header],
     /// How Python sends the body.
     pub python: Python,
-    /// Signed with AWS SigV4 (curl `--aws-sigv4`, the AWS SDK in TypeScript).
-    pub aws: bool,
+    /// Signed with AWS SigV4 (curl `--aws-sigv4`, the AWS SDK in TypeScript), for this
+    /// service.
+    pub aws: Option<Aws>,
+}
+
+/// An AWS service's request signing and its TypeScript SDK client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Aws {
+    /// The SigV4 service name (`--aws-sigv4 "aws:amz:$REGION:<service>"`).
+    pub service: &'static str,
+    /// The npm package of its TypeScript client.
+    pub package: &'static str,
+    /// The client class.
+    pub client: &'static str,
+    /// The command class taking the body.
+    pub command: &'static str,
 }
 
 /// A request header: literal text, then optionally an environment variable's value.
@@ -153,9 +167,6 @@ impl Header {
     }
 }
 
-/// The key header of OpenAI's own API.
-const OPENAI_KEY: &[Header] = &[Header::bearer("OPENAI_API_KEY")];
-
 /// Where a request names its model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ModelIn {
@@ -170,14 +181,7 @@ pub enum ModelIn {
 /// How Python sends a body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Python {
-    /// The `openai` SDK, `client.<call>(**body)`, with the key's variable and a base URL.
-    OpenAi {
-        /// `chat.completions.create`.
-        call: &'static str,
-        /// A compatible server's base URL.
-        base_url: Option<&'static str>,
-    },
-    /// The provider's own SDK.
+    /// An SDK (the provider's own, or the one of the API it is compatible with).
     Sdk(Sdk),
     /// `httpx.post(url, headers=…, json=body)`.
     Httpx,
@@ -250,16 +254,8 @@ impl Http {
             model: ModelIn::Body,
             headers: &[],
             python: Python::Httpx,
-            aws: false,
+            aws: None,
         }
-    }
-
-    /// An endpoint of OpenAI's own API: the key in `Authorization: Bearer $OPENAI_API_KEY`,
-    /// Python through the `openai` SDK's `call` at its default base URL.
-    pub const fn openai_api(title: &'static str, url: &'static str, call: &'static str) -> Http {
-        Http::post(title, url)
-            .headers(OPENAI_KEY)
-            .openai(call, None)
     }
 
     /// With these headers.
@@ -272,15 +268,7 @@ impl Http {
         Http { model, ..self }
     }
 
-    /// Sent from Python with the `openai` SDK's `call`, at a base URL if not OpenAI's.
-    pub const fn openai(self, call: &'static str, base_url: Option<&'static str>) -> Http {
-        Http {
-            python: Python::OpenAi { call, base_url },
-            ..self
-        }
-    }
-
-    /// Sent from Python with the provider's SDK.
+    /// Sent from Python with an SDK.
     pub const fn sdk(self, sdk: Sdk) -> Http {
         Http {
             python: Python::Sdk(sdk),
@@ -288,9 +276,12 @@ impl Http {
         }
     }
 
-    /// Signed with AWS SigV4.
-    pub const fn aws(self) -> Http {
-        Http { aws: true, ..self }
+    /// Signed with AWS SigV4 for this service.
+    pub const fn aws(self, aws: Aws) -> Http {
+        Http {
+            aws: Some(aws),
+            ..self
+        }
     }
 }
 

@@ -15,51 +15,14 @@
 
 use super::{request, Blocked, HttpRequest, Provider, Target};
 use crate::model::Exchange;
+use crate::providers::CountBody;
 use serde_json::{json, Map, Value};
 
-/// Who counts for `provider`'s requests: the Chat Completions provider counts with the
-/// Responses endpoint (OpenAI has no counting endpoint for Chat Completions); `None` for
-/// providers without one.
+/// Who counts for a route's requests: the route itself, another route of its provider (the
+/// Chat Completions route counts with the Responses endpoint: OpenAI has none for Chat
+/// Completions), or `None` for routes without a counting endpoint ([`Provider::counter`]).
 pub fn counter(provider: Provider) -> Option<Provider> {
-    match provider {
-        Provider::OpenAiChat | Provider::OpenAiResponses => Some(Provider::OpenAiResponses),
-        Provider::Anthropic => Some(Provider::Anthropic),
-        Provider::Gemini => Some(Provider::Gemini),
-        Provider::Compatible | Provider::Bedrock => None,
-    }
-}
-
-/// The fields each counting endpoint takes; anything else the request body holds (sampling,
-/// `max_tokens`, `stream`, `store`…) is refused by the API, so it is left out.
-fn accepted(provider: Provider) -> &'static [&'static str] {
-    match provider {
-        Provider::Anthropic => &[
-            "model",
-            "messages",
-            "system",
-            "tools",
-            "tool_choice",
-            "thinking",
-            "mcp_servers",
-        ],
-        Provider::OpenAiChat
-        | Provider::OpenAiResponses
-        | Provider::Gemini
-        | Provider::Compatible
-        | Provider::Bedrock => &[
-            "model",
-            "input",
-            "instructions",
-            "tools",
-            "tool_choice",
-            "parallel_tool_calls",
-            "reasoning",
-            "text",
-            "truncation",
-            "previous_response_id",
-            "conversation",
-        ],
-    }
+    provider.counter()
 }
 
 /// The counting request for `x` sent to `target`'s provider with `key`; `None` when the
@@ -71,6 +34,7 @@ pub fn count_request(
     page_secure: bool,
 ) -> Option<Result<HttpRequest, Blocked>> {
     let provider = counter(target.provider)?;
+    let count = provider.count()?;
     let t = Target {
         provider,
         stream: false,
@@ -78,32 +42,16 @@ pub fn count_request(
     };
     Some(request(&t, key, x, page_secure).map(|mut r| {
         let body: Value = serde_json::from_str(&r.body).unwrap_or(Value::Null);
-        let base = target.base_url.trim().trim_end_matches('/');
-        let (url, body) = match provider {
-            Provider::Gemini => {
-                let model = target.model.trim().trim_start_matches("models/");
+        let body = match count.body {
+            CountBody::Keep(fields) => keep(&body, fields),
+            CountBody::Wrap { field, model } => {
+                let name = target.model.trim().trim_start_matches(model);
                 let mut inner = body.as_object().cloned().unwrap_or_default();
-                inner.insert("model".into(), Value::String(format!("models/{model}")));
-                (
-                    r.url
-                        .replace(":generateContent", ":countTokens")
-                        .replace(":streamGenerateContent?alt=sse", ":countTokens"),
-                    json!({ "generateContentRequest": inner }),
-                )
+                inner.insert("model".into(), Value::String(format!("{model}{name}")));
+                json!({ field: inner })
             }
-            Provider::Anthropic => (
-                format!("{base}/v1/messages/count_tokens"),
-                keep(&body, accepted(provider)),
-            ),
-            Provider::OpenAiChat
-            | Provider::OpenAiResponses
-            | Provider::Compatible
-            | Provider::Bedrock => (
-                format!("{base}/responses/input_tokens"),
-                keep(&body, accepted(provider)),
-            ),
         };
-        r.url = url;
+        r.url = t.url(count.path);
         r.body = serde_json::to_string_pretty(&body).unwrap_or_default();
         r
     }))
@@ -126,18 +74,14 @@ pub fn read(provider: Provider, status: u16, body: &str) -> Result<u64, String> 
     if !(200..300).contains(&status) {
         return Err(super::error::read(provider, status, None, body).message);
     }
-    let v: Value = serde_json::from_str(body.trim()).map_err(|e| format!("not JSON: {e}"))?;
-    let field = match counter(provider) {
-        Some(Provider::Gemini) => "totalTokens",
-        Some(
-            Provider::OpenAiChat
-            | Provider::OpenAiResponses
-            | Provider::Anthropic
-            | Provider::Compatible
-            | Provider::Bedrock,
-        )
-        | None => "input_tokens",
+    let Some(count) = provider.count() else {
+        return Err(format!(
+            "{} has no token-counting endpoint",
+            provider.label()
+        ));
     };
+    let v: Value = serde_json::from_str(body.trim()).map_err(|e| format!("not JSON: {e}"))?;
+    let field = count.answer;
     v[field]
         .as_u64()
         .ok_or_else(|| format!("the answer has no {field}"))
@@ -166,13 +110,17 @@ mod tests {
         (r, body)
     }
 
+    fn route(id: &str) -> Provider {
+        Provider::from_id(id).expect("a route of the table")
+    }
+
     fn has_header(r: &HttpRequest, name: &str, value: &str) -> bool {
         r.headers.iter().any(|(k, v)| k == name && v == value)
     }
 
     #[test]
     fn openai_counts_with_a_responses_body_at_input_tokens() {
-        let (r, b) = counted(Provider::OpenAiChat, "gpt-4o", "sk-test");
+        let (r, b) = counted(route("openai-chat"), "gpt-4o", "sk-test");
         assert_eq!(r.url, "https://api.openai.com/v1/responses/input_tokens");
         assert_eq!(b["model"], "gpt-4o");
         assert!(b["input"].is_array());
@@ -180,12 +128,12 @@ mod tests {
         assert!(b.get("stream").is_none() && b.get("max_output_tokens").is_none());
         assert!(has_header(&r, "authorization", "Bearer sk-test"));
         let answer = r#"{"object":"response.input_tokens","input_tokens":42}"#;
-        assert_eq!(read(Provider::OpenAiChat, 200, answer), Ok(42));
+        assert_eq!(read(route("openai-chat"), 200, answer), Ok(42));
     }
 
     #[test]
     fn anthropic_counts_without_max_tokens_and_with_the_browser_header() {
-        let (r, b) = counted(Provider::Anthropic, "claude-sonnet-4-5", "sk-ant");
+        let (r, b) = counted(route("anthropic"), "claude-sonnet-4-5", "sk-ant");
         assert_eq!(r.url, "https://api.anthropic.com/v1/messages/count_tokens");
         assert!(b.get("max_tokens").is_none() && b.get("stream").is_none());
         assert!(b["messages"].is_array() && b["tools"].is_array());
@@ -195,25 +143,25 @@ mod tests {
             "true"
         ));
         assert_eq!(
-            read(Provider::Anthropic, 200, r#"{"input_tokens":7}"#),
+            read(route("anthropic"), 200, r#"{"input_tokens":7}"#),
             Ok(7)
         );
         let refused = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#;
         assert!(
-            read(Provider::Anthropic, 401, refused).is_err_and(|e| e.contains("invalid x-api-key"))
+            read(route("anthropic"), 401, refused).is_err_and(|e| e.contains("invalid x-api-key"))
         );
     }
 
     #[test]
     fn gemini_puts_the_request_in_generate_content_request() {
-        let (r, b) = counted(Provider::Gemini, "gemini-2.5-flash", "AIza");
+        let (r, b) = counted(route("gemini"), "gemini-2.5-flash", "AIza");
         let url =
             "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens";
         assert_eq!(r.url, url);
         let g = &b["generateContentRequest"];
         assert_eq!(g["model"], "models/gemini-2.5-flash");
         assert!(g["contents"].is_array() && g["tools"].is_array(), "{b}");
-        assert_eq!(read(Provider::Gemini, 200, r#"{"totalTokens":99}"#), Ok(99));
-        assert!(count_request(&Target::new(Provider::Bedrock), "", &weather(), true).is_none());
+        assert_eq!(read(route("gemini"), 200, r#"{"totalTokens":99}"#), Ok(99));
+        assert!(count_request(&Target::new(route("bedrock")), "", &weather(), true).is_none());
     }
 }

@@ -94,7 +94,7 @@ pub fn from_event(provider: Provider, data: &str) -> Option<ProviderError> {
             MAX_BODY,
         ),
     })
-    .filter(|_| provider != super::Provider::Bedrock)
+    .filter(|_| provider.row.error_events)
 }
 
 /// `(kind, message)` from the known error shapes.
@@ -146,12 +146,14 @@ fn hint(
 ) -> Option<String> {
     let key_where = provider.api().console;
     let invalid_key = message.to_ascii_lowercase().contains("api key");
+    let bad_key = provider.bad_key_status();
     Some(match status {
+        s if s == bad_key && s != 401 && invalid_key => {
+            let name = provider.family().map_or("The server", |p| p.name());
+            format!("{name} answers a bad key with {s}: check the key (made at {key_where}).")
+        }
         401 => format!("The key was refused: check it (keys are made at {key_where})."),
         403 => "The key is valid but may not use this model or endpoint.".into(),
-        400 if provider == Provider::Gemini && invalid_key => {
-            format!("Gemini answers a bad key with 400: check the key (made at {key_where}).")
-        }
         400 | 422 => "The provider refused the request body: the message says which field.".into(),
         404 => "Not found: check the base URL and the model id.".into(),
         413 => "The request is too large for the provider.".into(),

@@ -22,69 +22,114 @@ pub mod mcp;
 pub mod record;
 pub mod run;
 
+use crate::formats::spec::{ModelIn, Send};
 use crate::formats::{Format, Kind, Protocol};
 use crate::model::{Exchange, ModelFamily};
-use crate::providers::Api;
-use serde::{Deserialize, Serialize};
+use crate::providers::{self, Api, Count, Counting, Stream, COMPATIBLE};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-/// Who is called.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Provider {
-    /// OpenAI Chat Completions (`POST {base}/chat/completions`).
-    OpenAiChat,
-    /// OpenAI Responses (`POST {base}/responses`).
-    OpenAiResponses,
-    /// Anthropic Messages (`POST {base}/v1/messages`).
-    Anthropic,
-    /// Gemini native `generateContent` / `streamGenerateContent?alt=sse`.
-    Gemini,
-    /// Any server speaking Chat Completions at a base URL (Ollama, vLLM, LM Studio, DeepSeek,
-    /// Groq, Mistral, OpenRouter).
-    Compatible,
-    /// Bedrock Converse: listed so the page can say why it cannot be called from a browser.
-    Bedrock,
+/// Who is called: a route of the provider table (one of a provider's wire formats, with the
+/// provider's row), or a compatible server at a base URL. The picker lists [`Provider::all`].
+#[derive(Debug, Clone, Copy)]
+pub struct Provider {
+    /// The table's row of the route.
+    row: &'static providers::Route,
+    /// Its provider; `None` for a compatible base URL, which may be anyone's.
+    family: Option<ModelFamily>,
+    /// The format its requests are written in (a compatible server's: unless its host names
+    /// a dialect, [`Target::format`]).
+    format: Format,
+}
+
+impl PartialEq for Provider {
+    fn eq(&self, other: &Provider) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for Provider {}
+
+impl std::hash::Hash for Provider {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id().hash(state);
+    }
+}
+
+impl Serialize for Provider {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
+
+impl<'de> Deserialize<'de> for Provider {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Provider, D::Error> {
+        let id = String::deserialize(d)?;
+        Provider::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("no route {id:?}")))
+    }
+}
+
+impl Default for Provider {
+    /// The picker's first route.
+    fn default() -> Provider {
+        Provider::all().next().unwrap_or_else(Provider::compatible)
+    }
 }
 
 impl Provider {
-    /// Every provider, in the order of the picker.
-    pub const ALL: [Provider; 6] = [
-        Provider::OpenAiChat,
-        Provider::OpenAiResponses,
-        Provider::Anthropic,
-        Provider::Gemini,
-        Provider::Compatible,
-        Provider::Bedrock,
-    ];
+    /// Every route, in the order of the picker: the providers' routes a page can call (table
+    /// order), a compatible base URL, then the routes listed only to say why not.
+    pub fn all() -> impl Iterator<Item = Provider> {
+        let own = || {
+            ModelFamily::ALL.into_iter().flat_map(|p| {
+                p.row().live.routes.iter().filter_map(move |row| {
+                    Format::from_id(row.id).map(|format| Provider {
+                        row,
+                        family: Some(p),
+                        format,
+                    })
+                })
+            })
+        };
+        own()
+            .filter(|r| r.row.blocked.is_none())
+            .chain(std::iter::once(Provider::compatible()))
+            .chain(own().filter(|r| r.row.blocked.is_some()))
+    }
 
-    /// Stable id (`openai-chat`, `anthropic`, …).
-    pub fn id(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "openai-chat",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-            Provider::Compatible => "compatible",
-            Provider::Bedrock => "bedrock",
+    /// A server speaking [`Format::COMPATIBLE`] at a base URL.
+    pub fn compatible() -> Provider {
+        Provider {
+            row: &COMPATIBLE.route,
+            family: None,
+            format: Format::COMPATIBLE,
         }
     }
 
-    /// The provider with this id.
+    /// Stable id (`openai-chat`, `anthropic`, …, `compatible`).
+    pub fn id(self) -> &'static str {
+        self.row.id
+    }
+
+    /// The route with this id.
     pub fn from_id(id: &str) -> Option<Provider> {
-        Provider::ALL.into_iter().find(|p| p.id() == id)
+        Provider::all().find(|p| p.id() == id)
+    }
+
+    /// The route of `provider` that counts tokens at its own endpoint, if it has one.
+    pub fn counting(provider: ModelFamily) -> Option<Provider> {
+        Provider::all()
+            .find(|r| r.family == Some(provider) && matches!(r.row.count, Counting::Here(_)))
     }
 
     /// Name for people.
     pub fn label(self) -> &'static str {
-        match self {
-            Provider::OpenAiChat => "OpenAI Chat Completions",
-            Provider::OpenAiResponses => "OpenAI Responses",
-            Provider::Anthropic => "Anthropic Messages",
-            Provider::Gemini => "Gemini (generateContent)",
-            Provider::Compatible => "OpenAI-compatible base URL",
-            Provider::Bedrock => "Amazon Bedrock Converse",
-        }
+        self.row.label
+    }
+
+    /// Why a page cannot call it at all, when it cannot.
+    pub fn blocked(self) -> Option<&'static str> {
+        self.row.blocked
     }
 
     /// The base URL the provider's own SDK uses.
@@ -110,36 +155,65 @@ impl Provider {
     /// The provider of the table this route calls; `None` for a compatible base URL, which
     /// may be anyone's.
     pub fn family(self) -> Option<ModelFamily> {
-        match self {
-            Provider::OpenAiChat | Provider::OpenAiResponses => Some(ModelFamily::OpenAi),
-            Provider::Anthropic => Some(ModelFamily::Anthropic),
-            Provider::Gemini => Some(ModelFamily::Gemini),
-            Provider::Bedrock => Some(ModelFamily::Bedrock),
-            Provider::Compatible => None,
-        }
+        self.family
+    }
+
+    /// True for another route of the same provider: a base URL typed for one serves both.
+    pub fn shares_base_with(self, other: Provider) -> bool {
+        self != other && self.family.is_some() && self.family == other.family
     }
 
     /// How the route's API is called: its provider's row, or a local compatible server's.
     pub fn api(self) -> &'static Api {
-        self.family()
+        self.family
             .and_then(|f| f.row().api.as_ref())
-            .unwrap_or(&COMPATIBLE)
+            .unwrap_or(&COMPATIBLE.api)
+    }
+
+    /// The status its provider answers a bad key with.
+    fn bad_key_status(self) -> u16 {
+        self.family.map_or(401, |f| f.row().live.bad_key_status)
+    }
+
+    /// The route that counts this route's requests, if any.
+    pub fn counter(self) -> Option<Provider> {
+        match self.row.count {
+            Counting::None => None,
+            Counting::Here(_) => Some(self),
+            Counting::By(id) => Provider::from_id(id),
+        }
+    }
+
+    /// The counting endpoint of its counter.
+    pub fn count(self) -> Option<Count> {
+        match self.counter()?.row.count {
+            Counting::Here(c) => Some(c),
+            Counting::None | Counting::By(_) => None,
+        }
+    }
+
+    /// The path of a round under the base URL (`{model}`: the model), as its format's
+    /// [`Http`](crate::formats::spec::Http) URL has it below its provider's base URL.
+    fn path(self) -> &'static str {
+        let Send::Http(http) = self.format.send() else {
+            return "";
+        };
+        let base = self
+            .format
+            .models()
+            .and_then(|p| p.row().api.as_ref())
+            .map_or("", |api| api.base_url);
+        url_path(http.url)
+            .strip_prefix(url_path(base))
+            .unwrap_or_default()
     }
 }
 
-/// A server speaking Chat Completions at a base URL: a local one by default.
-const COMPATIBLE: Api = Api {
-    base_url: "http://localhost:11434/v1",
-    key_header: "authorization",
-    key_prefix: "Bearer ",
-    headers: &[],
-    browser_headers: &[],
-    console: "the provider's console",
-    live_model: "llama3.2",
-    cors: "Local servers: Ollama needs OLLAMA_ORIGINS to include this origin, vLLM \
-           --allowed-origins, LM Studio \"Enable CORS\"; a hosted API that refuses browsers \
-           needs a proxy.",
-};
+/// The path (and query) of a URL: from the first `/` after `scheme://host`.
+fn url_path(url: &str) -> &str {
+    let after = url.split_once("://").map_or(url, |(_, a)| a);
+    after.find('/').and_then(|i| after.get(i..)).unwrap_or("")
+}
 
 /// Where a run sends its requests and how. Holds no key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -158,7 +232,7 @@ pub struct Target {
 }
 
 impl Target {
-    /// The provider's defaults, streamed.
+    /// The route's defaults, streamed.
     pub fn new(provider: Provider) -> Target {
         Target {
             provider,
@@ -169,27 +243,27 @@ impl Target {
         }
     }
 
-    /// The wire format the requests are written in: for a compatible base URL, the dialect its
-    /// host speaks (DeepSeek, Mistral), else Chat Completions.
+    /// The wire format the requests are written in: the route's, but for a compatible base
+    /// URL the dialect its host speaks (DeepSeek, Mistral), if it names one.
     pub fn format(&self) -> Format {
-        match self.provider {
-            Provider::OpenAiChat => Format::OpenAiChat,
-            Provider::OpenAiResponses => Format::OpenAiResponses,
-            Provider::Anthropic => Format::Anthropic,
-            Provider::Gemini => Format::Gemini,
-            Provider::Bedrock => Format::Bedrock,
-            Provider::Compatible => {
-                let host = Url::parse(&self.base_url)
-                    .map(|u| u.host.to_ascii_lowercase())
-                    .unwrap_or_default();
-                Format::dialect_of_host(&host).unwrap_or(Format::OpenAiChat)
-            }
+        if self.provider.family.is_some() {
+            return self.provider.format;
         }
+        let host = Url::parse(&self.base_url)
+            .map(|u| u.host.to_ascii_lowercase())
+            .unwrap_or_default();
+        Format::dialect_of_host(&host).unwrap_or(self.provider.format)
+    }
+
+    /// True for a compatible base URL whose host names no dialect: a local or third-party
+    /// server, whose model is the user's to name.
+    pub fn any_server(&self) -> bool {
+        self.provider.family.is_none() && self.format() == self.provider.format
     }
 
     /// The streaming protocol the response is assembled with.
     pub fn protocol(&self) -> Protocol {
-        Protocol::of_format(self.format()).unwrap_or(Protocol::OpenAiChat)
+        Protocol::of_format(self.format()).unwrap_or(Protocol::COMPATIBLE)
     }
 
     /// The base URL without trailing slashes.
@@ -199,28 +273,27 @@ impl Target {
 
     /// The endpoint of a round.
     pub fn endpoint(&self) -> String {
+        let path = match self.provider.row.stream {
+            Stream::Path(path) if self.stream => path,
+            Stream::Path(_) | Stream::Body(_) => self.provider.path(),
+        };
+        self.url(path)
+    }
+
+    /// The base URL and `path`, the model percent-encoded in its `{model}` (without the
+    /// collection the path names before it: `models/x` in `/models/{model}` is `x`).
+    fn url(&self, path: &str) -> String {
         let base = self.base();
-        match self.provider {
-            Provider::OpenAiChat | Provider::Compatible => format!("{base}/chat/completions"),
-            Provider::OpenAiResponses => format!("{base}/responses"),
-            Provider::Anthropic => format!("{base}/v1/messages"),
-            Provider::Gemini => {
-                let model = percent_encode_path(self.model.trim().trim_start_matches("models/"));
-                if self.stream {
-                    format!("{base}/models/{model}:streamGenerateContent?alt=sse")
-                } else {
-                    format!("{base}/models/{model}:generateContent")
-                }
-            }
-            Provider::Bedrock => {
-                let model = percent_encode_path(self.model.trim());
-                if self.stream {
-                    format!("{base}/model/{model}/converse-stream")
-                } else {
-                    format!("{base}/model/{model}/converse")
-                }
-            }
-        }
+        let Some((before, after)) = path.split_once("{model}") else {
+            return format!("{base}{path}");
+        };
+        let collection = before.rsplit('/').nth(1).map(|c| format!("{c}/"));
+        let model = self.model.trim();
+        let model = match &collection {
+            Some(c) if !c.is_empty() && c != "/" => model.trim_start_matches(c.as_str()),
+            _ => model,
+        };
+        format!("{base}{before}{}{after}", percent_encode_path(model))
     }
 }
 
@@ -387,19 +460,13 @@ pub fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
     Ok(out)
 }
 
-/// What the page can tell before sending: the blocks (Bedrock, Gemini's OpenAI endpoint, a
-/// bad base URL, a missing key or model, plain http to another machine) and the warnings.
+/// What the page can tell before sending: the blocks (a route a page cannot call, a base URL
+/// the table refuses, a bad base URL, a missing key or model, plain http to another machine) and the warnings.
 /// `page_secure`: the page itself is served over https.
 pub fn checks(target: &Target, key: &str, page_secure: bool) -> Vec<Check> {
     let mut out = Vec::new();
-    if target.provider == Provider::Bedrock {
-        out.push(Check::block(
-            "provider",
-            "Bedrock cannot be called from a browser: every request must be signed with AWS \
-             Signature V4 using your AWS secret key, and Bedrock does not answer a browser's CORS \
-             preflight. Use \"As code\" (Python with boto3) instead, or record a ConverseStream \
-             and open it in Replay.",
-        ));
+    if let Some(why) = target.provider.blocked() {
+        out.push(Check::block("provider", why));
         return out;
     }
     let url = Url::parse(&target.base_url);
@@ -414,19 +481,12 @@ pub fn checks(target: &Target, key: &str, page_secure: bool) -> Vec<Check> {
         )),
         Some(u) => {
             let host = u.host.to_ascii_lowercase();
-            if host == "generativelanguage.googleapis.com" && u.rest.contains("/openai") {
-                out.push(Check::block(
-                    "base-url",
-                    "Gemini's OpenAI-compatible endpoint refuses cross-origin requests (it sends \
-                     no CORS headers), so a page cannot call it. Pick \"Gemini (generateContent)\": \
-                     the native API answers browsers.",
-                ));
-            }
-            if host == "bedrock-runtime" || host.starts_with("bedrock-runtime.") {
-                out.push(Check::block(
-                    "base-url",
-                    "Bedrock's endpoints need AWS SigV4 signing and answer no CORS preflight.",
-                ));
+            let refused = ModelFamily::ALL
+                .into_iter()
+                .flat_map(|p| p.row().live.refused)
+                .filter(|r| r.matches(&host, &u.rest));
+            for r in refused {
+                out.push(Check::block("base-url", r.why));
             }
             if u.scheme == "http" && !u.is_loopback() {
                 out.push(Check::block(
@@ -442,9 +502,12 @@ pub fn checks(target: &Target, key: &str, page_secure: bool) -> Vec<Check> {
             if u.scheme == "http" && u.is_loopback() && page_secure {
                 out.push(Check::warn(
                     "base-url",
-                    "An https page calling a server on this machine: Chrome sends a Private \
-                     Network Access preflight first, and the server must allow this page's origin \
-                     (Ollama: OLLAMA_ORIGINS, vLLM: --allowed-origins, LM Studio: Enable CORS).",
+                    format!(
+                        "An https page calling a server on this machine: Chrome sends a Private \
+                         Network Access preflight first, and the server must allow this page's \
+                         origin ({}).",
+                        COMPATIBLE.local_origins
+                    ),
                 ));
             }
             let query = u.rest.split_once('?').map(|(_, q)| q).unwrap_or("");
@@ -458,10 +521,11 @@ pub fn checks(target: &Target, key: &str, page_secure: bool) -> Vec<Check> {
                      (it is sent in a header, never in a URL that history and recordings keep).",
                 ));
             }
-            if target.provider == Provider::Anthropic && u.rest.contains("/v1/messages") {
+            let path = target.provider.path();
+            if !path.is_empty() && !path.contains("{model}") && u.rest.contains(path) {
                 out.push(Check::warn(
                     "base-url",
-                    "The base URL already ends in /v1/messages; the page appends that itself.",
+                    format!("The base URL already ends in {path}; the page appends that itself."),
                 ));
             }
         }
@@ -528,28 +592,27 @@ pub fn request(
     let mut body: Value = serde_json::from_str(&encoded.text).unwrap_or(Value::Null);
     if let Some(o) = body.as_object_mut() {
         let model = Value::String(target.model.trim().to_string());
-        match target.provider {
-            Provider::Gemini => {
+        let named = match format.send() {
+            Send::Http(http) | Send::Prompt(http) => http.model,
+            Send::JsonRpc | Send::Nothing(_) => ModelIn::Body,
+        };
+        match named {
+            ModelIn::Url => {
                 o.remove("model");
             }
-            Provider::OpenAiChat
-            | Provider::OpenAiResponses
-            | Provider::Anthropic
-            | Provider::Compatible
-            | Provider::Bedrock => {
+            ModelIn::Body | ModelIn::BodyAndUrl(_) => {
                 // `model` first, where people look for it.
                 let rest = std::mem::take(o);
                 o.insert("model".into(), model);
                 o.extend(rest.into_iter().filter(|(k, _)| k != "model"));
             }
         }
-        if target.stream && target.provider != Provider::Gemini {
+        if let (true, Stream::Body(also)) = (target.stream, target.provider.row.stream) {
             o.insert("stream".into(), Value::Bool(true));
-            if target.provider == Provider::OpenAiChat {
-                // Usage comes in a last chunk only when asked for.
+            for (name, value) in also {
                 o.insert(
-                    "stream_options".into(),
-                    serde_json::json!({"include_usage": true}),
+                    name.to_string(),
+                    serde_json::from_str(value).unwrap_or(Value::Null),
                 );
             }
         }

@@ -769,7 +769,6 @@ impl Mocks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::Provider;
     use crate::model::Tool;
 
     fn route(read_only: bool) -> Route {
@@ -818,7 +817,7 @@ mod tests {
                 serde_json::json!({"note_id": "n-1"}),
             ))],
         ));
-        let run = Run::new(Target::new(Provider::OpenAiChat), &x, 4);
+        let run = Run::new(Target::new(crate::live::Provider::default()), &x, 4);
         assert_eq!(run.phase, Phase::AwaitingResults);
         run
     }

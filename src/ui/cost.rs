@@ -129,21 +129,16 @@ pub fn CostView() -> impl IntoView {
 
     // "Count exactly": the provider's counting endpoint, with the Live settings and key.
     let count_exactly = move |model: String, family: &str| {
-        let provider = match family {
-            "openai" => Provider::OpenAiResponses,
-            "anthropic" => Provider::Anthropic,
-            "gemini" => Provider::Gemini,
-            _ => return,
+        let Some(provider) =
+            crate::providers::Provider::from_id(family).and_then(Provider::counting)
+        else {
+            return;
         };
         let (target, key) = live.target_for(provider, &model);
         let key = match key {
             KeyFor::Bound(k) => k,
             KeyFor::Missing => {
-                let (company, endpoint) = match provider {
-                    Provider::OpenAiResponses => ("an OpenAI", "the Responses API's input-token count"),
-                    Provider::Anthropic => ("an Anthropic", "the Messages API's count_tokens"),
-                    _ => ("a Google Gemini", "the countTokens endpoint"),
-                };
+                let (company, endpoint) = provider.count().map_or(("a provider's", "its counting endpoint"), |c| (c.key, c.endpoint));
                 return state.say_error(format!(
                     "Count exactly for {model} asks {endpoint} and needs {company} API key. \
                      Enter it in the Live tab: choose the provider \"{}\", then paste the key in \

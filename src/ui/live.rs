@@ -82,7 +82,7 @@ impl LiveState {
         let (target, auto, max_rounds, model_auto) = match settings {
             Some(s) => (s.target, s.auto, s.max_rounds.clamp(1, 50), s.model_auto),
             None => (
-                Target::new(Provider::OpenAiChat),
+                Target::new(Provider::default()),
                 false,
                 DEFAULT_MAX_ROUNDS,
                 true,
@@ -744,11 +744,7 @@ pub fn LiveView() -> impl IntoView {
             let old = t.provider;
             let keep_url = !t.base_url.trim().is_empty()
                 && t.base_url.trim() != old.default_base_url()
-                && matches!(
-                    (old, p),
-                    (Provider::OpenAiChat, Provider::OpenAiResponses)
-                        | (Provider::OpenAiResponses, Provider::OpenAiChat)
-                );
+                && old.shares_base_with(p);
             if !keep_url {
                 t.base_url = p.default_base_url().into();
             }
@@ -762,9 +758,8 @@ pub fn LiveView() -> impl IntoView {
     // unless the user typed another here. A compatible base URL speaking plain Chat
     // Completions is a local or third-party server: its model is the user's to name.
     let exchange_model = Memo::new(move |_| {
-        let (format, compatible) =
-            target.with(|t| (t.format(), t.provider == Provider::Compatible));
-        if compatible && format == crate::formats::Format::OpenAiChat {
+        let (format, any_server) = target.with(|t| (t.format(), t.any_server()));
+        if any_server {
             return None;
         }
         state
@@ -874,8 +869,8 @@ pub fn LiveView() -> impl IntoView {
                         <span>"Provider"</span>
                         <select data-testid="live-provider" aria-label="Provider" on:change=pick_provider
                             prop:value=move || provider.get().id()>
-                            {Provider::ALL.iter().map(|p| view! {
-                                <option value=p.id() selected=move || provider.get() == *p>{p.label()}</option>
+                            {Provider::all().map(|p| view! {
+                                <option value=p.id() selected=move || provider.get() == p>{p.label()}</option>
                             }).collect_view()}
                         </select>
                     </label>

@@ -57,6 +57,11 @@ fn weather_exchange(tool: &str) -> Exchange {
     }
 }
 
+/// The table's route with this id.
+fn route(id: &str) -> Provider {
+    Provider::from_id(id).expect("a route of the table")
+}
+
 fn target(p: Provider, base: &str) -> Target {
     Target {
         base_url: base.into(),
@@ -110,11 +115,11 @@ fn typed(run: &Run, content: &str) -> Vec<GivenResult> {
 fn live_requests_per_provider() {
     let x = weather_exchange("weather");
     let cases = [
-        (Provider::OpenAiChat, "https://api.openai.com/v1/", "https://api.openai.com/v1/chat/completions", "authorization", format!("Bearer {KEY}")),
-        (Provider::OpenAiResponses, "https://api.openai.com/v1", "https://api.openai.com/v1/responses", "authorization", format!("Bearer {KEY}")),
-        (Provider::Anthropic, "https://api.anthropic.com", "https://api.anthropic.com/v1/messages", "x-api-key", KEY.to_string()),
-        (Provider::Gemini, "https://generativelanguage.googleapis.com/v1beta", "https://generativelanguage.googleapis.com/v1beta/models/test-model:streamGenerateContent?alt=sse", "x-goog-api-key", KEY.to_string()),
-        (Provider::Compatible, "http://localhost:11434/v1", "http://localhost:11434/v1/chat/completions", "authorization", format!("Bearer {KEY}")),
+        (route("openai-chat"), "https://api.openai.com/v1/", "https://api.openai.com/v1/chat/completions", "authorization", format!("Bearer {KEY}")),
+        (route("openai-responses"), "https://api.openai.com/v1", "https://api.openai.com/v1/responses", "authorization", format!("Bearer {KEY}")),
+        (route("anthropic"), "https://api.anthropic.com", "https://api.anthropic.com/v1/messages", "x-api-key", KEY.to_string()),
+        (route("gemini"), "https://generativelanguage.googleapis.com/v1beta", "https://generativelanguage.googleapis.com/v1beta/models/test-model:streamGenerateContent?alt=sse", "x-goog-api-key", KEY.to_string()),
+        (route("compatible"), "http://localhost:11434/v1", "http://localhost:11434/v1/chat/completions", "authorization", format!("Bearer {KEY}")),
     ];
     for (p, base, url, header, value) in cases {
         let r = request(&target(p, base), KEY, &x, false).expect("request");
@@ -127,7 +132,7 @@ fn live_requests_per_provider() {
         );
         assert!(!r.url.contains(KEY), "key in the URL of {p:?}");
         let body: Value = serde_json::from_str(&r.body).expect("json body");
-        if p == Provider::Gemini {
+        if p == route("gemini") {
             assert!(body.get("model").is_none() && body.get("stream").is_none());
             assert!(body.get("contents").is_some());
         } else {
@@ -144,7 +149,7 @@ fn live_requests_per_provider() {
     let send = |p: Provider, base: &str, key: &str| {
         request(&target(p, base), key, &x, false).unwrap_or_else(|_| panic!("{p:?} at {base}"))
     };
-    let r = send(Provider::Anthropic, "https://api.anthropic.com", KEY);
+    let r = send(route("anthropic"), "https://api.anthropic.com", KEY);
     assert!(r.headers.contains(&(
         "anthropic-dangerous-direct-browser-access".into(),
         "true".into()
@@ -155,12 +160,12 @@ fn live_requests_per_provider() {
         body["max_tokens"].as_u64().is_some(),
         "Anthropic requires max_tokens"
     );
-    let openai = send(Provider::OpenAiChat, "https://api.openai.com/v1", KEY);
+    let openai = send(route("openai-chat"), "https://api.openai.com/v1", KEY);
     let body: Value = serde_json::from_str(&openai.body).expect("json");
     assert_eq!(body["stream_options"]["include_usage"], true);
     // Not streamed: no `stream`, Gemini's non-streaming method.
     let mut t = target(
-        Provider::Gemini,
+        route("gemini"),
         "https://generativelanguage.googleapis.com/v1beta",
     );
     t.stream = false;
@@ -168,20 +173,20 @@ fn live_requests_per_provider() {
         .expect("gemini")
         .url
         .ends_with("/models/test-model:generateContent"));
-    let mut t = target(Provider::OpenAiChat, "https://api.openai.com/v1");
+    let mut t = target(route("openai-chat"), "https://api.openai.com/v1");
     t.stream = false;
     let body: Value =
         serde_json::from_str(&request(&t, KEY, &x, false).expect("chat").body).expect("json");
     assert!(body.get("stream").is_none());
     // A compatible server without a key gets no Authorization header; dialects follow the host.
-    let r = send(Provider::Compatible, "http://127.0.0.1:8000/v1", "");
+    let r = send(route("compatible"), "http://127.0.0.1:8000/v1", "");
     assert!(!r.headers.iter().any(|(k, _)| k == "authorization"));
     assert_eq!(
-        target(Provider::Compatible, "https://api.mistral.ai/v1").format(),
+        target(route("compatible"), "https://api.mistral.ai/v1").format(),
         toolscope::formats::Format::Mistral
     );
     assert_eq!(
-        target(Provider::Compatible, "https://api.deepseek.com").format(),
+        target(route("compatible"), "https://api.deepseek.com").format(),
         toolscope::formats::Format::DeepSeek
     );
 }
@@ -203,7 +208,7 @@ fn live_extra_headers_parse_override_and_redact() {
     assert!(parse_headers("bad name: 1")
         .unwrap_err()
         .starts_with("line 1:"));
-    let mut t = target(Provider::Compatible, "https://openrouter.ai/api/v1");
+    let mut t = target(route("compatible"), "https://openrouter.ai/api/v1");
     t.extra_headers = "X-Title: demo\nX-Gateway-Token: gw-secret-123".into();
     let r = request(&t, KEY, &weather_exchange("weather"), false).expect("request");
     assert!(r
@@ -230,13 +235,13 @@ fn live_checks_say_what_cannot_work_before_sending() {
             .map(|c| c.field)
             .collect()
     };
-    let bedrock = checks(&Target::new(Provider::Bedrock), KEY, false);
+    let bedrock = checks(&Target::new(route("bedrock")), KEY, false);
     assert!(
         bedrock[0].blocks && bedrock[0].message.contains("Signature V4"),
         "{bedrock:?}"
     );
     let gemini_openai = target(
-        Provider::Compatible,
+        route("compatible"),
         "https://generativelanguage.googleapis.com/v1beta/openai/",
     );
     let c = checks(&gemini_openai, KEY, false);
@@ -245,39 +250,32 @@ fn live_checks_say_what_cannot_work_before_sending() {
         "{c:?}"
     );
     assert_eq!(
-        block(&target(Provider::Compatible, "http://10.0.0.5:8000/v1"), ""),
+        block(&target(route("compatible"), "http://10.0.0.5:8000/v1"), ""),
         vec!["base-url"]
     );
-    assert!(block(
-        &target(Provider::Compatible, "http://127.0.0.1:8000/v1"),
-        ""
-    )
-    .is_empty());
+    assert!(block(&target(route("compatible"), "http://127.0.0.1:8000/v1"), "").is_empty());
     assert_eq!(
-        block(&target(Provider::Compatible, "http://[::1]:8000/v1"), ""),
+        block(&target(route("compatible"), "http://[::1]:8000/v1"), ""),
         vec!["base-url"]
     );
     assert_eq!(
-        block(
-            &target(Provider::Compatible, "http://127.0.0.2:8000/v1"),
-            ""
-        ),
+        block(&target(route("compatible"), "http://127.0.0.2:8000/v1"), ""),
         vec!["base-url"]
     );
     assert_eq!(
         block(
-            &target(Provider::OpenAiChat, "https://api.openai.com/v1"),
+            &target(route("openai-chat"), "https://api.openai.com/v1"),
             " "
         ),
         vec!["key"]
     );
     assert_eq!(
-        block(&target(Provider::OpenAiChat, "api.openai.com"), KEY),
+        block(&target(route("openai-chat"), "api.openai.com"), KEY),
         vec!["base-url"]
     );
     assert_eq!(
         block(
-            &target(Provider::OpenAiChat, "https://user:pw@api.openai.com/v1"),
+            &target(route("openai-chat"), "https://user:pw@api.openai.com/v1"),
             KEY
         ),
         vec!["base-url"]
@@ -285,7 +283,7 @@ fn live_checks_say_what_cannot_work_before_sending() {
     assert_eq!(
         block(
             &target(
-                Provider::Gemini,
+                route("gemini"),
                 "https://generativelanguage.googleapis.com/v1beta?key=AIza"
             ),
             KEY
@@ -294,12 +292,12 @@ fn live_checks_say_what_cannot_work_before_sending() {
     );
     assert_eq!(
         block(
-            &target(Provider::OpenAiChat, "https://api.openai.com/v1"),
+            &target(route("openai-chat"), "https://api.openai.com/v1"),
             "sk-a\nb"
         ),
         vec!["key"]
     );
-    let mut t = target(Provider::OpenAiChat, "https://api.openai.com/v1");
+    let mut t = target(route("openai-chat"), "https://api.openai.com/v1");
     t.model = "  ".into();
     assert_eq!(block(&t, KEY), vec!["model"]);
     t.model = "m".into();
@@ -307,14 +305,14 @@ fn live_checks_say_what_cannot_work_before_sending() {
     assert_eq!(block(&t, KEY), vec!["headers"]);
     // An https page calling localhost: a warning, not a block.
     let w = checks(
-        &target(Provider::Compatible, "http://localhost:11434/v1"),
+        &target(route("compatible"), "http://localhost:11434/v1"),
         "",
         true,
     );
     assert!(w.iter().all(|c| !c.blocks) && w.iter().any(|c| c.message.contains("OLLAMA_ORIGINS")));
     // A blocked target builds no request.
     assert!(request(
-        &Target::new(Provider::Bedrock),
+        &Target::new(route("bedrock")),
         KEY,
         &weather_exchange("w"),
         false
@@ -325,7 +323,7 @@ fn live_checks_say_what_cannot_work_before_sending() {
 #[test]
 fn live_error_bodies_of_each_provider() {
     let openai = r#"{"error":{"message":"Incorrect API key provided: sk-wr***ey.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#;
-    let e = error::read(Provider::OpenAiChat, 401, None, openai);
+    let e = error::read(route("openai-chat"), 401, None, openai);
     assert_eq!(e.message, "Incorrect API key provided: sk-wr***ey.");
     assert_eq!(
         e.kind.as_deref(),
@@ -336,20 +334,20 @@ fn live_error_bodies_of_each_provider() {
         .as_deref()
         .is_some_and(|h| h.contains("platform.openai.com")));
     let anthropic = r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}"#;
-    let e = error::read(Provider::Anthropic, 401, None, anthropic);
+    let e = error::read(route("anthropic"), 401, None, anthropic);
     assert_eq!(
         (e.kind.as_deref(), e.message.as_str()),
         (Some("authentication_error"), "invalid x-api-key")
     );
     let gemini = r#"[{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}]"#;
-    let e = error::read(Provider::Gemini, 400, None, gemini);
+    let e = error::read(route("gemini"), 400, None, gemini);
     assert_eq!(e.kind.as_deref(), Some("INVALID_ARGUMENT"));
     assert!(
         e.hint.as_deref().is_some_and(|h| h.contains("bad key")),
         "{e:?}"
     );
     let e = error::read(
-        Provider::OpenAiChat,
+        route("openai-chat"),
         429,
         Some("7"),
         r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#,
@@ -357,38 +355,38 @@ fn live_error_bodies_of_each_provider() {
     assert_eq!(e.retry_after.as_deref(), Some("7"));
     assert!(e.hint.as_deref().is_some_and(|h| h.contains("7 s")));
     let e = error::read(
-        Provider::Compatible,
+        route("compatible"),
         400,
         None,
         r#"{"object":"error","message":"max_tokens is too large","type":"BadRequestError","code":400}"#,
     );
     assert_eq!(e.message, "max_tokens is too large");
     let e = error::read(
-        Provider::Compatible,
+        route("compatible"),
         422,
         None,
         r#"{"detail":[{"loc":["body","model"],"msg":"field required"}]}"#,
     );
     assert!(e.message.contains("field required"));
-    let e = error::read(Provider::Compatible, 502, None, "<html>Bad gateway</html>");
+    let e = error::read(route("compatible"), 502, None, "<html>Bad gateway</html>");
     assert_eq!(e.message, "<html>Bad gateway</html>");
-    let e = error::read(Provider::Compatible, 503, None, "");
+    let e = error::read(route("compatible"), 503, None, "");
     assert_eq!(e.message, "HTTP 503 Service Unavailable");
     let huge = "x".repeat(200_000);
     assert!(
-        error::read(Provider::OpenAiChat, 500, None, &huge)
+        error::read(route("openai-chat"), 500, None, &huge)
             .body
             .len()
             < 70_000
     );
     // In-stream errors (Anthropic overload).
     let e = error::from_event(
-        Provider::Anthropic,
+        route("anthropic"),
         r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
     )
     .expect("error event");
     assert_eq!(e.message, "Overloaded");
-    assert!(error::from_event(Provider::Anthropic, r#"{"type":"ping"}"#).is_none());
+    assert!(error::from_event(route("anthropic"), r#"{"type":"ping"}"#).is_none());
 }
 
 /// The full loop per provider on the recorded streams: round 1 streams a tool call, the user
@@ -397,7 +395,7 @@ fn live_error_bodies_of_each_provider() {
 fn live_loop_on_recorded_streams() {
     let cases: [(Provider, &str, &str, bool, bool, &str); 3] = [
         (
-            Provider::OpenAiChat,
+            route("openai-chat"),
             "weather",
             "openai-chat/deepseek-tool-call.jsonl",
             false,
@@ -405,7 +403,7 @@ fn live_loop_on_recorded_streams() {
             "openai-chat/deepseek-text.jsonl",
         ),
         (
-            Provider::Anthropic,
+            route("anthropic"),
             "json",
             "anthropic/anthropic-json-tool.1.jsonl",
             true,
@@ -413,7 +411,7 @@ fn live_loop_on_recorded_streams() {
             "anthropic/anthropic-text.jsonl",
         ),
         (
-            Provider::Compatible,
+            route("compatible"),
             "weather",
             "openai-chat/groq-tool-call.jsonl",
             false,
@@ -480,7 +478,7 @@ fn live_loop_on_recorded_streams() {
     }
     // Anthropic reports usage; the run sums it.
     let mut run = Run::new(
-        target(Provider::Anthropic, "https://api.anthropic.com"),
+        target(route("anthropic"), "https://api.anthropic.com"),
         &weather_exchange("json"),
         4,
     );
@@ -497,9 +495,9 @@ fn live_loop_on_recorded_streams() {
 #[test]
 fn live_gemini_and_responses_recordings_ask_for_tools() {
     for (p, file) in [
-        (Provider::Gemini, "gemini/google-tool-call.jsonl"),
+        (route("gemini"), "gemini/google-tool-call.jsonl"),
         (
-            Provider::OpenAiResponses,
+            route("openai-responses"),
             "openai-responses/lmstudio-tool-call.1.jsonl",
         ),
     ] {
@@ -512,7 +510,7 @@ fn live_gemini_and_responses_recordings_ask_for_tools() {
             &mut run,
             200,
             "text/event-stream",
-            &as_sse(&recorded(file), p == Provider::OpenAiResponses, false),
+            &as_sse(&recorded(file), p == route("openai-responses"), false),
             33,
         );
         assert_eq!(
@@ -532,7 +530,7 @@ fn live_gemini_and_responses_recordings_ask_for_tools() {
 fn live_non_streamed_answer_and_server_ignoring_stream() {
     let body = json!({"id":"c1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"weather","arguments":"{\"location\":\"Paris\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}).to_string();
     for stream in [false, true] {
-        let mut t = target(Provider::OpenAiChat, "https://api.openai.com/v1");
+        let mut t = target(route("openai-chat"), "https://api.openai.com/v1");
         t.stream = stream;
         let mut run = Run::new(t, &weather_exchange("weather"), 3);
         answer(&mut run, 200, "application/json", &body, 16);
@@ -555,7 +553,7 @@ fn live_non_streamed_answer_and_server_ignoring_stream() {
 fn live_failures_keep_the_conversation() {
     let x = weather_exchange("weather");
     let mut run = Run::new(
-        target(Provider::OpenAiChat, "https://api.openai.com/v1"),
+        target(route("openai-chat"), "https://api.openai.com/v1"),
         &x,
         3,
     );
@@ -613,7 +611,7 @@ fn live_failures_keep_the_conversation() {
     assert!(run.on_bytes(41.0, b"data: {}\n\n").is_empty());
     // An in-stream error event fails the round.
     let mut run = Run::new(
-        target(Provider::Anthropic, "https://api.anthropic.com"),
+        target(route("anthropic"), "https://api.anthropic.com"),
         &x,
         3,
     );
@@ -626,7 +624,7 @@ fn live_failures_keep_the_conversation() {
     );
     // A stream cut before any message.
     let mut run = Run::new(
-        target(Provider::OpenAiChat, "https://api.openai.com/v1"),
+        target(route("openai-chat"), "https://api.openai.com/v1"),
         &x,
         3,
     );
@@ -641,7 +639,7 @@ fn live_start_point_and_round_limit() {
         Role::Assistant,
         vec![Part::text("Earlier answer")],
     ));
-    let run = Run::new(Target::new(Provider::OpenAiChat), &x, 3);
+    let run = Run::new(Target::new(route("openai-chat")), &x, 3);
     assert_eq!(
         (run.dropped, run.exchange.messages.len(), run.phase.clone()),
         (1, 1, Phase::Ready)
@@ -652,7 +650,7 @@ fn live_start_point_and_round_limit() {
         Role::Assistant,
         vec![common::call(Some("c1"), "weather", json!({"location": 5}))],
     ));
-    let mut run = Run::new(Target::new(Provider::OpenAiChat), &x, 1);
+    let mut run = Run::new(Target::new(route("openai-chat")), &x, 1);
     assert_eq!(run.phase, Phase::AwaitingResults);
     let findings = run.pending_findings();
     assert_eq!(findings.len(), 1);
@@ -665,7 +663,7 @@ fn live_start_point_and_round_limit() {
     // Max one round, none sent yet: still one round allowed.
     assert!(run.can_send());
     assert!(
-        Run::new(Target::new(Provider::OpenAiChat), &Exchange::default(), 1)
+        Run::new(Target::new(route("openai-chat")), &Exchange::default(), 1)
             .problem()
             .is_some()
     );
@@ -744,7 +742,7 @@ fn live_mocks_offer_saved_and_earlier_results() {
 /// The recording is a HAR the replay view opens; no key survives in it.
 #[test]
 fn live_recording_opens_in_replay_without_the_key() {
-    let mut t = target(Provider::Anthropic, "https://api.anthropic.com");
+    let mut t = target(route("anthropic"), "https://api.anthropic.com");
     t.extra_headers = "X-Secret-Token: topsecret-42".into();
     let mut run = Run::new(t, &weather_exchange("json"), 4);
     anthropic_tool_round(&mut run, 40);
@@ -853,11 +851,11 @@ fn live_keys_are_bound_to_the_origin_they_were_typed_for() {
     assert_eq!(origin_of("https://user:pw@example.com"), None);
     assert_eq!(origin_of("ftp://example.com"), None);
 
-    let openai = target(Provider::OpenAiChat, "https://api.openai.com/v1");
-    let anthropic = target(Provider::Anthropic, "https://api.anthropic.com");
+    let openai = target(route("openai-chat"), "https://api.openai.com/v1");
+    let anthropic = target(route("anthropic"), "https://api.anthropic.com");
     let mut ring = KeyRing::default();
-    ring.set(Provider::OpenAiChat, "sk-openai", &openai.base_url);
-    ring.set(Provider::Anthropic, "sk-ant-1", &anthropic.base_url);
+    ring.set(route("openai-chat"), "sk-openai", &openai.base_url);
+    ring.set(route("anthropic"), "sk-ant-1", &anthropic.base_url);
     assert_eq!(ring.for_target(&openai), KeyFor::Bound("sk-openai".into()));
     // A run's key is looked up for the run's own target: the Anthropic key never goes to the
     // OpenAI endpoint, whatever the form shows.
@@ -869,7 +867,7 @@ fn live_keys_are_bound_to_the_origin_they_were_typed_for() {
     assert!(!matches!(&keys[0], KeyFor::Bound(k) if k.starts_with("sk-ant")));
 
     // The base URL moves to another origin: the key is not sent there until confirmed.
-    let moved = target(Provider::OpenAiChat, "https://gateway.example/v1");
+    let moved = target(route("openai-chat"), "https://gateway.example/v1");
     match ring.for_target(&moved) {
         KeyFor::Elsewhere { typed_for, now } => {
             assert_eq!(typed_for, "https://api.openai.com");
@@ -882,19 +880,19 @@ fn live_keys_are_bound_to_the_origin_they_were_typed_for() {
         .problem()
         .is_some_and(|p| p.contains("https://api.openai.com") && p.contains("gateway.example")));
     // Same host, another port, is another origin too.
-    let port = target(Provider::OpenAiChat, "https://api.openai.com:8443/v1");
+    let port = target(route("openai-chat"), "https://api.openai.com:8443/v1");
     assert!(matches!(ring.for_target(&port), KeyFor::Elsewhere { .. }));
-    ring.confirm(Provider::OpenAiChat, &moved.base_url);
+    ring.confirm(route("openai-chat"), &moved.base_url);
     assert_eq!(ring.for_target(&moved), KeyFor::Bound("sk-openai".into()));
     assert!(matches!(ring.for_target(&openai), KeyFor::Elsewhere { .. }));
     // A key typed while the URL did not parse is bound to nothing.
-    ring.set(Provider::Gemini, "g-key", "not a url");
+    ring.set(route("gemini"), "g-key", "not a url");
     let gemini = target(
-        Provider::Gemini,
+        route("gemini"),
         "https://generativelanguage.googleapis.com/v1beta",
     );
     assert!(matches!(ring.for_target(&gemini), KeyFor::Elsewhere { .. }));
-    ring.set(Provider::Gemini, "", "");
+    ring.set(route("gemini"), "", "");
     assert_eq!(ring.for_target(&gemini), KeyFor::Missing);
 
     // Kept keys of the earlier form ({provider: key}) bind to each provider's default origin.
@@ -908,4 +906,84 @@ fn live_keys_are_bound_to_the_origin_they_were_typed_for() {
     let again = KeyRing::from_stored(&serde_json::to_string(&ring).expect("json")).expect("new");
     assert_eq!(again, ring);
     assert!(KeyRing::from_stored("[1,2]").is_none());
+}
+
+#[test]
+fn live_routes_are_the_tables() {
+    use toolscope::formats::spec::Send;
+    use toolscope::formats::Format;
+    use toolscope::providers::{Counting, Provider as Family, COMPATIBLE};
+    let all: Vec<Provider> = Provider::all().collect();
+    // Every route of every row is listed, once, and found by its id.
+    let rows: usize = Family::ALL.iter().map(|p| p.row().live.routes.len()).sum();
+    assert_eq!(all.len(), rows + 1);
+    for r in &all {
+        assert_eq!(Provider::from_id(r.id()), Some(*r));
+        assert!(!r.label().is_empty());
+        let Some(family) = r.family() else {
+            assert_eq!(r.id(), COMPATIBLE.route.id);
+            continue;
+        };
+        // A route is one of its provider's formats, sent over HTTP, with an API to call.
+        let format = Format::from_id(r.id()).expect("a route is a format");
+        assert_eq!(format.models(), Some(family), "{}", r.id());
+        assert!(matches!(format.send(), Send::Http(_)), "{}", r.id());
+        assert!(family.row().api.is_some(), "{}", r.id());
+        assert_eq!(Target::new(*r).format(), format);
+        // Its endpoint is its format's URL under the provider's base.
+        if let Send::Http(http) = format.send() {
+            let mut t = Target::new(*r);
+            t.stream = false;
+            t.model = "m".into();
+            let from_spec = http
+                .url
+                .replace("{model}", "m")
+                .replace("$REGION", "us-east-1");
+            assert_eq!(t.endpoint(), from_spec, "{}", r.id());
+        }
+        // A route counting through another counts through one of its provider's own.
+        if let Counting::By(id) = family
+            .row()
+            .live
+            .routes
+            .iter()
+            .find(|x| x.id == r.id())
+            .unwrap()
+            .count
+        {
+            let by = Provider::from_id(id).expect("the counting route");
+            assert_eq!(by.family(), Some(family));
+            assert!(by.count().is_some());
+        }
+    }
+    // The picker: the routes a page can call first, the compatible one, then the others.
+    let blocked = all.iter().position(|r| r.blocked().is_some()).unwrap();
+    assert!(all[blocked..].iter().all(|r| r.blocked().is_some()));
+    assert_eq!(all[blocked - 1], Provider::compatible());
+    assert_eq!(Provider::default(), all[0]);
+}
+
+#[test]
+fn live_a_base_url_holding_the_path_is_warned_about() {
+    let warned = |t: &Target| {
+        checks(t, KEY, false)
+            .into_iter()
+            .any(|c| !c.blocks && c.message.contains("already ends in"))
+    };
+    assert!(warned(&target(
+        route("anthropic"),
+        "https://api.anthropic.com/v1/messages"
+    )));
+    assert!(warned(&target(
+        route("openai-chat"),
+        "https://api.openai.com/v1/chat/completions"
+    )));
+    assert!(!warned(&target(
+        route("anthropic"),
+        "https://api.anthropic.com"
+    )));
+    assert!(!warned(&target(
+        route("openai-chat"),
+        "https://api.openai.com/v1"
+    )));
 }

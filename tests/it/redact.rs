@@ -135,7 +135,7 @@ fn redact_json_body_credentials_and_form_bodies() {
 fn redact_recordings_keep_only_harmless_extra_headers() {
     use toolscope::live::{request, Provider, Target};
     use toolscope::model::{Exchange, Message, Part, Role};
-    let mut t = Target::new(Provider::Compatible);
+    let mut t = Target::new(Provider::compatible());
     t.base_url = "https://gw.example/v1".into();
     t.model = "m".into();
     t.extra_headers =
@@ -208,4 +208,35 @@ fn redact_plain_capture_and_keys_in_text() {
     );
     assert!(n >= 2);
     assert!(t.contains("data: {\"type\":\"ping\"}"));
+}
+
+#[test]
+fn redact_keeps_the_provider_headers_the_table_lists() {
+    use toolscope::redact::{header, keeps_header};
+    // Versions, betas, the browser opt-in, timing and rate limits: each provider's row.
+    for name in [
+        "anthropic-version",
+        "Anthropic-Beta",
+        "anthropic-dangerous-direct-browser-access",
+        "anthropic-ratelimit-requests-remaining",
+        "openai-version",
+        "openai-beta",
+        "openai-processing-ms",
+        "x-goog-api-client",
+    ] {
+        assert!(keeps_header(name), "{name}");
+        assert_eq!(
+            header(name, "2023-06-01"),
+            ("2023-06-01".to_string(), false)
+        );
+    }
+    // Key headers are not on any row's list.
+    for name in [
+        "x-api-key",
+        "x-goog-api-key",
+        "authorization",
+        "openai-organization",
+    ] {
+        assert!(!keeps_header(name), "{name}");
+    }
 }

@@ -51,13 +51,12 @@ fn file_stem(f: Format) -> String {
 /// The formats a live route speaks: each route's default target, and a compatible base URL at
 /// a format's own API host.
 fn live(f: Format) -> bool {
-    let by_route = Provider::ALL
-        .into_iter()
-        .filter(|p| *p != Provider::Bedrock)
+    let by_route = Provider::all()
+        .filter(|p| p.blocked().is_none())
         .any(|p| Target::new(p).format() == f);
     let by_host = match f.send() {
         Send::Http(http) => {
-            let mut t = Target::new(Provider::Compatible);
+            let mut t = Target::new(Provider::compatible());
             t.base_url = http.url.to_string();
             t.format() == f
         }

@@ -66,7 +66,7 @@ pub mod wire;
 
 pub use convert::{tool_name_ok, PLACEHOLDER_MODEL, PLACEHOLDER_TOOL, UNPAIRED_ID};
 
-use crate::formats::spec::{Http, ModelIn, Print, Sdk, Send};
+use crate::formats::spec::{Aws, Http, ModelIn, Print, Sdk, Send};
 use crate::model::ModelFamily;
 
 /// The boto3 client a Python snippet makes (region from the environment).
@@ -88,7 +88,12 @@ const API: Http = Http::post(
 )
 .model(ModelIn::BodyAndUrl("modelId"))
 .sdk(Sdk::new("boto3", BOTO3_CLIENT, "converse").print(Print::Dict))
-.aws();
+.aws(Aws {
+    service: "bedrock",
+    package: "@aws-sdk/client-bedrock-runtime",
+    client: "BedrockRuntimeClient",
+    command: "ConverseCommand",
+});
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");

@@ -77,7 +77,10 @@ const API: Http = Http::post(
     "https://api.deepseek.com/chat/completions",
 )
 .headers(&[Header::bearer("DEEPSEEK_API_KEY")])
-.openai("chat.completions.create", Some("https://api.deepseek.com"));
+.sdk(super::openai_sdk(
+    "OpenAI(api_key=os.environ[\"DEEPSEEK_API_KEY\"], base_url=\"https://api.deepseek.com\")",
+    "chat.completions.create",
+));
 
 impl crate::formats::spec::Spec for DeepSeek {
     const NOTE: &'static str = include_str!("notes/deepseek.md");

@@ -150,7 +150,7 @@ macro_rules! adapted_codec {
 pub(crate) use adapted_codec;
 
 use crate::formats::sniff::Node;
-use crate::formats::spec::{Http, Send};
+use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::Kind;
 use crate::model::ModelFamily;
 
@@ -165,8 +165,26 @@ impl crate::formats::Codec for Codec {
     }
 }
 
+/// The key header of OpenAI's own API.
+const OPENAI_KEY: &[Header] = &[Header::bearer("OPENAI_API_KEY")];
+
+/// The `openai` Python SDK with this client `constructor` (an instance of the `OpenAI` class
+/// the package exports), taking the body in `call`.
+pub(crate) const fn openai_sdk(constructor: &'static str, call: &'static str) -> Sdk {
+    Sdk::new("openai", constructor, call).import("from openai import OpenAI")
+}
+
+/// An endpoint of OpenAI's own API: the key in `Authorization: Bearer $OPENAI_API_KEY`,
+/// Python through the `openai` SDK's `call` at its default base URL.
+pub(crate) const fn openai_api(title: &'static str, url: &'static str, call: &'static str) -> Http {
+    Http::post(title, url).headers(OPENAI_KEY).sdk(openai_sdk(
+        "OpenAI(api_key=os.environ[\"OPENAI_API_KEY\"])",
+        call,
+    ))
+}
+
 /// The API its requests are sent to, as the snippets call it.
-const API: Http = Http::openai_api(
+const API: Http = openai_api(
     "OpenAI Chat Completions",
     "https://api.openai.com/v1/chat/completions",
     "chat.completions.create",

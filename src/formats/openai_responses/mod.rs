@@ -64,7 +64,7 @@ impl crate::formats::Codec for Codec {
 }
 
 /// The API its requests are sent to, as the snippets call it.
-const API: Http = Http::openai_api(
+const API: Http = crate::formats::openai_chat::openai_api(
     "OpenAI Responses",
     "https://api.openai.com/v1/responses",
     "responses.create",
