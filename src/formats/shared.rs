@@ -344,6 +344,31 @@ mod common_field_tests {
     use super::*;
 
     #[test]
+    fn finish_words_read_back_as_the_reason_they_were_written_from() {
+        const F: Finish = Finish {
+            end_turn: "done",
+            tool_use: "tools",
+            max_tokens: "length",
+            stop_sequence: None,
+            content_filter: Some("filtered"),
+            others: &["paused"],
+        };
+        for r in [
+            StopReason::EndTurn,
+            StopReason::ToolUse,
+            StopReason::MaxTokens,
+            StopReason::ContentFilter,
+            StopReason::Other("paused".into()),
+        ] {
+            let word = F.write(&r).expect("the table has a word for it");
+            assert_eq!(F.read(word), r, "{word}");
+        }
+        assert_eq!(F.write(&StopReason::StopSequence), None);
+        assert_eq!(F.write(&StopReason::Other("unknown".into())), None);
+        assert_eq!(F.read("unknown"), StopReason::Other("unknown".into()));
+    }
+
+    #[test]
     fn stream_moves_to_a_format_that_has_it_and_is_reported_where_none_has() {
         let mut extra = Extra::new();
         let mut fields = Map::new();

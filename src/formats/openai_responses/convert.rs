@@ -959,51 +959,25 @@ fn call_item(
 }
 
 fn encode_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> FunctionCall {
-    let CallItem {
-        id,
-        status,
-        call_id,
-        rest: w,
-    } = call_item(
-        pp,
-        c,
-        kind,
-        (
-            "fc",
-            "function_call item ids must begin with \"fc\" (the pairing id is call_id)",
-        ),
-        call_placeholder,
-        ["type", "call_id", "name", "arguments"],
-        losses,
-    );
+    let why = "function_call item ids must begin with \"fc\" (the pairing id is call_id)";
+    let written = ["type", "call_id", "name", "arguments"];
+    let item = call_item(pp, c, kind, ("fc", why), call_placeholder, written, losses);
     FunctionCall {
         kind: "function_call".into(),
-        id,
-        call_id: Field::Value(call_id),
+        id: item.id,
+        call_id: Field::Value(item.call_id),
         name: c.name.clone(),
         arguments: c.arguments_text(),
-        status,
-        extra: w,
+        status: item.status,
+        extra: item.rest,
     }
 }
 
 /// A call of a custom tool: its input is the text of the canonical `{"input": <text>}`.
 fn encode_custom_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> CustomToolCall {
     // Any id is taken: the empty prefix matches every one.
-    let CallItem {
-        id,
-        status,
-        call_id,
-        rest: w,
-    } = call_item(
-        pp,
-        c,
-        kind,
-        ("", ""),
-        custom_placeholder,
-        ["type", "call_id", "name", "input"],
-        losses,
-    );
+    let written = ["type", "call_id", "name", "input"];
+    let item = call_item(pp, c, kind, ("", ""), custom_placeholder, written, losses);
     let input = match c.arguments.as_object() {
         Some(o) if o.len() == 1 && c.arguments_raw.is_none() => {
             o.get("input").and_then(Value::as_str).map(str::to_string)
@@ -1020,12 +994,12 @@ fn encode_custom_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -
     });
     CustomToolCall {
         kind: "custom_tool_call".into(),
-        id,
-        call_id,
+        id: item.id,
+        call_id: item.call_id,
         name: c.name.clone(),
         input,
-        status,
-        extra: w,
+        status: item.status,
+        extra: item.rest,
     }
 }
 
