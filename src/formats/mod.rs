@@ -8,6 +8,7 @@
 //! other module asks a `Format` or `Protocol`. Adding a format means a new folder and a
 //! registry line: the compiler then lists what the folder must provide.
 
+pub(crate) mod blocks;
 pub mod field;
 pub mod json;
 pub mod limits;
@@ -179,6 +180,9 @@ impl std::error::Error for DecodeError {}
 pub trait Codec {
     /// Format id (`openai-chat`).
     const ID: &'static str;
+    /// Whether the encoder writes custom (free-text) tools itself; when not, they reach it as
+    /// functions with one string input, the grammar in the description, reported as rewritten.
+    const WRITES_CUSTOM_TOOLS: bool = true;
     /// The request body.
     type Request: Serialize + DeserializeOwned;
     /// The response body.
@@ -484,8 +488,23 @@ fn decode_value_with<C: Codec>(
     }
 }
 
-/// The formats that have no free-text tool and do not write one themselves.
-const CUSTOM_AS_FUNCTION: [&str; 5] = ["gemini", "bedrock", "ai-sdk", "mcp", "anthropic-xml"];
+/// Request fields that several formats spell and mean alike, with the formats that have them:
+/// a field of a pasted document that the target also has is carried there, not lost.
+pub(crate) const COMMON_FIELDS: &[(&str, &[&str])] = &[(
+    // https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream,
+    // https://docs.anthropic.com/en/api/messages (stream), the Responses API's `stream`, and
+    // the OpenAI-compatible APIs (DeepSeek, Mistral, Ollama's /api/chat). Not Cohere: its SDK's
+    // v2 `chat` refuses the key (streaming is `chat_stream`), and the SDK wins.
+    "stream",
+    &[
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "deepseek",
+        "mistral",
+        "ollama",
+    ],
+)];
 
 fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
     match kind {
@@ -494,9 +513,7 @@ fn encode_with<C: Codec>(x: &Exchange, kind: Kind) -> Encoded {
             // with one string parameter, its grammar in the description.
             let plain;
             let mut custom = Vec::new();
-            let x = if CUSTOM_AS_FUNCTION.contains(&C::ID)
-                && x.tools.iter().any(|t| t.custom.is_some())
-            {
+            let x = if !C::WRITES_CUSTOM_TOOLS && x.tools.iter().any(|t| t.custom.is_some()) {
                 let mut y = x.clone();
                 for (i, t) in y.tools.iter_mut().enumerate() {
                     if let Some(format) = t.custom.clone() {

@@ -1,22 +1,15 @@
 //! Helpers shared by the block formats (Anthropic, Bedrock, …): provider-only fields in and out
 //! of `extra`, loss pointers that stay right when elements move, and object arguments.
 
+pub(crate) use crate::formats::field::wrap;
 use crate::formats::json::escape;
+use crate::formats::COMMON_FIELDS;
 use crate::model::{
     empty_object_schema, is_form_key, Exchange, Extra, Losses, Message, StopReason, Tool, ToolCall,
 };
 use crate::text::Ptr;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-
-/// `extra` holding `m` under the format id `id`, or nothing when `m` is empty.
-pub(crate) fn wrap(id: &str, m: Map<String, Value>) -> Extra {
-    let mut e = Extra::new();
-    if !m.is_empty() {
-        e.insert(id.to_string(), m);
-    }
-    e
-}
 
 /// Format `id`'s fields of `extra` to write back (other formats' reported as dropped), without
 /// form markers and without the keys the encoder writes itself from the model (reported as
@@ -231,26 +224,8 @@ pub(crate) fn names_the_calls_carry(x: &Exchange, losses: &mut [crate::model::Lo
     }
 }
 
-/// Request fields that several formats spell and mean alike, with the formats that have them:
-/// a field of a pasted document that the target also has is carried there, not lost.
-const COMMON_FIELDS: &[(&str, &[&str])] = &[(
-    // https://platform.openai.com/docs/api-reference/chat/create#chat-create-stream,
-    // https://docs.anthropic.com/en/api/messages (stream), the Responses API's `stream`, and
-    // the OpenAI-compatible APIs (DeepSeek, Mistral, Ollama's /api/chat). Not Cohere: its SDK's
-    // v2 `chat` refuses the key (streaming is `chat_stream`), and the SDK wins.
-    "stream",
-    &[
-        "openai-chat",
-        "openai-responses",
-        "anthropic",
-        "deepseek",
-        "mistral",
-        "ollama",
-    ],
-)];
-
 /// The exchange-level `extra` as the encoder of format `own` writes it: a field of
-/// [`COMMON_FIELDS`] kept for another format moves into `own`'s fields when `own` has it too
+/// [`COMMON_FIELDS`](super::COMMON_FIELDS) kept for another format moves into `own`'s fields when `own` has it too
 /// (and does not set it itself); when `own` has no such field it is reported dropped with why.
 /// Borrowed (no copy) when no other format's fields hold one, the common case.
 pub(crate) fn adopt_common<'a>(extra: &'a Extra, own: &str, losses: &mut Losses) -> Cow<'a, Extra> {
@@ -286,8 +261,7 @@ pub(crate) fn adopt_common<'a>(extra: &'a Extra, own: &str, losses: &mut Losses)
                     format!("{key} flag"),
                     format!(
                         "this format's body has no {key} field: streaming is chosen by the \
-                         endpoint or method called (Gemini's streamGenerateContent, Bedrock's \
-                         ConverseStream, Cohere's chat_stream), where the API streams at all"
+                         endpoint or method called, where the API streams at all"
                     ),
                 );
             }
@@ -370,6 +344,31 @@ mod common_field_tests {
     use super::*;
 
     #[test]
+    fn finish_words_read_back_as_the_reason_they_were_written_from() {
+        const F: Finish = Finish {
+            end_turn: "done",
+            tool_use: "tools",
+            max_tokens: "length",
+            stop_sequence: None,
+            content_filter: Some("filtered"),
+            others: &["paused"],
+        };
+        for r in [
+            StopReason::EndTurn,
+            StopReason::ToolUse,
+            StopReason::MaxTokens,
+            StopReason::ContentFilter,
+            StopReason::Other("paused".into()),
+        ] {
+            let word = F.write(&r).expect("the table has a word for it");
+            assert_eq!(F.read(word), r, "{word}");
+        }
+        assert_eq!(F.write(&StopReason::StopSequence), None);
+        assert_eq!(F.write(&StopReason::Other("unknown".into())), None);
+        assert_eq!(F.read("unknown"), StopReason::Other("unknown".into()));
+    }
+
+    #[test]
     fn stream_moves_to_a_format_that_has_it_and_is_reported_where_none_has() {
         let mut extra = Extra::new();
         let mut fields = Map::new();
@@ -392,5 +391,49 @@ mod common_field_tests {
             adopt_common(&own, "openai-chat", &mut losses),
             Cow::Borrowed(_)
         ));
+    }
+}
+
+/// An API's finish reasons: its word for each stop reason it has, and the other words it
+/// sends (read and written back as they are).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finish {
+    /// The model finished its turn.
+    pub end_turn: &'static str,
+    /// The model called tools.
+    pub tool_use: &'static str,
+    /// The token limit was reached.
+    pub max_tokens: &'static str,
+    /// A stop sequence was reached, if the API says so.
+    pub stop_sequence: Option<&'static str>,
+    /// Content was filtered, if the API says so.
+    pub content_filter: Option<&'static str>,
+    /// Other words of the API.
+    pub others: &'static [&'static str],
+}
+
+impl Finish {
+    /// A finish word → stop reason.
+    pub fn read(&self, word: &str) -> StopReason {
+        match word {
+            w if w == self.end_turn => StopReason::EndTurn,
+            w if w == self.tool_use => StopReason::ToolUse,
+            w if w == self.max_tokens => StopReason::MaxTokens,
+            w if Some(w) == self.stop_sequence => StopReason::StopSequence,
+            w if Some(w) == self.content_filter => StopReason::ContentFilter,
+            w => StopReason::Other(w.to_string()),
+        }
+    }
+
+    /// Stop reason → its word, or `None` when the API has none.
+    pub fn write<'a>(&self, reason: &'a StopReason) -> Option<&'a str> {
+        match reason {
+            StopReason::EndTurn => Some(self.end_turn),
+            StopReason::ToolUse => Some(self.tool_use),
+            StopReason::MaxTokens => Some(self.max_tokens),
+            StopReason::StopSequence => self.stop_sequence,
+            StopReason::ContentFilter => self.content_filter,
+            StopReason::Other(s) => self.others.contains(&s.as_str()).then_some(s.as_str()),
+        }
     }
 }

@@ -95,6 +95,15 @@ impl OpaqueKind {
             OpaqueKind::ThoughtSignature => "thought signature",
         }
     }
+
+    /// The provider family that issues state of this kind, when only one does (a thought
+    /// signature is Gemini's, whichever API carries it).
+    pub fn sole_issuer(self) -> Option<&'static str> {
+        match self {
+            OpaqueKind::ThoughtSignature => Some(super::ModelFamily::Gemini.id()),
+            _ => None,
+        }
+    }
 }
 
 /// Opaque reasoning state and who issued it.
@@ -232,6 +241,22 @@ pub struct HostedTool {
     pub kind: String,
     /// The definition exactly as the provider spells it.
     pub value: Value,
+}
+
+impl HostedTool {
+    /// What is dropped, for a loss: "OpenAI web_search tool".
+    pub fn what(&self) -> String {
+        format!("{} {} tool", provider_name(&self.provider), self.kind)
+    }
+
+    /// Why a target cannot take it: its provider runs it, and `here` says what the target
+    /// has instead.
+    pub fn why_dropped(&self, here: &str) -> String {
+        format!(
+            "run by {} on its servers; {here}",
+            provider_name(&self.provider)
+        )
+    }
 }
 
 /// Reasoning settings of a request, mapped per provider (Anthropic `thinking`, Responses

@@ -4,8 +4,9 @@
 
 use super::reasoning;
 use super::ui;
+use crate::formats::field::{wrap, Own};
 use crate::formats::json::escape;
-use crate::formats::shared;
+use crate::formats::shared::{self, Finish};
 use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
@@ -62,15 +63,7 @@ fn rest(o: &Map<String, Value>, known: &[&str]) -> Extra {
         .filter(|(k, _)| !known.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    let mut e = Extra::new();
-    if !fields.is_empty() {
-        e.insert(ID.to_string(), fields);
-    }
-    e
-}
-
-fn has_form(extra: &Extra, key: &str) -> bool {
-    extra.get(ID).is_some_and(|m| m.contains_key(key))
+    wrap(ID, fields)
 }
 
 // ------------------------------------------------------------------------------------------
@@ -89,7 +82,7 @@ pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
     let adopted = crate::formats::shared::adopt_common(&y.extra, ID, &mut losses);
     losses.foreign_extra(&adopted, ID, "");
     let messages = encode_messages(&y, &mut losses, "/messages");
-    if has_form(&y.extra, BARE) && y.system.is_none() && y.tools.is_empty() {
+    if Own::of(&y.extra, ID).has(BARE) && y.system.is_none() && y.tools.is_empty() {
         return (Value::Array(messages), losses.into_vec());
     }
     let mut o = Map::new();
@@ -100,7 +93,7 @@ pub fn encode_request(x: &Exchange) -> (Value, Vec<Loss>) {
         o.insert("system".into(), json!(s));
     }
     o.insert("messages".into(), Value::Array(messages));
-    if !(y.tools.is_empty() && has_form(&y.extra, NO_TOOLS)) {
+    if !(y.tools.is_empty() && Own::of(&y.extra, ID).has(NO_TOOLS)) {
         o.insert("tools".into(), encode_tools(&y.tools, &mut losses));
     }
     encode_choice(&y, &mut o, &mut losses);
@@ -151,13 +144,11 @@ fn encode_tools(tools: &[Tool], losses: &mut Losses) -> Value {
             let later = tools.iter().skip(i + 1).any(|t| t.hosted.is_none());
             losses.dropped(
                 shared::drop_pointer("/tools", i, later),
-                format!(
-                    "{} {} tool",
-                    crate::model::provider_name(&h.provider),
-                    h.kind
+                h.what(),
+                h.why_dropped(
+                    "a provider's own tool is declared in that provider's package \
+                     (google.tools.googleSearch(), …), not in the tools record",
                 ),
-                "a provider's own tool is declared in that provider's package \
-                 (google.tools.googleSearch(), …), not in the tools record",
             );
             continue;
         }
@@ -576,23 +567,10 @@ pub fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
     let mut o = Map::new();
     if let Some(m) = y.messages.iter().rev().find(|m| m.role == Role::Assistant) {
         if let Some(r) = &m.stop_reason {
-            let reason = match r {
-                StopReason::EndTurn => "stop".to_string(),
-                StopReason::ToolUse => "tool-calls".into(),
-                StopReason::MaxTokens => "length".into(),
-                StopReason::ContentFilter => "content-filter".into(),
-                StopReason::StopSequence => {
-                    losses
-                        .rewritten(
-                            "/messages/0/stop_reason",
-                            "stop reason stop_sequence",
-                            "the AI SDK reports a stop sequence as stop",
-                        )
-                        .at("/finishReason");
-                    "stop".into()
-                }
-                StopReason::Other(s) => {
-                    if reason_of(s) != StopReason::Other(s.clone()) {
+            let reason = match (r, FINISH.write(r)) {
+                (_, Some(w)) => w.to_string(),
+                (StopReason::Other(s), None) => {
+                    if FINISH.read(s) != StopReason::Other(s.clone()) {
                         losses
                             .rewritten(
                                 "/messages/0/stop_reason",
@@ -602,6 +580,17 @@ pub fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
                             .at("/finishReason");
                     }
                     s.clone()
+                }
+                // A stop sequence, the one reason the SDK has no word for.
+                (_, None) => {
+                    losses
+                        .rewritten(
+                            "/messages/0/stop_reason",
+                            "stop reason stop_sequence",
+                            "the AI SDK reports a stop sequence as stop",
+                        )
+                        .at("/finishReason");
+                    "stop".into()
                 }
             };
             o.insert("finishReason".into(), json!(reason));
@@ -626,15 +615,15 @@ pub fn encode_response(x: &Exchange) -> (Value, Vec<Loss>) {
     (Value::Object(o), losses.into_vec())
 }
 
-fn reason_of(s: &str) -> StopReason {
-    match s {
-        "stop" => StopReason::EndTurn,
-        "tool-calls" => StopReason::ToolUse,
-        "length" => StopReason::MaxTokens,
-        "content-filter" => StopReason::ContentFilter,
-        other => StopReason::Other(other.to_string()),
-    }
-}
+/// The SDK's finish reasons; a stop sequence is reported as `stop`.
+const FINISH: Finish = Finish {
+    end_turn: "stop",
+    tool_use: "tool-calls",
+    max_tokens: "length",
+    stop_sequence: None,
+    content_filter: Some("content-filter"),
+    others: &[],
+};
 
 // ------------------------------------------------------------------------------------------
 // Decoding
@@ -1111,7 +1100,7 @@ pub fn decode_response(doc: Value) -> Result<(Exchange, Vec<Loss>), DecodeError>
             .find(|m| m.role == Role::Assistant)
         {
             if let Some(r) = o.get("finishReason").and_then(Value::as_str) {
-                last.stop_reason = Some(reason_of(r));
+                last.stop_reason = Some(FINISH.read(r));
             }
             if let Some(u) = o.get("usage").and_then(Value::as_object) {
                 let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);

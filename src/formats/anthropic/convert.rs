@@ -9,15 +9,16 @@ use super::wire::{
     MessageParam, MessageTag, ResultContent as WireResult, System, TextBlock, ToolDef,
     ToolResultBlock, ToolUseBlock, WireRole,
 };
+use crate::formats::blocks::{self, BlockFormat, ReadsAs};
 use crate::formats::json::{self, escape};
-use crate::formats::shared::{self, drop_pointer, option_pointer};
+use crate::formats::shared::{self, drop_pointer, option_pointer, Finish};
 use crate::formats::sniff::{Node, Object};
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Encoded, Kind};
 use crate::model::{
-    assign_missing_ids, rewrite_ids, Block as ModelBlock, ChoiceMode, Exchange, HostedKind,
+    assign_missing_ids, rewrite_ids, Block as ModelBlock, ChoiceMode, Exchange, Extra, HostedKind,
     HostedStep, HostedTool, IdRule, Loss, Losses, Message, Opaque, OpaqueKind, Part, Reasoning,
-    ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice, ToolResult, Usage,
+    ResultContent, Role, Tool, ToolCall, ToolChoice, ToolResult, Usage,
 };
 use crate::text::Ptr;
 use serde_json::{Map, Value};
@@ -43,15 +44,22 @@ const WHY_SAMPLING: &str = "the Messages API no longer accepts sampling paramete
 /// Image types the API accepts in a base64 source.
 const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 /// Stop reasons of the SDK's `StopReason`.
-const STOP_REASONS: [&str; 7] = [
-    "end_turn",
-    "max_tokens",
-    "stop_sequence",
-    "tool_use",
-    "pause_turn",
-    "refusal",
-    "model_context_window_exceeded",
-];
+const FINISH: Finish = Finish {
+    end_turn: "end_turn",
+    tool_use: "tool_use",
+    max_tokens: "max_tokens",
+    stop_sequence: Some("stop_sequence"),
+    content_filter: Some("refusal"),
+    others: &[
+        "end_turn",
+        "max_tokens",
+        "stop_sequence",
+        "tool_use",
+        "pause_turn",
+        "refusal",
+        "model_context_window_exceeded",
+    ],
+};
 /// Top-level `Message` fields a request message cannot carry (they come from a pasted response).
 const RESPONSE_ONLY: [&str; 9] = [
     "id",
@@ -126,134 +134,82 @@ impl Turns for Messages {
     }
 }
 
+impl BlockFormat for Messages {
+    type Block<'a> = Block<'a>;
+    const ISSUER: &'static str = PROVIDER;
+    const FINISH: Finish = FINISH;
+    const STOP_AT: &'static str = "/stop_reason";
+    const WHY_STOP: &'static str = "an Anthropic response states why the model stopped";
+    const RESPONSE_ONLY: &'static [&'static str] = &RESPONSE_ONLY;
+    const WHY_REQUEST_MESSAGE: &'static str =
+        "an Anthropic request message has only a role and content";
+    const MESSAGE_RESERVED: &'static [&'static str] = &["content"];
+    const WHY_REASONING_ROLE: &'static str =
+        "Anthropic thinking blocks belong in assistant messages";
+    const WHY_UNSIGNED: &'static str = WHY_UNSIGNED;
+
+    const WHY_EMPTY_TEXT: &'static str = "the API rejects empty text blocks";
+    const WHY_CALL_ROLE: &'static str = "Anthropic tool_use blocks belong in assistant messages";
+    const WHY_RESULT_ROLE: &'static str = "Anthropic tool_result blocks belong in user messages";
+
+    fn text<'a>(ctx: &PartCtx, text: &'a str, extra: &'a Extra, losses: &mut Losses) -> Block<'a> {
+        let p = &ctx.pointer;
+        let mut fields = shared::own_fields(ID, extra, &["type", "text"], p, losses);
+        if ctx.response {
+            response_only_fields(&mut fields, &["citations"], p, losses);
+        }
+        Block::Text(TextBlock {
+            text: Cow::Borrowed(text),
+            extra: fields,
+        })
+    }
+
+    fn call<'a>(ctx: &PartCtx, call: &'a ToolCall, losses: &mut Losses) -> Block<'a> {
+        let p = &ctx.pointer;
+        let input = encode_arguments(call, p, &ctx.target, losses);
+        let mut fields =
+            shared::own_fields(ID, &call.extra, &["type", "id", "name", "input"], p, losses);
+        if ctx.response {
+            response_only_fields(&mut fields, &["caller", "toolset_name"], p, losses);
+        }
+        Block::ToolUse(ToolUseBlock {
+            id: Cow::Borrowed(call.id.as_deref().unwrap_or_default()),
+            name: Cow::Borrowed(&call.name),
+            input,
+            extra: fields,
+        })
+    }
+
+    fn result<'a>(ctx: &PartCtx, r: &'a ToolResult, losses: &mut Losses) -> Block<'a> {
+        Block::ToolResult(encode_result(r, ctx, losses))
+    }
+
+    fn reasoning<'a>(ctx: &PartCtx, r: &'a Reasoning, losses: &mut Losses) -> Option<Block<'a>> {
+        encode_reasoning(ctx, r, losses)
+    }
+
+    fn raw(v: &Value) -> Block<'_> {
+        Block::Raw(Cow::Borrowed(v))
+    }
+
+    /// The system marker is read from the model's role, not copied.
+    fn strip_message_fields(fields: &mut Map<String, Value>) {
+        fields.remove("role");
+    }
+
+    fn own_state_dropped(o: &Opaque) -> Option<(String, &'static str)> {
+        Some((
+            format!("Anthropic {}", o.kind.label()),
+            "Anthropic thinking carries a signature or redacted data, not this kind of state",
+        ))
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encoding: parts
 
-/// Where a part is and what it becomes; `response` relaxes the request-only rules (empty text
-/// is kept) and keeps only the block fields a response `Message` has.
-/// Pointers are written only when a loss is reported.
-struct PartCtx<'a> {
-    role: WireRole,
-    /// The part in the model (`/messages/{mi}/parts/{pi}`).
-    pointer: Ptr<'a>,
-    /// Whether a part after it is kept (see [`drop_pointer`]).
-    later: bool,
-    /// Where the block goes in the document.
-    target: Ptr<'a>,
-    response: bool,
-}
-
-impl PartCtx<'_> {
-    /// Pointer for dropping the part (see [`drop_pointer`]).
-    fn drop_at(&self) -> String {
-        shared::drop_pointer_at(&self.pointer, self.later)
-    }
-
-    fn target(&self) -> String {
-        self.target.to_string()
-    }
-}
-
-fn encode_part<'a>(ctx: &PartCtx, part: &'a Part, losses: &mut Losses) -> Option<Block<'a>> {
-    let p = &ctx.pointer;
-    match part {
-        Part::Text { text, extra } => {
-            if text.is_empty() && !ctx.response {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        "empty text block",
-                        "the API rejects empty text blocks",
-                    )
-                    .at(ctx.target());
-                return None;
-            }
-            let mut fields = shared::own_fields(ID, extra, &["type", "text"], p, losses);
-            if ctx.response {
-                response_only_fields(&mut fields, &["citations"], p, losses);
-            }
-            Some(Block::Text(TextBlock {
-                text: Cow::Borrowed(text),
-                extra: fields,
-            }))
-        }
-        Part::ToolCall(call) => {
-            if ctx.role != WireRole::Assistant {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        format!("tool call {}", call.name),
-                        "Anthropic tool_use blocks belong in assistant messages",
-                    )
-                    .at(ctx.target());
-                return None;
-            }
-            let input = encode_arguments(call, p, &ctx.target, losses);
-            let mut fields =
-                shared::own_fields(ID, &call.extra, &["type", "id", "name", "input"], p, losses);
-            if ctx.response {
-                response_only_fields(&mut fields, &["caller", "toolset_name"], p, losses);
-            }
-            Some(Block::ToolUse(ToolUseBlock {
-                id: Cow::Borrowed(call.id.as_deref().unwrap_or_default()),
-                name: Cow::Borrowed(&call.name),
-                input,
-                extra: fields,
-            }))
-        }
-        Part::ToolResult(r) => {
-            if ctx.role != WireRole::User || ctx.response {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        "tool result",
-                        "Anthropic tool_result blocks belong in user messages",
-                    )
-                    .at(ctx.target());
-                return None;
-            }
-            Some(Block::ToolResult(encode_result(r, ctx, losses)))
-        }
-        Part::Reasoning(r) => encode_reasoning(ctx, r, losses),
-        Part::Hosted(h) => {
-            if h.format == ID && ctx.role == WireRole::Assistant {
-                Some(Block::Raw(Cow::Borrowed(&h.value)))
-            } else {
-                shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
-                None
-            }
-        }
-        Part::Raw { format, value } => {
-            if format == ID {
-                Some(Block::Raw(Cow::Borrowed(value)))
-            } else {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        crate::model::media_label(format, value),
-                        crate::model::raw_why(
-                            format,
-                            value,
-                            format!("only {format} has this kind of block"),
-                        ),
-                    )
-                    .at(ctx.target());
-                None
-            }
-        }
-    }
-}
-
-/// Where the loss of a dropped hosted tool points: the tool, or the list when a tool after it
-/// is written (and moves up one place).
-fn hosted_drop_pointer(x: &Exchange, i: usize) -> String {
-    let later = x
-        .tools
-        .iter()
-        .skip(i + 1)
-        .any(|t| t.hosted.as_ref().is_none_or(|h| h.format == ID));
-    drop_pointer("/tools", i, later)
-}
+/// Where a part is and what it becomes (see [`blocks::PartCtx`]).
+type PartCtx<'a> = blocks::PartCtx<'a, WireRole>;
 
 /// Why visible reasoning without Anthropic's signature is not sent.
 const WHY_UNSIGNED: &str =
@@ -312,48 +268,7 @@ fn encode_reasoning<'a>(ctx: &PartCtx, r: &'a Reasoning, losses: &mut Losses) ->
         m.append(&mut fields);
         return Some(Block::Raw(Cow::Owned(Value::Object(m))));
     }
-    if ctx.role != WireRole::Assistant {
-        losses
-            .reasoning(
-                ctx.drop_at(),
-                "reasoning",
-                "Anthropic thinking blocks belong in assistant messages",
-            )
-            .at(ctx.target());
-        return None;
-    }
-    let opaque_own = r.opaque.as_ref().is_some_and(|o| o.replayable_to(PROVIDER));
-    match &r.opaque {
-        Some(o) if !opaque_own => {
-            losses
-                .reasoning(format!("{p}/opaque"), o.what(), o.why_dropped())
-                .at(ctx.target());
-        }
-        Some(o) => {
-            losses
-                .reasoning(
-                    format!("{p}/opaque"),
-                    format!("Anthropic {}", o.kind.label()),
-                    "Anthropic thinking carries a signature or redacted data, not this kind of \
-                     state",
-                )
-                .at(ctx.target());
-        }
-        None => {}
-    }
-    if !r.is_opaque_only() || r.opaque.is_none() {
-        let who = r
-            .opaque
-            .as_ref()
-            .map(|o| crate::model::provider_name(&o.provider));
-        let what = match who {
-            Some(w) => format!("{w} reasoning text"),
-            None => "reasoning text".to_string(),
-        };
-        losses
-            .reasoning(ctx.drop_at(), what, WHY_UNSIGNED)
-            .at(ctx.target());
-    }
+    blocks::drop_reasoning::<Messages>(ctx, r, losses);
     None
 }
 
@@ -788,47 +703,14 @@ fn encode_tool<'a>(
             return Some(ToolDef::Server(Cow::Borrowed(&h.value)));
         }
         losses.dropped(
-            hosted_drop_pointer(x, i),
-            format!(
-                "{} {} tool",
-                crate::model::provider_name(&h.provider),
-                h.kind
-            ),
-            format!(
-                "run by {} on its servers; Anthropic has no such tool (a function of that \
-                 name would be called on the client)",
-                crate::model::provider_name(&h.provider)
+            blocks::hosted_drop_pointer::<Messages>(x, i),
+            h.what(),
+            h.why_dropped(
+                "Anthropic has no such tool (a function of that name would be called on the \
+                 client)",
             ),
         );
         return None;
-    }
-    if let Some(grammar) = &t.custom {
-        losses.rewritten(
-            format!("{p}/custom"),
-            format!(
-                "custom tool {} sent as a function with one string input",
-                t.name
-            ),
-            "Anthropic tools take JSON input, not free text under a grammar; the grammar is \
-             put in the description",
-        );
-        let mut description = t.description.clone().unwrap_or_default();
-        if !description.is_empty() {
-            description.push_str("\n\n");
-        }
-        description.push_str("Input format: ");
-        description.push_str(&grammar.to_string());
-        return Some(ToolDef::Custom(CustomTool {
-            name: Cow::Borrowed(&t.name),
-            description: Some(Cow::Owned(description)),
-            input_schema: Cow::Owned(serde_json::json!({
-                "type": "object",
-                "properties": {"input": {"type": "string"}},
-                "required": ["input"]
-            })),
-            strict: t.strict,
-            extra: Map::new(),
-        }));
     }
     let input_schema = shared::object_schema(
         i,
@@ -1027,101 +909,41 @@ fn encode_tool_choice(
 /// The canonical messages as Anthropic turns: a Tool message (and any Tool messages right after
 /// it) and the User message after them become one user message, results first.
 fn encode_messages<'a>(msgs: &'a [Message], losses: &mut Losses) -> Vec<MessageParam<'a>> {
-    let groups = turns::group::<Messages>(msgs, losses);
-    let mut out = Vec::with_capacity(groups.len());
-    for (wi, group) in groups.iter().enumerate() {
-        let role = group
-            .first()
-            .and_then(|&k| msgs.get(k))
-            .map_or(WireRole::User, wire_role);
-        let mut blocks = Vec::new();
-        let mut plain_text_only = true;
-        let mut extra = Map::new();
-        let messages = Ptr::ROOT.key("messages");
-        let wm = messages.index(wi);
-        let content = wm.key("content");
-        for &mi in group {
-            let Some(m) = msgs.get(mi) else { continue };
-            let mp = messages.index(mi);
-            let list = mp.key("parts");
-            for (pi, part) in m.parts.iter().enumerate() {
-                let later = m
-                    .parts
-                    .iter()
-                    .skip(pi + 1)
-                    .any(|p| Messages::kept(role, false, p));
-                let ctx = PartCtx {
-                    role,
-                    pointer: list.index(pi),
-                    later,
-                    target: content.index(blocks.len()),
-                    response: false,
-                };
-                if let Some(b) = encode_part(&ctx, part, losses) {
-                    // A text part that came from a block array carries an (often empty)
-                    // `extra.anthropic`: it is written back as a block.
-                    let plain = matches!(part, Part::Text { extra, .. } if !extra.contains_key(ID));
-                    plain_text_only &= plain;
-                    blocks.push(b);
+    let out: Vec<MessageParam> = blocks::encode_turns::<Messages>(msgs, losses)
+        .into_iter()
+        .map(|t| {
+            let content = match t.blocks.as_slice() {
+                [Block::Text(b)] if t.plain_text_only && b.extra.is_empty() => {
+                    Content::Text(b.text.clone())
                 }
+                _ => Content::Blocks(t.blocks),
+            };
+            MessageParam {
+                role: t.role,
+                content,
+                extra: t.extra,
             }
-            // stop_reason and usage of past turns are response data (`Exchange::request_view`).
-            if m.extra.is_empty() {
-                continue;
-            }
-            let mut own = m.extra.clone();
-            if let Some(fields) = own.get_mut(ID) {
-                fields.remove("role");
-                for k in RESPONSE_ONLY {
-                    if fields.remove(k).is_some() {
-                        losses.dropped(
-                            format!("{mp}/extra/{ID}/{k}"),
-                            format!("response field {k}"),
-                            "an Anthropic request message has only a role and content",
-                        );
-                    }
-                }
-            }
-            extra.extend(shared::own_fields(ID, &own, &["content"], mp, losses));
-        }
-        let content = match blocks.as_slice() {
-            [Block::Text(t)] if plain_text_only && t.extra.is_empty() => {
-                Content::Text(t.text.clone())
-            }
-            _ => Content::Blocks(blocks),
-        };
-        out.push(MessageParam {
-            role,
-            content,
-            extra,
-        });
-    }
-
+        })
+        .collect();
     turns::report_regrouped::<Messages>(msgs, read_back_shape(&out), losses);
     out
 }
 
 /// (role, number of parts) of the messages [`decode_request`] makes of these wire messages.
 fn read_back_shape(msgs: &[MessageParam]) -> Vec<(Role, usize)> {
-    let mut shape = Vec::with_capacity(msgs.len());
-    // One buffer for every message's flags.
-    let mut results = Vec::new();
-    for m in msgs {
-        results.clear();
+    blocks::read_back_shape(msgs, |m, results| {
         match &m.content {
             Content::Text(_) => results.push(false),
             Content::Blocks(b) => {
                 results.extend(b.iter().map(|b| matches!(b, Block::ToolResult(_))));
             }
         }
-        let n = results.len();
         match m.role {
-            WireRole::Assistant => shape.push((Role::Assistant, n)),
-            WireRole::System => shape.push((Role::User, n)),
-            WireRole::User => turns::user_shape(&results, &mut shape),
+            WireRole::Assistant => ReadsAs::Assistant,
+            WireRole::System => ReadsAs::OneUser,
+            WireRole::User => ReadsAs::User,
         }
-    }
-    shape
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1530,40 +1352,6 @@ fn decode_result_block(b: Block) -> ModelBlock {
 // ---------------------------------------------------------------------------------------------
 // Response
 
-fn stop_to_wire(r: &StopReason) -> Option<String> {
-    Some(
-        match r {
-            StopReason::EndTurn => "end_turn",
-            StopReason::ToolUse => "tool_use",
-            StopReason::MaxTokens => "max_tokens",
-            StopReason::StopSequence => "stop_sequence",
-            StopReason::ContentFilter => "refusal",
-            StopReason::Other(s) if STOP_REASONS.contains(&s.as_str()) => s,
-            StopReason::Other(_) => return None,
-        }
-        .to_string(),
-    )
-}
-
-/// The model's name of a stop reason, for messages.
-fn stop_name(r: &StopReason) -> String {
-    match serde_json::to_value(r) {
-        Ok(Value::String(s)) => s,
-        _ => format!("{r:?}"),
-    }
-}
-
-fn stop_from_wire(s: String) -> StopReason {
-    match s.as_str() {
-        "end_turn" => StopReason::EndTurn,
-        "tool_use" => StopReason::ToolUse,
-        "max_tokens" => StopReason::MaxTokens,
-        "stop_sequence" => StopReason::StopSequence,
-        "refusal" => StopReason::ContentFilter,
-        _ => StopReason::Other(s),
-    }
-}
-
 /// The exchange's last assistant message → response body.
 pub fn encode_response(x: &Exchange) -> (wire::Response<'static>, Vec<Loss>) {
     let mut losses = Losses::new();
@@ -1594,57 +1382,9 @@ pub fn encode_response(x: &Exchange) -> (wire::Response<'static>, Vec<Loss>) {
         &mut losses,
     );
 
-    let mut content = Vec::new();
-    let list = Ptr::written("/messages/0/parts");
-    let blocks = Ptr::ROOT.key("content");
-    for (pi, part) in msg.parts.iter().enumerate() {
-        let later = msg
-            .parts
-            .iter()
-            .skip(pi + 1)
-            .any(|p| Messages::kept(WireRole::Assistant, true, p));
-        let ctx = PartCtx {
-            role: WireRole::Assistant,
-            pointer: list.index(pi),
-            later,
-            target: blocks.index(content.len()),
-            response: true,
-        };
-        if let Some(b) = encode_part(&ctx, part, &mut losses) {
-            content.push(b);
-        }
-    }
-
-    let derived = if msg.tool_calls().next().is_some() {
-        "tool_use"
-    } else {
-        "end_turn"
-    };
-    let stop_reason = match &msg.stop_reason {
-        None => {
-            losses
-                .added(
-                    "/messages/0/stop_reason",
-                    format!("stop reason {derived}"),
-                    "an Anthropic response states why the model stopped",
-                )
-                .at("/stop_reason");
-            derived.to_string()
-        }
-        Some(r) => match stop_to_wire(r) {
-            Some(s) => s,
-            None => {
-                losses
-                    .rewritten(
-                        "/messages/0/stop_reason",
-                        format!("stop reason {} sent as {derived}", stop_name(r)),
-                        "Anthropic has no such stop reason",
-                    )
-                    .at("/stop_reason");
-                derived.to_string()
-            }
-        },
-    };
+    let content =
+        blocks::encode_response_parts::<Messages>(&msg, &Ptr::ROOT.key("content"), &mut losses);
+    let stop_reason = blocks::encode_stop::<Messages>(&msg, &mut losses);
 
     let mut fields = msg.extra.get(ID).cloned().unwrap_or_default();
     let id = match fields.remove("id") {
@@ -1753,7 +1493,7 @@ pub fn decode_response(doc: wire::Response<'static>) -> Result<(Exchange, Vec<Lo
         });
     }
     let mut msg = Message::new(Role::Assistant, parts);
-    msg.stop_reason = doc.stop_reason.map(stop_from_wire);
+    msg.stop_reason = doc.stop_reason.map(|w| FINISH.read(&w));
     msg.usage = usage;
     msg.extra = shared::wrap(ID, extra);
     let mut x = Exchange::default();

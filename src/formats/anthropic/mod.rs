@@ -79,6 +79,7 @@ pub struct Codec;
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
+    const WRITES_CUSTOM_TOOLS: bool = false;
     crate::formats::by_convert!(wire::Request<'static>, wire::Response<'static>);
 
     fn write_request(x: &crate::model::Exchange) -> crate::formats::Encoded {

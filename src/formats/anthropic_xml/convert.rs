@@ -708,16 +708,8 @@ pub fn encode_request(x: &Exchange) -> (Prompt, Vec<Loss>) {
             Some(h) => {
                 losses.dropped(
                     format!("/tools/{i}"),
-                    format!(
-                        "{} {} tool",
-                        crate::model::provider_name(&h.provider),
-                        h.kind
-                    ),
-                    format!(
-                        "run by {} on its servers; the legacy prompt describes only functions \
-                         the client runs",
-                        crate::model::provider_name(&h.provider)
-                    ),
+                    h.what(),
+                    h.why_dropped("the legacy prompt describes only functions the client runs"),
                 );
             }
             None => tools.push(encode_tool(i, t, &mut losses)),

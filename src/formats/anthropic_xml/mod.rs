@@ -58,6 +58,7 @@ pub struct Codec;
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = ID;
+    const WRITES_CUSTOM_TOOLS: bool = false;
     type Request = wire::Prompt;
     type Response = wire::Completion;
 

@@ -8,16 +8,17 @@ use super::wire::{
     self, Block, ImageBlock, ImageSource, InferenceConfig, InputSchema, ResultBlock, ToolConfig,
     ToolEntry, ToolResultBlock, ToolSpec, ToolUse, WireRole,
 };
+use crate::formats::blocks::{self, BlockFormat, ReadsAs};
 use crate::formats::json::escape;
-use crate::formats::shared::{self, drop_pointer};
+use crate::formats::shared::{self, drop_pointer, Finish};
 use crate::formats::sniff::Node;
 use crate::formats::turns::{self, Turns};
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
     assign_missing_ids, empty_object_schema, rewrite_ids, Block as ModelBlock, ChoiceMode,
-    Exchange, HostedKind, HostedStep, HostedTool, IdRule, Loss, Losses, Message, Opaque,
-    OpaqueKind, Part, Reasoning, ResultContent, Role, StopReason, Tool, ToolCall, ToolChoice,
-    ToolResult, Usage, FORM_KEY,
+    Exchange, Extra, HostedKind, HostedStep, HostedTool, IdRule, Loss, Losses, Message, Opaque,
+    OpaqueKind, Part, Reasoning, ResultContent, Role, Tool, ToolCall, ToolChoice, ToolResult,
+    Usage, FORM_KEY,
 };
 use crate::text::Ptr;
 use serde_json::{json, Map, Value};
@@ -45,17 +46,24 @@ const WHY_IDS: &str = "Bedrock pairs every toolResult with its toolUse by toolUs
 /// Image formats of `ImageFormat`.
 const IMAGE_FORMATS: [&str; 4] = ["png", "jpeg", "gif", "webp"];
 /// Values of `StopReason`.
-const STOP_REASONS: [&str; 9] = [
-    "end_turn",
-    "tool_use",
-    "max_tokens",
-    "stop_sequence",
-    "guardrail_intervened",
-    "content_filtered",
-    "malformed_model_output",
-    "malformed_tool_use",
-    "model_context_window_exceeded",
-];
+const FINISH: Finish = Finish {
+    end_turn: "end_turn",
+    tool_use: "tool_use",
+    max_tokens: "max_tokens",
+    stop_sequence: Some("stop_sequence"),
+    content_filter: Some("content_filtered"),
+    others: &[
+        "end_turn",
+        "tool_use",
+        "max_tokens",
+        "stop_sequence",
+        "guardrail_intervened",
+        "content_filtered",
+        "malformed_model_output",
+        "malformed_tool_use",
+        "model_context_window_exceeded",
+    ],
+};
 /// Key of a response's unknown top-level fields in the message's `extra.bedrock` (the
 /// message's own unknown fields are there directly, as in a request).
 const RESPONSE_KEY: &str = "response";
@@ -115,6 +123,62 @@ impl Turns for Messages {
     }
 }
 
+impl BlockFormat for Messages {
+    type Block<'a> = Block;
+    const ISSUER: &'static str = PROVIDER;
+    const FINISH: Finish = FINISH;
+    const STOP_AT: &'static str = "/stopReason";
+    const WHY_STOP: &'static str = "a Converse response states why the model stopped";
+    const RESPONSE_ONLY: &'static [&'static str] = &RESPONSE_ONLY;
+    const WHY_REQUEST_MESSAGE: &'static str =
+        "a Bedrock request message has only a role and content";
+    const MESSAGE_RESERVED: &'static [&'static str] = &["role", "content"];
+    const WHY_REASONING_ROLE: &'static str =
+        "Bedrock reasoningContent belongs in assistant messages";
+    const WHY_UNSIGNED: &'static str = WHY_UNSIGNED;
+
+    const WHY_EMPTY_TEXT: &'static str = "Bedrock rejects blank text content blocks";
+    const WHY_CALL_ROLE: &'static str = "Bedrock toolUse blocks belong in assistant messages";
+    const WHY_RESULT_ROLE: &'static str = "Bedrock toolResult blocks belong in user messages";
+
+    fn text(ctx: &PartCtx, text: &str, extra: &Extra, losses: &mut Losses) -> Block {
+        let p = &ctx.pointer;
+        for k in shared::own_fields(ID, extra, &[], p, losses).keys() {
+            losses.dropped(
+                format!("{p}/extra/{ID}/{}", escape(k)),
+                format!("text block field {k}"),
+                "a Bedrock text block is a bare {\"text\": …} union member",
+            );
+        }
+        Block::Text(text.to_string())
+    }
+
+    fn call(ctx: &PartCtx, call: &ToolCall, losses: &mut Losses) -> Block {
+        let p = &ctx.pointer;
+        let input = encode_arguments(call, p, &ctx.target.key("toolUse"), losses);
+        let fields =
+            shared::own_fields(ID, &call.extra, &["toolUseId", "name", "input"], p, losses);
+        Block::ToolUse(ToolUse {
+            tool_use_id: call.id.clone().unwrap_or_default(),
+            name: call.name.clone(),
+            input,
+            extra: fields,
+        })
+    }
+
+    fn result(ctx: &PartCtx, r: &ToolResult, losses: &mut Losses) -> Block {
+        Block::ToolResult(encode_result(r, ctx, losses))
+    }
+
+    fn reasoning(ctx: &PartCtx, r: &Reasoning, losses: &mut Losses) -> Option<Block> {
+        encode_reasoning(ctx, r, losses)
+    }
+
+    fn raw(v: &Value) -> Block {
+        Block::Raw(v.clone())
+    }
+}
+
 /// Whether a reasoning part is Bedrock's own: state Bedrock issued, or visible reasoning read
 /// from a Bedrock document (marked by its `extra.bedrock`, which unsigned reasoning text of a
 /// Bedrock model has).
@@ -126,17 +190,6 @@ fn reasoning_own(r: &Reasoning) -> bool {
         }
         None => r.extra.contains_key(ID),
     }
-}
-
-/// Where the loss of a dropped hosted tool points: the tool, or the list when a tool after it
-/// is written (and moves up one place).
-fn hosted_drop_pointer(x: &Exchange, i: usize) -> String {
-    let later = x
-        .tools
-        .iter()
-        .skip(i + 1)
-        .any(|t| t.hosted.as_ref().is_none_or(|h| h.format == ID));
-    drop_pointer("/tools", i, later)
 }
 
 /// Why reasoning without Bedrock's state is not sent.
@@ -186,33 +239,7 @@ fn encode_reasoning(ctx: &PartCtx, r: &Reasoning, losses: &mut Losses) -> Option
         content.extend(outer);
         return Some(Block::Raw(json!({ "reasoningContent": content })));
     }
-    if ctx.role != WireRole::Assistant {
-        losses
-            .reasoning(
-                ctx.drop_at(),
-                "reasoning",
-                "Bedrock reasoningContent belongs in assistant messages",
-            )
-            .at(ctx.target());
-        return None;
-    }
-    if let Some(o) = &r.opaque {
-        losses
-            .reasoning(format!("{p}/opaque"), o.what(), o.why_dropped())
-            .at(ctx.target());
-    }
-    if !r.is_opaque_only() || r.opaque.is_none() {
-        let what = match &r.opaque {
-            Some(o) => format!(
-                "{} reasoning text",
-                crate::model::provider_name(&o.provider)
-            ),
-            None => "reasoning text".to_string(),
-        };
-        losses
-            .reasoning(ctx.drop_at(), what, WHY_UNSIGNED)
-            .at(ctx.target());
-    }
+    blocks::drop_reasoning::<Messages>(ctx, r, losses);
     None
 }
 
@@ -453,116 +480,8 @@ fn rewrite_names(x: &Exchange) -> (Cow<'_, Exchange>, Vec<Loss>) {
 // ---------------------------------------------------------------------------------------------
 // Encoding: parts
 
-/// Where a part is and what it becomes; `response` keeps empty text (only requests reject it).
-/// Pointers are written only when a loss is reported.
-struct PartCtx<'a> {
-    role: WireRole,
-    /// The part in the model (`/messages/{mi}/parts/{pi}`).
-    pointer: Ptr<'a>,
-    /// Whether a part after it is kept (see [`drop_pointer`]).
-    later: bool,
-    /// Where the block goes in the document.
-    target: Ptr<'a>,
-    response: bool,
-}
-
-impl PartCtx<'_> {
-    /// Pointer for dropping the part (see [`drop_pointer`]).
-    fn drop_at(&self) -> String {
-        shared::drop_pointer_at(&self.pointer, self.later)
-    }
-
-    fn target(&self) -> String {
-        self.target.to_string()
-    }
-}
-
-fn encode_part(ctx: &PartCtx, part: &Part, losses: &mut Losses) -> Option<Block> {
-    let p = &ctx.pointer;
-    match part {
-        Part::Text { text, extra } => {
-            if text.is_empty() && !ctx.response {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        "empty text block",
-                        "Bedrock rejects blank text content blocks",
-                    )
-                    .at(ctx.target());
-                return None;
-            }
-            for k in shared::own_fields(ID, extra, &[], p, losses).keys() {
-                losses.dropped(
-                    format!("{p}/extra/{ID}/{}", escape(k)),
-                    format!("text block field {k}"),
-                    "a Bedrock text block is a bare {\"text\": …} union member",
-                );
-            }
-            Some(Block::Text(text.clone()))
-        }
-        Part::ToolCall(call) => {
-            if ctx.role != WireRole::Assistant {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        format!("tool call {}", call.name),
-                        "Bedrock toolUse blocks belong in assistant messages",
-                    )
-                    .at(ctx.target());
-                return None;
-            }
-            let input = encode_arguments(call, p, &ctx.target.key("toolUse"), losses);
-            let fields =
-                shared::own_fields(ID, &call.extra, &["toolUseId", "name", "input"], p, losses);
-            Some(Block::ToolUse(ToolUse {
-                tool_use_id: call.id.clone().unwrap_or_default(),
-                name: call.name.clone(),
-                input,
-                extra: fields,
-            }))
-        }
-        Part::ToolResult(r) => {
-            if ctx.role != WireRole::User || ctx.response {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        "tool result",
-                        "Bedrock toolResult blocks belong in user messages",
-                    )
-                    .at(ctx.target());
-                return None;
-            }
-            Some(Block::ToolResult(encode_result(r, ctx, losses)))
-        }
-        Part::Reasoning(r) => encode_reasoning(ctx, r, losses),
-        Part::Hosted(h) => {
-            if h.format == ID && ctx.role == WireRole::Assistant {
-                Some(Block::Raw(h.value.clone()))
-            } else {
-                shared::drop_hosted(h, ctx.drop_at(), losses).at(ctx.target());
-                None
-            }
-        }
-        Part::Raw { format, value } => {
-            if format == ID {
-                Some(Block::Raw(value.clone()))
-            } else {
-                losses
-                    .dropped(
-                        ctx.drop_at(),
-                        crate::model::media_label(format, value),
-                        crate::model::raw_why(
-                            format,
-                            value,
-                            format!("only {format} has this kind of block"),
-                        ),
-                    )
-                    .at(ctx.target());
-                None
-            }
-        }
-    }
-}
+/// Where a part is and what it becomes (see [`blocks::PartCtx`]).
+type PartCtx<'a> = blocks::PartCtx<'a, WireRole>;
 
 /// The media type of a Bedrock image format (`png` → `image/png`).
 fn media_type(format: &str) -> String {
@@ -1058,13 +977,12 @@ fn encode_tool(x: &Exchange, i: usize, t: &Tool, losses: &mut Losses) -> Option<
         if h.format == ID {
             return Some(ToolEntry::Raw(h.value.clone()));
         }
-        let who = crate::model::provider_name(&h.provider);
         losses.dropped(
-            hosted_drop_pointer(x, i),
-            format!("{who} {} tool", h.kind),
-            format!(
-                "run by {who} on its servers; Bedrock has no such tool (a tool spec of that \
-                 name would be called on the client)"
+            blocks::hosted_drop_pointer::<Messages>(x, i),
+            h.what(),
+            h.why_dropped(
+                "Bedrock has no such tool (a tool spec of that name would be called on the \
+                 client)",
             ),
         );
         return None;
@@ -1335,87 +1253,27 @@ fn tool_names(messages: &[wire::Message]) -> Vec<String> {
 /// The canonical messages as Bedrock turns: a Tool message (and any Tool messages right after
 /// it) and the User message after them become one user message, results first.
 fn encode_messages(msgs: &[Message], losses: &mut Losses) -> Vec<wire::Message> {
-    let groups = turns::group::<Messages>(msgs, losses);
-    let mut out = Vec::new();
-    for (wi, group) in groups.iter().enumerate() {
-        let role = group
-            .first()
-            .and_then(|&k| msgs.get(k))
-            .map_or(WireRole::User, wire_role);
-        let mut content = Vec::new();
-        let mut extra = Map::new();
-        let messages = Ptr::ROOT.key("messages");
-        let wm = messages.index(wi);
-        let blocks = wm.key("content");
-        for &mi in group {
-            let Some(m) = msgs.get(mi) else { continue };
-            let mp = messages.index(mi);
-            let list = mp.key("parts");
-            for (pi, part) in m.parts.iter().enumerate() {
-                let later = m
-                    .parts
-                    .iter()
-                    .skip(pi + 1)
-                    .any(|p| Messages::kept(role, false, p));
-                let ctx = PartCtx {
-                    role,
-                    pointer: list.index(pi),
-                    later,
-                    target: blocks.index(content.len()),
-                    response: false,
-                };
-                if let Some(b) = encode_part(&ctx, part, losses) {
-                    content.push(b);
-                }
-            }
-            // stop_reason and usage of past turns are response data (`Exchange::request_view`);
-            // so are the other fields a pasted response leaves on its message.
-            let mut own = m.extra.clone();
-            if let Some(fields) = own.get_mut(ID) {
-                for k in RESPONSE_ONLY {
-                    if fields.remove(k).is_some() {
-                        losses.dropped(
-                            format!("{mp}/extra/{ID}/{k}"),
-                            format!("response field {k}"),
-                            "a Bedrock request message has only a role and content",
-                        );
-                    }
-                }
-            }
-            extra.extend(shared::own_fields(
-                ID,
-                &own,
-                &["role", "content"],
-                mp,
-                losses,
-            ));
-        }
-        out.push(wire::Message {
-            role,
-            content,
-            extra,
-        });
-    }
-
+    let out: Vec<wire::Message> = blocks::encode_turns::<Messages>(msgs, losses)
+        .into_iter()
+        .map(|t| wire::Message {
+            role: t.role,
+            content: t.blocks,
+            extra: t.extra,
+        })
+        .collect();
     turns::report_regrouped::<Messages>(msgs, read_back_shape(&out), losses);
     out
 }
 
 /// (role, number of parts) of the messages [`decode_request`] makes of these wire messages.
 fn read_back_shape(msgs: &[wire::Message]) -> Vec<(Role, usize)> {
-    let mut shape = Vec::new();
-    for m in msgs {
-        let results: Vec<bool> = m
-            .content
-            .iter()
-            .map(|b| matches!(b, Block::ToolResult(_)))
-            .collect();
+    blocks::read_back_shape(msgs, |m, results| {
+        results.extend(m.content.iter().map(|b| matches!(b, Block::ToolResult(_))));
         match m.role {
-            WireRole::Assistant => shape.push((Role::Assistant, results.len())),
-            WireRole::User => turns::user_shape(&results, &mut shape),
+            WireRole::Assistant => ReadsAs::Assistant,
+            WireRole::User => ReadsAs::User,
         }
-    }
-    shape
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1674,40 +1532,6 @@ fn decode_result(r: ToolResultBlock) -> Part {
 // ---------------------------------------------------------------------------------------------
 // Response
 
-fn stop_to_wire(r: &StopReason) -> Option<String> {
-    Some(
-        match r {
-            StopReason::EndTurn => "end_turn",
-            StopReason::ToolUse => "tool_use",
-            StopReason::MaxTokens => "max_tokens",
-            StopReason::StopSequence => "stop_sequence",
-            StopReason::ContentFilter => "content_filtered",
-            StopReason::Other(s) if STOP_REASONS.contains(&s.as_str()) => s,
-            StopReason::Other(_) => return None,
-        }
-        .to_string(),
-    )
-}
-
-/// The model's name of a stop reason, for messages.
-fn stop_name(r: &StopReason) -> String {
-    match serde_json::to_value(r) {
-        Ok(Value::String(s)) => s,
-        _ => format!("{r:?}"),
-    }
-}
-
-fn stop_from_wire(s: String) -> StopReason {
-    match s.as_str() {
-        "end_turn" => StopReason::EndTurn,
-        "tool_use" => StopReason::ToolUse,
-        "max_tokens" => StopReason::MaxTokens,
-        "stop_sequence" => StopReason::StopSequence,
-        "content_filtered" => StopReason::ContentFilter,
-        _ => StopReason::Other(s),
-    }
-}
-
 /// `metrics` emitted when the message has none; read back as none.
 fn placeholder_metrics() -> Value {
     json!({"latencyMs": 0})
@@ -1744,57 +1568,12 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
         }
     };
 
-    let mut content = Vec::new();
-    let list = Ptr::written("/messages/0/parts");
-    let blocks = Ptr::written("/output/message/content");
-    for (pi, part) in msg.parts.iter().enumerate() {
-        let later = msg
-            .parts
-            .iter()
-            .skip(pi + 1)
-            .any(|p| Messages::kept(WireRole::Assistant, true, p));
-        let ctx = PartCtx {
-            role: WireRole::Assistant,
-            pointer: list.index(pi),
-            later,
-            target: blocks.index(content.len()),
-            response: true,
-        };
-        if let Some(b) = encode_part(&ctx, part, &mut losses) {
-            content.push(b);
-        }
-    }
-
-    let derived = if msg.tool_calls().next().is_some() {
-        "tool_use"
-    } else {
-        "end_turn"
-    };
-    let stop_reason = match &msg.stop_reason {
-        None => {
-            losses
-                .added(
-                    "/messages/0/stop_reason",
-                    format!("stop reason {derived}"),
-                    "a Converse response states why the model stopped",
-                )
-                .at("/stopReason");
-            derived.to_string()
-        }
-        Some(r) => match stop_to_wire(r) {
-            Some(s) => s,
-            None => {
-                losses
-                    .rewritten(
-                        "/messages/0/stop_reason",
-                        format!("stop reason {} sent as {derived}", stop_name(r)),
-                        "Bedrock has no such stop reason",
-                    )
-                    .at("/stopReason");
-                derived.to_string()
-            }
-        },
-    };
+    let content = blocks::encode_response_parts::<Messages>(
+        &msg,
+        &Ptr::written("/output/message/content"),
+        &mut losses,
+    );
+    let stop_reason = blocks::encode_stop::<Messages>(&msg, &mut losses);
 
     let mut fields = shared::own_fields(
         ID,
@@ -1912,7 +1691,7 @@ pub fn decode_response(doc: wire::Response) -> Result<(Exchange, Vec<Loss>), Dec
         &mut HashSet::new(),
     )?;
     let mut msg = Message::new(Role::Assistant, parts);
-    msg.stop_reason = Some(stop_from_wire(doc.stop_reason));
+    msg.stop_reason = Some(FINISH.read(&doc.stop_reason));
     msg.usage = usage;
     msg.extra = shared::wrap(ID, extra);
     let mut x = Exchange::default();

@@ -22,8 +22,9 @@
 use super::schema;
 use super::wire::{self, Fields};
 use super::SKIP_SIGNATURE as GEMINI_SKIP_SIGNATURE;
+use crate::formats::field::{wrap, Own};
 use crate::formats::json::escape;
-use crate::formats::shared;
+use crate::formats::shared::{self, Finish};
 use crate::formats::sniff::Node;
 use crate::formats::DecodeError;
 use crate::model::{
@@ -87,18 +88,6 @@ const PAIRING: &str = "Gemini needs exactly one functionResponse per functionCal
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-/// This format's fields of an element.
-fn own(extra: &Extra) -> Fields {
-    extra.get(ID).cloned().unwrap_or_default()
-}
-
-/// Keep `fields` as this format's extras, if there are any.
-fn store(extra: &mut Extra, fields: Fields) {
-    if !fields.is_empty() {
-        extra.insert(ID.to_string(), fields);
-    }
-}
-
 fn object(v: Option<Value>) -> Fields {
     match v {
         Some(Value::Object(m)) => m,
@@ -147,7 +136,7 @@ fn removed_pointer(base: &str, extra: &Extra, keys: &[&str], key: &str) -> Strin
 fn foreign(l: &mut Losses, extra: &Extra, base: &str) {
     let before = l.0.len();
     l.foreign_extra(extra, ID, base);
-    if own(extra).is_empty() {
+    if Own::of(extra, ID).cloned().is_empty() {
         for loss in l.0.iter_mut().skip(before) {
             loss.pointer = format!("{base}/extra");
         }
@@ -363,7 +352,7 @@ fn part_gone(base: &str, pj: usize, len: usize) -> String {
 }
 
 fn is_plain_empty_text(p: &Part) -> bool {
-    matches!(p, Part::Text { text, extra } if text.is_empty() && own(extra).is_empty())
+    matches!(p, Part::Text { text, extra } if text.is_empty() && Own::of(extra, ID).cloned().is_empty())
 }
 
 /// One content from one message, or from a tool message and the user message after it.
@@ -391,7 +380,7 @@ fn encode_content_with(
     for (gi, (mi, m)) in group.iter().enumerate() {
         let base = format!("/messages/{mi}");
         foreign(l, &m.extra, &base);
-        let mut mine = own(&m.extra);
+        let mut mine = Own::of(&m.extra, ID).cloned();
         let response_keys: Vec<&str> = RESPONSE_KEYS
             .iter()
             .copied()
@@ -451,7 +440,7 @@ fn encode_content_with(
             let expected = match part {
                 Part::Text { text, extra: x } => {
                     foreign(l, x, &at);
-                    let fields = own(x);
+                    let fields = Own::of(x, ID).cloned();
                     if text.is_empty() && fields.is_empty() && has_other {
                         l.dropped(
                             &gone,
@@ -645,7 +634,7 @@ fn encode_reasoning(
         }
         None => None,
     };
-    let mut fields = own(&r.extra);
+    let mut fields = Own::of(&r.extra, ID).cloned();
     let bare = fields.remove(BARE).is_some();
     fields.retain(|k, _| !crate::model::is_form_key(k));
     let text = match (&r.text, r.summary.is_empty()) {
@@ -738,7 +727,7 @@ fn encode_call(c: &ToolCall, at: &str, target: &str, l: &mut Losses) -> wire::Pa
         }
         v
     };
-    let mut fields = own(&c.extra);
+    let mut fields = Own::of(&c.extra, ID).cloned();
     let call_extra = object(fields.remove("functionCall"));
     wire::Part {
         function_call: Some(wire::FunctionCall {
@@ -802,7 +791,7 @@ fn encode_result(
         }
     };
     let (response, result_parts) = write_result(&r.content, r.is_error, at, l);
-    let mut fields = own(&r.extra);
+    let mut fields = Own::of(&r.extra, ID).cloned();
     let mut response_extra = object(fields.remove("functionResponse"));
     let kept_parts = match response_extra.remove("parts") {
         Some(Value::Array(ps)) => Some(ps),
@@ -998,7 +987,7 @@ fn decode_part(p: &wire::Part, k: PartKind, ptr: &str, at: &str, l: &mut Losses)
     let mut extra = Extra::new();
     match (k, &p.text, &p.function_call, &p.function_response) {
         (PartKind::Text, Some(text), _, _) => {
-            store(&mut extra, p.extra.clone());
+            extra.extend(wrap(ID, p.extra.clone()));
             Part::Text {
                 text: text.clone(),
                 extra,
@@ -1021,7 +1010,7 @@ fn decode_part(p: &wire::Part, k: PartKind, ptr: &str, at: &str, l: &mut Losses)
             if !fc.extra.is_empty() {
                 fields.insert("functionCall".into(), Value::Object(fc.extra.clone()));
             }
-            store(&mut extra, fields);
+            extra.extend(wrap(ID, fields));
             Part::ToolCall(ToolCall {
                 id: fc.id.clone(),
                 name: fc.name.clone(),
@@ -1048,7 +1037,7 @@ fn decode_part(p: &wire::Part, k: PartKind, ptr: &str, at: &str, l: &mut Losses)
             if !response_extra.is_empty() {
                 fields.insert("functionResponse".into(), Value::Object(response_extra));
             }
-            store(&mut extra, fields);
+            extra.extend(wrap(ID, fields));
             Part::ToolResult(ToolResult {
                 call_id: fr.id.clone(),
                 name: fr.name.clone(),
@@ -1143,7 +1132,7 @@ fn read_model_part(p: &wire::Part, model: Option<&str>) -> Read {
         fields.remove("thought");
         fields.remove(SIGNATURE);
         let mut extra = Extra::new();
-        store(&mut extra, fields);
+        extra.extend(wrap(ID, fields));
         return Read::Reasoning(Reasoning {
             text: p.text.clone(),
             summary: Vec::new(),
@@ -1159,7 +1148,7 @@ fn read_model_part(p: &wire::Part, model: Option<&str>) -> Read {
         let mut extra = Extra::new();
         let mut m = Fields::new();
         m.insert(BARE.into(), Value::Bool(true));
-        store(&mut extra, m);
+        extra.extend(wrap(ID, m));
         return Read::Reasoning(Reasoning {
             opaque: Some(opaque(sig, model)),
             extra,
@@ -1313,7 +1302,7 @@ fn decode_contents(contents: &[wire::Content], l: &mut Losses) -> Result<Vec<Mes
             Message::new(if model { Role::Assistant } else { Role::User }, Vec::new())
         }));
         if let Some(m) = msgs.get_mut(first) {
-            store(&mut m.extra, c.extra.clone());
+            m.extra.extend(wrap(ID, c.extra.clone()));
         }
     }
     Ok(msgs)
@@ -1383,7 +1372,7 @@ fn encode_decl(t: &Tool, ti: usize, l: &mut Losses) -> wire::FunctionDeclaration
             "Gemini function declarations have no annotations",
         );
     }
-    let mut fields = own(&t.extra);
+    let mut fields = Own::of(&t.extra, ID).cloned();
     let ((parameters, parameters_json_schema), mut stale) = schema_slot(
         Some(&t.input_schema),
         ("parameters", take_memo(&mut fields, "parameters")),
@@ -1446,15 +1435,9 @@ fn default_tools(tools: &[Tool], l: &mut Losses) -> Option<Vec<wire::Tool>> {
             _ => {
                 l.dropped(
                     format!("/tools/{i}"),
-                    format!(
-                        "{} {} tool",
-                        crate::model::provider_name(&h.provider),
-                        h.kind
-                    ),
-                    format!(
-                        "run by {} on its servers; Gemini's own tools are googleSearch, \
-                         codeExecution, urlContext, …",
-                        crate::model::provider_name(&h.provider)
+                    h.what(),
+                    h.why_dropped(
+                        "Gemini's own tools are googleSearch, codeExecution, urlContext, …",
                     ),
                 );
             }
@@ -1527,7 +1510,7 @@ fn decode_decl(d: &wire::FunctionDeclaration, at: &str) -> Result<Tool, Err> {
         }
     }
     let mut extra = Extra::new();
-    store(&mut extra, fields);
+    extra.extend(wrap(ID, fields));
     Ok(Tool {
         name: d.name.clone(),
         description: d.description.clone(),
@@ -1697,7 +1680,7 @@ pub fn encode_request(x: &Exchange) -> (wire::Request, Vec<Loss>) {
     let mut l = Losses::new();
     let adopted = crate::formats::shared::adopt_common(&x.extra, ID, &mut l);
     foreign(&mut l, &adopted, "");
-    let mut top = own(&x.extra);
+    let mut top = Own::of(&x.extra, ID).cloned();
     let snake = snake_names(top.remove(SNAKE).as_ref());
     // A memo kept as a form marker is layout only: written afresh when stale, nothing lost.
     let mut layout_only: Vec<&str> = Vec::new();
@@ -2111,31 +2094,33 @@ pub fn decode_request(mut doc: wire::Request) -> Result<(Exchange, Vec<Loss>), D
         }
     }
     x.messages = decode_contents(&doc.contents, &mut l).map_err(|e| error(&renamed, e))?;
-    store(&mut x.extra, top);
+    x.extra.extend(wrap(ID, top));
     Ok((x, l.into_vec()))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
+/// Gemini's finish reasons: `STOP` for a natural end, a stop sequence and function calls alike.
+const FINISH: Finish = Finish {
+    end_turn: "STOP",
+    tool_use: "STOP",
+    max_tokens: "MAX_TOKENS",
+    stop_sequence: Some("STOP"),
+    content_filter: Some("SAFETY"),
+    others: &FINISH_REASONS,
+};
+
+/// A stop reason as a `finishReason`; one Gemini has no word for is `OTHER`.
 fn finish_reason(r: &StopReason) -> String {
-    match r {
-        StopReason::EndTurn | StopReason::ToolUse | StopReason::StopSequence => "STOP".into(),
-        StopReason::MaxTokens => "MAX_TOKENS".into(),
-        StopReason::ContentFilter => "SAFETY".into(),
-        StopReason::Other(s) if FINISH_REASONS.contains(&s.as_str()) => s.clone(),
-        StopReason::Other(_) => "OTHER".into(),
-    }
+    FINISH.write(r).unwrap_or("OTHER").to_string()
 }
 
 /// Gemini says `STOP` also when it calls functions: the calls decide.
 fn read_finish(s: &str, has_calls: bool) -> StopReason {
-    match s {
-        "STOP" if has_calls => StopReason::ToolUse,
-        "STOP" => StopReason::EndTurn,
-        "MAX_TOKENS" => StopReason::MaxTokens,
-        "SAFETY" => StopReason::ContentFilter,
-        other => StopReason::Other(other.into()),
+    match FINISH.read(s) {
+        StopReason::EndTurn if has_calls => StopReason::ToolUse,
+        r => r,
     }
 }
 
@@ -2163,7 +2148,7 @@ pub fn encode_response(x: &Exchange) -> (wire::Response, Vec<Loss>) {
             Message::new(Role::Assistant, Vec::new())
         }
     };
-    let mut fields = own(&msg.extra);
+    let mut fields = Own::of(&msg.extra, ID).cloned();
     let response_fields = object(fields.remove("response"));
     let candidate_fields = object(fields.remove("candidate"));
     let usage_fields = object(fields.remove("usageMetadata"));
@@ -2404,12 +2389,12 @@ pub fn decode_response(mut doc: wire::Response) -> Result<(Exchange, Vec<Loss>),
     if !response_fields.is_empty() {
         fields.insert("response".into(), Value::Object(response_fields));
     }
-    store(&mut msg.extra, fields);
+    msg.extra.extend(wrap(ID, fields));
     let mut x = Exchange::default();
     if let Some(m) = snake_marker(&renamed) {
         let mut top = Fields::new();
         top.insert(SNAKE.into(), m);
-        store(&mut x.extra, top);
+        x.extra.extend(wrap(ID, top));
     }
     x.options.model = doc.model_version;
     x.messages.push(msg);

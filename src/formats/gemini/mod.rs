@@ -99,6 +99,7 @@ fn parse<T: DeserializeOwned>(
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = ID;
+    const WRITES_CUSTOM_TOOLS: bool = false;
     crate::formats::by_convert!(wire::Request, wire::Response);
 
     fn parse_request(text: &str) -> Result<wire::Request, DecodeError> {

@@ -9,6 +9,7 @@ use super::wire::{
     Tool as WireTool,
 };
 use crate::formats::field::Field;
+use crate::formats::field::{Keep, Own};
 use crate::formats::json::escape;
 use crate::formats::shared;
 use crate::formats::sniff::Node;
@@ -68,15 +69,6 @@ fn to_value<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
-fn form_of(extra: &Extra) -> Map<String, Value> {
-    extra
-        .get(ID)
-        .and_then(|m| m.get(FORM_KEY))
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default()
-}
-
 fn flag<'a>(form: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     form.get(key)
 }
@@ -104,23 +96,6 @@ fn rpc_id(id: &str, form: &Map<String, Value>) -> Value {
         }
     }
     Value::String(id.to_string())
-}
-
-fn set_form(extra: &mut Extra, key: &str, v: Value) {
-    let own = extra.entry(ID.to_string()).or_default();
-    let form = own
-        .entry(FORM_KEY.to_string())
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Value::Object(f) = form {
-        f.insert(key.to_string(), v);
-    }
-}
-
-fn set_own(extra: &mut Extra, key: &str, v: Value) {
-    extra
-        .entry(ID.to_string())
-        .or_default()
-        .insert(key.to_string(), v);
 }
 
 fn json_text(v: &Value) -> String {
@@ -211,7 +186,7 @@ fn encode_tool(t: &Tool, k: usize, losses: &mut Losses) -> WireTool {
 
 /// A call as a `tools/call` request.
 fn encode_call(c: &ToolCall, p: &str, losses: &mut Losses) -> Rpc {
-    let form = form_of(&c.extra);
+    let form = Own::of(&c.extra, ID).forms();
     let mut own = shared::own_fields(ID, &c.extra, &["name", "arguments"], p, losses);
     let envelope = envelope_of(&mut own);
     let meta = match own.remove("_meta") {
@@ -273,7 +248,7 @@ fn encode_call(c: &ToolCall, p: &str, losses: &mut Losses) -> Rpc {
 
 /// A result as a `tools/call` response (a JSON-RPC error response when it came from one).
 fn encode_result(r: &ToolResult, p: &str, unpaired: &mut usize, losses: &mut Losses) -> Rpc {
-    let form = form_of(&r.extra);
+    let form = Own::of(&r.extra, ID).forms();
     let mut own = shared::own_fields(ID, &r.extra, &["structuredContent", "isError"], p, losses);
     let envelope = envelope_of(&mut own);
     let mut m = Rpc::empty();
@@ -566,7 +541,7 @@ pub fn encode_request(x: &Exchange) -> (Document, Vec<Loss>) {
     let (x, id_losses) = crate::model::settle_ids(x, WHY_IDS, None);
     losses.extend(id_losses);
     drop_exchange_level(&x, &mut losses);
-    let form = form_of(&x.extra);
+    let form = Own::of(&x.extra, ID).forms();
     let own = x.extra.get(ID).cloned().unwrap_or_default();
     let mut out: Vec<Rpc> = Vec::new();
     if let Some(Value::Array(pre)) = own.get("preamble") {
@@ -594,12 +569,8 @@ pub fn encode_request(x: &Exchange) -> (Document, Vec<Loss>) {
                 let later = x.tools.iter().skip(k + 1).any(|t| t.hosted.is_none());
                 losses.dropped(
                     shared::drop_pointer("/tools", k, later),
-                    format!(
-                        "{} {} tool",
-                        crate::model::provider_name(&h.provider),
-                        h.kind
-                    ),
-                    "run by its provider on its servers: an MCP server lists only its own tools",
+                    h.what(),
+                    h.why_dropped("an MCP server lists only its own tools"),
                 );
             }
         }
@@ -748,7 +719,8 @@ pub fn encode_response(x: &Exchange) -> (Document, Vec<Loss>) {
     if m.usage.is_some() {
         losses.dropped("/messages/0/usage", "token usage", WHY_PROVIDER);
     }
-    let single = form_of(&m.extra).get("single") == Some(&Value::Bool(true)) && out.len() == 1;
+    let single =
+        Own::of(&m.extra, ID).forms().get("single") == Some(&Value::Bool(true)) && out.len() == 1;
     (
         Document {
             messages: out,
@@ -828,7 +800,7 @@ impl Decoder {
     fn list_seen(&mut self) {
         if !self.early.is_empty() {
             let pre = std::mem::take(&mut self.early);
-            set_own(&mut self.x.extra, "preamble", Value::Array(pre));
+            Keep::of(&mut self.x.extra, ID).put("preamble", Value::Array(pre));
         }
     }
 
@@ -855,7 +827,7 @@ impl Decoder {
                     self.pending.push((id.clone(), Pending::List));
                 }
                 if m != default_list_request() {
-                    set_own(&mut self.x.extra, "listRequest", to_value(&m));
+                    Keep::of(&mut self.x.extra, ID).put("listRequest", to_value(&m));
                 }
                 Ok(())
             }
@@ -938,7 +910,7 @@ impl Decoder {
         }
         m.result = Some(Value::Object(result.extra));
         if m != default_list_result() {
-            set_own(&mut self.x.extra, "listResult", to_value(&m));
+            Keep::of(&mut self.x.extra, ID).put("listResult", to_value(&m));
         }
         Ok(())
     }
@@ -948,7 +920,7 @@ impl Decoder {
         match id {
             Field::Value(Value::String(s)) => Ok(Some(s.clone())),
             Field::Value(Value::Number(n)) if n.is_i64() || n.is_u64() => {
-                set_form(extra, "numericId", Value::Bool(true));
+                Keep::of(extra, ID).form("numericId", Value::Bool(true));
                 Ok(Some(n.to_string()))
             }
             Field::Value(_) => Err(DecodeError::at(
@@ -957,11 +929,11 @@ impl Decoder {
                 "a JSON-RPC id is a string or an integer",
             )),
             Field::Null => {
-                set_form(extra, "id", Value::Null);
+                Keep::of(extra, ID).form("id", Value::Null);
                 Ok(None)
             }
             Field::Absent => {
-                set_form(extra, "id", Value::String("absent".into()));
+                Keep::of(extra, ID).form("id", Value::String("absent".into()));
                 Ok(None)
             }
         }
@@ -986,18 +958,18 @@ impl Decoder {
         let mut call = ToolCall::new(id, params.name, json!({}));
         match params.arguments {
             Some(v) => call.arguments = v,
-            None => set_form(&mut extra, "arguments", Value::Bool(false)),
+            None => Keep::of(&mut extra, ID).form("arguments", Value::Bool(false)),
         }
         match params.meta {
-            None => set_form(&mut extra, "meta", Value::Bool(false)),
+            None => Keep::of(&mut extra, ID).form("meta", Value::Bool(false)),
             Some(meta) if meta == default_meta() => {}
-            Some(meta) => set_own(&mut extra, "_meta", meta),
+            Some(meta) => Keep::of(&mut extra, ID).put("_meta", meta),
         }
         for (k, v) in params.extra {
-            set_own(&mut extra, &k, v);
+            Keep::of(&mut extra, ID).put(&k, v);
         }
         if !m.extra.is_empty() {
-            set_own(&mut extra, "envelope", Value::Object(m.extra));
+            Keep::of(&mut extra, ID).put("envelope", Value::Object(m.extra));
         }
         call.extra = extra;
         self.push(Role::Assistant, Part::ToolCall(call));
@@ -1009,13 +981,13 @@ impl Decoder {
         let mut extra = Extra::new();
         let call_id = Self::id_of(&m.id, p, &mut extra)?;
         if !m.extra.is_empty() {
-            set_own(&mut extra, "envelope", Value::Object(m.extra));
+            Keep::of(&mut extra, ID).put("envelope", Value::Object(m.extra));
         }
         if let Some(err) = m.error {
             let err: RpcError = DecodeError::typed(ID, err, &format!("{p}/error"))?;
             let mut details = err.extra;
             details.insert("code".into(), json!(err.code));
-            set_own(&mut extra, "error", Value::Object(details));
+            Keep::of(&mut extra, ID).put("error", Value::Object(details));
             let mut r = ToolResult::new(call_id, ResultContent::Text(err.message));
             r.is_error = true;
             r.extra = extra;
@@ -1063,7 +1035,7 @@ fn read_result(
         structured => {
             let v = structured.to_json().unwrap_or(Value::Null);
             if result.content != [Content::Text(json_text(&v))] {
-                set_own(&mut extra, "content", to_value(&result.content));
+                Keep::of(&mut extra, ID).put("content", to_value(&result.content));
             }
             ResultContent::Json(v)
         }
@@ -1071,16 +1043,16 @@ fn read_result(
     let mut r = ToolResult::new(call_id, content);
     match result.is_error {
         Some(true) => r.is_error = true,
-        Some(false) => set_form(&mut extra, "isError", Value::Bool(false)),
+        Some(false) => Keep::of(&mut extra, ID).form("isError", Value::Bool(false)),
         None => {}
     }
     match result.result_type.as_deref() {
-        None => set_form(&mut extra, "resultType", Value::Bool(false)),
+        None => Keep::of(&mut extra, ID).form("resultType", Value::Bool(false)),
         Some("complete") => {}
-        Some(other) => set_own(&mut extra, "resultType", Value::String(other.into())),
+        Some(other) => Keep::of(&mut extra, ID).put("resultType", Value::String(other.into())),
     }
     for (k, v) in result.extra {
-        set_own(&mut extra, &k, v);
+        Keep::of(&mut extra, ID).put(&k, v);
     }
     r.extra = extra;
     Ok(r)
@@ -1111,13 +1083,13 @@ pub fn decode_request(doc: Document) -> Result<(Exchange, Vec<Loss>), DecodeErro
     let single = doc.single;
     let mut d = run(doc)?;
     if !d.list_request {
-        set_form(&mut d.x.extra, "noListRequest", Value::Bool(true));
+        Keep::of(&mut d.x.extra, ID).form("noListRequest", Value::Bool(true));
     }
     if !d.list_result {
-        set_form(&mut d.x.extra, "noListResult", Value::Bool(true));
+        Keep::of(&mut d.x.extra, ID).form("noListResult", Value::Bool(true));
     }
     if single {
-        set_form(&mut d.x.extra, "single", Value::Bool(true));
+        Keep::of(&mut d.x.extra, ID).form("single", Value::Bool(true));
     }
     Ok((d.x, d.losses.into_vec()))
 }
@@ -1149,7 +1121,7 @@ pub fn decode_response(doc: Document) -> Result<(Exchange, Vec<Loss>), DecodeErr
     }
     msg.stop_reason = Some(crate::formats::shared::derived_stop(&msg));
     if single {
-        set_form(&mut msg.extra, "single", Value::Bool(true));
+        Keep::of(&mut msg.extra, ID).form("single", Value::Bool(true));
     }
     let x = Exchange {
         messages: vec![msg],

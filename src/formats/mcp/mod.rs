@@ -59,6 +59,7 @@ pub struct Codec;
 
 impl crate::formats::Codec for Codec {
     const ID: &'static str = convert::ID;
+    const WRITES_CUSTOM_TOOLS: bool = false;
     crate::formats::by_convert!(wire::Document, wire::Document);
 }
 

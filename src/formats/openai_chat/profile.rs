@@ -234,23 +234,7 @@ pub trait Profile: FromSpec + Sync {
     }
 }
 
-/// An API's finish reasons: its word for each stop reason it has, and the other words it
-/// sends (read and written back as they are).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Finish {
-    /// The model finished its turn.
-    pub end_turn: &'static str,
-    /// The model called tools.
-    pub tool_use: &'static str,
-    /// The token limit was reached.
-    pub max_tokens: &'static str,
-    /// A stop sequence was reached, if the API says so.
-    pub stop_sequence: Option<&'static str>,
-    /// Content was filtered, if the API says so.
-    pub content_filter: Option<&'static str>,
-    /// Other words of the API.
-    pub others: &'static [&'static str],
-}
+pub use crate::formats::shared::Finish;
 
 impl Finish {
     /// OpenAI's finish reasons (`function_call` is deprecated, read as tool use).
@@ -262,30 +246,6 @@ impl Finish {
         content_filter: Some("content_filter"),
         others: &["function_call"],
     };
-
-    /// A finish_reason word → stop reason.
-    pub fn read(&self, word: &str) -> StopReason {
-        match word {
-            w if w == self.end_turn => StopReason::EndTurn,
-            w if w == self.tool_use => StopReason::ToolUse,
-            w if w == self.max_tokens => StopReason::MaxTokens,
-            w if Some(w) == self.stop_sequence => StopReason::StopSequence,
-            w if Some(w) == self.content_filter => StopReason::ContentFilter,
-            w => StopReason::Other(w.to_string()),
-        }
-    }
-
-    /// Stop reason → its word, or `None` when the API has none.
-    pub fn write<'a>(&self, reason: &'a StopReason) -> Option<&'a str> {
-        match reason {
-            StopReason::EndTurn => Some(self.end_turn),
-            StopReason::ToolUse => Some(self.tool_use),
-            StopReason::MaxTokens => Some(self.max_tokens),
-            StopReason::StopSequence => self.stop_sequence,
-            StopReason::ContentFilter => self.content_filter,
-            StopReason::Other(s) => self.others.contains(&s.as_str()).then_some(s.as_str()),
-        }
-    }
 }
 
 /// OpenAI's `tool_choice` words.

@@ -363,13 +363,20 @@ pub(super) fn put_signature(fields: &mut Fields, sig: &str) {
     }
 }
 
-/// The attached reasoning part a Gemini signature on a call reads as.
-pub(super) fn gemini_signature(sig: String) -> Reasoning {
+/// The issuer of thought signatures (state with no issuer would go back to no one).
+pub(super) fn signature_issuer() -> &'static str {
+    OpaqueKind::ThoughtSignature
+        .sole_issuer()
+        .unwrap_or_default()
+}
+
+/// The attached reasoning part a thought signature on a call reads as.
+pub(super) fn thought_signature(sig: String) -> Reasoning {
     Reasoning {
         opaque: Some(Opaque::new(
             OpaqueKind::ThoughtSignature,
             sig,
-            ModelFamily::Gemini.id(),
+            signature_issuer(),
         )),
         attached: true,
         ..Reasoning::default()
@@ -395,8 +402,11 @@ pub(super) fn compatible_spelling(model: &str) -> Option<Spelling> {
 /// The issuer of opaque state an OpenAI-compatible server takes back for a model: Gemini for
 /// Gemini models (the OpenAI-compatible endpoint), OpenRouter for `vendor/model` names.
 pub(super) fn compatible_issuer(model: &str) -> Option<&'static str> {
-    if ModelFamily::of_name(model) == Some(ModelFamily::Gemini) {
-        return Some(ModelFamily::Gemini.id());
+    if let Some(issuer) = ModelFamily::of_name(model)
+        .map(ModelFamily::id)
+        .filter(|id| *id == signature_issuer())
+    {
+        return Some(issuer);
     }
     model.contains('/').then_some(OPENROUTER)
 }

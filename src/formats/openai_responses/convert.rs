@@ -12,6 +12,7 @@ use super::wire::{
     IncompleteDetails, Input, InputImage, InputTokensDetails, Item, MessageItem,
     OutputTokensDetails, Request, Response, ToolChoiceObject, ToolDef, Usage as WireUsage,
 };
+use crate::formats::field::Keep;
 use crate::formats::sniff::Node;
 use crate::formats::{DecodeError, Kind};
 use crate::model::{
@@ -130,12 +131,6 @@ fn take_str(fields: &mut Obj, key: &str) -> Field<String> {
     }
 }
 
-fn put_field<T: serde::Serialize>(fields: &mut Obj, key: &str, f: &Field<T>) {
-    if let Some(v) = f.to_json() {
-        fields.insert(key.into(), v);
-    }
-}
-
 /// Pointer for a dropped part: the part itself when it is last, else the parts list (the parts
 /// after it move up one place).
 fn drop_ptr(i: usize, j: usize, len: usize) -> String {
@@ -182,13 +177,6 @@ fn number_in(f: Field<Number>, name: &str, extra: &mut Obj, private: &mut Obj) -
             None
         }
         Field::Absent => None,
-    }
-}
-
-/// A `null` typed field is kept in `extra` so it comes back as `null`.
-fn keep_null<T>(f: &Field<T>, name: &str, extra: &mut Obj) {
-    if matches!(f, Field::Null) {
-        extra.insert(name.into(), Value::Null);
     }
 }
 
@@ -919,18 +907,33 @@ fn message_defaults(kind: Kind, index: usize) -> [(&'static str, Option<Value>);
     ]
 }
 
-fn encode_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> FunctionCall {
+/// The item fields of a call read back from its `extra`: `id` and `status` (with the
+/// placeholders a response item needs), its call id, and the other fields without the ones the
+/// encoder writes itself (`written`).
+struct CallItem {
+    id: Field<String>,
+    status: Field<String>,
+    call_id: String,
+    rest: Obj,
+}
+
+/// [`CallItem`] of a call; an `id` that does not start with `prefix` is dropped with `why`.
+fn call_item(
+    pp: &str,
+    c: &ToolCall,
+    kind: Kind,
+    (prefix, why): (&str, &str),
+    placeholder: fn(&str) -> String,
+    written: [&str; 4],
+    losses: &mut Losses,
+) -> CallItem {
     losses.foreign_extra(&c.extra, ID, pp);
     let (mut w, pv) = own_split(&c.extra);
     drop_unreadable(&mut w, pp, losses);
     let mut id = take_str(&mut w, "id");
     if let Field::Value(s) = &id {
-        if !s.starts_with("fc") {
-            losses.dropped(
-                format!("{pp}/extra"),
-                format!("item id {s:?}"),
-                "function_call item ids must begin with \"fc\" (the pairing id is call_id)",
-            );
+        if !s.starts_with(prefix) {
+            losses.dropped(format!("{pp}/extra"), format!("item id {s:?}"), why);
             id = Field::Absent;
         }
     }
@@ -938,45 +941,43 @@ fn encode_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> Funct
     let call_id = c.id.clone().unwrap_or_default();
     if kind == Kind::Response {
         if id.is_absent() && !listed(&pv, "absent", "id") {
-            id = Field::Value(call_placeholder(&call_id));
+            id = Field::Value(placeholder(&call_id));
         }
         if status.is_absent() && !listed(&pv, "absent", "status") {
             status = Field::Value("completed".into());
         }
     }
-    for key in ["type", "call_id", "name", "arguments"] {
+    for key in written {
         w.remove(key);
     }
+    CallItem {
+        id,
+        status,
+        call_id,
+        rest: w,
+    }
+}
+
+fn encode_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> FunctionCall {
+    let why = "function_call item ids must begin with \"fc\" (the pairing id is call_id)";
+    let written = ["type", "call_id", "name", "arguments"];
+    let item = call_item(pp, c, kind, ("fc", why), call_placeholder, written, losses);
     FunctionCall {
         kind: "function_call".into(),
-        id,
-        call_id: Field::Value(call_id),
+        id: item.id,
+        call_id: Field::Value(item.call_id),
         name: c.name.clone(),
         arguments: c.arguments_text(),
-        status,
-        extra: w,
+        status: item.status,
+        extra: item.rest,
     }
 }
 
 /// A call of a custom tool: its input is the text of the canonical `{"input": <text>}`.
 fn encode_custom_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -> CustomToolCall {
-    losses.foreign_extra(&c.extra, ID, pp);
-    let (mut w, pv) = own_split(&c.extra);
-    drop_unreadable(&mut w, pp, losses);
-    let mut id = take_str(&mut w, "id");
-    let mut status = take_str(&mut w, "status");
-    let call_id = c.id.clone().unwrap_or_default();
-    if kind == Kind::Response {
-        if id.is_absent() && !listed(&pv, "absent", "id") {
-            id = Field::Value(custom_placeholder(&call_id));
-        }
-        if status.is_absent() && !listed(&pv, "absent", "status") {
-            status = Field::Value("completed".into());
-        }
-    }
-    for key in ["type", "call_id", "name", "input"] {
-        w.remove(key);
-    }
+    // Any id is taken: the empty prefix matches every one.
+    let written = ["type", "call_id", "name", "input"];
+    let item = call_item(pp, c, kind, ("", ""), custom_placeholder, written, losses);
     let input = match c.arguments.as_object() {
         Some(o) if o.len() == 1 && c.arguments_raw.is_none() => {
             o.get("input").and_then(Value::as_str).map(str::to_string)
@@ -993,12 +994,12 @@ fn encode_custom_call(pp: &str, c: &ToolCall, kind: Kind, losses: &mut Losses) -
     });
     CustomToolCall {
         kind: "custom_tool_call".into(),
-        id,
-        call_id,
+        id: item.id,
+        call_id: item.call_id,
         name: c.name.clone(),
         input,
-        status,
-        extra: w,
+        status: item.status,
+        extra: item.rest,
     }
 }
 
@@ -1010,8 +1011,8 @@ fn decode_custom_call(f: CustomToolCall, kind: Kind) -> ToolCall {
         serde_json::json!({ "input": f.input }),
     );
     let mut w = Obj::new();
-    put_field(&mut w, "id", &f.id);
-    put_field(&mut w, "status", &f.status);
+    Keep(&mut w).field("id", &f.id);
+    Keep(&mut w).field("status", &f.status);
     w.extend(f.extra);
     let mut pv = Obj::new();
     if kind == Kind::Response {
@@ -1180,11 +1181,11 @@ pub fn decode_request(doc: Request) -> Result<(Exchange, Vec<Loss>), DecodeError
         }
         Field::Absent => {}
     }
-    keep_null(&doc.max_output_tokens, "max_output_tokens", &mut extra);
+    Keep(&mut extra).null("max_output_tokens", &doc.max_output_tokens);
     x.options.max_tokens = doc.max_output_tokens.into_value();
     x.options.temperature = number_in(doc.temperature, "temperature", &mut extra, &mut private);
     x.options.top_p = number_in(doc.top_p, "top_p", &mut extra, &mut private);
-    keep_null(&doc.parallel_tool_calls, "parallel_tool_calls", &mut extra);
+    Keep(&mut extra).null("parallel_tool_calls", &doc.parallel_tool_calls);
     x.parallel_tool_calls = doc.parallel_tool_calls.into_value();
 
     match doc.tools {
@@ -1258,8 +1259,8 @@ pub fn decode_request(doc: Request) -> Result<(Exchange, Vec<Loss>), DecodeError
 fn decode_tool(f: FunctionTool) -> Tool {
     let mut extra = f.extra;
     let mut private = Obj::new();
-    keep_null(&f.description, "description", &mut extra);
-    keep_null(&f.output_schema, "output_schema", &mut extra);
+    Keep(&mut extra).null("description", &f.description);
+    Keep(&mut extra).null("output_schema", &f.output_schema);
     let input_schema = match f.parameters {
         Field::Value(v) => v,
         Field::Null => Value::Null,
@@ -1622,11 +1623,11 @@ fn decode_call(f: FunctionCall, kind: Kind, pp: &str, losses: &mut Losses) -> To
     }
     let mut c = ToolCall::from_text(call_id.clone(), f.name, &f.arguments);
     let mut w = Obj::new();
-    put_field(&mut w, "id", &f.id);
+    Keep(&mut w).field("id", &f.id);
     if matches!(f.call_id, Field::Null) {
         w.insert("call_id".into(), Value::Null);
     }
-    put_field(&mut w, "status", &f.status);
+    Keep(&mut w).field("status", &f.status);
     w.extend(f.extra);
     let mut pv = Obj::new();
     if kind == Kind::Response {
@@ -1646,10 +1647,10 @@ fn decode_call(f: FunctionCall, kind: Kind, pp: &str, losses: &mut Losses) -> To
 
 fn decode_result(o: FunctionCallOutput) -> ToolResult {
     let mut w = Obj::new();
-    put_field(&mut w, "id", &o.id);
-    keep_null(&o.call_id, "call_id", &mut w);
-    keep_null(&o.name, "name", &mut w);
-    put_field(&mut w, "status", &o.status);
+    Keep(&mut w).field("id", &o.id);
+    Keep(&mut w).null("call_id", &o.call_id);
+    Keep(&mut w).null("name", &o.name);
+    Keep(&mut w).field("status", &o.status);
     w.extend(o.extra);
     let content = match o.output {
         Content::Text(s) => ResultContent::Text(s),
@@ -1983,7 +1984,7 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
             x.options.model = Some(m);
         }
         other => {
-            put_field(&mut f, "model", &other);
+            Keep(&mut f).field("model", &other);
             strip(&mut f, &mut pv, "absent", "model", &Value::from(""));
         }
     }
@@ -2003,7 +2004,7 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
         ("tools", doc.tools, Value::Array(Vec::new())),
     ];
     for (key, field, default) in slots {
-        put_field(&mut f, key, &field);
+        Keep(&mut f).field(key, &field);
         strip(&mut f, &mut pv, "absent", key, &default);
     }
     match doc.usage {
@@ -2013,13 +2014,9 @@ pub fn decode_response(doc: Response) -> Result<(Exchange, Vec<Loss>), DecodeErr
                 output_tokens: u.output_tokens,
             });
             let mut stored = Obj::new();
-            put_field(&mut stored, "input_tokens_details", &u.input_tokens_details);
-            put_field(
-                &mut stored,
-                "output_tokens_details",
-                &u.output_tokens_details,
-            );
-            put_field(&mut stored, "total_tokens", &u.total_tokens);
+            Keep(&mut stored).field("input_tokens_details", &u.input_tokens_details);
+            Keep(&mut stored).field("output_tokens_details", &u.output_tokens_details);
+            Keep(&mut stored).field("total_tokens", &u.total_tokens);
             stored.extend(u.extra);
             for (key, default) in usage_defaults(u.input_tokens, u.output_tokens) {
                 strip(&mut stored, &mut pv, "usage_absent", key, &default);

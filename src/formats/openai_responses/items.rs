@@ -505,11 +505,8 @@ pub(super) fn encode_tool_def(k: usize, t: &Tool, losses: &mut Losses) -> Option
         }
         losses.dropped(
             p,
-            format!("{} {} tool", provider_name(&h.provider), h.kind),
-            format!(
-                "run by {} on its servers; the Responses API declares its own tools",
-                provider_name(&h.provider)
-            ),
+            h.what(),
+            h.why_dropped("the Responses API declares its own tools"),
         );
         return None;
     }

@@ -1,254 +1,6 @@
-//! Encoding the canonical model into Chat Completions bodies and decoding them back.
-//!
-//! Every function takes a [`Profile`], so OpenAI-compatible APIs (DeepSeek, Mistral, Cohere,
-//! Ollama) become small variations of the same code rather than copies: the code asks the
-//! profile what the API does and never names a dialect.
-//!
-//! What a pasted document spells in a way the model does not record (a `developer` system
-//! message, `max_tokens` instead of `max_completion_tokens`, `stop` as one string, content as a
-//! one-element array, absent rather than `null` content, …) is remembered in the element's
-//! `extra[ID]`: pure spelling under form-marker keys `_toolscope:<name>` (not compared by the
-//! round-trip check, not reported by other formats), kept provider data that has no field in
-//! the model (response id, other choices, a developer system message as it was) under keys
-//! starting with `toolscope:`. Both are read by the encoder and never emitted; every other key
-//! of `extra[ID]` is a field of the document, emitted verbatim.
-//! Dialect spellings that carry no meaning (Cohere's `tool_plan` text, Mistral's object
-//! arguments and `required` word) are form markers under [`FORM_KEY`], which the round-trip
-//! check ignores.
+//! Model → Chat Completions documents.
 
-use super::profile::{ObjectArguments, Profile, Strict, MAX_COMPLETION_TOKENS, MAX_TOKENS};
-use super::reasoning::{self, Spelling};
-use super::wire::{self, Content, ContentPart, Field, Fields, NamedToolChoice, TextPart};
-use crate::formats::json::escape;
-use crate::formats::shared;
-use crate::formats::sniff::Node;
-use crate::formats::{DecodeError, Kind};
-use crate::model::{
-    empty_object_schema, is_form_key, settle_ids, Block, ChoiceMode, Exchange, Extra, Loss, Losses,
-    Message, OpaqueKind, Part, Reasoning, ResultContent, Role, StopReason, Tool, ToolCall,
-    ToolChoice, ToolResult, Usage, FORM_KEY,
-};
-use crate::text::Ptr;
-use serde::Serialize;
-use serde_json::Value;
-use std::borrow::Cow;
-use std::collections::HashMap;
-
-/// Response id sent when the exchange has none; read back as none.
-pub const PLACEHOLDER_ID: &str = "chatcmpl-toolscope";
-const OBJECT: &str = "chat.completion";
-
-/// Prefix of the bookkeeping keys in `extra[ID]`: read by the encoder, never emitted.
-const META: &str = "toolscope:";
-/// Exchange: the leading system message as it was, when it was not `{"role": "system",
-/// "content": "<text>"}`.
-const M_SYSTEM: &str = "toolscope:system";
-/// Exchange: which field the token limit came in.
-const M_MAX_TOKENS: &str = "_toolscope:max_tokens_field";
-/// Exchange: `stop` was one string.
-const M_STOP_STRING: &str = "_toolscope:stop_string";
-/// Exchange: tool_choice used the `allowed_tools` form where a shorter one exists.
-const M_ALLOWED_TOOLS: &str = "_toolscope:allowed_tools";
-/// Exchange: tools of other kinds (custom), as `{"index", "tool"}`.
-const M_OTHER_TOOLS: &str = "toolscope:other_tools";
-/// Tool, tool call: unknown fields of the inner `function` object.
-const M_FUNCTION: &str = "toolscope:function";
-/// Tool: `parameters` was left out.
-const M_NO_PARAMETERS: &str = "_toolscope:no_parameters";
-/// Tool: `"type": "function"` was left out (kept only by the dialects that accept that).
-const M_NO_TYPE: &str = "_toolscope:no_type";
-/// User message: it was a `system`/`developer` message inside the conversation.
-const M_ROLE: &str = "toolscope:role";
-/// Message: content was an array where a string or null is the default (`array`), or left
-/// out (`omitted`).
-const M_CONTENT: &str = "_toolscope:content";
-/// Tool result: the tool message carried `name` (some compatible APIs want it).
-const M_NAME: &str = "_toolscope:name";
-/// Response message: top-level response fields (`id`, `created`, `system_fingerprint`, …).
-const M_RESPONSE: &str = "toolscope:response";
-/// Response message: fields of the choice (`index`, `logprobs`, …).
-const M_CHOICE: &str = "toolscope:choice";
-/// Response message: usage details (`prompt_tokens_details`, …).
-const M_USAGE: &str = "toolscope:usage";
-/// Response message: the choices after the first, as they were.
-const M_CHOICES: &str = "toolscope:choices";
-/// Exchange (request) or response message: the document's own model, when its name belongs
-/// to another provider's family (Gemini's and other OpenAI-compatible endpoints serve them):
-/// kept while the model is unchanged.
-const M_OWN_MODEL: &str = "_toolscope:model";
-/// Response message: fields the encoder emits by default that the document left out.
-const M_OMIT: &str = "_toolscope:omit";
-
-// ---------------------------------------------------------------------------------------------
-// Shared helpers
-
-/// Whether a model takes reasoning settings: OpenAI's older chat models (`gpt-4*`, `gpt-3.5`,
-/// `chatgpt-4o`) reject `reasoning_effort`; every other name may be a reasoning model.
-fn reasons(model: &str) -> bool {
-    let m = model.to_ascii_lowercase();
-    !["gpt-4", "gpt-3.5", "chatgpt-4o"]
-        .iter()
-        .any(|p| m.starts_with(p))
-}
-
-/// True for a thinking content item (Mistral, Cohere): reasoning, not text.
-fn is_thinking(c: &ContentPart) -> bool {
-    matches!(c, ContentPart::Other(v) if v.get("type").and_then(Value::as_str) == Some("thinking"))
-}
-
-/// The element's own map in `extra`.
-fn own<'a>(extra: &'a Extra, id: &str) -> Option<&'a Fields> {
-    extra.get(id)
-}
-
-/// One bookkeeping value of the element.
-fn meta<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a Value> {
-    own(extra, id)?.get(key)
-}
-
-fn meta_str<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a str> {
-    meta(extra, id, key).and_then(Value::as_str)
-}
-
-/// A spelling note stored as a string (`extra[ID][key]`, a form key).
-fn form_str<'a>(extra: &'a Extra, id: &str, key: &str) -> Option<&'a str> {
-    meta_str(extra, id, key)
-}
-
-/// Remember a document's model named for another family (see [`M_OWN_MODEL`]).
-fn note_own_model(d: &dyn Profile, model: Option<&str>, fields: &mut Fields) {
-    if let Some(m) = model.filter(|m| !d.family().accepts(m) && !m.trim().is_empty()) {
-        fields.insert(M_OWN_MODEL.into(), Value::String(m.to_string()));
-    }
-}
-
-fn meta_flag(extra: &Extra, id: &str, key: &str) -> bool {
-    meta(extra, id, key).and_then(Value::as_bool) == Some(true)
-}
-
-/// A form marker (`extra[ID][FORM_KEY][key] == true`): how a document spelled an element.
-fn form_flag(extra: &Extra, id: &str, key: &str) -> bool {
-    meta(extra, id, FORM_KEY)
-        .and_then(|f| f.get(key))
-        .and_then(Value::as_bool)
-        == Some(true)
-}
-
-/// Set a form marker in an element's fields.
-fn set_form(fields: &mut Fields, key: &str) {
-    let form = fields
-        .entry(FORM_KEY.to_string())
-        .or_insert_with(|| Value::Object(Fields::new()));
-    if let Some(o) = form.as_object_mut() {
-        o.insert(key.into(), Value::Bool(true));
-    }
-}
-
-/// Cohere form marker: this text part was the assistant's `tool_plan`.
-const F_TOOL_PLAN: &str = "tool_plan";
-/// Cohere form marker: the assistant message had calls and no `tool_plan`.
-const F_NO_PLAN: &str = "no_tool_plan";
-/// Mistral form marker: the call's arguments were a JSON object.
-const F_ARGS_OBJECT: &str = "arguments_object";
-/// Mistral form marker: tool_choice said `required` rather than `any`.
-const F_REQUIRED: &str = "required_word";
-
-fn meta_map(extra: &Extra, id: &str, key: &str) -> Fields {
-    meta(extra, id, key)
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default()
-}
-
-/// The element's document fields (its own map without bookkeeping keys).
-fn plain(extra: &Extra, id: &str) -> Fields {
-    own(extra, id)
-        .map(|m| {
-            m.iter()
-                .filter(|(k, _)| !k.starts_with(META) && !is_form_key(k))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// `{id: fields}`, or nothing when there are no fields.
-fn extra_of(id: &str, fields: Fields) -> Extra {
-    let mut extra = Extra::new();
-    if !fields.is_empty() {
-        extra.insert(id.to_string(), fields);
-    }
-    extra
-}
-
-/// Pointer for a loss about the element's own fields in `extra`: the map itself, or the whole
-/// `extra` when it holds nothing else (it disappears from the exchange when emptied).
-fn own_pointer(extra: &Extra, id: &str, owner: impl std::fmt::Display) -> String {
-    if extra.keys().all(|k| k == id) {
-        format!("{owner}/extra")
-    } else {
-        extra_pointer(owner, id)
-    }
-}
-
-fn extra_pointer(pointer: impl std::fmt::Display, id: &str) -> String {
-    format!("{pointer}/extra/{}", escape(id))
-}
-
-/// Move a field that does not belong to a message's role back among its unknown fields, so it
-/// is emitted again as it was.
-fn spill<T: Serialize>(extra: &mut Fields, key: &str, field: Field<T>) {
-    match field {
-        Field::Absent => {}
-        Field::Null => {
-            extra.insert(key.into(), Value::Null);
-        }
-        Field::Value(v) => {
-            extra.insert(key.into(), serde_json::to_value(v).unwrap_or(Value::Null));
-        }
-    }
-}
-
-/// The value of a field; `null` is kept among the unknown fields (emitted again when the model
-/// leaves the field unset).
-fn take<T>(field: Field<T>, key: &str, extra: &mut Fields) -> Option<T> {
-    match field {
-        Field::Absent => None,
-        Field::Null => {
-            extra.insert(key.into(), Value::Null);
-            None
-        }
-        Field::Value(v) => Some(v),
-    }
-}
-
-/// The text of a system or developer message: its string, or its text parts joined.
-fn instruction_text(content: &Content) -> String {
-    match content {
-        Content::Text(s) => s.clone(),
-        Content::Parts(parts) => parts
-            .iter()
-            .filter_map(|p| match p {
-                ContentPart::Text(t) => Some(t.text.as_str()),
-                ContentPart::Other(_) => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-    }
-}
-
-/// Losses for parts whose decoded position differs from their position in the model (texts go
-/// before calls, dropped parts shift the ones after them). `order` lists the model indices of
-/// the parts in the order they are emitted.
-fn check_order(order: &[usize], pointer: impl std::fmt::Display, losses: &mut Losses) {
-    if order.iter().enumerate().any(|(pos, &j)| pos != j) {
-        losses.rewritten(
-            format!("{pointer}/parts"),
-            "order of the parts",
-            "Chat Completions puts a message's text before its tool calls, and dropped parts shift the rest",
-        );
-    }
-}
+use super::*;
 
 // ---------------------------------------------------------------------------------------------
 // Encoding
@@ -393,7 +145,7 @@ impl Enc {
     /// Report the bookkeeping keys of `extra` that did not shape the output: decoding the
     /// output would not bring them back.
     fn unused_meta(&mut self, extra: &Extra, owner: impl std::fmt::Display, used: &[&str]) {
-        let Some(map) = own(extra, self.id) else {
+        let Some(map) = Own::of(extra, self.id).map() else {
             return;
         };
         for k in map.keys() {
@@ -440,7 +192,7 @@ impl Enc {
         let model = x.options.model.as_deref()?;
         let remembered = std::iter::once(&x.extra)
             .chain(x.messages.first().map(|m| &m.extra))
-            .any(|e| form_str(e, self.id, M_OWN_MODEL) == Some(model));
+            .any(|e| Own::of(e, self.id).str(M_OWN_MODEL) == Some(model));
         remembered.then(|| model.to_string())
     }
 
@@ -562,7 +314,7 @@ impl Enc {
         let provider = self.d.provider();
         let spelling = match (
             self.d.reasoning_option(&self.model),
-            form_str(extra, self.id, reasoning::F_OPTIONS),
+            Own::of(extra, self.id).str(reasoning::F_OPTIONS),
         ) {
             (Some(O::Effort | O::OpenRouter), Some("reasoning_effort")) => Some(O::Effort),
             (Some(O::Effort | O::OpenRouter), Some("reasoning")) => Some(O::OpenRouter),
@@ -619,7 +371,11 @@ impl Enc {
         if let Some((_, j)) = out.signature.take() {
             self.losses.reasoning(
                 format!("{}/opaque", list.index(j)),
-                "Gemini thought signature",
+                format!(
+                    "{} {}",
+                    crate::model::provider_name(reasoning::signature_issuer()),
+                    OpaqueKind::ThoughtSignature.label()
+                ),
                 format!(
                     "{} carries a thought signature only on a tool call",
                     self.d.provider()
@@ -661,7 +417,9 @@ impl Enc {
         if out.details.is_empty() {
             return;
         }
-        if form_flag(&m.extra, self.id, reasoning::F_MIRROR) && !fields.contains_key("reasoning") {
+        if Own::of(&m.extra, self.id).form_flag(reasoning::F_MIRROR)
+            && !fields.contains_key("reasoning")
+        {
             let texts: String = out
                 .details
                 .iter()
@@ -692,7 +450,8 @@ impl Enc {
 
     /// The leading system message: as it was pasted (role, name, …) with the current text.
     fn system(&mut self, x: &Exchange, text: &str) -> wire::Message {
-        let stashed = meta(&x.extra, self.id, M_SYSTEM)
+        let stashed = Own::of(&x.extra, self.id)
+            .get(M_SYSTEM)
             .and_then(|v| serde_json::from_value::<wire::Message>(v.clone()).ok())
             .filter(|m| matches!(m.role, wire::Role::System | wire::Role::Developer));
         let Some(mut msg) = stashed else {
@@ -799,7 +558,7 @@ impl Enc {
         }
         check_order(&order, p, &mut self.losses);
         let mut used = Vec::new();
-        let mut role = match meta_str(&m.extra, id, M_ROLE) {
+        let mut role = match Own::of(&m.extra, id).str(M_ROLE) {
             Some("system") => wire::Role::System,
             Some("developer") => wire::Role::Developer,
             _ => wire::Role::User,
@@ -823,7 +582,7 @@ impl Enc {
             [ContentPart::Text(t)] => t.extra.is_empty(),
             _ => false,
         };
-        let array = meta_str(&m.extra, id, M_CONTENT) == Some("array");
+        let array = Own::of(&m.extra, id).str(M_CONTENT) == Some("array");
         if array && short {
             used.push(M_CONTENT);
         }
@@ -949,7 +708,7 @@ impl Enc {
         check_order(&order, p, &mut self.losses);
         // The tool plan goes first: out of the content.
         texts.retain(|(j, _)| plan_at != Some(*j));
-        let form = meta_str(&m.extra, id, M_CONTENT);
+        let form = Own::of(&m.extra, id).str(M_CONTENT);
         let mut used = Vec::new();
         let content = match kind {
             Kind::Request => {
@@ -1027,11 +786,11 @@ impl Enc {
                 _ => None,
             })
         };
-        if let Some((j, _)) = texts().find(|(_, e)| form_flag(e, self.id, F_TOOL_PLAN)) {
+        if let Some((j, _)) = texts().find(|(_, e)| Own::of(e, self.id).form_flag(F_TOOL_PLAN)) {
             return Some(j);
         }
         let has_calls = m.tool_calls().next().is_some();
-        if !has_calls || form_flag(&m.extra, self.id, F_NO_PLAN) {
+        if !has_calls || Own::of(&m.extra, self.id).form_flag(F_NO_PLAN) {
             return None;
         }
         texts().next().map(|(j, _)| j)
@@ -1124,7 +883,7 @@ impl Enc {
             ObjectArguments::Always => true,
             ObjectArguments::Kept => {
                 let fits = c.arguments_raw.is_none() && c.arguments.is_object();
-                let marked = form_flag(&c.extra, id, F_ARGS_OBJECT);
+                let marked = Own::of(&c.extra, id).form_flag(F_ARGS_OBJECT);
                 if marked && !fits {
                     self.losses.rewritten(
                         format!("{pointer}/arguments"),
@@ -1158,7 +917,7 @@ impl Enc {
         };
         function.extra = self.merge(
             &function,
-            meta_map(&c.extra, id, M_FUNCTION),
+            Own::of(&c.extra, id).object(M_FUNCTION),
             &c.extra,
             pointer,
         );
@@ -1267,7 +1026,7 @@ impl Enc {
                     fields.insert(field.into(), Value::String(name));
                 }
             } else if let Some(name) = &r.name {
-                if meta_flag(&r.extra, id, M_NAME) {
+                if Own::of(&r.extra, id).flag(M_NAME) {
                     used.push(M_NAME);
                     fields.insert("name".into(), Value::String(name.clone()));
                 } else {
@@ -1292,7 +1051,10 @@ impl Enc {
     /// Fields of a canonical tool message: results are separate messages, so there is no
     /// place for them.
     fn message_fields_dropped(&mut self, m: &Message, p: &Ptr) {
-        if own(&m.extra, self.id).is_some_and(|f| !f.is_empty()) {
+        if Own::of(&m.extra, self.id)
+            .map()
+            .is_some_and(|f| !f.is_empty())
+        {
             self.losses.dropped(
                 own_pointer(&m.extra, self.id, p),
                 "fields of the tool message",
@@ -1421,16 +1183,8 @@ impl Enc {
                 // Never sent as a function: the model would call a tool nobody runs.
                 self.losses.dropped(
                     p,
-                    format!(
-                        "{} {} tool",
-                        crate::model::provider_name(&h.provider),
-                        h.kind
-                    ),
-                    format!(
-                        "run by {} on its servers; {} has no such tool",
-                        crate::model::provider_name(&h.provider),
-                        self.d.provider()
-                    ),
+                    h.what(),
+                    h.why_dropped(&format!("{} has no such tool", self.d.provider())),
                 );
                 continue;
             }
@@ -1459,9 +1213,10 @@ impl Enc {
                 );
             }
             let mut used = vec![M_FUNCTION];
-            let no_type = self.d.quirks().tool_type_optional && meta_flag(&t.extra, id, M_NO_TYPE);
-            let no_parameters =
-                meta_flag(&t.extra, id, M_NO_PARAMETERS) && t.input_schema == empty_object_schema();
+            let no_type =
+                self.d.quirks().tool_type_optional && Own::of(&t.extra, id).flag(M_NO_TYPE);
+            let no_parameters = Own::of(&t.extra, id).flag(M_NO_PARAMETERS)
+                && t.input_schema == empty_object_schema();
             if no_parameters {
                 used.push(M_NO_PARAMETERS);
             }
@@ -1496,8 +1251,12 @@ impl Enc {
                 }
                 _ => {}
             }
-            function.extra =
-                self.merge(&function, meta_map(&t.extra, id, M_FUNCTION), &t.extra, &p);
+            function.extra = self.merge(
+                &function,
+                Own::of(&t.extra, id).object(M_FUNCTION),
+                &t.extra,
+                &p,
+            );
             let mut tool = wire::FunctionTool {
                 kind: (!no_type).then_some(wire::FunctionTag::Function),
                 function,
@@ -1506,7 +1265,10 @@ impl Enc {
             tool.extra = self.merge(&tool, plain(&t.extra, id), &t.extra, &p);
             out.push(wire::ToolDef::Function(tool));
         }
-        if let Some(others) = meta(&x.extra, id, M_OTHER_TOOLS).and_then(Value::as_array) {
+        if let Some(others) = Own::of(&x.extra, id)
+            .get(M_OTHER_TOOLS)
+            .and_then(Value::as_array)
+        {
             for other in others {
                 let index = other
                     .get("index")
@@ -1548,7 +1310,7 @@ impl Enc {
             return (Field::Absent, false);
         }
         let allowed_form =
-            self.d.choices().allowed_tools && meta_flag(&x.extra, self.id, M_ALLOWED_TOOLS);
+            self.d.choices().allowed_tools && Own::of(&x.extra, self.id).flag(M_ALLOWED_TOOLS);
         let mut mode = tc.mode;
         if mode == ChoiceMode::Validated {
             self.losses
@@ -1574,7 +1336,7 @@ impl Enc {
         let mut word = word.to_string();
         if self.d.quirks().required_alias
             && mode == ChoiceMode::Required
-            && form_flag(&x.extra, self.id, F_REQUIRED)
+            && Own::of(&x.extra, self.id).form_flag(F_REQUIRED)
         {
             word = "required".into();
         }
@@ -1649,7 +1411,7 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
     let id = e.id;
     let x = e.prepare_ids(x);
     e.model = e.target_model(&x);
-    let extra = super::super::shared::adopt_common(&x.extra, id, &mut e.losses);
+    let extra = shared::adopt_common(&x.extra, id, &mut e.losses);
     e.losses.foreign_extra(&extra, id, "");
     let mut used = Vec::new();
     if x.system.is_some() {
@@ -1671,7 +1433,7 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
         ..wire::Request::default()
     };
     if let Some(n) = x.options.max_tokens {
-        let field = match meta_str(&extra, id, M_MAX_TOKENS) {
+        let field = match Own::of(&extra, id).str(M_MAX_TOKENS) {
             Some(f @ (MAX_TOKENS | MAX_COMPLETION_TOKENS)) if f != d.max_tokens_field() => {
                 used.push(M_MAX_TOKENS);
                 f
@@ -1686,7 +1448,7 @@ pub fn encode_request(x: &Exchange, d: &'static dyn Profile) -> (wire::Request, 
     }
     req.stop = match x.options.stop.as_slice() {
         [] => Field::Absent,
-        [one] if meta_flag(&extra, id, M_STOP_STRING) => {
+        [one] if Own::of(&extra, id).flag(M_STOP_STRING) => {
             used.push(M_STOP_STRING);
             Field::Value(wire::Stop::One(one.clone()))
         }
@@ -1746,7 +1508,8 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
     }
     e.unused_meta(&m.extra, p, &used);
 
-    let omit: Vec<&str> = meta(&m.extra, id, M_OMIT)
+    let omit: Vec<&str> = Own::of(&m.extra, id)
+        .get(M_OMIT)
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
@@ -1799,7 +1562,7 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
         },
     };
 
-    let mut choice_fields = meta_map(&m.extra, id, M_CHOICE);
+    let mut choice_fields = Own::of(&m.extra, id).object(M_CHOICE);
     let index = choice_fields.remove("index");
     let logprobs = choice_fields.remove("logprobs");
     let mut choice = wire::Choice {
@@ -1819,12 +1582,15 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
     };
     choice.extra = e.merge(&choice, choice_fields, &m.extra, p);
 
-    let mut top = meta_map(&m.extra, id, M_RESPONSE);
+    let mut top = Own::of(&m.extra, id).object(M_RESPONSE);
     let response_id = top.remove("id");
     let object = top.remove("object");
     let created = top.remove("created");
     let mut choices = vec![choice];
-    if let Some(rest) = meta(&m.extra, id, M_CHOICES).and_then(Value::as_array) {
+    if let Some(rest) = Own::of(&m.extra, id)
+        .get(M_CHOICES)
+        .and_then(Value::as_array)
+    {
         choices.extend(
             rest.iter()
                 .filter_map(|c| serde_json::from_value::<wire::Choice>(c.clone()).ok()),
@@ -1865,7 +1631,7 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
                 prompt_tokens: u.input_tokens,
                 completion_tokens: u.output_tokens,
                 total_tokens: Some(u.input_tokens.saturating_add(u.output_tokens)),
-                extra: meta_map(&m.extra, id, M_USAGE),
+                extra: Own::of(&m.extra, id).object(M_USAGE),
             }),
             None => Field::Absent,
         },
@@ -1873,852 +1639,4 @@ pub fn encode_response(x: &Exchange, d: &'static dyn Profile) -> (wire::Response
     };
     r.extra = e.merge(&r, top, &m.extra, p);
     (r, e.losses.into_vec())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decoding
-
-struct Dec {
-    d: &'static dyn Profile,
-    id: &'static str,
-    losses: Losses,
-}
-
-impl Dec {
-    fn new(d: &'static dyn Profile) -> Self {
-        Dec {
-            d,
-            id: d.id(),
-            losses: Losses::new(),
-        }
-    }
-
-    fn error(&self, pointer: impl Into<String>, message: impl Into<String>) -> DecodeError {
-        DecodeError::at(self.id, pointer, message)
-    }
-
-    /// Content parts → model parts, and whether the array form must be remembered (the
-    /// encoder would otherwise send a string, or null/"" for no parts).
-    fn parts(&self, content: Content) -> (Vec<Part>, bool) {
-        match content {
-            Content::Text(s) => (vec![Part::text(s)], false),
-            Content::Parts(items) => {
-                let parts: Vec<Part> = items
-                    .into_iter()
-                    .map(|p| match p {
-                        ContentPart::Text(t) => Part::Text {
-                            text: t.text,
-                            extra: extra_of(self.id, t.extra),
-                        },
-                        ContentPart::Other(value) => Part::Raw {
-                            format: self.id.to_string(),
-                            value,
-                        },
-                    })
-                    .collect();
-                let array = match parts.as_slice() {
-                    [] => true,
-                    [Part::Text { extra, .. }] => extra.is_empty(),
-                    _ => false,
-                };
-                (parts, array)
-            }
-        }
-    }
-
-    fn tool(&mut self, f: wire::FunctionDef, outer: Fields, k: usize) -> Tool {
-        let mut inner = f.extra;
-        let mut meta = Fields::new();
-        let description = take(f.description, "description", &mut inner);
-        let strict = take(f.strict, "strict", &mut inner);
-        let input_schema = match f.parameters {
-            Field::Value(v) => v,
-            Field::Absent => {
-                meta.insert(M_NO_PARAMETERS.into(), Value::Bool(true));
-                empty_object_schema()
-            }
-            Field::Null => {
-                self.losses.rewritten(
-                    format!("/tools/{k}/input_schema"),
-                    "parameters null",
-                    "read as a function without parameters",
-                );
-                meta.insert(M_NO_PARAMETERS.into(), Value::Bool(true));
-                empty_object_schema()
-            }
-        };
-        let mut fields = outer;
-        if !inner.is_empty() {
-            fields.insert(M_FUNCTION.into(), Value::Object(inner));
-        }
-        fields.extend(meta);
-        Tool {
-            name: f.name,
-            description,
-            input_schema,
-            strict,
-            output_schema: None,
-            annotations: None,
-            hosted: None,
-            custom: None,
-            extra: extra_of(self.id, fields),
-        }
-    }
-
-    fn choice(
-        &mut self,
-        tc: wire::ToolChoice,
-        x: &mut Exchange,
-        extra: &mut Fields,
-        meta: &mut Fields,
-    ) {
-        let keep = |dec: &mut Dec, extra: &mut Fields, tc: &wire::ToolChoice| {
-            let v = serde_json::to_value(tc).unwrap_or(Value::Null);
-            dec.losses.dropped(
-                "/tool_choice",
-                format!("tool_choice {v}"),
-                format!("the model has no such choice; kept only for {}", dec.id),
-            );
-            extra.insert("tool_choice".into(), v);
-        };
-        match &tc {
-            wire::ToolChoice::Mode(word) => match self.d.mode_from_wire(word) {
-                Some(mode) => {
-                    if self.d.quirks().required_alias && word == "required" {
-                        set_form(meta, F_REQUIRED);
-                    }
-                    x.tool_choice = Some(ToolChoice::mode(mode))
-                }
-                None => keep(self, extra, &tc),
-            },
-            wire::ToolChoice::Named(_) if !self.d.choices().named => keep(self, extra, &tc),
-            wire::ToolChoice::Allowed(_) if !self.d.choices().allowed_tools => {
-                keep(self, extra, &tc)
-            }
-            wire::ToolChoice::Named(n) => {
-                x.tool_choice = Some(ToolChoice::force(n.function.name.clone()))
-            }
-            wire::ToolChoice::Allowed(a) => {
-                match self.d.mode_from_wire(&a.allowed_tools.mode) {
-                    Some(mode @ (ChoiceMode::Auto | ChoiceMode::Required)) => {
-                        let tools: Vec<String> = a
-                            .allowed_tools
-                            .tools
-                            .iter()
-                            .map(|t| t.function.name.clone())
-                            .collect();
-                        // Forms a shorter spelling exists for: remember this one.
-                        if tools.is_empty() || (mode == ChoiceMode::Required && tools.len() == 1) {
-                            meta.insert(M_ALLOWED_TOOLS.into(), Value::Bool(true));
-                        }
-                        x.tool_choice = Some(ToolChoice { mode, tools });
-                    }
-                    _ => keep(self, extra, &tc),
-                }
-            }
-            wire::ToolChoice::Other(_) => keep(self, extra, &tc),
-        }
-    }
-
-    fn deprecated_choice(&mut self, fc: wire::FunctionCallChoice, x: &mut Exchange) -> bool {
-        let choice = match &fc {
-            wire::FunctionCallChoice::Mode(w) if w == "none" => ToolChoice::mode(ChoiceMode::None),
-            wire::FunctionCallChoice::Mode(w) if w == "auto" => ToolChoice::mode(ChoiceMode::Auto),
-            wire::FunctionCallChoice::Named(n) => ToolChoice::force(n.name.clone()),
-            _ => return false,
-        };
-        x.tool_choice = Some(choice);
-        self.losses.rewritten(
-            "/tool_choice",
-            "deprecated function_call",
-            "imported as tool_choice; sent back as tool_choice",
-        );
-        true
-    }
-
-    fn messages(
-        &mut self,
-        msgs: Vec<wire::Message>,
-        x: &mut Exchange,
-        meta: &mut Fields,
-    ) -> Result<(), DecodeError> {
-        x.messages.reserve(msgs.len());
-        let mut iter = msgs.into_iter().enumerate().peekable();
-        if let Some((k, m)) =
-            iter.next_if(|(_, m)| matches!(m.role, wire::Role::System | wire::Role::Developer))
-        {
-            let text = match &m.content {
-                Field::Value(c) => instruction_text(c),
-                _ => {
-                    return Err(
-                        self.error(format!("/messages/{k}"), "a system message needs content")
-                    )
-                }
-            };
-            let plain_system = m.role == wire::Role::System
-                && matches!(m.content, Field::Value(Content::Text(_)))
-                && m.tool_call_id.is_none()
-                && m.tool_calls.is_absent()
-                && m.function_call.is_absent()
-                && m.extra.is_empty();
-            if !plain_system {
-                // A string is the model's system prompt itself; only parts are a spelling.
-                let mut stash = serde_json::to_value(&m).unwrap_or(Value::Null);
-                if let (Field::Value(Content::Text(_)), Some(o)) =
-                    (&m.content, stash.as_object_mut())
-                {
-                    o.remove("content");
-                }
-                meta.insert(M_SYSTEM.into(), stash);
-            }
-            x.system = Some(text);
-        }
-        let mut in_block = false;
-        let mut pending: Option<Message> = None;
-        let messages = Ptr::ROOT.key("messages");
-        for (k, m) in iter {
-            let wp = messages.index(k);
-            let is_result = matches!(m.role, wire::Role::Tool | wire::Role::Function);
-            if !is_result {
-                x.messages.extend(pending.take());
-            }
-            let i = x.messages.len();
-            match m.role {
-                wire::Role::System | wire::Role::Developer | wire::Role::User => {
-                    x.messages.push(self.user(m, i, &wp)?);
-                    in_block = false;
-                }
-                wire::Role::Assistant => {
-                    let (msg, calls) = self.assistant(m, i);
-                    x.messages.push(msg);
-                    in_block = calls;
-                }
-                wire::Role::Tool | wire::Role::Function => {
-                    if !in_block {
-                        return Err(self.error(
-                            wp.to_string(),
-                            "a tool message must follow an assistant message with tool_calls",
-                        ));
-                    }
-                    let msg = pending.get_or_insert_with(|| Message::new(Role::Tool, Vec::new()));
-                    let at = messages.index(i);
-                    let parts = at.key("parts");
-                    let pp = parts.index(msg.parts.len());
-                    msg.parts.push(Part::ToolResult(self.result(m, &pp, &wp)?));
-                }
-            }
-        }
-        x.messages.extend(pending.take());
-        Ok(())
-    }
-
-    /// A user message, or a system/developer message after the first turn (the model has one
-    /// system prompt, so it becomes a user message that remembers its role).
-    fn user(&mut self, m: wire::Message, i: usize, wp: &Ptr) -> Result<Message, DecodeError> {
-        let mut fields = m.extra;
-        if let Some(v) = m.tool_call_id {
-            fields.insert("tool_call_id".into(), Value::String(v));
-        }
-        spill(&mut fields, "tool_calls", m.tool_calls);
-        spill(&mut fields, "function_call", m.function_call);
-        let content = match m.content {
-            Field::Value(c) => c,
-            Field::Null => {
-                return Err(self.error(format!("{wp}/content"), "content must not be null"))
-            }
-            Field::Absent => return Err(self.error(wp.to_string(), "a message needs content")),
-        };
-        let (parts, array) = self.parts(content);
-        if array {
-            fields.insert(M_CONTENT.into(), Value::String("array".into()));
-        }
-        let role = match m.role {
-            wire::Role::System => Some("system"),
-            wire::Role::Developer => Some("developer"),
-            _ => None,
-        };
-        if let Some(role) = role {
-            self.losses.rewritten(
-                format!("/messages/{i}/role"),
-                format!("{role} message inside the conversation"),
-                format!(
-                    "the model has one system prompt; read as a user message (sent back as {role} to {})",
-                    self.d.provider()
-                ),
-            );
-            fields.insert(M_ROLE.into(), Value::String(role.into()));
-        }
-        let mut msg = Message::new(Role::User, parts);
-        msg.extra = extra_of(self.id, fields);
-        Ok(msg)
-    }
-
-    /// An assistant message, and whether it carries calls.
-    fn assistant(&mut self, m: wire::Message, i: usize) -> (Message, bool) {
-        let id = self.id;
-        let mut fields = m.extra;
-        if let Some(v) = m.tool_call_id {
-            fields.insert("tool_call_id".into(), Value::String(v));
-        }
-        let mut parts: Vec<Part> = reasoning::take_fields(self.d, &mut fields)
-            .into_iter()
-            .map(Part::Reasoning)
-            .collect();
-        let has_plan = match fields.remove("tool_plan") {
-            Some(Value::String(plan)) if self.d.quirks().tool_plan => {
-                let mut own = Fields::new();
-                set_form(&mut own, F_TOOL_PLAN);
-                parts.push(Part::Text {
-                    text: plan,
-                    extra: extra_of(id, own),
-                });
-                true
-            }
-            Some(other) => {
-                fields.insert("tool_plan".into(), other);
-                false
-            }
-            None => false,
-        };
-        let omits = self.d.quirks().omits_empty_content;
-        match m.content {
-            Field::Absent if omits => {}
-            Field::Absent => {
-                fields.insert(M_CONTENT.into(), Value::String("omitted".into()));
-            }
-            Field::Null if omits => {
-                fields.insert(M_CONTENT.into(), Value::String("null".into()));
-            }
-            Field::Null => {}
-            // String-content dialects say "" for no text.
-            Field::Value(Content::Text(s)) if s.is_empty() && self.d.quirks().string_content => {}
-            Field::Value(c) => {
-                let (ps, array) = self.parts(c);
-                if array {
-                    fields.insert(M_CONTENT.into(), Value::String("array".into()));
-                }
-                parts.extend(ps.into_iter().map(|p| match p {
-                    Part::Raw { format, value } => match reasoning::chunk(self.d, &value) {
-                        Some(r) => Part::Reasoning(r),
-                        None => Part::Raw { format, value },
-                    },
-                    p => p,
-                }));
-            }
-        }
-        let mut has_calls = false;
-        match m.tool_calls {
-            Field::Absent => {}
-            Field::Null => {
-                fields.insert("tool_calls".into(), Value::Null);
-            }
-            Field::Value(calls) => {
-                if calls.is_empty() {
-                    fields.insert("tool_calls".into(), Value::Array(Vec::new()));
-                }
-                let at = Ptr::ROOT.key("messages");
-                let at = at.index(i);
-                let list = at.key("parts");
-                for call in calls {
-                    let part = match call {
-                        wire::ToolCall::Function(mut fc) => {
-                            if let Some(sig) = reasoning::take_signature(&mut fc.extra) {
-                                parts.push(Part::Reasoning(reasoning::gemini_signature(sig)));
-                            }
-                            let pp = list.index(parts.len());
-                            if fc.kind.is_none() && self.d.quirks().typed_calls {
-                                self.losses.rewritten(
-                                    pp.to_string(),
-                                    "tool call without type",
-                                    "sent back with type function",
-                                );
-                            }
-                            Part::ToolCall(self.call(fc.id, fc.function, fc.extra, &pp))
-                        }
-                        wire::ToolCall::Other(value) => Part::Raw {
-                            format: id.to_string(),
-                            value,
-                        },
-                    };
-                    parts.push(part);
-                    has_calls = true;
-                }
-            }
-        }
-        match m.function_call {
-            Field::Absent => {}
-            Field::Null => {
-                fields.insert("function_call".into(), Value::Null);
-            }
-            Field::Value(fc) if has_calls => {
-                fields.insert(
-                    "function_call".into(),
-                    serde_json::to_value(fc).unwrap_or(Value::Null),
-                );
-            }
-            Field::Value(fc) => {
-                let pp = format!("/messages/{i}/parts/{}", parts.len());
-                self.losses.rewritten(
-                    pp.clone(),
-                    "deprecated function_call",
-                    "imported as a tool call; sent back as tool_calls",
-                );
-                let pp = Ptr::written(&pp);
-                parts.push(Part::ToolCall(self.call(None, fc, Fields::new(), &pp)));
-                has_calls = true;
-            }
-        }
-        if self.d.quirks().tool_plan && has_calls && !has_plan {
-            set_form(&mut fields, F_NO_PLAN);
-        }
-        let mut msg = Message::new(Role::Assistant, parts);
-        msg.extra = extra_of(id, fields);
-        (msg, has_calls)
-    }
-
-    fn call(
-        &mut self,
-        call_id: Option<String>,
-        f: wire::FunctionCall,
-        outer: Fields,
-        pointer: &Ptr,
-    ) -> ToolCall {
-        let mut object_form = false;
-        let mut call = match f.arguments {
-            Value::String(text) => {
-                if text.trim().is_empty() {
-                    self.losses.rewritten(
-                        format!("{pointer}/arguments"),
-                        "empty arguments",
-                        "empty arguments read as {}",
-                    );
-                }
-                ToolCall::from_text(call_id, f.name, &text)
-            }
-            Value::Null => {
-                self.losses.rewritten(
-                    format!("{pointer}/arguments"),
-                    "missing arguments",
-                    "missing arguments read as {}",
-                );
-                ToolCall::from_text(call_id, f.name, "")
-            }
-            value @ Value::Object(_) if self.d.object_arguments() == ObjectArguments::Always => {
-                ToolCall::new(call_id, f.name, value)
-            }
-            value @ Value::Object(_) if self.d.object_arguments() == ObjectArguments::Kept => {
-                object_form = true;
-                ToolCall::new(call_id, f.name, value)
-            }
-            value => {
-                self.losses.rewritten(
-                    format!("{pointer}/arguments"),
-                    "arguments as a JSON value",
-                    format!(
-                        "{} sends arguments as JSON text; sent back as text",
-                        self.d.provider()
-                    ),
-                );
-                ToolCall::new(call_id, f.name, value)
-            }
-        };
-        let mut fields = outer;
-        if !f.extra.is_empty() {
-            fields.insert(M_FUNCTION.into(), Value::Object(f.extra));
-        }
-        if object_form {
-            set_form(&mut fields, F_ARGS_OBJECT);
-        }
-        call.extra = extra_of(self.id, fields);
-        call
-    }
-
-    fn result(
-        &mut self,
-        m: wire::Message,
-        pointer: &Ptr,
-        wp: &Ptr,
-    ) -> Result<ToolResult, DecodeError> {
-        let id = self.id;
-        let mut fields = m.extra;
-        spill(&mut fields, "tool_calls", m.tool_calls);
-        spill(&mut fields, "function_call", m.function_call);
-        if m.role == wire::Role::Function {
-            if let Some(v) = m.tool_call_id {
-                fields.insert("tool_call_id".into(), Value::String(v));
-            }
-            let name = match fields.remove("name") {
-                Some(Value::String(n)) => n,
-                _ => return Err(self.error(wp.to_string(), "a function message needs a name")),
-            };
-            let text = match m.content {
-                Field::Value(Content::Text(s)) => s,
-                Field::Value(Content::Parts(_)) => {
-                    return Err(self.error(
-                        format!("{wp}/content"),
-                        "function message content is a string",
-                    ))
-                }
-                Field::Null | Field::Absent => String::new(),
-            };
-            self.losses.rewritten(
-                pointer.to_string(),
-                "deprecated function message",
-                "imported as a tool result; sent back as a tool message",
-            );
-            let mut r = ToolResult::new(None, ResultContent::Text(text));
-            r.name = Some(name);
-            r.extra = extra_of(id, fields);
-            return Ok(r);
-        }
-        let content = match m.content {
-            Field::Value(Content::Text(s)) => ResultContent::Text(s),
-            Field::Value(Content::Parts(items))
-                if self.d.quirks().document_results && document_data(&items).is_some() =>
-            {
-                ResultContent::Json(document_data(&items).cloned().unwrap_or(Value::Null))
-            }
-            Field::Value(Content::Parts(items)) => ResultContent::Blocks(
-                items
-                    .into_iter()
-                    .map(|p| match p {
-                        ContentPart::Text(t) if t.extra.is_empty() => Block::Text { text: t.text },
-                        ContentPart::Text(t) => Block::Raw {
-                            format: id.to_string(),
-                            value: serde_json::to_value(t).unwrap_or(Value::Null),
-                        },
-                        ContentPart::Other(value) => Block::Raw {
-                            format: id.to_string(),
-                            value,
-                        },
-                    })
-                    .collect(),
-            ),
-            Field::Null => {
-                return Err(self.error(format!("{wp}/content"), "content must not be null"))
-            }
-            Field::Absent => return Err(self.error(wp.to_string(), "a tool message needs content")),
-        };
-        let mut r = ToolResult::new(m.tool_call_id, content);
-        if let Some(field) = self.d.result_name_field() {
-            if let Some(Value::String(name)) = fields.get(field) {
-                r.name = Some(name.clone());
-                fields.remove(field);
-            }
-        } else if let Some(Value::String(name)) = fields.get("name") {
-            r.name = Some(name.clone());
-            fields.remove("name");
-            fields.insert(M_NAME.into(), Value::Bool(true));
-        }
-        r.extra = extra_of(id, fields);
-        Ok(r)
-    }
-}
-
-/// Cohere: the object of a tool result that is one document holding only `data` (how the
-/// encoder sends JSON results).
-fn document_data(items: &[ContentPart]) -> Option<&Value> {
-    let [ContentPart::Other(v)] = items else {
-        return None;
-    };
-    let o = v.as_object()?;
-    let doc = o.get("document")?.as_object()?;
-    let data = doc.get("data")?;
-    (o.len() == 2
-        && o.get("type").and_then(Value::as_str) == Some("document")
-        && doc.len() == 1
-        && data.is_object())
-    .then_some(data)
-}
-
-/// Request body → model.
-pub fn decode_request(
-    doc: wire::Request,
-    d: &'static dyn Profile,
-) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-    let mut dec = Dec::new(d);
-    let mut x = Exchange::default();
-    let mut extra = doc.extra;
-    let mut meta = Fields::new();
-
-    x.options.model = take(doc.model, "model", &mut extra);
-    note_own_model(d, x.options.model.as_deref(), &mut meta);
-    if let Some(field) = reasoning::take_options(&mut extra, &mut x.options.reasoning) {
-        meta.insert(reasoning::F_OPTIONS.into(), Value::String(field.into()));
-    }
-    if let Some(tools) = take(doc.tools, "tools", &mut extra) {
-        if tools.is_empty() {
-            extra.insert("tools".into(), Value::Array(Vec::new()));
-        }
-        let mut others = Vec::new();
-        for (k, t) in tools.into_iter().enumerate() {
-            match t {
-                wire::ToolDef::Function(ft) => {
-                    let n = x.tools.len();
-                    let mut outer = ft.extra;
-                    if ft.kind.is_none() {
-                        if d.quirks().tool_type_optional {
-                            outer.insert(M_NO_TYPE.into(), Value::Bool(true));
-                        } else {
-                            dec.losses.rewritten(
-                                format!("/tools/{n}"),
-                                format!("tool {} without \"type\"", ft.function.name),
-                                format!(
-                                    "read as a function tool; the {} API requires \"type\": \"function\", which is sent",
-                                    d.provider()
-                                ),
-                            );
-                        }
-                    }
-                    x.tools.push(dec.tool(ft.function, outer, n));
-                }
-                wire::ToolDef::Other(tool) => {
-                    let mut entry = Fields::new();
-                    entry.insert("index".into(), Value::from(k));
-                    entry.insert("tool".into(), tool);
-                    others.push(Value::Object(entry));
-                }
-            }
-        }
-        if !others.is_empty() {
-            meta.insert(M_OTHER_TOOLS.into(), Value::Array(others));
-        }
-    }
-    if let Some(functions) = take(doc.functions, "functions", &mut extra) {
-        if functions.is_empty() {
-            extra.insert("functions".into(), Value::Array(Vec::new()));
-        }
-        for f in functions {
-            let n = x.tools.len();
-            dec.losses.rewritten(
-                format!("/tools/{n}"),
-                format!("deprecated functions entry {}", f.name),
-                "imported as a tool; sent back in tools",
-            );
-            x.tools.push(dec.tool(f, Fields::new(), n));
-        }
-    }
-    let had_choice = !doc.tool_choice.is_absent();
-    if let Some(tc) = take(doc.tool_choice, "tool_choice", &mut extra) {
-        dec.choice(tc, &mut x, &mut extra, &mut meta);
-    }
-    if let Some(fc) = take(doc.function_call, "function_call", &mut extra) {
-        if had_choice || !dec.deprecated_choice(fc.clone(), &mut x) {
-            extra.insert(
-                "function_call".into(),
-                serde_json::to_value(fc).unwrap_or(Value::Null),
-            );
-        }
-    }
-    x.parallel_tool_calls = take(doc.parallel_tool_calls, "parallel_tool_calls", &mut extra);
-    let completion = take(doc.max_completion_tokens, MAX_COMPLETION_TOKENS, &mut extra);
-    let legacy = take(doc.max_tokens, MAX_TOKENS, &mut extra);
-    let used = match (completion, legacy) {
-        (Some(n), Some(other)) => {
-            // Both given: the current name feeds the model, the other stays a plain field.
-            extra.insert(MAX_TOKENS.into(), Value::from(other));
-            x.options.max_tokens = Some(n);
-            Some(MAX_COMPLETION_TOKENS)
-        }
-        (Some(n), None) => {
-            x.options.max_tokens = Some(n);
-            Some(MAX_COMPLETION_TOKENS)
-        }
-        (None, Some(n)) => {
-            x.options.max_tokens = Some(n);
-            Some(MAX_TOKENS)
-        }
-        (None, None) => None,
-    };
-    if let Some(field) = used.filter(|f| *f != d.max_tokens_field()) {
-        meta.insert(M_MAX_TOKENS.into(), Value::String(field.into()));
-    }
-    x.options.temperature = take(doc.temperature, "temperature", &mut extra);
-    x.options.top_p = take(doc.top_p, "top_p", &mut extra);
-    match take(doc.stop, "stop", &mut extra) {
-        Some(wire::Stop::One(s)) => {
-            x.options.stop = vec![s];
-            meta.insert(M_STOP_STRING.into(), Value::Bool(true));
-        }
-        Some(wire::Stop::Many(v)) if v.is_empty() => {
-            extra.insert("stop".into(), Value::Array(Vec::new()));
-        }
-        Some(wire::Stop::Many(v)) => x.options.stop = v,
-        None => {}
-    }
-    dec.messages(doc.messages, &mut x, &mut meta)?;
-    extra.extend(meta);
-    x.extra = extra_of(dec.id, extra);
-    Ok((x, dec.losses.into_vec()))
-}
-
-/// Response body → an exchange holding the model name and the first choice's message.
-pub fn decode_response(
-    doc: wire::Response,
-    d: &'static dyn Profile,
-) -> Result<(Exchange, Vec<Loss>), DecodeError> {
-    let mut dec = Dec::new(d);
-    let id = dec.id;
-    let mut omit: Vec<Value> = Vec::new();
-    // Remember a left-out field only where the encoder would otherwise add it.
-    let mut omitted = |key: &str| {
-        if d.emits_default(key) {
-            omit.push(key.into());
-        }
-    };
-    let mut top = doc.extra;
-    match doc.id {
-        Some(s) if s == PLACEHOLDER_ID && d.emits_default("id") => {}
-        Some(s) => {
-            top.insert("id".into(), Value::String(s));
-        }
-        None => omitted("id"),
-    }
-    match doc.object {
-        Some(s) if s == OBJECT && d.emits_default("object") => {}
-        Some(s) => {
-            top.insert("object".into(), Value::String(s));
-        }
-        None => omitted("object"),
-    }
-    match doc.created {
-        Some(0) if d.emits_default("created") => {}
-        Some(n) => {
-            top.insert("created".into(), Value::from(n));
-        }
-        None => omitted("created"),
-    }
-    let mut choices = doc.choices.into_iter();
-    let Some(first) = choices.next() else {
-        return Err(dec.error("/choices", "a response needs at least one choice"));
-    };
-    let rest: Vec<Value> = choices
-        .map(|c| serde_json::to_value(c).unwrap_or(Value::Null))
-        .collect();
-    if first.message.role != wire::Role::Assistant {
-        return Err(dec.error(
-            "/choices/0/message/role",
-            "the answer must be an assistant message",
-        ));
-    }
-    let (mut msg, has_calls) = dec.assistant(first.message, 0);
-    let mut fields = msg.extra.remove(id).unwrap_or_default();
-    match fields.get("refusal") {
-        Some(Value::Null) if d.emits_default("refusal") => {
-            fields.remove("refusal");
-        }
-        Some(_) => {}
-        None => omitted("refusal"),
-    }
-    if !rest.is_empty() {
-        dec.losses.dropped(
-            "/messages/0",
-            format!("{} more choices", rest.len()),
-            format!("the model holds one answer; the others are kept only for {id}"),
-        );
-        fields.insert(M_CHOICES.into(), Value::Array(rest));
-    }
-    let mut choice = first.extra;
-    match first.index {
-        Some(0) if d.emits_default("index") => {}
-        Some(n) => {
-            choice.insert("index".into(), Value::from(n));
-        }
-        None => omitted("index"),
-    }
-    match first.logprobs {
-        Field::Absent => omitted("logprobs"),
-        Field::Null if !d.emits_default("logprobs") => {
-            choice.insert("logprobs".into(), Value::Null);
-        }
-        Field::Null => {}
-        Field::Value(v) => {
-            choice.insert("logprobs".into(), v);
-        }
-    }
-    if first.finish_reason.is_absent() {
-        omit.push("finish_reason".into());
-    }
-    if let Field::Value(reason) = first.finish_reason {
-        msg.stop_reason = Some(match reason.as_str() {
-            // The deprecated reason, where the API has it.
-            "function_call" if d.finish().others.contains(&"function_call") => {
-                dec.losses.rewritten(
-                    "/messages/0/stop_reason",
-                    "finish_reason function_call",
-                    "deprecated; read as tool use",
-                );
-                StopReason::ToolUse
-            }
-            word => d.finish_from_wire(word, has_calls),
-        });
-    }
-    match doc.usage {
-        Field::Value(u) => {
-            if u.total_tokens
-                .is_some_and(|t| t != u.prompt_tokens.saturating_add(u.completion_tokens))
-            {
-                dec.losses.rewritten(
-                    "/messages/0/usage",
-                    "total_tokens",
-                    "recomputed as prompt_tokens + completion_tokens",
-                );
-            }
-            msg.usage = Some(Usage {
-                input_tokens: u.prompt_tokens,
-                output_tokens: u.completion_tokens,
-            });
-            if !u.extra.is_empty() {
-                fields.insert(M_USAGE.into(), Value::Object(u.extra));
-            }
-        }
-        Field::Null => {
-            top.insert("usage".into(), Value::Null);
-        }
-        Field::Absent => {}
-    }
-    if !top.is_empty() {
-        fields.insert(M_RESPONSE.into(), Value::Object(top));
-    }
-    if !choice.is_empty() {
-        fields.insert(M_CHOICE.into(), Value::Object(choice));
-    }
-    if !omit.is_empty() {
-        fields.insert(M_OMIT.into(), Value::Array(omit));
-    }
-    note_own_model(d, doc.model.as_deref(), &mut fields);
-    msg.extra = extra_of(id, fields);
-    let x = Exchange {
-        options: crate::model::Options {
-            model: doc.model,
-            ..Default::default()
-        },
-        messages: vec![msg],
-        ..Exchange::default()
-    };
-    Ok((x, dec.losses.into_vec()))
-}
-
-/// How sure we are that `v` is a Chat Completions request or response.
-pub fn sniff(v: &Node) -> Option<(Kind, u8)> {
-    let o = v.as_object()?;
-    if o.contains_key("choices") {
-        return Some((Kind::Response, 95));
-    }
-    let messages = o.get("messages")?;
-    let role_marker = messages.as_array().is_some_and(|ms| {
-        ms.iter().any(|m| {
-            matches!(
-                m.get("role").and_then(Node::as_str),
-                Some("system" | "developer" | "tool" | "function")
-            ) || m.get("tool_calls").is_some()
-                || m.get("function_call").is_some()
-        })
-    });
-    let tool_marker = o
-        .get("tools")
-        .and_then(Node::as_array)
-        .is_some_and(|ts| ts.iter().any(|t| t.get("function").is_some()));
-    let marker = role_marker || tool_marker || o.contains_key("functions");
-    Some((Kind::Request, if marker { 95 } else { 55 }))
 }
