@@ -44,10 +44,11 @@ pub mod reasoning;
 pub mod stream;
 pub mod wire;
 
-pub use profile::Profile;
+pub use dialects::Dialect;
+pub use profile::{FromSpec, Profile};
 
-/// The codec methods of a dialect that speaks the Chat Completions wire types unchanged:
-/// the converter with the dialect's profile.
+/// The codec methods of a dialect that speaks the Chat Completions wire types unchanged: its
+/// [`Dialect`] (the profile, recognised by the codec's `sniff_view`).
 macro_rules! chat_codec {
     ($profile:expr, $id:literal) => {
         const ID: &'static str = $id;
@@ -55,21 +56,37 @@ macro_rules! chat_codec {
         type Response = $crate::formats::openai_chat::wire::Response;
 
         fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<Self::Request> {
-            $crate::formats::openai_chat::convert::encode_request(x, &$profile)
+            $crate::formats::openai_chat::Dialect::new(
+                &$profile,
+                <Self as $crate::formats::Codec>::sniff_view,
+            )
+            .encode_request(x)
         }
 
         fn decode_request(doc: Self::Request) -> $crate::formats::Decoding {
-            $crate::formats::openai_chat::convert::decode_request(doc, &$profile)
+            $crate::formats::openai_chat::Dialect::new(
+                &$profile,
+                <Self as $crate::formats::Codec>::sniff_view,
+            )
+            .decode_request(doc)
         }
 
         fn encode_response(
             x: &$crate::model::Exchange,
         ) -> $crate::formats::Encoding<Self::Response> {
-            $crate::formats::openai_chat::convert::encode_response(x, &$profile)
+            $crate::formats::openai_chat::Dialect::new(
+                &$profile,
+                <Self as $crate::formats::Codec>::sniff_view,
+            )
+            .encode_response(x)
         }
 
         fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
-            $crate::formats::openai_chat::convert::decode_response(doc, &$profile)
+            $crate::formats::openai_chat::Dialect::new(
+                &$profile,
+                <Self as $crate::formats::Codec>::sniff_view,
+            )
+            .decode_response(doc)
         }
 
         $crate::formats::openai_chat::within_depth!();
