@@ -6,6 +6,7 @@ pub mod dialect;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gen;
 pub mod real;
+pub mod reasoning;
 
 use std::path::{Path, PathBuf};
 use toolscope::model::Exchange;
