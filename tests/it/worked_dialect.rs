@@ -50,22 +50,28 @@ impl FromSpec for Acme {
     }
 }
 
+/// What Acme does otherwise than OpenAI; every method left out keeps OpenAI's answer.
 impl Profile for Acme {
+    // The older `max_tokens`, not `max_completion_tokens`.
     fn max_tokens_field(&self) -> &'static str {
         MAX_TOKENS
     }
+    // tool_choice takes `none`, `auto` and `required`; it cannot name a tool.
     fn choices(&self) -> Choices {
         Choices::MODES
     }
+    // No strict mode: the flag is dropped, and the loss says so.
     fn strict(&self) -> Strict {
         Strict::No
     }
+    // Reasoning travels as a `reasoning` string on assistant messages, both ways.
     fn reasoning_spellings(&self) -> &'static [Spelling] {
         &[Spelling::Reasoning]
     }
     fn reasoning_spelling(&self, _model: &str) -> Option<Spelling> {
         Some(Spelling::Reasoning)
     }
+    // A finished turn is `complete`, and a refused one `overloaded` (kept as it is).
     fn finish(&self) -> Finish {
         Finish {
             end_turn: "complete",
@@ -90,9 +96,10 @@ fn sniff(v: &Node) -> Option<(Kind, u8)> {
     Some((kind, 97))
 }
 
-/// The Acme dialect.
+/// The Acme dialect: its profile and how its documents are recognised.
 pub const ACME: Dialect<Acme> = Dialect::new(&Acme, sniff);
 
+/// Acme under the conformance suite: a model it serves and a call id it takes as it is.
 const D: dialect::Dialect<Dialect<Acme>> = dialect::Dialect {
     format: ACME,
     model: "acme-large",
