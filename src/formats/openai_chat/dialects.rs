@@ -29,7 +29,7 @@ use super::stream::ChatAssembler;
 use super::wire::{self, Fields};
 use crate::formats::sniff::{self, Node};
 use crate::formats::spec::Streams;
-use crate::formats::{json, DecodeError, Decoding, Encoded, Encoding, Kind, Protocol};
+use crate::formats::{json, limits, DecodeError, Decoding, Encoded, Encoding, Kind, Protocol};
 use crate::model::Exchange;
 use crate::providers::Row;
 use crate::stream::{Assembled, Assembler, Event};
@@ -184,12 +184,18 @@ impl<P: Profile + 'static> Dialect<P> {
         Encoded { text, losses }
     }
 
-    /// A request or response document's text → model; errors point into the text.
+    /// A request or response document's text → model; errors point into the text. Text or
+    /// an exchange over the limits is refused, as [`Format::decode`](crate::formats::Format)
+    /// refuses it.
     pub fn read(&self, text: &str, kind: Kind) -> Decoding {
-        match kind {
-            Kind::Request => self.decode_request(json::parse(self.id(), text)?),
-            Kind::Response => self.decode_response(json::parse(self.id(), text)?),
-        }
+        limits::check_size(Some(self.id()), text)?;
+        let decoded = match kind {
+            Kind::Request => json::parse(self.id(), text).and_then(|d| self.decode_request(d)),
+            Kind::Response => json::parse(self.id(), text).and_then(|d| self.decode_response(d)),
+        };
+        decoded
+            .and_then(|(x, losses)| limits::check_counts(self.id(), &x).map(|()| (x, losses)))
+            .map_err(|e| json::locate_error(e, text))
     }
 
     /// How likely `text` is a request or response of this dialect (`None` when it is not
