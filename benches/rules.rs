@@ -1,4 +1,4 @@
-//! Benchmark: every provider's conversation rules (`src/rules`) on the request body the engine
+//! Benchmark: every provider's conversation rules (each format's `rules.rs`, found by `Format::rules`) on the request body the engine
 //! writes for a 50-tool, 1,000-message exchange, per format: parsing the pane's text and
 //! running the rules (what a pane does after each change). `cargo bench --bench rules` prints
 //! the median and best of several runs. No timing is asserted anywhere.
@@ -25,7 +25,7 @@ fn main() {
             continue;
         };
         let (median, best) = measure(|| {
-            std::hint::black_box(toolscope::rules::check(f, &doc));
+            std::hint::black_box(f.rules().check(&doc));
         });
         let (parse_median, _) = measure(|| {
             std::hint::black_box(serde_json::from_str::<serde_json::Value>(&text).ok());
@@ -37,7 +37,7 @@ fn main() {
             best.as_secs_f64() * 1e3,
             parse_median.as_secs_f64() * 1e3,
             text.len() / 1024,
-            toolscope::rules::check(f, &doc).len()
+            f.rules().check(&doc).len()
         );
     }
 }

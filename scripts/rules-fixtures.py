@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes tests/fixtures/rules/<provider>/<rule>.{rejected,accepted}.json: for each provider
 rule, the smallest request the provider rejects and its accepted twin, in the provider's own
-format. The rule's error text and source are in src/rules/ (and listed by tests/it/rules.rs)."""
+format. The rule's error text and source are in src/formats/<format>/rules.rs (and listed by
+tests/it/rules.rs)."""
 import json, os, copy
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "rules")

@@ -327,7 +327,7 @@ fn lint_command(
     let rule_findings = |format: Format| -> Vec<crate::rules::Finding> {
         value
             .as_ref()
-            .map(|v| crate::rules::check(format, v))
+            .map(|v| format.rules().check(v))
             .unwrap_or_default()
     };
     let (decoded, source) = match read_any(&text) {
@@ -405,8 +405,8 @@ fn lint_command(
             // The provider's conversation rules fix the document as it will be sent.
             match serde_json::from_str::<serde_json::Value>(&enc.text) {
                 Ok(mut doc) if kind == Kind::Request && !f.is_text() => {
-                    crate::rules::fix_all(f, &mut doc);
-                    rules_left = crate::rules::check(f, &doc);
+                    f.rules().fix_all(&mut doc);
+                    rules_left = f.rules().check(&doc);
                     out.push_str(&crate::formats::json::pretty(&doc));
                 }
                 _ => out.push_str(&enc.text),

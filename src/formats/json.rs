@@ -351,6 +351,18 @@ pub fn locate_error(mut e: DecodeError, text: &str) -> DecodeError {
     e
 }
 
+/// The 1-based line where the element at `pointer` starts in the JSON `text`.
+pub fn line_of(text: &str, pointer: &str) -> Option<usize> {
+    let at = locate(text, pointer)?;
+    Some(
+        text.as_bytes()[..at.min(text.len())]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1,
+    )
+}
+
 /// Byte offset where the value at `pointer` starts in the JSON `text`, if it is there.
 /// A small scanner: it does not build the document, so it works on any size of text.
 pub fn locate(text: &str, pointer: &str) -> Option<usize> {

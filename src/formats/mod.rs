@@ -331,6 +331,12 @@ impl Format {
         }
     }
 
+    /// The provider's conversation rules its request bodies are checked against (the pane's
+    /// badge, `toolscope lint`, Live before sending and on a 400).
+    pub fn rules(self) -> crate::rules::RuleSet {
+        self.entry().rules
+    }
+
     /// How its requests are sent (for the snippets).
     pub fn send(self) -> spec::Send {
         self.entry().send
@@ -562,6 +568,24 @@ impl Source {
             Source::Wire(f, k) => format!("{} {}", f.id(), k.as_str()),
         }
     }
+}
+
+/// Every provider rule of every format, each once.
+pub fn all_rules() -> Vec<&'static crate::rules::Rule> {
+    let mut out: Vec<&'static crate::rules::Rule> = Vec::new();
+    for f in Format::ALL {
+        for r in f.rules().iter() {
+            if !out.iter().any(|o| o.id == r.id) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// The provider rule with this id, in any format.
+pub fn rule(id: &str) -> Option<&'static crate::rules::Rule> {
+    Format::ALL.into_iter().find_map(|f| f.rules().find(id))
 }
 
 /// Read any document: the canonical model, or any provider's request or response (detected).

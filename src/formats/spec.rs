@@ -7,6 +7,7 @@
 use super::{Codec, Format};
 use crate::model::ModelFamily;
 use crate::providers::Rules as Family;
+use crate::rules::RuleSet;
 use crate::stream::{Assembler, Event};
 use serde_json::{Map, Value};
 use std::fmt::Debug;
@@ -23,6 +24,9 @@ pub trait Spec: Codec {
     /// Which lint rules its tools are checked against: by default those of the provider whose
     /// models it names (see [`lints_of`]).
     const LINTS: Family = lints_of(Self::MODELS);
+    /// The provider's conversation rules its request bodies are checked against, kept in the
+    /// format's folder (`rules.rs`); [`RuleSet::NONE`] when its provider has none.
+    const RULES: RuleSet;
     /// How a request is sent (endpoint, key header and its environment variable, Python SDK),
     /// for the snippets.
     const SEND: Send;
@@ -297,6 +301,7 @@ pub struct Entry {
     pub(super) note: &'static str,
     pub(super) models: Option<ModelFamily>,
     pub(super) lints: Family,
+    pub(super) rules: RuleSet,
     pub(super) send: Send,
     pub(super) speaks: Option<Format>,
     pub(super) text: bool,
@@ -311,6 +316,7 @@ impl Entry {
             note: C::NOTE,
             models: C::MODELS,
             lints: C::LINTS,
+            rules: C::RULES,
             send: C::SEND,
             speaks: C::SPEAKS,
             text: C::TEXT,

@@ -1,6 +1,6 @@
-//! Will the provider accept it? Each provider's conversation rules, checked on the request body
-//! in that provider's own format (the document a pane shows and `toolscope lint` reads), before
-//! anything is sent.
+//! Will the provider accept it? The mechanism of the providers' conversation rules, checked on
+//! the request body in the provider's own format (the document a pane shows and `toolscope
+//! lint` reads), before anything is sent.
 //!
 //! A [`Rule`] is data: an id, the provider, how bad breaking it is, the provider's own error
 //! text (quoted from its docs or from a user's report, with the link), a check over the wire
@@ -8,28 +8,18 @@
 //! point into the document by JSON pointer, so the pane can show the element and the command
 //! line can print the spot.
 //!
-//! The rules read the provider's spelling directly (`tool_use`, `functionCall`, `toolUse`,
-//! `function_call_output`, `reasoning_content`, …) and nothing of the canonical model: they
-//! judge the bytes that would be sent. Every check is one pass over the document (ids are
-//! looked up in hash sets), so running a provider's rules costs about what reading it does.
-//!
-//! One file per provider family: [`openai_chat`] (and its dialects' shared pairing checks),
-//! [`responses`], [`anthropic`], [`gemini`], [`bedrock`], [`mistral`], [`deepseek`],
-//! [`cohere`], [`ollama`], [`mcp`], [`ai_sdk`].
+//! The rules themselves live with their format, in its folder (`formats/<format>/rules.rs`),
+//! and read the provider's spelling directly (`tool_use`, `functionCall`, `toolUse`, …) and
+//! nothing of the canonical model: they judge the bytes that would be sent. A format lists its
+//! rules as a [`RuleSet`] in its `Spec`; `Format::rules` is how every caller finds them. This
+//! module holds what they share: the runner over a set ([`RuleSet::check`],
+//! [`RuleSet::fix_all`], [`RuleSet::match_error`]), the fixes' application, the pointer and
+//! value helpers, and the checks of signed reasoning blocks ([`thinking`]) that two block
+//! formats spell differently. Every check is one pass over the document (ids are looked up in
+//! hash sets), so running a format's rules costs about what reading it does.
 
-pub mod ai_sdk;
-pub mod anthropic;
-pub mod bedrock;
-pub mod cohere;
-pub mod deepseek;
-pub mod gemini;
-pub mod mcp;
-pub mod mistral;
-pub mod ollama;
-pub mod openai_chat;
-pub mod responses;
+pub mod thinking;
 
-use crate::formats::Format;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -121,24 +111,100 @@ impl fmt::Debug for Rule {
     }
 }
 
+/// The rules a format's requests are checked against: its rule lists, in order (a dialect's
+/// after its protocol's). A format with no rules has [`RuleSet::NONE`].
+#[derive(Debug, Clone, Copy)]
+pub struct RuleSet(pub &'static [&'static [Rule]]);
+
+impl RuleSet {
+    /// No rules.
+    pub const NONE: RuleSet = RuleSet(&[]);
+
+    /// The rules, in order.
+    pub fn iter(self) -> impl Iterator<Item = &'static Rule> {
+        self.0.iter().flat_map(|s| s.iter())
+    }
+
+    /// The rule of this set with this id.
+    pub fn find(self, id: &str) -> Option<&'static Rule> {
+        self.iter().find(|r| r.id == id)
+    }
+
+    /// Every finding of the rules in the request body `doc`, in document order per rule.
+    pub fn check(self, doc: &Value) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for r in self.iter() {
+            for mut f in (r.check)(doc) {
+                f.severity = r.severity;
+                f.def = Some(r);
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    /// Apply every mechanical fix of the rules until none is left: the rules that were fixed
+    /// (one entry per fix applied). Each fix can move what the others point at, so the rules
+    /// run again after each; the loop ends because a fix that changes nothing stops it.
+    pub fn fix_all(self, doc: &mut Value) -> Vec<&'static str> {
+        let mut applied = Vec::new();
+        let budget = self.check(doc).len() * 4 + 16;
+        for _ in 0..budget {
+            let found = self.check(doc);
+            let Some(f) = found
+                .iter()
+                .find(|f| f.rule().is_some_and(|r| r.fix.is_some()))
+            else {
+                break;
+            };
+            if !apply(doc, f) {
+                break;
+            }
+            applied.push(f.rule);
+        }
+        applied
+    }
+
+    /// The rule a provider's error answer (its body as text) names, among these rules.
+    pub fn match_error(self, body: &str) -> Option<&'static Rule> {
+        self.iter()
+            .find(|r| !r.matches.is_empty() && r.matches.iter().all(|m| body.contains(m)))
+    }
+}
+
 /// One broken rule in a document.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Finding {
     /// JSON pointer into the wire document (`/messages/2/content/0`).
     pub pointer: String,
     /// The rule's id.
     pub rule: &'static str,
-    /// The rule's severity (set by [`check`]).
+    /// The rule's severity (set by [`RuleSet::check`]).
     pub severity: Severity,
     /// What is wrong here, for a person.
     pub message: String,
     /// The id (or name) the finding is about, when a fix needs it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
+    /// The rule itself (set by [`RuleSet::check`]).
+    #[serde(skip)]
+    def: Option<&'static Rule>,
+}
+
+/// Two findings are equal when they say the same thing at the same spot (the rule is named by
+/// its id).
+impl PartialEq for Finding {
+    fn eq(&self, other: &Self) -> bool {
+        self.pointer == other.pointer
+            && self.rule == other.rule
+            && self.severity == other.severity
+            && self.message == other.message
+            && self.subject == other.subject
+    }
 }
 
 impl Finding {
-    /// A finding of `rule` at `pointer` (severity set by [`check`]).
+    /// A finding of `rule` at `pointer` (severity set by [`RuleSet::check`]).
     pub fn new(rule: &'static str, pointer: String, message: impl Into<String>) -> Self {
         Finding {
             pointer,
@@ -146,6 +212,7 @@ impl Finding {
             severity: Severity::Error,
             message: message.into(),
             subject: None,
+            def: None,
         }
     }
 
@@ -155,9 +222,9 @@ impl Finding {
         self
     }
 
-    /// The rule this finding breaks.
+    /// The rule this finding breaks (known once [`RuleSet::check`] has found it).
     pub fn rule(&self) -> Option<&'static Rule> {
-        rule(self.rule)
+        self.def
     }
 }
 
@@ -183,82 +250,6 @@ impl fmt::Display for Finding {
     }
 }
 
-/// The rules a format's requests are checked against (none for the legacy XML prompt).
-pub fn rules_for(format: Format) -> Vec<&'static Rule> {
-    let sets: &[&'static [Rule]] = match format {
-        Format::OpenAiChat => &[openai_chat::RULES],
-        Format::OpenAiResponses => &[responses::RULES],
-        Format::Anthropic => &[anthropic::RULES],
-        Format::Gemini => &[gemini::RULES],
-        Format::Bedrock => &[bedrock::RULES],
-        Format::Mcp => &[mcp::RULES],
-        Format::AnthropicXml => &[],
-        Format::DeepSeek => &[openai_chat::RULES, deepseek::RULES],
-        Format::Mistral => &[openai_chat::RULES, mistral::RULES],
-        Format::Cohere => &[cohere::RULES],
-        Format::Ollama => &[ollama::RULES],
-        Format::AiSdk => &[ai_sdk::RULES],
-    };
-    sets.iter().flat_map(|s| s.iter()).collect()
-}
-
-/// Every rule, each once.
-pub fn all() -> Vec<&'static Rule> {
-    let mut out: Vec<&'static Rule> = Vec::new();
-    for f in Format::ALL {
-        for r in rules_for(f) {
-            if !out.iter().any(|o| o.id == r.id) {
-                out.push(r);
-            }
-        }
-    }
-    out
-}
-
-/// The 1-based line where the element at `pointer` starts in the document's text.
-pub fn line_of(text: &str, pointer: &str) -> Option<usize> {
-    let at = crate::formats::json::locate(text, pointer)?;
-    Some(
-        text.as_bytes()[..at.min(text.len())]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count()
-            + 1,
-    )
-}
-
-/// The rule with this id.
-pub fn rule(id: &str) -> Option<&'static Rule> {
-    [
-        openai_chat::RULES,
-        responses::RULES,
-        anthropic::RULES,
-        gemini::RULES,
-        bedrock::RULES,
-        mcp::RULES,
-        deepseek::RULES,
-        mistral::RULES,
-        cohere::RULES,
-        ollama::RULES,
-        ai_sdk::RULES,
-    ]
-    .into_iter()
-    .flat_map(|s| s.iter())
-    .find(|r| r.id == id)
-}
-
-/// Every finding of a format's rules in its request body `doc`, in document order per rule.
-pub fn check(format: Format, doc: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for r in rules_for(format) {
-        for mut f in (r.check)(doc) {
-            f.severity = r.severity;
-            out.push(f);
-        }
-    }
-    out
-}
-
 /// True when a finding is an error (the provider rejects the request).
 pub fn has_errors(found: &[Finding]) -> bool {
     found.iter().any(|f| f.severity == Severity::Error)
@@ -270,35 +261,6 @@ pub fn apply(doc: &mut Value, f: &Finding) -> bool {
         Some(fix) => fix(doc, f),
         None => false,
     }
-}
-
-/// Apply every mechanical fix of a format's rules until none is left: the rules that were
-/// fixed (one entry per fix applied). Each fix can move what the others point at, so the
-/// rules run again after each; the loop ends because a fix that changes nothing stops it.
-pub fn fix_all(format: Format, doc: &mut Value) -> Vec<&'static str> {
-    let mut applied = Vec::new();
-    let budget = check(format, doc).len() * 4 + 16;
-    for _ in 0..budget {
-        let found = check(format, doc);
-        let Some(f) = found
-            .iter()
-            .find(|f| f.rule().is_some_and(|r| r.fix.is_some()))
-        else {
-            break;
-        };
-        if !apply(doc, f) {
-            break;
-        }
-        applied.push(f.rule);
-    }
-    applied
-}
-
-/// The rule a provider's error answer (its body as text) names, among a format's rules.
-pub fn match_error(format: Format, body: &str) -> Option<&'static Rule> {
-    rules_for(format)
-        .into_iter()
-        .find(|r| !r.matches.is_empty() && r.matches.iter().all(|m| body.contains(m)))
 }
 
 // ---- Helpers the rule files share -------------------------------------------------------
@@ -323,6 +285,50 @@ pub(crate) fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
 /// The string at `key` of `v`.
 pub(crate) fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
+}
+
+/// Edit the array `items` of entry `n` of the array `list` of `doc` (the blocks of a message,
+/// the parts of a turn), and drop the entry when that leaves it empty: false when either is
+/// missing or `edit` changed nothing.
+pub(crate) fn edit_items(
+    doc: &mut Value,
+    list: &str,
+    n: usize,
+    items: &str,
+    edit: impl FnOnce(&mut Vec<Value>) -> bool,
+) -> bool {
+    let Some(entries) = doc.get_mut(list).and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let Some(inner) = entries
+        .get_mut(n)
+        .and_then(|e| e.get_mut(items))
+        .and_then(Value::as_array_mut)
+    else {
+        return false;
+    };
+    if !edit(inner) {
+        return false;
+    }
+    if inner.is_empty() {
+        entries.remove(n);
+    }
+    true
+}
+
+/// Drop the block a finding points at (`/messages/n/content/j`), and the message when that
+/// leaves it empty.
+pub(crate) fn drop_block(doc: &mut Value, f: &Finding) -> bool {
+    let (Some(n), Some(j)) = (seg(&f.pointer, 1), seg(&f.pointer, 3)) else {
+        return false;
+    };
+    edit_items(doc, "messages", n, "content", |content| {
+        if j >= content.len() {
+            return false;
+        }
+        content.remove(j);
+        true
+    })
 }
 
 /// The `n`th segment of a pointer, as an index (`/messages/3/content/1`, 1 → 3).
@@ -353,8 +359,8 @@ mod tests {
 
     #[test]
     fn every_rule_is_found_by_its_id_and_cites_a_source() {
-        for r in all() {
-            assert_eq!(rule(r.id).map(|x| x.id), Some(r.id));
+        for r in crate::formats::all_rules() {
+            assert_eq!(crate::formats::rule(r.id).map(|x| x.id), Some(r.id));
             assert!(r.source.url().starts_with("https://"), "{}", r.id);
             assert!(!r.advice.is_empty(), "{}", r.id);
             if let Some(e) = r.error {
@@ -363,6 +369,64 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A made-up rule: no message may say "no".
+    const TOY: &[Rule] = &[Rule {
+        id: "toy/no-no",
+        provider: "Toy",
+        severity: Severity::Warning,
+        error: Some("messages.1: no is not allowed"),
+        matches: &["is not allowed"],
+        source: Source::Docs("https://example.com/toy"),
+        advice: "fix: drop the message",
+        check: |d| {
+            arr(d, "messages")
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m == &"no")
+                .map(|(i, _)| Finding::new("toy/no-no", format!("/messages/{i}"), "says no"))
+                .collect()
+        },
+        fix: Some(|d, f| {
+            let i = seg(&f.pointer, 1).unwrap_or(usize::MAX);
+            match d.get_mut("messages").and_then(Value::as_array_mut) {
+                Some(m) if i < m.len() => {
+                    m.remove(i);
+                    true
+                }
+                _ => false,
+            }
+        }),
+    }];
+
+    #[test]
+    fn a_rule_set_runs_fixes_and_matches_its_rules() {
+        let set = RuleSet(&[TOY]);
+        let mut doc = serde_json::json!({"messages": ["yes", "no", "no"]});
+        let found = set.check(&doc);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert_eq!(found[1].rule().map(|r| r.id), Some("toy/no-no"));
+        assert!(!has_errors(&found));
+        assert_eq!(
+            found[0].to_string(),
+            "warning /messages/1: says no (Toy says: \"messages.1: no is not allowed\"); \
+             fix: drop the message [toy/no-no]"
+        );
+        assert_eq!(set.fix_all(&mut doc), ["toy/no-no", "toy/no-no"]);
+        assert_eq!(doc, serde_json::json!({"messages": ["yes"]}));
+        assert_eq!(
+            set.match_error("{\"error\": \"messages.4: no is not allowed\"}")
+                .map(|r| r.id),
+            Some("toy/no-no")
+        );
+        assert!(RuleSet::NONE.check(&doc).is_empty());
+        // A finding made outside a set knows no rule, so it has no fix to apply.
+        assert!(!apply(
+            &mut doc,
+            &Finding::new("toy/no-no", "/messages/0".into(), "x")
+        ));
     }
 
     #[test]

@@ -663,7 +663,9 @@ fn accepts_or_confirmed(state: AppState, target: &Target) -> bool {
     let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) else {
         return true;
     };
-    let found: Vec<String> = crate::rules::check(format, &doc)
+    let found: Vec<String> = format
+        .rules()
+        .check(&doc)
         .into_iter()
         .filter(|f| f.severity == crate::rules::Severity::Error)
         .map(|f| {
@@ -1102,7 +1104,7 @@ fn named_rule(live: LiveState, body: &str) -> Option<&'static crate::rules::Rule
     let format = live
         .run
         .with_untracked(|r| r.as_ref().map(|r| r.target.format()))?;
-    crate::rules::match_error(format, body)
+    format.rules().match_error(body)
 }
 
 /// What a round shows once it ended (or failed): compared, so a streamed chunk re-renders only

@@ -298,7 +298,7 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
         let now = if kind == Kind::Request && !format.is_text() {
             encoded.with_untracked(|e| {
                 serde_json::from_str::<serde_json::Value>(&e.text)
-                    .map(|v| rules::check(format, &v))
+                    .map(|v| format.rules().check(&v))
                     .unwrap_or_default()
             })
         } else {
@@ -570,7 +570,7 @@ fn RuleItem(finding: rules::Finding, format: Format, encoded: RwSignal<Encoded>)
     let state = use_state();
     let sev = finding.severity.as_str();
     let rule = finding.rule();
-    let line = encoded.with_untracked(|e| rules::line_of(&e.text, &finding.pointer));
+    let line = encoded.with_untracked(|e| crate::formats::json::line_of(&e.text, &finding.pointer));
     let place = match line {
         Some(l) => format!("line {l}"),
         None => finding.pointer.clone(),

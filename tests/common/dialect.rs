@@ -64,7 +64,7 @@ impl Wire for Format {
         Some(a.finish())
     }
     fn rules(&self, doc: &Value) -> Vec<Finding> {
-        rules::check(*self, doc)
+        Format::rules(*self).check(doc)
     }
     fn is_text(&self) -> bool {
         Format::is_text(*self)
@@ -90,7 +90,7 @@ impl<P: Profile + 'static> Wire for openai_chat::Dialect<P> {
     }
     /// A dialect's requests are checked against the rules of the protocol it speaks.
     fn rules(&self, doc: &Value) -> Vec<Finding> {
-        rules::check(Format::OpenAiChat, doc)
+        Format::OpenAiChat.rules().check(doc)
     }
 }
 

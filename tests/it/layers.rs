@@ -11,12 +11,13 @@ const LAYERS: &[&str] = &[
     "text",
     "providers",
     "model",
+    // The mechanism of the providers' conversation rules: it reads wire JSON and names no
+    // format; each format's rules live in its folder.
+    "rules",
     "schema",
     "stream",
     "redact",
     "formats",
-    // Each provider's conversation rules read its wire document and name its format.
-    "rules",
     "examples",
     "anchors",
     "edit",

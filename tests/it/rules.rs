@@ -1,8 +1,9 @@
-//! Provider conversation rules (`toolscope::rules`): for each rule the smallest request its
-//! provider rejects and the accepted twin (`tests/fixtures/rules/<provider>/<rule>.*.json`,
-//! written by `scripts/rules-fixtures.py`). The rejected one is flagged with that rule at the
-//! element; the twin is clean; a fixable one is clean after the fix. Each rule carries the
-//! provider's own error text and its source (printed by `every_rule_cites_its_source`).
+//! Provider conversation rules (each format's `rules.rs`, run by `toolscope::rules`): for each
+//! rule the smallest request its provider rejects and the accepted twin
+//! (`tests/fixtures/rules/<provider>/<rule>.*.json`, written by `scripts/rules-fixtures.py`).
+//! The rejected one is flagged with that rule at the element; the twin is clean; a fixable one
+//! is clean after the fix. Each rule carries the provider's own error text and its source
+//! (printed by `every_rule_cites_its_source`).
 //!
 //! Then the engine against its own rules: every document it emits for a target, from every
 //! gallery example and from generated exchanges, passes that target's rules, but for the
@@ -231,19 +232,19 @@ fn format(id: &str) -> Format {
 
 #[test]
 fn every_rule_has_its_twin_fixtures() {
-    for r in rules::all() {
+    for r in toolscope::formats::all_rules() {
         assert!(
             CASES.iter().any(|c| c.0 == r.id),
             "{} has no rejected/accepted fixtures",
             r.id
         );
     }
-    assert_eq!(CASES.len(), rules::all().len());
+    assert_eq!(CASES.len(), toolscope::formats::all_rules().len());
 }
 
 #[test]
 fn every_rule_cites_its_source() {
-    for r in rules::all() {
+    for r in toolscope::formats::all_rules() {
         // The provider's words, or a plain statement that they were not found.
         match r.error {
             Some(e) => assert!(!e.is_empty(), "{}", r.id),
@@ -268,14 +269,14 @@ fn every_rule_cites_its_source() {
 fn each_rejected_request_is_flagged_at_its_element() {
     for (rule, fmt, pointer, _) in CASES {
         let (_, v) = doc(rule, "rejected");
-        let found = rules::check(format(fmt), &v);
+        let found = format(fmt).rules().check(&v);
         assert!(
             found
                 .iter()
                 .any(|f| f.rule == *rule && f.pointer == *pointer),
             "{rule}: not flagged at {pointer}; found {found:#?}"
         );
-        let r = rules::rule(rule).expect("rule");
+        let r = toolscope::formats::rule(rule).expect("rule");
         if r.severity == Severity::Error {
             assert!(rules::has_errors(&found), "{rule}");
         }
@@ -286,7 +287,7 @@ fn each_rejected_request_is_flagged_at_its_element() {
 fn each_accepted_twin_is_clean() {
     for (rule, fmt, _, _) in CASES {
         let (_, v) = doc(rule, "accepted");
-        let found = rules::check(format(fmt), &v);
+        let found = format(fmt).rules().check(&v);
         assert!(found.is_empty(), "{rule}: the accepted twin has {found:#?}");
     }
 }
@@ -294,21 +295,21 @@ fn each_accepted_twin_is_clean() {
 #[test]
 fn fixable_ones_are_clean_after_the_fix_and_fixing_again_changes_nothing() {
     for (rule, fmt, _, fixable) in CASES {
-        let r = rules::rule(rule).expect("rule");
+        let r = toolscope::formats::rule(rule).expect("rule");
         assert_eq!(r.fix.is_some(), *fixable, "{rule}");
         if !fixable {
             continue;
         }
         let (_, mut v) = doc(rule, "rejected");
-        let applied = rules::fix_all(format(fmt), &mut v);
+        let applied = format(fmt).rules().fix_all(&mut v);
         assert!(applied.contains(rule), "{rule}: {applied:?}");
-        let left = rules::check(format(fmt), &v);
+        let left = format(fmt).rules().check(&v);
         assert!(
             left.is_empty(),
             "{rule}: left after the fix {left:#?}\n{v:#}"
         );
         let again = v.clone();
-        assert!(rules::fix_all(format(fmt), &mut v).is_empty(), "{rule}");
+        assert!(format(fmt).rules().fix_all(&mut v).is_empty(), "{rule}");
         assert_eq!(v, again);
     }
 }
@@ -317,28 +318,30 @@ fn fixable_ones_are_clean_after_the_fix_and_fixing_again_changes_nothing() {
 fn fixes_keep_calls_and_results_paired() {
     // Mistral: the call and its result get the same new id.
     let (_, mut v) = doc("mistral/tool-call-id", "rejected");
-    rules::fix_all(Format::Mistral, &mut v);
+    Format::Mistral.rules().fix_all(&mut v);
     let call = v["messages"][1]["tool_calls"][0]["id"]
         .as_str()
         .unwrap()
         .to_string();
     assert_eq!(v["messages"][2]["tool_call_id"], call.as_str());
-    assert!(rules::mistral::valid_id(&call));
+    assert!(toolscope::formats::openai_chat::rules::mistral::valid_id(
+        &call
+    ));
     // Anthropic: the result moved first, the text kept after it.
     let (_, mut v) = doc("anthropic/tool-result-first", "rejected");
-    rules::fix_all(Format::Anthropic, &mut v);
+    Format::Anthropic.rules().fix_all(&mut v);
     assert_eq!(v["messages"][2]["content"][0]["type"], "tool_result");
     assert_eq!(v["messages"][2]["content"][1]["text"], "Here it is:");
     // Gemini: the placeholder is the documented one.
     let (_, mut v) = doc("gemini/thought-signature", "rejected");
-    rules::fix_all(Format::Gemini, &mut v);
+    Format::Gemini.rules().fix_all(&mut v);
     assert_eq!(
         v["contents"][1]["parts"][0]["thoughtSignature"],
         toolscope::model::GEMINI_SKIP_SIGNATURE
     );
     // Bedrock: toolConfig names the tool the conversation calls.
     let (_, mut v) = doc("bedrock/tool-config", "rejected");
-    rules::fix_all(Format::Bedrock, &mut v);
+    Format::Bedrock.rules().fix_all(&mut v);
     assert_eq!(
         v["toolConfig"]["tools"][0]["toolSpec"]["name"],
         "get_weather"
@@ -350,7 +353,7 @@ fn cli_lint_prints_rule_findings_and_exits_1() {
     for (rule, fmt, pointer, _) in CASES {
         let (text, _) = doc(rule, "rejected");
         let (code, out, err) = run(&["lint", "-"], &text);
-        let r = rules::rule(rule).expect("rule");
+        let r = toolscope::formats::rule(rule).expect("rule");
         let line = format!("{} {pointer}: ", r.severity.as_str());
         // Read as another dialect of the same protocol (a Cohere body is a Chat Completions
         // body), the document meets that dialect's rules instead: say so, do not fail.
@@ -393,7 +396,7 @@ fn cli_lint_fix_writes_a_document_that_passes() {
             assert!(err.contains("toolscope:"), "{rule}: {out}\n{err}");
             continue;
         };
-        let left = rules::check(format(fmt), &fixed);
+        let left = format(fmt).rules().check(&fixed);
         assert!(
             !left.iter().any(|f| f.rule == *rule),
             "{rule}: still there after --fix: {left:#?}\n{out}"
@@ -405,21 +408,24 @@ fn cli_lint_fix_writes_a_document_that_passes() {
 fn a_provider_error_names_its_rule() {
     let body = r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages.4: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks."}}"#;
     assert_eq!(
-        rules::match_error(Format::Anthropic, body).map(|r| r.id),
+        Format::Anthropic.rules().match_error(body).map(|r| r.id),
         Some("anthropic/tool-result-first")
     );
     let body = r#"{"object":"error","message":"Tool call id was call_abc but must be a-z, A-Z, 0-9, with a length of 9.","type":"invalid_request_error"}"#;
     assert_eq!(
-        rules::match_error(Format::Mistral, body).map(|r| r.id),
+        Format::Mistral.rules().match_error(body).map(|r| r.id),
         Some("mistral/tool-call-id")
     );
-    assert!(rules::match_error(Format::OpenAiChat, "rate limited").is_none());
+    assert!(Format::OpenAiChat
+        .rules()
+        .match_error("rate limited")
+        .is_none());
 }
 
 #[test]
 fn line_of_points_into_the_text() {
     let (text, _) = doc("anthropic/tool-result-first", "rejected");
-    let line = rules::line_of(&text, "/messages/2/content/0").expect("found");
+    let line = toolscope::formats::json::line_of(&text, "/messages/2/content/0").expect("found");
     assert!(text.lines().nth(line - 1).unwrap().contains('{'));
     assert!(text.lines().nth(line).unwrap().contains("\"text\""));
 }
@@ -484,7 +490,7 @@ fn engine_findings(x: &toolscope::model::Exchange, strict: bool) -> Vec<String> 
         let Ok(v) = serde_json::from_str::<Value>(&enc.text) else {
             continue;
         };
-        for found in rules::check(f, &v) {
+        for found in f.rules().check(&v) {
             if found.severity != Severity::Error {
                 continue;
             }

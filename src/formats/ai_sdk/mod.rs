@@ -49,6 +49,7 @@
 
 mod convert;
 mod reasoning;
+pub mod rules;
 pub mod stream;
 pub mod ui;
 
@@ -68,6 +69,7 @@ impl crate::formats::Codec for Codec {
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     // The AI SDK names the model of any provider.
     const MODELS: Option<ModelFamily> = None;
     const SEND: Send = Send::Nothing(

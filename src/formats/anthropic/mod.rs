@@ -48,6 +48,7 @@
 //! image, document and other blocks as `Part::Raw`.
 
 mod convert;
+pub mod rules;
 pub mod stream;
 pub mod wire;
 
@@ -85,6 +86,7 @@ impl crate::formats::Codec for Codec {
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
     const SEND: Send = Send::Http(API);
 }

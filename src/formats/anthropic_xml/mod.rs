@@ -134,6 +134,7 @@ fn has_prompt_markers(text: &str) -> bool {
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet::NONE;
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Anthropic);
     const SEND: Send = Send::Prompt(crate::formats::anthropic::API);
     const TEXT: bool = true;

@@ -57,6 +57,7 @@
 //! `trace`, `additionalModelResponseFields`, usage details, a `totalTokens` that is not the sum.
 
 mod convert;
+pub mod rules;
 pub mod stream;
 pub mod wire;
 
@@ -88,6 +89,7 @@ const API: Http = Http::post(
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Bedrock);
     const SEND: Send = Send::Http(API);
 }

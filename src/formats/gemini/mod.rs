@@ -51,6 +51,7 @@
 
 mod convert;
 pub use crate::schema::gemini_subset as schema;
+pub mod rules;
 pub mod stream;
 pub mod wire;
 
@@ -142,6 +143,7 @@ const API: Http = Http::post(
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Gemini);
     const SEND: Send = Send::Http(API);
 }

@@ -44,6 +44,7 @@
 //! `isError: false`, a single message, a transcript without `tools/list`.
 
 mod convert;
+pub mod rules;
 mod stream;
 pub mod wire;
 
@@ -63,6 +64,7 @@ impl crate::formats::Codec for Codec {
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = None;
     // Names no model: its tools are checked by MCP's own rules.
     const LINTS: Family = Family::Mcp;

@@ -305,6 +305,7 @@ const API: Http = Http::post("Cohere Chat v2", "https://api.cohere.com/v2/chat")
 
 impl crate::formats::spec::Spec for Cohere {
     const NOTE: &'static str = include_str!("notes/cohere.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[super::rules::cohere::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Cohere);
     const SEND: Send = Send::Http(API);
 }

@@ -81,6 +81,8 @@ const API: Http = Http::post(
 
 impl crate::formats::spec::Spec for DeepSeek {
     const NOTE: &'static str = include_str!("notes/deepseek.md");
+    const RULES: crate::rules::RuleSet =
+        crate::rules::RuleSet(&[super::rules::RULES, super::rules::deepseek::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::DeepSeek);
     const SEND: Send = Send::Http(API);
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);

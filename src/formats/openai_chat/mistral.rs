@@ -148,6 +148,8 @@ const API: Http = Http::post(
 
 impl crate::formats::spec::Spec for Mistral {
     const NOTE: &'static str = include_str!("notes/mistral.md");
+    const RULES: crate::rules::RuleSet =
+        crate::rules::RuleSet(&[super::rules::RULES, super::rules::mistral::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Mistral);
     const SEND: Send = Send::Http(API);
     const SPEAKS: Option<Format> = Some(Format::OpenAiChat);

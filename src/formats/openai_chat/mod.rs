@@ -41,6 +41,7 @@ pub mod mistral;
 pub mod ollama;
 pub mod profile;
 pub mod reasoning;
+pub mod rules;
 pub mod stream;
 pub mod wire;
 
@@ -181,6 +182,7 @@ const API: Http = Http::openai_api(
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
     const SEND: Send = Send::Http(API);
 }

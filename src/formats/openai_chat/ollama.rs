@@ -244,6 +244,7 @@ const API: Http = Http::post(
 
 impl crate::formats::spec::Spec for Ollama {
     const NOTE: &'static str = include_str!("notes/ollama.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[super::rules::ollama::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Ollama);
     const SEND: Send = Send::Http(API);
 }

@@ -45,6 +45,7 @@
 
 mod convert;
 mod items;
+pub mod rules;
 pub mod stream;
 pub mod wire;
 
@@ -71,6 +72,7 @@ const API: Http = Http::openai_api(
 
 impl crate::formats::spec::Spec for Codec {
     const NOTE: &'static str = include_str!("NOTE.md");
+    const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
     const SEND: Send = Send::Http(API);
 }

@@ -3,7 +3,7 @@
 //! (`convertToLanguageModelPrompt` throws `AI_MissingToolResultsError` otherwise). Calls the
 //! provider ran itself (`providerExecuted`) are exempt, as in the SDK.
 
-use super::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
+use crate::rules::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 

@@ -2,8 +2,8 @@
 //! text of Cohere's for these was found; the rules cite Cohere's tool-use docs, which describe
 //! the pairing (each `tool` message answers a `tool_call_id` of the assistant message before it).
 
-use super::openai_chat::{answer, dangling, drop_message, orphans};
-use super::{Rule, Severity, Source};
+use super::{answer, dangling, drop_message, orphans};
+use crate::rules::{Rule, Severity, Source};
 
 /// The rules.
 pub const RULES: &[Rule] = &[

@@ -7,8 +7,8 @@
 //! is talking to Gemini 3 only when the document says so: a `model` member naming it, a
 //! `thinkingLevel` (a Gemini 3 setting), or signatures on other parts.
 
-use super::{arr, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use crate::model::GEMINI_SKIP_SIGNATURE;
+use crate::rules::{arr, edit_items, esc, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -278,21 +278,10 @@ fn drop_responses(doc: &mut Value, f: &Finding) -> bool {
     let Some(k) = seg(&f.pointer, 1) else {
         return false;
     };
-    let Some(contents) = doc.get_mut("contents").and_then(Value::as_array_mut) else {
-        return false;
-    };
-    let Some(ps) = contents
-        .get_mut(k)
-        .and_then(|c| c.get_mut("parts"))
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    ps.retain(|p| response(p).is_none());
-    if ps.is_empty() {
-        contents.remove(k);
-    }
-    true
+    edit_items(doc, "contents", k, "parts", |ps| {
+        ps.retain(|p| response(p).is_none());
+        true
+    })
 }
 
 /// True when the document says it is for Gemini 3.
@@ -417,7 +406,7 @@ fn walk(s: &Value, at: &str, depth: usize, f: &mut dyn FnMut(&str, &str)) {
     let Some(obj) = s.as_object() else {
         return;
     };
-    if depth > super::super::schema::MAX_DEPTH {
+    if depth > crate::schema::MAX_DEPTH {
         return;
     }
     for (k, v) in obj {
@@ -472,7 +461,7 @@ fn to_json_schema(doc: &mut Value, f: &Finding) -> bool {
 }
 
 fn lower_types(v: &mut Value, depth: usize) {
-    if depth > super::super::schema::MAX_DEPTH {
+    if depth > crate::schema::MAX_DEPTH {
         return;
     }
     match v {

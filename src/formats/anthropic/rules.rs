@@ -3,7 +3,10 @@
 //! thinking on, the current tool loop's assistant turn starts with its (signed) thinking, every
 //! thinking block carries its signature, and `tool_choice` does not force a tool.
 
-use super::{arr, blocks_mut, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
+use crate::rules::thinking::{self, Shape};
+use crate::rules::{
+    arr, blocks_mut, drop_block, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT,
+};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -61,7 +64,7 @@ pub const RULES: &[Rule] = &[
         matches: &["a final `assistant` message must start with a thinking block"],
         source: Source::Reported("https://github.com/deepset-ai/haystack-core-integrations/issues/2146"),
         advice: "no mechanical fix: only Anthropic can sign thinking; send back the thinking blocks (with their signatures) its response carried in this turn, unchanged, or turn thinking off",
-        check: thinking_first,
+        check: |d| thinking::first::<Blocks>(d, "anthropic/thinking-first"),
         fix: None,
     },
     Rule {
@@ -72,7 +75,7 @@ pub const RULES: &[Rule] = &[
         matches: &["thinking.signature: Field required"],
         source: Source::Reported("https://github.com/lbjlaq/Antigravity-Manager/issues/1650"),
         advice: "no mechanical fix: the signature is Anthropic's; send the block back with the signature its response carried, or drop the block (and, in a tool loop, turn thinking off)",
-        check: signatures,
+        check: |d| thinking::signatures::<Blocks>(d, "anthropic/thinking-signature"),
         fix: None,
     },
     Rule {
@@ -83,8 +86,8 @@ pub const RULES: &[Rule] = &[
         matches: &["Thinking may not be enabled when tool_choice forces tool use"],
         source: Source::Reported("https://github.com/mastra-ai/mastra/issues/7507"),
         advice: "fix: let the model choose (tool_choice auto), or turn thinking off",
-        check: forced_choice,
-        fix: Some(choice_auto),
+        check: |d| thinking::forced_choice::<Blocks>(d, "anthropic/thinking-forced-tool-choice"),
+        fix: Some(thinking::choice_auto::<Blocks>),
     },
     Rule {
         id: "anthropic/thinking-disabled-final",
@@ -94,8 +97,8 @@ pub const RULES: &[Rule] = &[
         matches: &["When thinking is disabled, an `assistant` message in the final position cannot contain `thinking`"],
         source: Source::Reported("https://github.com/tailcallhq/forgecode/issues/1853"),
         advice: "fix: drop the thinking blocks of the final assistant message, or turn thinking on",
-        check: thinking_when_disabled,
-        fix: Some(drop_final_thinking),
+        check: |d| thinking::in_final::<Blocks>(d, "anthropic/thinking-disabled-final"),
+        fix: Some(thinking::drop_final::<Blocks>),
     },
 ];
 
@@ -315,174 +318,46 @@ fn orphans(doc: &Value) -> Vec<Finding> {
     out
 }
 
-/// Drop the block a finding points at (`/messages/n/content/j`), and the message when that
-/// leaves it empty.
-pub(crate) fn drop_block(doc: &mut Value, f: &Finding) -> bool {
-    let (Some(n), Some(j)) = (seg(&f.pointer, 1), seg(&f.pointer, 3)) else {
-        return false;
-    };
-    let Some(msgs) = doc.get_mut("messages").and_then(Value::as_array_mut) else {
-        return false;
-    };
-    let Some(content) = msgs
-        .get_mut(n)
-        .and_then(|m| m.get_mut("content"))
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    if j >= content.len() {
-        return false;
-    }
-    content.remove(j);
-    if content.is_empty() {
-        msgs.remove(n);
-    }
-    true
-}
+/// How Messages spells signed thinking: `thinking` and `redacted_thinking` blocks, thinking
+/// on in `thinking.type`, the choice in `tool_choice`.
+struct Blocks;
 
-/// Thinking on (`enabled` or `adaptive`).
-fn thinking(doc: &Value) -> bool {
-    matches!(
-        doc.get("thinking").and_then(|t| str_at(t, "type")),
-        Some("enabled" | "adaptive")
-    )
-}
+impl Shape for Blocks {
+    const TEXT_CONTENT: bool = true;
+    const BLOCK: &'static str = "thinking block";
+    const SIGNED: &'static str = "thinking block";
+    const CHOICE: &'static str = "/tool_choice";
 
-fn thinking_first(doc: &Value) -> Vec<Finding> {
-    if !thinking(doc) {
-        return Vec::new();
+    /// Thinking on (`enabled` or `adaptive`).
+    fn enabled(doc: &Value) -> bool {
+        matches!(
+            doc.get("thinking").and_then(|t| str_at(t, "type")),
+            Some("enabled" | "adaptive")
+        )
     }
-    let msgs = arr(doc, "messages");
-    // The user's last own turn: a user message with something other than tool results.
-    let turn = msgs
-        .iter()
-        .rposition(|m| {
-            role(m) == "user"
-                && (m.get("content").is_some_and(Value::is_string)
-                    || blocks(m).iter().any(|b| kind(b) != "tool_result"))
-        })
-        .map_or(0, |u| u + 1);
-    let in_loop = msgs[turn.min(msgs.len())..]
-        .iter()
-        .any(|m| role(m) == "user" && blocks(m).iter().any(|b| kind(b) == "tool_result"));
-    if !in_loop {
-        return Vec::new();
-    }
-    let Some((a, m)) = msgs
-        .iter()
-        .enumerate()
-        .skip(turn)
-        .find(|(_, m)| role(m) == "assistant")
-    else {
-        return Vec::new();
-    };
-    let starts = blocks(m)
-        .first()
-        .is_some_and(|b| matches!(kind(b), "thinking" | "redacted_thinking"));
-    if starts {
-        return Vec::new();
-    }
-    vec![Finding::new(
-        "anthropic/thinking-first",
-        format!("/messages/{a}/content/0"),
-        "with thinking on, the assistant turn of this tool loop must start with its thinking block",
-    )]
-}
 
-fn signatures(doc: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (i, m) in arr(doc, "messages").iter().enumerate() {
-        for (j, b) in blocks(m).iter().enumerate() {
-            if kind(b) == "thinking" && str_at(b, "signature").is_none_or(str::is_empty) {
-                out.push(Finding::new(
-                    "anthropic/thinking-signature",
-                    format!("/messages/{i}/content/{j}"),
-                    "this thinking block has no signature",
-                ));
-            }
+    fn is_result(b: &Value) -> bool {
+        kind(b) == "tool_result"
+    }
+
+    fn is_thinking(b: &Value) -> bool {
+        matches!(kind(b), "thinking" | "redacted_thinking")
+    }
+
+    fn signed(b: &Value) -> Option<(&Value, &'static str)> {
+        (kind(b) == "thinking").then_some((b, ""))
+    }
+
+    fn forced(choice: &Value) -> bool {
+        matches!(str_at(choice, "type"), Some("any" | "tool"))
+    }
+
+    /// `auto`, keeping `disable_parallel_tool_use`.
+    fn auto(choice: &Value) -> Value {
+        let mut c = json!({"type": "auto"});
+        if let Some(p) = choice.get("disable_parallel_tool_use") {
+            c["disable_parallel_tool_use"] = p.clone();
         }
+        c
     }
-    out
-}
-
-fn forced_choice(doc: &Value) -> Vec<Finding> {
-    let forced = matches!(
-        doc.get("tool_choice").and_then(|c| str_at(c, "type")),
-        Some("any" | "tool")
-    );
-    if thinking(doc) && forced {
-        vec![Finding::new(
-            "anthropic/thinking-forced-tool-choice",
-            "/tool_choice".into(),
-            "tool_choice forces a tool while thinking is on",
-        )]
-    } else {
-        Vec::new()
-    }
-}
-
-fn choice_auto(doc: &mut Value, _f: &Finding) -> bool {
-    match doc.get_mut("tool_choice") {
-        Some(c) => {
-            let parallel = c.get("disable_parallel_tool_use").cloned();
-            *c = json!({"type": "auto"});
-            if let Some(p) = parallel {
-                c["disable_parallel_tool_use"] = p;
-            }
-            true
-        }
-        None => false,
-    }
-}
-
-fn is_thinking(b: &Value) -> bool {
-    matches!(kind(b), "thinking" | "redacted_thinking")
-}
-
-fn thinking_when_disabled(doc: &Value) -> Vec<Finding> {
-    if thinking(doc) {
-        return Vec::new();
-    }
-    let msgs = arr(doc, "messages");
-    let Some(last) = msgs.last() else {
-        return Vec::new();
-    };
-    let i = msgs.len() - 1;
-    if role(last) != "assistant" {
-        return Vec::new();
-    }
-    blocks(last)
-        .iter()
-        .position(is_thinking)
-        .map(|j| {
-            Finding::new(
-                "anthropic/thinking-disabled-final",
-                format!("/messages/{i}/content/{j}"),
-                "thinking is off, but the final assistant message holds a thinking block",
-            )
-        })
-        .into_iter()
-        .collect()
-}
-
-fn drop_final_thinking(doc: &mut Value, f: &Finding) -> bool {
-    let Some(i) = seg(&f.pointer, 1) else {
-        return false;
-    };
-    let Some(msgs) = doc.get_mut("messages").and_then(Value::as_array_mut) else {
-        return false;
-    };
-    let Some(content) = msgs
-        .get_mut(i)
-        .and_then(|m| m.get_mut("content"))
-        .and_then(Value::as_array_mut)
-    else {
-        return false;
-    };
-    content.retain(|b| !is_thinking(b));
-    if content.is_empty() {
-        msgs.remove(i);
-    }
-    true
 }

@@ -1,7 +1,7 @@
 //! Mistral: tool call ids of exactly nine letters and digits, and no `user` turn straight after
 //! a `tool` result (the model answers the results first).
 
-use super::{arr, str_at, Finding, Rule, Severity, Source};
+use crate::rules::{arr, str_at, Finding, Rule, Severity, Source};
 use serde_json::Value;
 use std::collections::HashMap;
 

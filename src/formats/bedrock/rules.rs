@@ -3,7 +3,8 @@
 //! on (`additionalModelRequestFields.thinking`), the Anthropic thinking rules in Bedrock's
 //! spelling (`reasoningContent`, `toolChoice`).
 
-use super::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
+use crate::rules::thinking::{self, Shape};
+use crate::rules::{arr, drop_block, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -40,7 +41,7 @@ pub const RULES: &[Rule] = &[
         source: Source::Docs("https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use-inference-call.html"),
         advice: "fix: drop the toolResult that answers no call (Bedrock's exact error text for this was not found)",
         check: |d| pairing(d).1,
-        fix: Some(super::anthropic::drop_block),
+        fix: Some(drop_block),
     },
     Rule {
         id: "bedrock/thinking-first",
@@ -50,7 +51,7 @@ pub const RULES: &[Rule] = &[
         matches: &["a final `assistant` message must start with a thinking block"],
         source: Source::Reported("https://github.com/anomalyco/opencode/issues/3077"),
         advice: "no mechanical fix: only the model can sign its reasoning; send back the reasoningContent blocks (with their signatures) the response carried in this turn, unchanged, or turn thinking off",
-        check: thinking_first,
+        check: |d| thinking::first::<Blocks>(d, "bedrock/thinking-first"),
         fix: None,
     },
     Rule {
@@ -61,7 +62,7 @@ pub const RULES: &[Rule] = &[
         matches: &[],
         source: Source::Docs("https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html"),
         advice: "no mechanical fix: send the reasoningText back with the signature the response carried (Bedrock's exact error text for a missing one was not found)",
-        check: signatures,
+        check: |d| thinking::signatures::<Blocks>(d, "bedrock/thinking-signature"),
         fix: None,
     },
     Rule {
@@ -72,8 +73,8 @@ pub const RULES: &[Rule] = &[
         matches: &["Thinking may not be enabled when tool_choice forces tool use"],
         source: Source::Reported("https://github.com/can1357/oh-my-pi/issues/341"),
         advice: "fix: let the model choose (toolChoice auto), or turn thinking off",
-        check: forced_choice,
-        fix: Some(choice_auto),
+        check: |d| thinking::forced_choice::<Blocks>(d, "bedrock/thinking-forced-tool-choice"),
+        fix: Some(thinking::choice_auto::<Blocks>),
     },
 ];
 
@@ -221,87 +222,45 @@ fn answer(doc: &mut Value, f: &Finding) -> bool {
     true
 }
 
-/// Thinking on, in Anthropic's spelling inside `additionalModelRequestFields`.
-fn thinking(doc: &Value) -> bool {
-    let extra = doc.get("additionalModelRequestFields");
-    let t = extra
-        .and_then(|e| e.get("thinking").or_else(|| e.get("reasoning_config")))
-        .and_then(|t| str_at(t, "type"));
-    matches!(t, Some("enabled" | "adaptive"))
-}
+/// How Converse spells Claude's signed thinking: `reasoningContent` blocks (the signature in
+/// `reasoningText`), thinking on in `additionalModelRequestFields`, the choice in
+/// `toolConfig.toolChoice`.
+struct Blocks;
 
-fn is_reasoning(b: &Value) -> bool {
-    b.get("reasoningContent").is_some()
-}
+impl Shape for Blocks {
+    const TEXT_CONTENT: bool = false;
+    const BLOCK: &'static str = "reasoningContent";
+    const SIGNED: &'static str = "reasoningText";
+    const CHOICE: &'static str = "/toolConfig/toolChoice";
 
-fn thinking_first(doc: &Value) -> Vec<Finding> {
-    if !thinking(doc) {
-        return Vec::new();
+    /// Thinking on, in the model's own spelling inside `additionalModelRequestFields`.
+    fn enabled(doc: &Value) -> bool {
+        let extra = doc.get("additionalModelRequestFields");
+        let t = extra
+            .and_then(|e| e.get("thinking").or_else(|| e.get("reasoning_config")))
+            .and_then(|t| str_at(t, "type"));
+        matches!(t, Some("enabled" | "adaptive"))
     }
-    let msgs = arr(doc, "messages");
-    let turn = msgs
-        .iter()
-        .rposition(|m| {
-            role(m) == "user" && content(m).iter().any(|b| b.get("toolResult").is_none())
-        })
-        .map_or(0, |u| u + 1);
-    let in_loop = msgs[turn.min(msgs.len())..]
-        .iter()
-        .any(|m| role(m) == "user" && content(m).iter().any(|b| b.get("toolResult").is_some()));
-    if !in_loop {
-        return Vec::new();
-    }
-    match msgs.iter().enumerate().skip(turn).find(|(_, m)| role(m) == "assistant") {
-        Some((a, m)) if !content(m).first().is_some_and(is_reasoning) => vec![Finding::new(
-            "bedrock/thinking-first",
-            format!("/messages/{a}/content/0"),
-            "with thinking on, the assistant turn of this tool loop must start with its reasoningContent",
-        )],
-        _ => Vec::new(),
-    }
-}
 
-fn signatures(doc: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (i, m) in arr(doc, "messages").iter().enumerate() {
-        for (j, b) in content(m).iter().enumerate() {
-            let Some(r) = b.get("reasoningContent") else {
-                continue;
-            };
-            if let Some(t) = r.get("reasoningText") {
-                if str_at(t, "signature").is_none_or(str::is_empty) {
-                    out.push(Finding::new(
-                        "bedrock/thinking-signature",
-                        format!("/messages/{i}/content/{j}/reasoningContent/reasoningText"),
-                        "this reasoningText has no signature",
-                    ));
-                }
-            }
-        }
+    fn is_result(b: &Value) -> bool {
+        b.get("toolResult").is_some()
     }
-    out
-}
 
-fn forced_choice(doc: &Value) -> Vec<Finding> {
-    let choice = doc.get("toolConfig").and_then(|c| c.get("toolChoice"));
-    let forced = choice.is_some_and(|c| c.get("any").is_some() || c.get("tool").is_some());
-    if thinking(doc) && forced {
-        vec![Finding::new(
-            "bedrock/thinking-forced-tool-choice",
-            "/toolConfig/toolChoice".into(),
-            "toolChoice forces a tool while thinking is on",
-        )]
-    } else {
-        Vec::new()
+    fn is_thinking(b: &Value) -> bool {
+        b.get("reasoningContent").is_some()
     }
-}
 
-fn choice_auto(doc: &mut Value, _f: &Finding) -> bool {
-    match doc.pointer_mut("/toolConfig/toolChoice") {
-        Some(c) => {
-            *c = json!({"auto": {}});
-            true
-        }
-        None => false,
+    fn signed(b: &Value) -> Option<(&Value, &'static str)> {
+        b.get("reasoningContent")?
+            .get("reasoningText")
+            .map(|t| (t, "/reasoningContent/reasoningText"))
+    }
+
+    fn forced(choice: &Value) -> bool {
+        choice.get("any").is_some() || choice.get("tool").is_some()
+    }
+
+    fn auto(_choice: &Value) -> Value {
+        json!({"auto": {}})
     }
 }

@@ -1,9 +1,15 @@
 //! OpenAI Chat Completions: every `tool_calls` entry answered by a `tool` message right after
 //! its assistant message, no `tool` message without its call, `arguments` a JSON string.
-//! DeepSeek and Mistral speak the same protocol and are held to these rules too; Cohere's
-//! chat v2 pairs the same way ([`dangling`], [`orphans`] are shared).
+//! DeepSeek and Mistral speak the same protocol and are held to these rules too, with their
+//! own next to them ([`deepseek`], [`mistral`]); Cohere's chat v2 pairs the same way
+//! ([`dangling`], [`orphans`] are shared, see [`cohere`]); Ollama has its own ([`ollama`]).
 
-use super::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
+pub mod cohere;
+pub mod deepseek;
+pub mod mistral;
+pub mod ollama;
+
+use crate::rules::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -39,7 +45,14 @@ pub const RULES: &[Rule] = &[
         matches: &["function.arguments': expected a string"],
         source: Source::Reported("https://github.com/aaif-goose/goose-mobile/pull/20"),
         advice: "fix: send the arguments as a JSON string",
-        check: arguments_string,
+        check: |d| {
+            arguments(
+                d,
+                "openai-chat/arguments-string",
+                |a| !a.is_string(),
+                "the arguments are a JSON value; this endpoint wants them as a string of JSON",
+            )
+        },
         fix: Some(stringify_arguments),
     },
 ];
@@ -162,16 +175,22 @@ pub(crate) fn drop_message(doc: &mut Value, f: &Finding) -> bool {
     }
 }
 
-fn arguments_string(doc: &Value) -> Vec<Finding> {
+/// Every call's `function.arguments` for which `wrong` holds, flagged as `rule` with `message`.
+pub(crate) fn arguments(
+    doc: &Value,
+    rule: &'static str,
+    wrong: fn(&Value) -> bool,
+    message: &str,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, m) in arr(doc, "messages").iter().enumerate() {
         for (j, c) in arr(m, "tool_calls").iter().enumerate() {
             if let Some(a) = c.get("function").and_then(|f| f.get("arguments")) {
-                if !a.is_string() {
+                if wrong(a) {
                     out.push(Finding::new(
-                        "openai-chat/arguments-string",
+                        rule,
                         format!("/messages/{i}/tool_calls/{j}/function/arguments"),
-                        "the arguments are a JSON value; this endpoint wants them as a string of JSON",
+                        message,
                     ));
                 }
             }

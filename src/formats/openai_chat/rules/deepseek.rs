@@ -2,7 +2,7 @@
 //! default: `deepseek-reasoner`, the V4 models), every assistant message with tool calls must
 //! carry back the `reasoning_content` the API returned with it.
 
-use super::{arr, str_at, Finding, Rule, Severity, Source};
+use crate::rules::{arr, str_at, Finding, Rule, Severity, Source};
 use serde_json::Value;
 
 /// The rules.

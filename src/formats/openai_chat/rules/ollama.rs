@@ -2,7 +2,8 @@
 //! OpenAI-compatible `/v1/chat/completions` wants a string, as OpenAI does: that document is
 //! checked by the OpenAI Chat rules.)
 
-use super::{arr, Finding, Rule, Severity, Source};
+use super::arguments;
+use crate::rules::{Finding, Rule, Severity, Source};
 use serde_json::Value;
 
 /// The rules.
@@ -14,27 +15,16 @@ pub const RULES: &[Rule] = &[Rule {
     matches: &["cannot unmarshal", "of type api.ToolCallFunctionArguments"],
     source: Source::Reported("https://github.com/aliasrobotics/cai/issues/76"),
     advice: "fix: send the arguments as a JSON object (the native API's spelling)",
-    check: arguments_object,
+    check: |d| {
+        arguments(
+            d,
+            "ollama/arguments-object",
+            |a| !a.is_object(),
+            "the native API wants the arguments as a JSON object, not a string",
+        )
+    },
     fix: Some(parse_arguments),
 }];
-
-fn arguments_object(doc: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (i, m) in arr(doc, "messages").iter().enumerate() {
-        for (j, c) in arr(m, "tool_calls").iter().enumerate() {
-            if let Some(a) = c.get("function").and_then(|f| f.get("arguments")) {
-                if !a.is_object() {
-                    out.push(Finding::new(
-                        "ollama/arguments-object",
-                        format!("/messages/{i}/tool_calls/{j}/function/arguments"),
-                        "the native API wants the arguments as a JSON object, not a string",
-                    ));
-                }
-            }
-        }
-    }
-    out
-}
 
 fn parse_arguments(doc: &mut Value, f: &Finding) -> bool {
     let Some(a) = doc.pointer_mut(&f.pointer) else {

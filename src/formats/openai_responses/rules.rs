@@ -3,7 +3,7 @@
 //! `encrypted_content`), not by id; every `function_call` answered by a
 //! `function_call_output` with its `call_id`, and no output without its call.
 
-use super::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
+use crate::rules::{arr, seg, str_at, Finding, Rule, Severity, Source, NO_RESULT};
 use serde_json::{json, Value};
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //! that schema. The document is a JSON-RPC transcript (`tools/list`, `tools/call` and their
 //! results); the words are the MCP Python SDK client's, which checks both on every call.
 
-use super::{str_at, Finding, Rule, Severity, Source};
+use crate::rules::{str_at, Finding, Rule, Severity, Source};
 use crate::schema::validate::Validator;
 use serde_json::Value;
 use std::collections::HashMap;
