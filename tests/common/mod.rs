@@ -6,6 +6,7 @@ pub mod dialect;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod gen;
 pub mod real;
+pub mod reasoning;
 
 use std::path::{Path, PathBuf};
 use toolscope::model::Exchange;
@@ -83,44 +84,47 @@ use toolscope::model::{Loss, LossKind, Message, Part, ResultContent, Role, ToolC
 /// differs from the request (or response) view of `x` only under reported losses. Returns the
 /// document, the exchange read back, the encoder's losses and all losses (encoder's and
 /// decoder's).
-pub fn checked_trip(format: Format, x: &toolscope::model::Exchange, kind: Kind) -> Trip {
+pub fn checked_trip<W: dialect::Wire>(
+    format: W,
+    x: &toolscope::model::Exchange,
+    kind: Kind,
+) -> Trip {
     try_trip(format, x, kind).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// [`checked_trip`] that says what broke the contract instead of panicking (for properties).
-pub fn try_trip(
-    format: Format,
+pub fn try_trip<W: dialect::Wire>(
+    format: W,
     x: &toolscope::model::Exchange,
     kind: Kind,
 ) -> Result<Trip, String> {
-    let enc = format.encode(x, kind);
-    let dec = format
-        .decode(&enc.text, kind)
-        .map_err(|e| format!("own output does not decode: {e}\n{}", enc.text))?;
+    let (text, losses) = format.write(x, kind);
+    let (back, decoded) = format
+        .read(&text, kind)
+        .map_err(|e| format!("own output does not decode: {e}\n{text}"))?;
     // Text formats (legacy XML) come back as a JSON string.
     let doc: Value = if format.is_text() {
-        Value::String(enc.text.clone())
+        Value::String(text.clone())
     } else {
-        serde_json::from_str(&enc.text).map_err(|e| format!("own output is not JSON: {e}"))?
+        serde_json::from_str(&text).map_err(|e| format!("own output is not JSON: {e}"))?
     };
-    let mut all = enc.losses.clone();
-    all.extend(dec.losses);
+    let mut all = losses.clone();
+    all.extend(decoded);
     let expected = match kind {
         Kind::Request => x.request_view(),
         Kind::Response => x.response_view(),
     };
-    let left = unexplained(&expected, &dec.exchange, &all);
+    let left = unexplained(&expected, &back, &all);
     if !left.is_empty() {
         return Err(format!(
-            "unreported differences {left:?}\nlosses: {all:#?}\ndocument:\n{}\nback: {}",
-            enc.text,
-            serde_json::to_string_pretty(&dec.exchange).unwrap_or_default()
+            "unreported differences {left:?}\nlosses: {all:#?}\ndocument:\n{text}\nback: {}",
+            serde_json::to_string_pretty(&back).unwrap_or_default()
         ));
     }
     Ok(Trip {
         doc,
-        back: dec.exchange,
-        encoder: enc.losses,
+        back,
+        encoder: losses,
         all,
     })
 }

@@ -20,6 +20,11 @@ const D: Dialect = Dialect {
     id: "c1",
 };
 
+#[test]
+fn cohere_conforms() {
+    dialect::conforms(&D).unwrap_or_else(|e| panic!("{e}"));
+}
+
 fn tool(name: &str, strict: Option<bool>) -> Tool {
     Tool {
         name: name.into(),

@@ -21,6 +21,11 @@ const D: Dialect = Dialect {
     id: "c1",
 };
 
+#[test]
+fn deepseek_conforms() {
+    dialect::conforms(&D).unwrap_or_else(|e| panic!("{e}"));
+}
+
 fn weather_round() -> Exchange {
     exchange(common::weather_round("call_0_a", "call_1_b"))
 }

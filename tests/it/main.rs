@@ -62,3 +62,4 @@ mod snippets;
 mod stream_anomalies;
 mod stream_recorded;
 mod stream_synth;
+mod worked_dialect;

@@ -21,6 +21,11 @@ const D: Dialect = Dialect {
     id: "abcdefghi",
 };
 
+#[test]
+fn mistral_conforms() {
+    dialect::conforms(&D).unwrap_or_else(|e| panic!("{e}"));
+}
+
 fn is_mistral_id(v: &Value) -> bool {
     v.as_str()
         .is_some_and(|s| s.len() == 9 && s.chars().all(|c| c.is_ascii_alphanumeric()))

@@ -336,3 +336,13 @@ fn ollama_kept_field_that_would_not_read_back_is_dropped() {
         "{losses:#?}"
     );
 }
+
+#[test]
+fn ollama_conforms() {
+    let d = common::dialect::Dialect {
+        format: F,
+        model: "llama3.2",
+        id: "c1",
+    };
+    common::dialect::conforms(&d).unwrap_or_else(|e| panic!("{e}"));
+}

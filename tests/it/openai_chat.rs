@@ -874,3 +874,13 @@ fn openai_chat_response_message_reused_in_a_request() {
     assert!(has_loss(&losses, LossKind::Dropped, "/messages/1/extra"));
     assert!(!losses.iter().any(|l| l.pointer == "/messages/1/usage"));
 }
+
+#[test]
+fn openai_chat_conforms() {
+    let d = common::dialect::Dialect {
+        format: F,
+        model: "gpt-4.1",
+        id: "call_1",
+    };
+    common::dialect::conforms(&d).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -14,25 +14,9 @@ use toolscope::model::*;
 use toolscope::replay::{LoadOptions, Replay};
 
 use crate::common;
+use common::reasoning::{own_round_trip, reasoning};
 
 const A: Format = Format::AiSdk;
-
-fn own_round_trip(doc: &Value, kind: Kind) -> Exchange {
-    let text = doc.to_string();
-    let dec = A.decode(&text, kind).unwrap_or_else(|e| panic!("{e}"));
-    let enc = A.encode(&dec.exchange, kind);
-    let back: Value = serde_json::from_str(&enc.text).expect("json");
-    assert_eq!(&back, doc, "changed; losses {:#?}", enc.losses);
-    assert_eq!(count_losses(&enc.losses), 0, "{:#?}", enc.losses);
-    dec.exchange
-}
-
-fn reasoning(p: &Part) -> &Reasoning {
-    match p {
-        Part::Reasoning(r) => r,
-        other => panic!("not reasoning: {other:?}"),
-    }
-}
 
 fn sse(chunks: &[Value]) -> String {
     let mut s: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
@@ -58,7 +42,7 @@ fn reasoning_parts_carry_each_providers_state() {
         ],
         "tools": {"weather": {"inputSchema": {"type": "object"}}}
     });
-    let x = own_round_trip(&doc, Kind::Request);
+    let x = own_round_trip(A, &doc.to_string(), Kind::Request);
     let m = &x.messages[1];
     let sig = reasoning(&m.parts[0]).opaque.clone().unwrap();
     assert_eq!(
@@ -98,7 +82,7 @@ fn reasoning_goes_to_its_provider_and_is_reported_elsewhere() {
         ],
         "tools": {"weather": {"inputSchema": {"type": "object"}}}
     });
-    let x = own_round_trip(&doc, Kind::Request);
+    let x = own_round_trip(A, &doc.to_string(), Kind::Request);
     let to_gemini = Format::Gemini.encode(&x, Kind::Request);
     let l = to_gemini
         .losses
@@ -139,7 +123,7 @@ fn provider_executed_calls_and_results_are_hosted() {
             ]}
         ]}
     });
-    let x = own_round_trip(&doc, Kind::Response);
+    let x = own_round_trip(A, &doc.to_string(), Kind::Response);
     let m = &x.messages[0];
     let Part::Hosted(call) = &m.parts[0] else {
         panic!("hosted call")
@@ -305,7 +289,7 @@ fn synthesised_streams_carry_reasoning_and_server_outputs() {
             ]}
         ]}
     });
-    let x = own_round_trip(&doc, Kind::Response);
+    let x = own_round_trip(A, &doc.to_string(), Kind::Response);
     let events =
         toolscope::synth::synthesize_with(&x, toolscope::formats::Protocol::AiSdk, 4).text();
     let r = Replay::load(&events, LoadOptions::default()).unwrap();

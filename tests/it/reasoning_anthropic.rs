@@ -14,6 +14,7 @@ use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{Assembler, Event, Update};
 
 use crate::common;
+use common::reasoning::{decode_fixture, fixture_json, providers, reasoning_losses};
 
 const A: Format = Format::Anthropic;
 
@@ -40,34 +41,11 @@ fn recorded() -> Vec<(String, Kind, Value)> {
 }
 
 fn doc(name: &str) -> Value {
-    recorded()
-        .into_iter()
-        .find(|(n, _, _)| n == name)
-        .unwrap_or_else(|| panic!("{name}"))
-        .2
+    fixture_json(&format!("anthropic/recorded/{name}"))
 }
 
 fn decode(name: &str, kind: Kind) -> Exchange {
-    common::decode_doc(A, &doc(name), kind).0
-}
-
-/// The formats that talk to a model (an MCP transcript drops whole conversation messages,
-/// named as such, rather than their parts).
-/// The formats that send a conversation to one provider: MCP carries no conversation, and the
-/// AI SDK keeps each provider's state under `providerOptions.<provider>`, which the SDK hands
-/// only to that provider (checked in `reasoning_ai_sdk`).
-fn providers() -> impl Iterator<Item = Format> {
-    Format::ALL
-        .into_iter()
-        .filter(|f| !matches!(f, Format::Mcp | Format::AiSdk))
-}
-
-fn reasoning_losses(losses: &[Loss]) -> Vec<(String, String)> {
-    losses
-        .iter()
-        .filter(|l| l.kind == LossKind::Reasoning)
-        .map(|l| (l.what.clone(), l.why.clone()))
-        .collect()
+    decode_fixture(A, &format!("anthropic/recorded/{name}"), kind)
 }
 
 #[test]

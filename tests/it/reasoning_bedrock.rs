@@ -13,11 +13,12 @@ use toolscope::replay::{AnyAssembler, LoadOptions, Replay};
 use toolscope::stream::{Assembler, Event, Update};
 
 use crate::common;
+use common::reasoning::{decode_fixture, fixture_json, providers, reasoning_losses};
 
 const B: Format = Format::Bedrock;
 
 fn doc(name: &str) -> Value {
-    serde_json::from_str(&common::fixture_text("bedrock/recorded", name)).expect(name)
+    fixture_json(&format!("bedrock/recorded/{name}"))
 }
 
 const RECORDED: [(&str, Kind); 4] = [
@@ -26,25 +27,6 @@ const RECORDED: [(&str, Kind); 4] = [
     ("nova-code-interpreter.request.json", Kind::Request),
     ("nova-code-interpreter.response.json", Kind::Response),
 ];
-
-/// The formats that talk to a model (an MCP transcript drops whole conversation messages,
-/// named as such, rather than their parts).
-/// The formats that send a conversation to one provider: MCP carries no conversation, and the
-/// AI SDK keeps each provider's state under `providerOptions.<provider>`, which the SDK hands
-/// only to that provider (checked in `reasoning_ai_sdk`).
-fn providers() -> impl Iterator<Item = Format> {
-    Format::ALL
-        .into_iter()
-        .filter(|f| !matches!(f, Format::Mcp | Format::AiSdk))
-}
-
-fn reasoning_losses(losses: &[Loss]) -> Vec<(String, String)> {
-    losses
-        .iter()
-        .filter(|l| l.kind == LossKind::Reasoning)
-        .map(|l| (l.what.clone(), l.why.clone()))
-        .collect()
-}
 
 #[test]
 fn recorded_documents_are_detected_and_come_back_field_for_field() {
@@ -75,7 +57,11 @@ fn reasoning_content_is_a_reasoning_part_signed_by_bedrock() {
     );
     assert_eq!(Some(o.data.as_str()), rt["signature"].as_str());
 
-    let x = common::decode_doc(B, &doc("reasoning-follow-up.request.json"), Kind::Request).0;
+    let x = decode_fixture(
+        B,
+        "bedrock/recorded/reasoning-follow-up.request.json",
+        Kind::Request,
+    );
     assert_eq!(x.options.reasoning.enabled, Some(true));
     assert_eq!(x.options.reasoning.budget, Some(2000));
     let Part::Reasoning(r) = &x.messages[1].parts[0] else {
@@ -109,7 +95,11 @@ fn nova_server_tool_turn_reads_as_hosted_steps() {
     assert_eq!(result.value, content[1]);
     assert_eq!(m.tool_calls().count(), 0);
 
-    let x = common::decode_doc(B, &doc("nova-code-interpreter.request.json"), Kind::Request).0;
+    let x = decode_fixture(
+        B,
+        "bedrock/recorded/nova-code-interpreter.request.json",
+        Kind::Request,
+    );
     let h = x.tools[0].hosted.as_ref().expect("system tool");
     assert_eq!(
         (h.provider.as_str(), h.kind.as_str()),
@@ -128,7 +118,11 @@ fn nova_server_tool_turn_reads_as_hosted_steps() {
 
 #[test]
 fn bedrock_state_and_steps_go_to_no_other_provider_and_each_drop_is_named() {
-    let x = common::decode_doc(B, &doc("reasoning-follow-up.request.json"), Kind::Request).0;
+    let x = decode_fixture(
+        B,
+        "bedrock/recorded/reasoning-follow-up.request.json",
+        Kind::Request,
+    );
     let sig = doc("reasoning-follow-up.request.json")["messages"][1]["content"][0]
         ["reasoningContent"]["reasoningText"]["signature"]
         .as_str()
@@ -155,7 +149,11 @@ fn bedrock_state_and_steps_go_to_no_other_provider_and_each_drop_is_named() {
         json!({"type": "enabled", "budget_tokens": 2000})
     );
 
-    let x = common::decode_doc(B, &doc("nova-code-interpreter.request.json"), Kind::Request).0;
+    let x = decode_fixture(
+        B,
+        "bedrock/recorded/nova-code-interpreter.request.json",
+        Kind::Request,
+    );
     for f in providers().filter(|f| *f != B) {
         let enc = f.encode(&x, Kind::Request);
         assert!(
@@ -184,7 +182,11 @@ fn bedrock_state_and_steps_go_to_no_other_provider_and_each_drop_is_named() {
 
 #[test]
 fn reasoning_without_bedrock_state_is_not_sent() {
-    let mut x = common::decode_doc(B, &doc("reasoning-follow-up.request.json"), Kind::Request).0;
+    let mut x = decode_fixture(
+        B,
+        "bedrock/recorded/reasoning-follow-up.request.json",
+        Kind::Request,
+    );
     x.messages[1].parts[0] = Part::Reasoning(Reasoning::text("DeepSeek thought."));
     let enc = B.encode(&x, Kind::Request);
     assert!(!enc.text.contains("reasoningContent"));

@@ -13,35 +13,13 @@ use toolscope::model::*;
 use toolscope::replay::{LoadOptions, Replay};
 
 use crate::common;
+use common::reasoning::{own_round_trip, reasoning};
 use common::{assistant, call, has_loss, tool_msg, user};
 
 const G: Format = Format::Gemini;
 
 fn recorded(name: &str) -> String {
     std::fs::read_to_string(common::recorded_dir().join("gemini").join(name)).expect(name)
-}
-
-/// Decode, encode again: the same JSON value, with nothing lost.
-fn own_round_trip(text: &str, kind: Kind) -> Exchange {
-    let doc: Value = serde_json::from_str(text).expect("json");
-    let dec = G.decode(text, kind).unwrap_or_else(|e| panic!("{e}"));
-    let enc = G.encode(&dec.exchange, kind);
-    let back: Value = serde_json::from_str(&enc.text).expect("json");
-    assert_eq!(back, doc, "changed; losses {:#?}", enc.losses);
-    assert_eq!(
-        count_losses(&enc.losses),
-        0,
-        "own format loses nothing: {:#?}",
-        enc.losses
-    );
-    dec.exchange
-}
-
-fn reasoning(p: &Part) -> &Reasoning {
-    match p {
-        Part::Reasoning(r) => r,
-        other => panic!("not reasoning: {other:?}"),
-    }
 }
 
 fn sig(data: &str, model: Option<&str>) -> Opaque {
@@ -56,6 +34,7 @@ fn sig(data: &str, model: Option<&str>) -> Opaque {
 #[test]
 fn recorded_gemini3_call_signature_is_attached_reasoning() {
     let x = own_round_trip(
+        G,
         &recorded("google-tool-call-gemini3.response.json"),
         Kind::Response,
     );
@@ -73,6 +52,7 @@ fn recorded_gemini3_call_signature_is_attached_reasoning() {
 #[test]
 fn recorded_gemini3_text_signature_round_trips() {
     let x = own_round_trip(
+        G,
         &recorded("google-reasoning-gemini3.response.json"),
         Kind::Response,
     );
@@ -119,7 +99,7 @@ fn every_gemini_fixture_converts_to_itself_field_for_field() {
             continue;
         }
         let text = std::fs::read_to_string(&p).expect("read");
-        own_round_trip(&text, Kind::Response);
+        own_round_trip(G, &text, Kind::Response);
         seen += 1;
     }
     assert!(seen >= 16, "{seen} Gemini documents");
@@ -140,7 +120,7 @@ fn thought_parts_and_signatures_decode_and_encode_both_ways() {
         ],
         "tools": [{"functionDeclarations": [{"name": "get_weather"}]}]
     });
-    let x = own_round_trip(&doc.to_string(), Kind::Request);
+    let x = own_round_trip(G, &doc.to_string(), Kind::Request);
     let m = &x.messages[1];
     let t = reasoning(&m.parts[0]);
     assert_eq!(t.text.as_deref(), Some("**Planning** look it up"));
@@ -175,7 +155,7 @@ fn snake_case_parts_and_parameters_json_schema_keep_their_spelling() {
         }]}],
         "generation_config": {"thinking_config": {"thinking_budget": 512, "include_thoughts": true}}
     });
-    let x = own_round_trip(&doc.to_string(), Kind::Request);
+    let x = own_round_trip(G, &doc.to_string(), Kind::Request);
     assert_eq!(x.options.reasoning.budget, Some(512));
     assert_eq!(x.options.reasoning.summary.as_deref(), Some("auto"));
     assert!(reasoning(&x.messages[1].parts[0]).attached);
@@ -189,7 +169,7 @@ fn thinking_config_maps_to_reasoning_options() {
         "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
         "generationConfig": {"temperature": 1, "thinkingConfig": {"thinkingLevel": "high", "includeThoughts": false, "thinkingBudget": -1}}
     });
-    let x = own_round_trip(&doc.to_string(), Kind::Request);
+    let x = own_round_trip(G, &doc.to_string(), Kind::Request);
     assert_eq!(x.options.reasoning.effort.as_deref(), Some("high"));
     // Dynamic budget (-1) and includeThoughts: false are Gemini's own: kept, not modelled.
     assert_eq!(x.options.reasoning.budget, None);
@@ -265,6 +245,7 @@ fn foreign_signatures_are_dropped_with_a_reasoning_loss_and_text_is_kept() {
 #[test]
 fn gemini_signatures_do_not_cross_to_other_providers() {
     let x = own_round_trip(
+        G,
         &recorded("google-tool-call-gemini3.response.json"),
         Kind::Response,
     );
@@ -388,7 +369,7 @@ fn built_in_tools_and_code_execution_are_hosted() {
         "modelVersion": "gemini-2.5-flash",
         "responseId": "r1"
     });
-    let x = own_round_trip(&doc.to_string(), Kind::Response);
+    let x = own_round_trip(G, &doc.to_string(), Kind::Response);
     let m = &x.messages[0];
     let Part::Hosted(call) = &m.parts[0] else {
         panic!("hosted call")
@@ -418,7 +399,7 @@ fn built_in_tools_and_code_execution_are_hosted() {
             {"codeExecution": {}}
         ]
     });
-    let x = own_round_trip(&req.to_string(), Kind::Request);
+    let x = own_round_trip(G, &req.to_string(), Kind::Request);
     let kinds: Vec<Option<&str>> = x
         .tools
         .iter()

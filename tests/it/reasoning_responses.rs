@@ -7,6 +7,7 @@
 //! `openai` SDK's types accept what is emitted.
 
 use crate::common;
+use common::reasoning::reasoning_losses_at;
 
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -260,14 +261,6 @@ fn loop_with(first: Vec<Part>, model: &str) -> Exchange {
     x
 }
 
-fn reasoning_losses(losses: &[toolscope::model::Loss]) -> Vec<(String, String, String)> {
-    losses
-        .iter()
-        .filter(|l| l.kind == LossKind::Reasoning)
-        .map(|l| (l.pointer.clone(), l.what.clone(), l.why.clone()))
-        .collect()
-}
-
 #[test]
 fn encrypted_reasoning_goes_back_only_to_its_issuer() {
     let mut enc = Opaque::new(OpaqueKind::Encrypted, "gAAAA", "openai");
@@ -293,13 +286,13 @@ fn encrypted_reasoning_goes_back_only_to_its_issuer() {
                "summary": [{"type": "summary_text", "text": "Looked it up."}],
                "encrypted_content": "gAAAA"})
     );
-    assert!(reasoning_losses(&t.all).is_empty(), "{:#?}", t.all);
+    assert!(reasoning_losses_at(&t.all).is_empty(), "{:#?}", t.all);
     // To xAI's Responses endpoint (a Grok model): OpenAI's state cannot go.
     let x = loop_with(vec![Part::Reasoning(own)], "grok-4");
     let t = common::checked_trip(F, &x, Kind::Request);
     assert_eq!(t.doc["model"], "grok-4");
     assert_eq!(t.doc["input"][1]["type"], "function_call");
-    let got = reasoning_losses(&t.encoder);
+    let got = reasoning_losses_at(&t.encoder);
     assert_eq!(got.len(), 2, "{got:#?}");
     assert_eq!(got[0].1, "OpenAI encrypted reasoning");
     assert!(got[0].2.starts_with("only OpenAI can verify it"), "{got:?}");
@@ -312,7 +305,7 @@ fn another_providers_reasoning_is_reported_with_why_it_has_no_item() {
     let sig = Opaque::new(OpaqueKind::Signature, "EqQB", "anthropic");
     let x = loop_with(vec![reasoning("Need the weather.", Some(sig))], "gpt-5");
     let t = common::checked_trip(F, &x, Kind::Request);
-    let got = reasoning_losses(&t.encoder);
+    let got = reasoning_losses_at(&t.encoder);
     assert_eq!(got.len(), 2, "{got:#?}");
     assert_eq!(got[0].1, "Anthropic thinking signature");
     assert!(got[0].2.starts_with("only Anthropic can verify it"));
@@ -320,7 +313,7 @@ fn another_providers_reasoning_is_reported_with_why_it_has_no_item() {
     // Visible reasoning without any state: no item can hold it.
     let x = loop_with(vec![reasoning("Need the weather.", None)], "gpt-5");
     let t = common::checked_trip(F, &x, Kind::Request);
-    let got = reasoning_losses(&t.encoder);
+    let got = reasoning_losses_at(&t.encoder);
     assert_eq!(got.len(), 1, "{got:#?}");
     assert_eq!(got[0].0, "/messages/1/parts");
     assert!(got[0].2.contains("requires an id"), "{got:?}");
@@ -381,7 +374,7 @@ fn a_deepseek_or_ollama_model_on_its_responses_endpoint_keeps_its_name() {
             .into(),
         ));
         let enc = F.encode(&other, Kind::Request);
-        assert_eq!(reasoning_losses(&enc.losses).len(), 1, "{model}");
+        assert_eq!(reasoning_losses_at(&enc.losses).len(), 1, "{model}");
     }
     let resp = json!({"id": "resp_1", "object": "response", "created_at": 1,
         "status": "completed", "model": "deepseek-v4-pro", "output": [

@@ -51,10 +51,22 @@ pub mod strict;
 pub mod tokens;
 pub mod wire;
 
-pub use profile::Profile;
+pub use dialects::Dialect;
+pub use profile::{FromSpec, Profile};
 
-/// The codec methods of a dialect that speaks the Chat Completions wire types unchanged:
-/// the converter with the dialect's profile.
+/// The [`Dialect`] of a codec's profile, recognised by the codec's `sniff_view`.
+macro_rules! dialect_of {
+    ($profile:expr) => {
+        $crate::formats::openai_chat::Dialect::new(
+            &$profile,
+            <Self as $crate::formats::Codec>::sniff_view,
+        )
+    };
+}
+pub(crate) use dialect_of;
+
+/// The codec methods of a dialect that speaks the Chat Completions wire types unchanged: its
+/// [`Dialect`].
 macro_rules! chat_codec {
     ($profile:expr, $id:literal) => {
         const ID: &'static str = $id;
@@ -62,21 +74,21 @@ macro_rules! chat_codec {
         type Response = $crate::formats::openai_chat::wire::Response;
 
         fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<Self::Request> {
-            $crate::formats::openai_chat::convert::encode_request(x, &$profile)
+            $crate::formats::openai_chat::dialect_of!($profile).encode_request(x)
         }
 
         fn decode_request(doc: Self::Request) -> $crate::formats::Decoding {
-            $crate::formats::openai_chat::convert::decode_request(doc, &$profile)
+            $crate::formats::openai_chat::dialect_of!($profile).decode_request(doc)
         }
 
         fn encode_response(
             x: &$crate::model::Exchange,
         ) -> $crate::formats::Encoding<Self::Response> {
-            $crate::formats::openai_chat::convert::encode_response(x, &$profile)
+            $crate::formats::openai_chat::dialect_of!($profile).encode_response(x)
         }
 
         fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
-            $crate::formats::openai_chat::convert::decode_response(doc, &$profile)
+            $crate::formats::openai_chat::dialect_of!($profile).decode_response(doc)
         }
 
         $crate::formats::openai_chat::within_depth!();
@@ -109,7 +121,7 @@ macro_rules! within_depth {
 }
 pub(crate) use within_depth;
 
-/// The codec methods of a dialect with shapes of its own around the converter (Cohere,
+/// The codec methods of a dialect with shapes of its own around its [`Dialect`] (Cohere,
 /// Ollama): `$before` adapts the model before encoding a request (reporting its losses),
 /// `$lift` after decoding one; `$to` and `$from` convert the response to and from Chat
 /// Completions' shape.
@@ -121,14 +133,15 @@ macro_rules! adapted_codec {
         fn encode_request(x: &$crate::model::Exchange) -> $crate::formats::Encoding<Self::Request> {
             let mut losses = $crate::model::Losses::new();
             let y = $before(x, &mut losses);
-            let (req, more) = $crate::formats::openai_chat::convert::encode_request(&y, &$profile);
+            let (req, more) =
+                $crate::formats::openai_chat::dialect_of!($profile).encode_request(&y);
             losses.extend(more);
             (req, losses.into_vec())
         }
 
         fn decode_request(doc: Self::Request) -> $crate::formats::Decoding {
             let (mut x, losses) =
-                $crate::formats::openai_chat::convert::decode_request(doc, &$profile)?;
+                $crate::formats::openai_chat::dialect_of!($profile).decode_request(doc)?;
             $lift(&mut x);
             Ok((x, losses))
         }
@@ -136,12 +149,13 @@ macro_rules! adapted_codec {
         fn encode_response(
             x: &$crate::model::Exchange,
         ) -> $crate::formats::Encoding<Self::Response> {
-            let (r, losses) = $crate::formats::openai_chat::convert::encode_response(x, &$profile);
+            let (r, losses) =
+                $crate::formats::openai_chat::dialect_of!($profile).encode_response(x);
             ($to(r), losses)
         }
 
         fn decode_response(doc: Self::Response) -> $crate::formats::Decoding {
-            $crate::formats::openai_chat::convert::decode_response($from(doc)?, &$profile)
+            $crate::formats::openai_chat::dialect_of!($profile).decode_response($from(doc)?)
         }
 
         $crate::formats::openai_chat::within_depth!();

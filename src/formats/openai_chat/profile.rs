@@ -7,6 +7,7 @@
 use super::reasoning::{self, OptionSpelling, Spelling};
 use crate::formats::spec::Spec;
 use crate::model::{ChoiceMode, IdRule, ModelFamily, StopReason};
+use crate::providers::Row;
 
 /// `max_tokens`: the token limit of the compatible APIs (and OpenAI's deprecated one).
 pub const MAX_TOKENS: &str = "max_tokens";
@@ -109,12 +110,16 @@ pub enum ObjectArguments {
     Always,
 }
 
-/// What a profile takes from its format's [`Spec`]: its id and model family.
+/// Who a profile is: its format id, the family whose model names its API takes, and the
+/// provider row it speaks for. A format of the registry takes them from its [`Spec`]; a
+/// dialect the registry does not list implements this itself.
 pub trait FromSpec {
     /// Format id: the key of this dialect's fields in `extra` maps.
     fn id(&self) -> &'static str;
     /// The provider family whose model names this API takes.
     fn family(&self) -> ModelFamily;
+    /// The provider the API belongs to: its name is the one loss messages give.
+    fn row(&self) -> &'static Row;
 }
 
 impl<T: Spec> FromSpec for T {
@@ -124,13 +129,16 @@ impl<T: Spec> FromSpec for T {
     fn family(&self) -> ModelFamily {
         T::MODELS.unwrap_or(ModelFamily::OpenAi)
     }
+    fn row(&self) -> &'static Row {
+        self.family().row()
+    }
 }
 
 /// One API speaking Chat Completions: every method has OpenAI's answer as its default.
 pub trait Profile: FromSpec + Sync {
-    /// Provider name, for loss messages: its model family's.
+    /// Provider name, for loss messages: its row's.
     fn provider(&self) -> &'static str {
-        self.family().name()
+        self.row().name
     }
     /// What the API does otherwise than OpenAI, switch by switch.
     fn quirks(&self) -> Quirks {
