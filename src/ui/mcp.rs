@@ -12,7 +12,6 @@ use crate::live::mcp::tools::ServerTool;
 use crate::model::{Message, Part, Role, ToolCall};
 use leptos::prelude::*;
 use serde_json::Value;
-use wasm_bindgen_futures::spawn_local;
 
 /// Bring a server's tools into the exchange: added, or put in place of the ones it brought
 /// before (with Undo), each under a provider-safe name.
@@ -399,10 +398,24 @@ fn ToolView(url: String, name: String) -> impl IntoView {
             .unwrap_or_else(|| vec!["{}".to_string()]),
     );
     let problems = RwSignal::new(Vec::<String>::new());
-    let busy = RwSignal::new(false);
     let schema = t.input_schema.clone();
     let server_url = url.clone();
     let fields_for_read = fields.clone();
+    // The call by hand: its result is kept with the server; `pending` while it runs.
+    let call_tool = {
+        let url = url.clone();
+        let name = name.clone();
+        Action::new_unsync(move |args: &Value| {
+            let (url, name, args) = (url.clone(), name.clone(), args.clone());
+            async move {
+                let (r, _) = call(mcp, &url, &name, &args, None).await;
+                edit(mcp, &url, |s| {
+                    s.calls.insert(name.clone(), r.map(|r| (args, r)));
+                });
+            }
+        })
+    };
+    let busy = call_tool.pending();
     let run = move || {
         let args = match &fields_for_read {
             Some(f) => texts.with_untracked(|x| form::read(f, x)),
@@ -424,16 +437,7 @@ fn ToolView(url: String, name: String) -> impl IntoView {
             return;
         }
         problems.set(Vec::new());
-        busy.set(true);
-        let url = url.clone();
-        let name = name.clone();
-        spawn_local(async move {
-            let (r, _) = call(mcp, &url, &name, &args, None).await;
-            edit(mcp, &url, |s| {
-                s.calls.insert(name.clone(), r.map(|r| (args, r)));
-            });
-            busy.set(false);
-        });
+        call_tool.dispatch(args);
     };
     let result = {
         let name = t.name.clone();
