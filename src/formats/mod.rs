@@ -296,6 +296,17 @@ impl Protocol {
     pub const COMPATIBLE: Protocol = Protocol::OpenAiChat;
 }
 
+/// The page's starting choices, named here so the views name no format.
+impl Format {
+    /// The panes "show three" brings back: the three most used request formats.
+    pub const DEFAULT_PANES: [Format; 3] = [Format::OpenAiChat, Format::Anthropic, Format::Gemini];
+    /// The pair the compare view opens with.
+    pub const DEFAULT_COMPARE: (Format, Format) = (Format::OpenAiChat, Format::Anthropic);
+    /// The formats whose tool choice has a "validated" mode (calls or text, calls constrained
+    /// to the schemas).
+    pub const VALIDATED_CHOICE: &'static [Format] = &[Format::Gemini];
+}
+
 impl Format {
     /// Format id, as used in code, URLs and file names.
     pub fn id(self) -> &'static str {

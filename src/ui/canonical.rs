@@ -1,8 +1,8 @@
 //! The canonical JSON editor: Toolscope's own model as JSON. Any provider's document pasted
 //! here is detected and read too.
 
+use super::deferred::Deferred;
 use super::draft::Draft;
-use super::schedule::Job;
 use super::state::{use_state, Origin};
 use crate::anchors::{self, Element, Span};
 use crate::formats::json;
@@ -15,21 +15,11 @@ pub fn CanonicalEditor() -> impl IntoView {
     let draft = Draft::new(Origin::Canonical, None);
     // Rendered now, then after each change in its turn (after the keystroke's frame, once per
     // frame at most), as the panes are.
-    let rendered = RwSignal::new(state.exchange.with_untracked(json::pretty));
-    let render = move || {
-        if let Some(t) = state.exchange.try_with_untracked(json::pretty) {
-            if rendered.try_with_untracked(|r| *r != t) == Some(true) {
-                rendered.set(t);
-            }
-        }
-    };
-    let job = StoredValue::new_local(Job::new(render));
-    Effect::new(move |first: Option<()>| {
-        state.exchange.track();
-        if first.is_some() {
-            job.with_value(Job::request);
-        }
-    });
+    let rendered = Deferred::new(state.exchange.with_untracked(json::pretty), move || {
+        state.exchange.try_with_untracked(json::pretty)
+    })
+    .follow(move || state.exchange.track())
+    .read();
     let shown = draft.shown(rendered.into());
     // Of the rendering (which follows the exchange a frame later).
     let spans: Memo<Vec<(Element, Span)>> = Memo::new(move |_| {

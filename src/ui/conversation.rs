@@ -5,6 +5,7 @@ use super::messages::MessageList;
 use super::shared::focus_field;
 use super::state::{use_state, AppState};
 use crate::edit;
+use crate::formats::Format;
 use leptos::prelude::*;
 
 /// Settings and messages.
@@ -67,7 +68,7 @@ pub fn ConversationEditor() -> impl IntoView {
                             <option value="auto">"auto"</option>
                             <option value="none">"none"</option>
                             <option value="required">"required (any tool)"</option>
-                            <option value="validated">"validated (Gemini)"</option>
+                            <option value="validated">{format!("validated ({})", super::shared::providers_of(Format::VALIDATED_CHOICE.iter().copied()))}</option>
                             // Keyed: renaming one tool replaces one option, not all of them.
                             <For each=move || tool_names.get().into_iter().enumerate() key=|(i, n)| (*i, n.clone()) let:item>
                                 <option value=format!("tool:{}", item.1)>{format!("force {}", item.1)}</option>

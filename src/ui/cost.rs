@@ -8,9 +8,10 @@
 //! A row carries the same numbers as `toolscope tokens --json --model <id>` in `data-*`.
 
 use super::cm::CodeEditor;
+use super::deferred::Deferred;
 use super::io;
 use super::lazy;
-use super::live::LiveState;
+use super::shared::LiveTargets;
 use super::state::use_state;
 use crate::anchors::Element;
 use crate::formats::json;
@@ -60,16 +61,22 @@ fn data_of(ev: &leptos::ev::Event, name: &str) -> Option<(web_sys::Element, Stri
 #[component]
 pub fn CostView() -> impl IntoView {
     let state = use_state();
-    let live = expect_context::<LiveState>();
+    let live = expect_context::<LiveTargets>();
     let vocab = load_vocabularies();
-    let answer: RwSignal<Option<Result<Value, String>>> = RwSignal::new(None);
     // The providers' answers by model, rendered into the rows by the lazy module.
     let exact: RwSignal<Map<String, Value>> = RwSignal::new(Map::new());
-    let seq = StoredValue::new(0u64);
     let vocab_track = vocab.clone();
-    // Recount on every edit and every choice, and once the vocabularies arrive.
-    Effect::new(move |_| {
-        let exchange = state.exchange.with(json::pretty);
+    // Recounted on every edit and every choice, and once the vocabularies arrive; an answer
+    // to an older question is dropped. The last answer stays shown while the next is counted.
+    // The exchange as the lazy module reads it: written out in its turn, after the keystroke's
+    // frame (at thousands of messages, not on every key).
+    let exchange = Deferred::new(state.exchange.with_untracked(json::pretty), move || {
+        state.exchange.try_with_untracked(json::pretty)
+    })
+    .follow(move || state.exchange.track())
+    .read();
+    let answer = LocalResource::new(move || {
+        let exchange = exchange.get();
         let choice = state.cost.get();
         let _ = vocab_track.get();
         let input = json!({
@@ -79,16 +86,11 @@ pub fn CostView() -> impl IntoView {
             "exact": exact.get(),
         })
         .to_string();
-        seq.update_value(|s| *s += 1);
-        let mine = seq.get_value();
-        wasm_bindgen_futures::spawn_local(async move {
-            let r = lazy::call("cost", &input)
+        async move {
+            lazy::call("cost", &input)
                 .await
-                .and_then(|s| serde_json::from_str::<Value>(&s).map_err(|e| e.to_string()));
-            if seq.try_get_value() == Some(mine) {
-                answer.set(Some(r));
-            }
-        });
+                .and_then(|s| serde_json::from_str::<Value>(&s).map_err(|e| e.to_string()))
+        }
     });
     let html = move || {
         answer.with(|a| {
@@ -245,7 +247,7 @@ pub fn CostView() -> impl IntoView {
                 <button type="submit" class="ghost small">"Add"</button>
             </form>
             <Reads detail=detail />
-            <OpenWeights />
+            <OpenWeights exchange=exchange />
         </section>
     }
 }
@@ -400,9 +402,13 @@ async fn load(
 /// reads it (tools, calls, results), its tokenizer counts it. From the Hub by model id, or from
 /// dropped files. Fetched only when asked.
 #[component]
-fn OpenWeights() -> impl IntoView {
+fn OpenWeights(
+    /// The exchange as the lazy module reads it.
+    exchange: ReadSignal<String>,
+) -> impl IntoView {
     let state = use_state();
-    let hf = RwSignal::new(Hf::default());
+    // The state of the last load (fetching, its failure, or the template loaded).
+    let loads = RwSignal::new(Hf::default());
     let id = RwSignal::new(
         state
             .cost
@@ -411,7 +417,7 @@ fn OpenWeights() -> impl IntoView {
     );
     let base = RwSignal::new(HUB.to_string());
     let busy = move |what: &str| {
-        hf.set(Hf {
+        loads.set(Hf {
             line: what.into(),
             ..Hf::default()
         });
@@ -441,7 +447,7 @@ fn OpenWeights() -> impl IntoView {
                 }
                 Ok((config, jinja, hub(format!("{root}/tokenizer.json")).await?))
             };
-            hf.set(match files.await {
+            loads.set(match files.await {
                 Ok((c, j, t)) => load(model, c, j, t).await,
                 Err(e) => Hf {
                     line: e,
@@ -483,7 +489,7 @@ fn OpenWeights() -> impl IntoView {
                 *slot = Some(t);
                 names.push(name);
             }
-            hf.set(if config.is_none() && jinja.is_none() {
+            loads.set(if config.is_none() && jinja.is_none() {
                 Hf { line: "Drop a tokenizer_config.json or a chat_template.jinja (and a tokenizer.json to count).".into(), error: true, ..Hf::default() }
             } else {
                 load(names.join(", "), config, jinja, tokenizer).await
@@ -491,44 +497,45 @@ fn OpenWeights() -> impl IntoView {
         });
     };
 
-    // Render (and count) on every edit once a template is loaded.
-    let seq = StoredValue::new(0u64);
-    // What the rendering depends on besides the exchange: a memo, so the rendering's own
-    // update of `hf` does not render again.
-    let loaded = Memo::new(move |_| hf.with(|h| h.loaded.then(|| h.source.clone())));
-    Effect::new(move |_| {
-        let exchange = state.exchange.with(json::pretty);
-        let Some(source) = loaded.get() else {
-            return;
-        };
-        seq.update_value(|s| *s += 1);
-        let mine = seq.get_value();
-        let input = json!({ "exchange": exchange, "model": source }).to_string();
-        wasm_bindgen_futures::spawn_local(async move {
+    // Render (and count) on every edit once a template is loaded; an answer to an older
+    // question is dropped.
+    let loaded = Memo::new(move |_| loads.with(|h| h.loaded.then(|| h.source.clone())));
+    let render = LocalResource::new(move || {
+        let exchange = exchange.get();
+        let source = loaded.get();
+        async move {
+            let source = source?;
+            let input = json!({ "exchange": exchange, "model": source }).to_string();
             let r = lazy::call("hf.render", &input)
                 .await
                 .and_then(|s| serde_json::from_str::<Value>(&s).map_err(|e| e.to_string()));
-            if seq.try_get_value() != Some(mine) {
-                return;
-            }
-            hf.update(|h| match r {
+            Some((source, r))
+        }
+    });
+    // What the section shows: the load's state, with the latest rendering of what it loaded.
+    let hf = Memo::new(move |_| {
+        let mut h = loads.get();
+        render.with(|r| match r {
+            Some(Some((source, r))) if h.loaded && *source == h.source => match r {
                 Ok(v) => {
                     h.error = false;
                     h.tokens = v["tokens"].as_u64();
-                    h.line = text(&v, "summary");
+                    h.line = text(v, "summary");
                     h.rendered = Some(match v.get("template_error") {
                         Some(e) => {
                             Err((e["line"].as_u64().map(|l| l as usize), text(e, "message")))
                         }
-                        None => Ok(text(&v, "text")),
+                        None => Ok(text(v, "text")),
                     });
                 }
                 Err(e) => {
-                    h.line = e;
+                    h.line = e.clone();
                     h.error = true;
                 }
-            });
+            },
+            _ => {}
         });
+        h
     });
 
     let shown = Signal::derive(move || {

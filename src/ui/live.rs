@@ -58,7 +58,7 @@ pub struct LiveState {
     mocks: RwSignal<Mocks>,
     flight: StoredValue<Option<Rc<Flight>>, LocalStorage>,
     /// The MCP servers whose tools the loop may call.
-    mcp: super::mcp::McpState,
+    mcp: super::mcp_client::McpState,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -102,7 +102,7 @@ impl LiveState {
             drafts: RwSignal::new(Vec::new()),
             mocks: RwSignal::new(mocks),
             flight: StoredValue::new_local(None),
-            mcp: super::mcp::McpState::new(),
+            mcp: super::mcp_client::McpState::new(),
         };
         // Settings are saved as they change; keys only while "remember" is on.
         Effect::new(move |_| {
@@ -151,7 +151,7 @@ impl LiveState {
     }
 
     /// The MCP servers section's state (provided to its components).
-    pub fn mcp(&self) -> super::mcp::McpState {
+    pub fn mcp(&self) -> super::mcp_client::McpState {
         self.mcp
     }
 
@@ -339,7 +339,7 @@ fn answer_by_server(state: AppState, live: LiveState, i: usize, call: ToolCall, 
         .run
         .with_untracked(|r| r.as_ref().map(|r| r.rounds.len()));
     spawn_local(async move {
-        let (got, traffic) = super::mcp::call(
+        let (got, traffic) = super::mcp_client::call(
             mcp,
             &route.server,
             &route.tool,
@@ -1051,7 +1051,7 @@ fn RunLog() -> impl IntoView {
     let open_replay = move |_| {
         if let Some(h) = har() {
             state.replay.set(Some(h));
-            state.right_tab.set("replay");
+            state.right_tab.set(super::tabs::RightTab::Replay);
             state.say("The run's recording is open in Replay (one HAR entry per round; pick a round above the timeline).");
         }
     };
@@ -1067,7 +1067,7 @@ fn RunLog() -> impl IntoView {
             // After the autosave has seen the new replay (it clears a link that no longer
             // says the state), so the link made here stays in the address.
             set_timeout(
-                move || super::header::share_now(state),
+                move || super::commands::share_now(state),
                 std::time::Duration::ZERO,
             );
         }

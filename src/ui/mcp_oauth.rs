@@ -4,7 +4,7 @@
 //! bound to the server's origin; the verifier, code and client id live only in this flow.
 
 use super::io;
-use super::mcp::{connect, McpState};
+use super::mcp_client::{connect, McpState};
 use super::state::AppState;
 use crate::live::fetch::{self, Flight};
 use crate::live::mcp::oauth::{

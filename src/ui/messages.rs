@@ -7,8 +7,8 @@
 //! while it is in use.
 
 use super::media::{MediaChip, RawChip};
+use super::shared::{remove_block, Mover};
 use super::state::{use_state, AppState};
-use super::tools::Mover;
 use super::virtual_list::VirtualList;
 use crate::anchors::Element;
 use crate::edit;
@@ -523,18 +523,5 @@ fn ResultBlocks(m: usize, p: usize, part: Memo<Option<Part>>) -> impl IntoView {
                 .collect_view();
             view! { <div class="media-list" role="group" aria-label="Images and other blocks of the result">{chips}</div> }
         })
-    }
-}
-
-/// Remove block `k` of the result that is part `p` of message `m` (nothing when it is gone).
-pub(super) fn remove_block(x: &mut crate::model::Exchange, m: usize, p: usize, k: usize) {
-    if let Some(Part::ToolResult(ToolResult {
-        content: ResultContent::Blocks(bs),
-        ..
-    })) = x.messages.get_mut(m).and_then(|msg| msg.parts.get_mut(p))
-    {
-        if k < bs.len() {
-            bs.remove(k);
-        }
     }
 }

@@ -3,9 +3,11 @@
 
 mod canonical;
 pub mod cm;
+mod commands;
 mod compare;
 mod conversation;
 mod cost;
+mod deferred;
 mod draft;
 pub mod engine;
 mod footer;
@@ -16,6 +18,7 @@ mod keys;
 pub mod lazy;
 mod live;
 mod mcp;
+mod mcp_client;
 mod mcp_oauth;
 mod media;
 mod messages;
@@ -26,6 +29,7 @@ mod replay;
 mod schedule;
 mod shared;
 pub mod state;
+mod tabs;
 mod tools;
 mod transcript;
 mod virtual_list;
@@ -36,6 +40,7 @@ use crate::formats::Source;
 use crate::share;
 use leptos::prelude::*;
 use state::{use_state, AppState};
+use tabs::{LeftTab, RightTab};
 use wasm_bindgen::JsCast;
 
 /// Read a dropped, picked or pasted text: a state file, a share link, or any document.
@@ -67,7 +72,7 @@ pub fn import_text(state: AppState, name: &str, text: Result<String, String>) {
             .is_ok_and(|v| crate::stream::har::is_har(&v))
     {
         replay::set_replay(state, text, Some(name));
-        state.right_tab.set("replay");
+        state.right_tab.set(RightTab::Replay);
         return;
     }
     match read_any(&text) {
@@ -118,13 +123,13 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
 }
 
 /// Switch the right column to `tab` and move the focus into it (its first field when `field`).
-fn show_right(state: AppState, tab: &'static str, field: bool) {
+fn show_right(state: AppState, tab: RightTab, field: bool) {
     state.right_tab.set(tab);
     keys::focus_view(RIGHT_PANEL, field);
 }
 
 /// Switch the left column to `tab` and move the focus into it.
-fn show_left(state: AppState, tab: &'static str) {
+fn show_left(state: AppState, tab: LeftTab) {
     state.left_tab.set(tab);
     keys::focus_view(LEFT_PANEL, false);
 }
@@ -167,9 +172,9 @@ fn shortcuts(state: AppState) {
         }
         if ctrl {
             match key.as_str() {
-                "s" => header::share_now(state),
-                "e" => header::export_now(state),
-                "o" => header::import_now(),
+                "s" => commands::share_now(state),
+                "e" => commands::export_now(state),
+                "o" => commands::import_now(),
                 _ => return,
             }
             ev.prevent_default();
@@ -197,21 +202,18 @@ fn shortcuts(state: AppState) {
                     crate::formats::Kind::Response => crate::formats::Kind::Request,
                 }
             }),
-            "e" => show_left(state, "edit"),
-            "j" => show_left(state, "json"),
-            "t" => show_left(state, "transcript"),
-            "f" => show_right(state, "formats", false),
-            "p" => show_right(state, "replay", false),
-            "s" => show_right(state, "streams", false),
-            "l" => show_right(state, "live", true),
-            "k" => show_right(state, "cost", false),
+            "e" => show_left(state, LeftTab::Edit),
+            "j" => show_left(state, LeftTab::Json),
+            "t" => show_left(state, LeftTab::Transcript),
+            "f" => show_right(state, RightTab::Formats, false),
+            "p" => show_right(state, RightTab::Replay, false),
+            "s" => show_right(state, RightTab::Streams, false),
+            "l" => show_right(state, RightTab::Live, true),
+            "k" => show_right(state, RightTab::Cost, false),
             "c" => state.compare.update(|c| {
                 *c = match c {
                     Some(_) => None,
-                    None => Some((
-                        crate::formats::Format::OpenAiChat,
-                        crate::formats::Format::Anthropic,
-                    )),
+                    None => Some(crate::formats::Format::DEFAULT_COMPARE),
                 }
             }),
             "g" => {
@@ -587,9 +589,9 @@ fn NoticeBar() -> impl IntoView {
                 </Show>
                 <Show when=big_link>
                     <button type="button" class="ghost small" data-testid="notice-export"
-                        on:click=move |_| header::export_now(state)>"Export file"</button>
+                        on:click=move |_| commands::export_now(state)>"Export file"</button>
                     <button type="button" class="ghost small" data-testid="notice-share-without-media"
-                        on:click=move |_| header::share_without_media(state)>"Share without media"</button>
+                        on:click=move |_| commands::share_without_media(state)>"Share without media"</button>
                 </Show>
                 <button type="button" class="icon" aria-label="Dismiss" data-testid="notice-dismiss" on:click=move |_| state.notice.set(None)>"✕"</button>
             </div>
@@ -741,6 +743,9 @@ pub fn App() -> impl IntoView {
     let live_state = live::LiveState::new();
     provide_context(live_state);
     provide_context(live_state.mcp());
+    provide_context(shared::LiveTargets::new(move |p, m| {
+        live_state.target_for(p, m)
+    }));
     let dragging = RwSignal::new(false);
     persistence(state);
     shortcuts(state);
@@ -749,30 +754,31 @@ pub fn App() -> impl IntoView {
     cm::load(state.editor_ready);
     // The ARIA tabs pattern: the selected tab is the one Tab stops on; arrows move between them
     // (`keys::tab_keys`).
-    let tab = move |side: RwSignal<&'static str>,
-                    panel: &'static str,
-                    id: &'static str,
-                    label: &'static str| {
+    fn tab<T: Copy + PartialEq + Send + Sync + 'static>(
+        side: RwSignal<T>,
+        panel: &'static str,
+        this: T,
+        id: &'static str,
+        label: &'static str,
+    ) -> impl IntoView {
         view! {
             <button type="button" role="tab" class="tab" id=format!("tab-{id}") data-testid=format!("tab-{id}")
                 aria-controls=panel
-                aria-selected=move || (side.get() == id).to_string()
-                tabindex=move || if side.get() == id { "0" } else { "-1" }
-                on:click=move |_| side.set(id)>{label}</button>
+                aria-selected=move || (side.get() == this).to_string()
+                tabindex=move || if side.get() == this { "0" } else { "-1" }
+                on:click=move |_| side.set(this)>{label}</button>
         }
-    };
-    let left = move |id, label| tab(state.left_tab, LEFT_PANEL, id, label);
-    let right = move |id, label| tab(state.right_tab, RIGHT_PANEL, id, label);
-    let skip = move |ev: leptos::ev::MouseEvent, view: &'static str, field: bool| {
+    }
+    let skip = move |ev: leptos::ev::MouseEvent, view: RightTab, field: bool| {
         ev.prevent_default();
         show_right(state, view, field);
     };
     view! {
         <nav class="skip-links" aria-label="Skip links">
             <a href="#views" class="skip" data-testid="skip-formats"
-                on:click=move |ev| skip(ev, "formats", false)>"Skip to wire formats"</a>
+                on:click=move |ev| skip(ev, RightTab::Formats, false)>"Skip to wire formats"</a>
             <a href="#views" class="skip" data-testid="skip-live"
-                on:click=move |ev| skip(ev, "live", true)>"Skip to Live"</a>
+                on:click=move |ev| skip(ev, RightTab::Live, true)>"Skip to Live"</a>
         </nav>
         <header::Header />
         <FirstHint />
@@ -784,38 +790,32 @@ pub fn App() -> impl IntoView {
             </nav>
             <section class="left" aria-label="Exchange editor">
                 <div class="tabs" role="tablist" aria-label="Editor">
-                    {left("edit", "Tools & conversation")}
-                    {left("json", "Canonical JSON")}
-                    {left("transcript", "Transcript")}
+                    {LeftTab::ALL.map(|t| tab(state.left_tab, LEFT_PANEL, t, t.id(), t.label())).collect_view()}
                 </div>
                 <div class="tabpanel" role="tabpanel" id=LEFT_PANEL tabindex="-1"
-                    aria-labelledby=move || format!("tab-{}", state.left_tab.get())>
+                    aria-labelledby=move || format!("tab-{}", state.left_tab.get().id())>
                     {move || match state.left_tab.get() {
-                        "edit" => view! {
+                        LeftTab::Edit => view! {
                             <tools::ToolsEditor />
                             <conversation::ConversationEditor />
                         }.into_any(),
-                        "transcript" => view! { <transcript::Transcript /> }.into_any(),
-                        _ => view! { <canonical::CanonicalEditor /> }.into_any(),
+                        LeftTab::Transcript => view! { <transcript::Transcript /> }.into_any(),
+                        LeftTab::Json => view! { <canonical::CanonicalEditor /> }.into_any(),
                     }}
                 </div>
             </section>
             <section class="right" aria-label="Views">
                 <div class="tabs" role="tablist" aria-label="View">
-                    {right("formats", "Wire formats")}
-                    {right("replay", "Replay a stream")}
-                    {right("streams", "Streams per provider")}
-                    {right("live", "Live")}
-                    {right("cost", "Cost")}
+                    {RightTab::ALL.map(|t| tab(state.right_tab, RIGHT_PANEL, t, t.id(), t.label())).collect_view()}
                 </div>
                 <div class="tabpanel" role="tabpanel" id=RIGHT_PANEL tabindex="-1"
-                    aria-labelledby=move || format!("tab-{}", state.right_tab.get())>
+                    aria-labelledby=move || format!("tab-{}", state.right_tab.get().id())>
                     {move || match state.right_tab.get() {
-                        "replay" => view! { <replay::ReplayView /> }.into_any(),
-                        "streams" => view! { <replay::StreamsView /> }.into_any(),
-                        "live" => view! { <live::LiveView /> }.into_any(),
-                        "cost" => view! { <cost::CostView /> }.into_any(),
-                        _ => view! { <panes::Panes /> }.into_any(),
+                        RightTab::Replay => view! { <replay::ReplayView /> }.into_any(),
+                        RightTab::Streams => view! { <replay::StreamsView /> }.into_any(),
+                        RightTab::Live => view! { <live::LiveView /> }.into_any(),
+                        RightTab::Cost => view! { <cost::CostView /> }.into_any(),
+                        RightTab::Formats => view! { <panes::Panes /> }.into_any(),
                     }}
                 </div>
             </section>

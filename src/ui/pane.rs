@@ -1,6 +1,7 @@
 //! One format pane: the exchange in that format (editable), what the format loses, the
 //! provider's lint findings with their fixes, argument errors, and how the format differs.
 
+use super::deferred::Deferred;
 use super::draft::Draft;
 use super::io;
 use super::schedule::Job;
@@ -203,10 +204,10 @@ const SMALL: usize = 64;
 /// whether the encoding waits for its turn, and the provider rules broken.
 type PaneWork = (
     RwSignal<Encoded>,
-    RwSignal<Vec<Finding>>,
+    ReadSignal<Vec<Finding>>,
     SpanWork,
     RwSignal<bool>,
-    RwSignal<Vec<rules::Finding>>,
+    ReadSignal<Vec<rules::Finding>>,
 );
 
 /// Where a pane's element spans come from, and what asks for them.
@@ -228,8 +229,6 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
         text: String::new(),
         losses: Vec::new(),
     });
-    let lints: RwSignal<Vec<Finding>> = RwSignal::new(Vec::new());
-    let found: RwSignal<Vec<rules::Finding>> = RwSignal::new(Vec::new());
     let spans: RwSignal<Option<Vec<(Element, Span)>>> = RwSignal::new(None);
     let stale = RwSignal::new(false);
     let pointer_in = RwSignal::new(false);
@@ -291,11 +290,10 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
     let job = StoredValue::new_local(Job::new(run));
     // The provider's conversation rules, on the document the pane shows, in a turn of their
     // own after the encoding (one parse of the text and one pass over it).
-    let check_rules = move || {
-        let Some(kind) = state.kind.try_get_untracked() else {
-            return;
-        };
-        let now = if kind == Kind::Request && !format.is_text() {
+    // Each new rendering asks for them again.
+    let found = Deferred::later(Vec::new(), move || {
+        let kind = state.kind.try_get_untracked()?;
+        Some(if kind == Kind::Request && !format.is_text() {
             encoded.with_untracked(|e| {
                 serde_json::from_str::<serde_json::Value>(&e.text)
                     .map(|v| format.rules().check(&v))
@@ -303,24 +301,17 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
             })
         } else {
             Vec::new()
-        };
-        if found.try_with_untracked(|old| *old != now) == Some(true) {
-            found.set(now);
-        }
-    };
-    let rule_job = StoredValue::new_local(Job::later(check_rules));
-    // Each new rendering asks for the rules again.
-    Effect::new(move |_| {
-        encoded.track();
-        rule_job.with_value(Job::request);
-    });
+        })
+    })
+    .follow(move || encoded.track());
+    found.request();
     // The findings (the badges' counts) in a turn of their own: at thousands of messages an
     // encoding and a lint together made one task too long.
-    let check = move || {
+    let checks = Deferred::later(Vec::new(), move || {
         let ready = state.engine.ready.try_get_untracked() == Some(true);
         // Nothing when the pane is gone, or (not the first example, no engine yet) until the
         // engine arrives.
-        let Some(Some(mut l)) = state.exchange.try_with_untracked(|x| {
+        let mut l = state.exchange.try_with_untracked(|x| {
             if ready {
                 Some(target.map(|t| schema::lint(x, t, opts)).unwrap_or_default())
             } else {
@@ -328,16 +319,11 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
                     .engine
                     .first_pane(format, Kind::Request, x, |p| p.lints.clone())
             }
-        }) else {
-            return;
-        };
+        })??;
         let mut found = state.arguments.get_untracked();
         found.append(&mut l);
-        if lints.try_with_untracked(|old| *old != found) == Some(true) {
-            lints.set(found);
-        }
-    };
-    let checks = StoredValue::new_local(Job::later(check));
+        Some(found)
+    });
     let small = move || {
         state
             .exchange
@@ -346,11 +332,11 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
     // After a change, every pane's work waits for its turn (after the next paint, panes in
     // view first), whatever the size: the keystroke's own frame carries none of it.
     let go = move || job.with_value(Job::request);
-    let recheck = move || checks.with_value(Job::request);
+    let recheck = move || checks.request();
     // The first encoding: at once when small (the first paint shows it), else in its turn.
     if small() {
         job.with_value(Job::run_now);
-        checks.with_value(Job::run_now);
+        checks.run_now();
     } else {
         stale.set(true);
         go();
@@ -361,15 +347,15 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
     Effect::new(move |_| {
         let held = typed.with(Option::is_some);
         job.with_value(|j| j.set_deferred(held));
-        checks.with_value(|j| j.set_deferred(held));
-        rule_job.with_value(|j| j.set_deferred(held));
+        checks.set_deferred(held);
+        found.set_deferred(held);
     });
     Effect::new(move |_| {
         if let Some(el) = host.get() {
             let el: web_sys::Element = el.into();
             job.with_value(|j| j.set_host(Some(el.clone())));
-            checks.with_value(|j| j.set_host(Some(el.clone())));
-            rule_job.with_value(|j| j.set_host(Some(el)));
+            checks.set_host(Some(el.clone()));
+            found.set_host(Some(el));
         }
     });
     // The exchange or the view changed: re-encode (the first run is the mount).
@@ -408,14 +394,14 @@ fn pane_work(format: Format, typed: RwSignal<Option<String>>) -> PaneWork {
     let memo = Memo::new(move |_| spans.get().unwrap_or_default());
     (
         encoded,
-        lints,
+        checks.read(),
         SpanWork {
             memo,
             pointer_in,
             host,
         },
         stale,
-        found,
+        found.read(),
     )
 }
 

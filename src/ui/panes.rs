@@ -129,7 +129,7 @@ fn PanePicker() -> impl IntoView {
                 <div class="picker-actions">
                     <button type="button" class="ghost small" data-testid="panes-all" on:click=move |_| state.panes.set(Format::ALL.to_vec())>"All"</button>
                     <button type="button" class="ghost small" data-testid="panes-big-three"
-                        on:click=move |_| state.panes.set(vec![Format::OpenAiChat, Format::Anthropic, Format::Gemini])>
+                        on:click=move |_| state.panes.set(Format::DEFAULT_PANES.to_vec())>
                         "Big three"
                     </button>
                 </div>
@@ -153,7 +153,7 @@ fn ComparePicker() -> impl IntoView {
             return;
         };
         state.compare.update(|c| {
-            let (a, b) = c.unwrap_or((Format::OpenAiChat, Format::Anthropic));
+            let (a, b) = c.unwrap_or(Format::DEFAULT_COMPARE);
             *c = Some(if left { (f, b) } else { (a, f) });
         });
     };
@@ -163,13 +163,13 @@ fn ComparePicker() -> impl IntoView {
                 when=move || state.compare.with(Option::is_some)
                 fallback=move || view! {
                     <button type="button" class="ghost small" data-testid="compare-open"
-                        on:click=move |_| state.compare.set(Some((Format::OpenAiChat, Format::Anthropic)))>
+                        on:click=move |_| state.compare.set(Some(Format::DEFAULT_COMPARE))>
                         "Compare two"
                     </button>
                 }
             >
                 {move || {
-                    let (a, b) = state.compare.get().unwrap_or((Format::OpenAiChat, Format::Anthropic));
+                    let (a, b) = state.compare.get().unwrap_or(Format::DEFAULT_COMPARE);
                     view! {
                         <select aria-label="Left format" data-testid="compare-left"
                             on:change=move |ev| pick(true, event_target_value(&ev))>{options(a)}</select>

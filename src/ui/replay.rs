@@ -108,12 +108,14 @@ pub fn ReplayView() -> impl IntoView {
         }
     });
     let len = Memo::new(move |_| loaded.with(|r| r.as_ref().map_or(0, |r| r.len())));
-    let snapshot: RwSignal<Option<Arc<Snapshot>>> = RwSignal::new(None);
-    Effect::new(move |_| {
-        let s = step.get();
-        let snap = loaded.with(|r| r.as_ref().and_then(|r| r.snapshot(s)));
-        snapshot.set(snap.map(Arc::new));
-    });
+    // The state after the current step: a new one whenever the step or the replay changes.
+    let snapshot: Memo<Option<Arc<Snapshot>>> = Memo::new_with_compare(
+        move |_| {
+            let s = step.get();
+            loaded.with(|r| r.as_ref().and_then(|r| r.snapshot(s)).map(Arc::new))
+        },
+        |_, _| true,
+    );
 
     // Play: one step per tick until the end.
     Effect::new(move |_| {
@@ -363,7 +365,7 @@ pub fn ReplayView() -> impl IntoView {
 /// The current step: raw event, calls with their growing arguments, text, anomalies.
 #[component]
 fn StepView(
-    snapshot: RwSignal<Option<Arc<Snapshot>>>,
+    snapshot: Memo<Option<Arc<Snapshot>>>,
     go: impl Fn(usize) + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let raw = move || {
@@ -460,7 +462,7 @@ fn AnomalyList(
 #[component]
 fn AssembledView(
     loaded: RwSignal<Option<Arc<Replay>>>,
-    snapshot: RwSignal<Option<Arc<Snapshot>>>,
+    snapshot: Memo<Option<Arc<Snapshot>>>,
     len: Memo<usize>,
 ) -> impl IntoView {
     let state = use_state();
@@ -469,7 +471,7 @@ fn AssembledView(
         format
             .get()
             .or_else(|| loaded.with(|r| r.as_ref().map(|r| r.protocol.format())))
-            .unwrap_or(Format::OpenAiChat)
+            .unwrap_or(Format::DEFAULT_PANES[0])
     };
     // The repair of invalid final arguments is a visible, optional step: off until asked for.
     let repair_on = RwSignal::new(false);
@@ -545,7 +547,7 @@ fn AssembledView(
         let undo = state.checkpoint("before a replayed turn became the last answer");
         state.edit(|cur| *cur = cur.with_response(&x));
         state.kind.set(Kind::Response);
-        state.right_tab.set("formats");
+        state.right_tab.set(super::tabs::RightTab::Formats);
         state.tell(
             "The assembled turn is now the conversation's last assistant turn (response view)."
                 .into(),
@@ -627,7 +629,7 @@ pub fn StreamsView() -> impl IntoView {
                                 <button type="button" class="ghost small" title="Open this stream in the replay view" data-testid=format!("replay-{}", p.id())
                                     on:click=move |_| {
                                         state.replay.set(Some(synth.with_untracked(|s| s.1.clone())));
-                                        state.right_tab.set("replay");
+                                        state.right_tab.set(super::tabs::RightTab::Replay);
                                     }>"Replay"</button>
                             </header>
                             <Show when=move || empty.with(Option::is_some)>

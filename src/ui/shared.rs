@@ -1,7 +1,11 @@
-//! Helpers the views share: the page's Markdown and `code`-span text, and putting the focus in
-//! a field just added. A view imports these from here, never from another view.
+//! Helpers the views share: the page's Markdown and `code`-span text, putting the focus in a
+//! field just added, the up/down/remove buttons of a card, and labels that name a feature's
+//! providers from the registry. A view imports these from here, never from another view.
 
 use super::keys;
+use crate::formats::Format;
+use crate::live::keys::KeyFor;
+use crate::model::{Part, ResultContent, ToolResult};
 use crate::present::markdown::{self, Block, Inline};
 use leptos::prelude::*;
 
@@ -58,4 +62,96 @@ pub fn focus_field(testid: String) {
         format!("[data-testid=\"{testid}\"]"),
         Some("[data-testid=\"messages\"]"),
     );
+}
+
+/// The providers whose models `formats` send, each named once, in the registry's order
+/// (`"OpenAI"`): labels say whose feature a setting is without naming a provider here.
+pub fn providers_of(formats: impl IntoIterator<Item = Format>) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for name in formats
+        .into_iter()
+        .filter_map(|f| f.models())
+        .map(|p| p.name())
+    {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.join(", ")
+}
+
+/// Whose strict mode a tool's strict flag is: the providers of the protocols (not dialects)
+/// that offer it.
+pub fn strict_owner() -> String {
+    providers_of(
+        Format::ALL
+            .into_iter()
+            .filter(|f| f.protocol() == *f && f.lint_target().offers_strict),
+    )
+}
+
+/// Up, down and remove buttons of a card or row.
+#[component]
+pub fn Mover(
+    /// What is moved, for the buttons' accessible names.
+    label: &'static str,
+    /// Prefix of the buttons' `data-testid`s (`<id>-up`, `<id>-down`, `<id>-remove`).
+    #[prop(into)]
+    id: String,
+    /// Move up.
+    up: impl Fn() + 'static,
+    /// Move down.
+    down: impl Fn() + 'static,
+    /// Remove.
+    remove: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <span class="mover">
+            <button type="button" class="icon" aria-label=format!("Move {label} up") title="Move up" data-testid=format!("{id}-up")
+                on:click=move |_| up()>"↑"</button>
+            <button type="button" class="icon" aria-label=format!("Move {label} down") title="Move down" data-testid=format!("{id}-down")
+                on:click=move |_| down()>"↓"</button>
+            <button type="button" class="icon danger" aria-label=format!("Remove {label}") title="Remove" data-testid=format!("{id}-remove")
+                on:click=move |_| remove()>"✕"</button>
+        </span>
+    }
+}
+
+/// Remove block `k` of the result that is part `p` of message `m` (nothing when it is gone).
+pub fn remove_block(x: &mut crate::model::Exchange, m: usize, p: usize, k: usize) {
+    if let Some(Part::ToolResult(ToolResult {
+        content: ResultContent::Blocks(bs),
+        ..
+    })) = x.messages.get_mut(m).and_then(|msg| msg.parts.get_mut(p))
+    {
+        if k < bs.len() {
+            bs.remove(k);
+        }
+    }
+}
+
+/// The function behind [`LiveTargets`].
+type TargetFor = Box<dyn Fn(crate::live::Provider, &str) -> (crate::live::Target, KeyFor)>;
+
+/// Where a request to a provider goes under the Live settings, and the key it may carry, in
+/// context: the Cost view's "Count exactly" asks it without knowing the Live view.
+#[derive(Clone, Copy)]
+pub struct LiveTargets(StoredValue<TargetFor, LocalStorage>);
+
+impl LiveTargets {
+    /// Answered by `f` (the Live view's settings and keys).
+    pub fn new(
+        f: impl Fn(crate::live::Provider, &str) -> (crate::live::Target, KeyFor) + 'static,
+    ) -> Self {
+        LiveTargets(StoredValue::new_local(Box::new(f)))
+    }
+
+    /// The target for `provider` with `model`, and the key it may carry.
+    pub fn target_for(
+        &self,
+        provider: crate::live::Provider,
+        model: &str,
+    ) -> (crate::live::Target, KeyFor) {
+        self.0.with_value(|f| f(provider, model))
+    }
 }

@@ -1,5 +1,6 @@
 //! AppState: the signals of the page, in context. Everything shown is derived from them.
 
+use super::tabs::{LeftTab, RightTab};
 use super::work;
 use crate::anchors::Element;
 use crate::examples::EXAMPLES;
@@ -119,11 +120,10 @@ pub struct AppState {
     pub editor_ready: RwSignal<bool>,
     /// Replay text carried by a link (kept so a re-share keeps it).
     pub replay: RwSignal<Option<String>>,
-    /// Left column tab: `edit` (structured) or `json` (canonical JSON).
-    pub left_tab: RwSignal<&'static str>,
-    /// Right column: `formats` (the panes), `replay` (a stream step by step), `streams`
-    /// (the stream each provider would send), `live` or `cost` (tokens per model).
-    pub right_tab: RwSignal<&'static str>,
+    /// The left column's tab (an editor).
+    pub left_tab: RwSignal<LeftTab>,
+    /// The right column's tab (a view).
+    pub right_tab: RwSignal<RightTab>,
     /// Bumped when a whole new state is loaded, so editors drop their drafts.
     pub generation: RwSignal<u64>,
     /// Every call checked against its tool's schema: computed once, shown by the
@@ -175,8 +175,8 @@ impl AppState {
             help: RwSignal::new(false),
             editor_ready: RwSignal::new(false),
             replay: RwSignal::new(None),
-            left_tab: RwSignal::new("edit"),
-            right_tab: RwSignal::new("formats"),
+            left_tab: RwSignal::new(LeftTab::Edit),
+            right_tab: RwSignal::new(RightTab::Formats),
             generation: RwSignal::new(0),
             tab: StoredValue::new(String::new()),
             history: RwSignal::new(History::default()),
@@ -419,7 +419,7 @@ impl AppState {
                 .map(|(a, b)| (a.id().to_string(), b.id().to_string())),
             replay: self.replay.get_untracked(),
             cost: self.cost.with_untracked(|c| {
-                let open = self.right_tab.get_untracked() == "cost";
+                let open = self.right_tab.get_untracked() == RightTab::Cost;
                 (open || *c != Default::default()).then(|| share::CostState {
                     open,
                     model: c.chosen.clone(),
@@ -447,11 +447,11 @@ impl AppState {
                 .and_then(|(a, b)| Some((Format::from_id(&a)?, Format::from_id(&b)?))),
         );
         if s.replay.is_some() {
-            self.right_tab.set("replay");
+            self.right_tab.set(RightTab::Replay);
         }
         let cost = s.cost.unwrap_or_default();
         if cost.open {
-            self.right_tab.set("cost");
+            self.right_tab.set(RightTab::Cost);
         }
         self.cost.set(CostChoice {
             chosen: cost.model,

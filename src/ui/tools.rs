@@ -2,6 +2,7 @@
 //! add, remove, reorder.
 
 use super::cm::CodeEditor;
+use super::shared::Mover;
 use super::state::use_state;
 use super::virtual_list::VirtualList;
 use crate::anchors::Element;
@@ -126,7 +127,7 @@ fn ToolCard(i: usize) -> impl IntoView {
                         on:input=super::on_text(move |v| state.edit(|x| edit::rename_tool(x, i, &v)))
                     />
                 </label>
-                <label class="check" title="OpenAI strict mode: arguments always match the schema">
+                <label class="check" title=format!("{} strict mode: arguments always match the schema", super::shared::strict_owner())>
                     <input
                         type="checkbox"
                         data-testid=format!("tool-{i}-strict")
@@ -173,32 +174,5 @@ fn ToolCard(i: usize) -> impl IntoView {
             </div>
             {super::card_form(format!("tool-{i}-form"))}
         </li>
-    }
-}
-
-/// Up, down and remove buttons of a card or row.
-#[component]
-pub fn Mover(
-    /// What is moved, for the buttons' accessible names.
-    label: &'static str,
-    /// Prefix of the buttons' `data-testid`s (`<id>-up`, `<id>-down`, `<id>-remove`).
-    #[prop(into)]
-    id: String,
-    /// Move up.
-    up: impl Fn() + 'static,
-    /// Move down.
-    down: impl Fn() + 'static,
-    /// Remove.
-    remove: impl Fn() + 'static,
-) -> impl IntoView {
-    view! {
-        <span class="mover">
-            <button type="button" class="icon" aria-label=format!("Move {label} up") title="Move up" data-testid=format!("{id}-up")
-                on:click=move |_| up()>"↑"</button>
-            <button type="button" class="icon" aria-label=format!("Move {label} down") title="Move down" data-testid=format!("{id}-down")
-                on:click=move |_| down()>"↓"</button>
-            <button type="button" class="icon danger" aria-label=format!("Remove {label}") title="Remove" data-testid=format!("{id}-remove")
-                on:click=move |_| remove()>"✕"</button>
-        </span>
     }
 }

@@ -156,7 +156,7 @@ fn result_blocks(state: AppState, m: usize, p: usize, content: &ResultContent) -
                     let remove = Callback::new(move |()| {
                         state.remove(
                             format!("the {noun} of the result in message {}", m + 1),
-                            move |x| super::messages::remove_block(x, m, p, k),
+                            move |x| super::shared::remove_block(x, m, p, k),
                         )
                     });
                     Some(view! { <MediaChip media=md testid=testid remove=remove /> }.into_any())

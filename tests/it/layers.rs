@@ -2,7 +2,7 @@
 //! no two import each other. The code is read as text (comments, doc comments and
 //! `#[cfg(test)]` items left out: a test may reach up a layer).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Every top-level module, lowest first. A module imports only modules listed before it; a new
@@ -170,25 +170,144 @@ fn layers_no_module_imports_one_above_it() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+/// The UI modules that are no view: the store and the helpers views share. Everything else in
+/// `src/ui/` (but `mod.rs`, the page that places the views) is a view.
+const UI_HELPERS: &[&str] = &[
+    "state",
+    "shared",
+    "tabs",
+    "commands",
+    "io",
+    "lazy",
+    "keys",
+    "schedule",
+    "deferred",
+    "engine",
+    "work",
+    "cm",
+    "virtual_list",
+    "media",
+    "draft",
+    "mcp_client",
+    "mcp_oauth",
+];
+
+/// The UI modules (`src/ui/<name>.rs`) and their code.
+fn ui_modules() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().to_string();
+            let code = without_tests(&code_of(&std::fs::read_to_string(&p).unwrap()));
+            (name, code)
+        })
+        .filter(|(name, _)| name != "mod")
+        .collect();
+    out.sort();
+    out
+}
+
+/// Each `super::<module>::<item>` path in `code`, as (module, item); the item is empty for
+/// `super::<module>;` or a grouped `super::<module>::{…}`.
+fn super_paths(code: &str) -> Vec<(String, String)> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    code.match_indices("super::")
+        .map(|(i, _)| {
+            let rest = &code[i + "super::".len()..];
+            let module = ident(rest);
+            let after = &rest[module.len()..];
+            let item = after.strip_prefix("::").map(ident).unwrap_or_default();
+            (module, item)
+        })
+        .filter(|(m, _)| !m.is_empty())
+        .collect()
+}
+
+/// The components (`#[component] fn Name`) a module defines.
+fn components(code: &str) -> BTreeSet<String> {
+    code.match_indices("#[component]")
+        .filter_map(|(i, _)| {
+            let rest = &code[i..];
+            let f = rest.find("fn ")?;
+            Some(
+                rest[f + 3..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn layers_the_store_imports_no_view() {
     // The UI's store holds state; views read it. Shared helpers live in modules of their own.
-    let state = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui/state.rs");
-    let code = without_tests(&code_of(&std::fs::read_to_string(state).unwrap()));
-    let helpers = [
-        "work", "engine", "schedule", "keys", "draft", "models", "shared",
-    ];
-    let views: Vec<&str> = code
-        .match_indices("super::")
-        .map(|(i, _)| {
-            let rest = &code[i + "super::".len()..];
-            &rest[..rest
-                .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-                .unwrap_or(rest.len())]
-        })
-        .filter(|m| !m.is_empty() && !helpers.contains(m))
+    let modules = ui_modules();
+    let names: BTreeSet<&str> = modules.iter().map(|(n, _)| n.as_str()).collect();
+    for h in UI_HELPERS {
+        assert!(names.contains(h), "no src/ui/{h}.rs: update UI_HELPERS");
+    }
+    let (_, state) = modules.iter().find(|(n, _)| n == "state").unwrap();
+    let views: Vec<String> = super_paths(state)
+        .into_iter()
+        .map(|(m, _)| m)
+        .filter(|m| names.contains(m.as_str()) && !UI_HELPERS.contains(&m.as_str()))
         .collect();
     assert!(views.is_empty(), "ui/state.rs imports views: {views:?}");
+}
+
+#[test]
+fn layers_views_share_helpers_not_each_other() {
+    // A helper imports no view. A view imports helpers, and of another view only a component
+    // it places on the page (composition); a helper two views need lives in a helper module.
+    let modules = ui_modules();
+    let comps: BTreeMap<&str, BTreeSet<String>> = modules
+        .iter()
+        .map(|(n, c)| (n.as_str(), components(c)))
+        .collect();
+    let mut wrong = Vec::new();
+    for (name, code) in &modules {
+        let helper = UI_HELPERS.contains(&name.as_str());
+        for (m, item) in super_paths(code) {
+            let Some(theirs) = comps.get(m.as_str()) else {
+                continue; // an item of `ui/mod.rs`
+            };
+            if m == *name || UI_HELPERS.contains(&m.as_str()) {
+                continue;
+            }
+            if helper || !theirs.contains(&item) {
+                wrong.push(format!("ui/{name}.rs uses super::{m}::{item}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn layers_the_ui_reader_sees_paths_and_components() {
+    let code = "use super::a::B;\nuse super::c;\nlet x = super::d::e(1);\nsuper::f();";
+    assert_eq!(
+        super_paths(code),
+        vec![
+            ("a".to_string(), "B".to_string()),
+            ("c".to_string(), String::new()),
+            ("d".to_string(), "e".to_string()),
+            ("f".to_string(), String::new()),
+        ]
+    );
+    let code = "#[component]\npub fn Pane(x: u8) -> impl IntoView {}\nfn helper() {}";
+    assert_eq!(
+        components(code).into_iter().collect::<Vec<_>>(),
+        vec!["Pane"]
+    );
 }
 
 #[test]
