@@ -3,7 +3,7 @@
 //! ```text
 //! toolscope formats [--json]
 //! toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-//! toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
+//! toolscope lint [--target <format>]… [--fix] [--strict] [--<format>-parameters] [FILE|-]
 //! toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
 //! toolscope render [--model <id>] [FILE|-]
 //! toolscope render --template <file> [--token <name>=<value>]… [--set <name>=<JSON>]… [FILE|-]
@@ -26,7 +26,7 @@ use std::io::Read;
 const USAGE: &str = "usage:
   toolscope formats [--json]
   toolscope convert --to <format> [--from <format>] [--response] [FILE|-]
-  toolscope lint [--target <format>]… [--fix] [--strict] [--gemini-parameters] [FILE|-]
+  toolscope lint [--target <format>]… [--fix] [--strict] [--<format>-parameters] [FILE|-]
   toolscope replay [--format <protocol>] [--to <format>] [--steps] [--entry <n>] [FILE|-]
   toolscope render --template <file> [--token <name>=<value>]… [--set <name>=<JSON>]… [FILE|-]
   toolscope tokens --template <file> --tokenizer <file> [--token …]… [--set …]… [--json] [FILE|-]
@@ -50,10 +50,8 @@ document as given, with the provider's own error text. --fix prints
 the fixed document in the source format (conversation rules fixed where the fix is
 mechanical) and the remaining findings on stderr; with several
 targets it fixes for all of them at once, or says on stderr which targets conflict and on what
-(`conflict: …`). --strict offers {strict} strict mode for tools without it. --gemini-parameters
-also lists what Gemini's OpenAPI `parameters` subset would need of the schemas sent as
-`parametersJsonSchema` (with --fix: rewrites them into it). Exit status 1 when an error or a
-conflict remains.
+(`conflict: …`). --strict offers {strict} strict mode for tools without it.{subsets} Exit
+status 1 when an error or a conflict remains.
 replay assembles a recorded stream (SSE as captured, one JSON event per line, a HAR export —
 --entry picks the exchange — or a plain response) and prints the response in the stream's own
 format (--to another, or canonical); the protocol is detected unless --format names it.
@@ -289,7 +287,28 @@ fn usage_text() -> String {
         .filter(|f| f.lint_target().offers_strict)
         .find_map(Format::models)
         .map_or("the target's", |p| p.name());
-    USAGE.replace("{strict}", strict)
+    let subsets: String = Format::ALL
+        .into_iter()
+        .filter_map(|f| f.parameters_subset().map(|s| (f, s)))
+        .map(|(f, s)| {
+            format!(
+                "\n--{}-parameters also lists what {}'s {} subset would need of the\n\
+                 schemas it sends (with --fix: rewrites them into it).",
+                f.id(),
+                f.models().map_or(f.name(), |p| p.name()),
+                s.what
+            )
+        })
+        .collect();
+    USAGE
+        .replace("{strict}", strict)
+        .replace("{subsets}", &subsets)
+}
+
+/// The schema subset `--<format id>-parameters` names, when that format has one.
+fn subset_flag(arg: &str) -> Option<crate::formats::spec::Subset> {
+    let id = arg.strip_prefix("--")?.strip_suffix("-parameters")?;
+    Format::from_id(id)?.parameters_subset()
 }
 
 fn lint_command(
@@ -302,7 +321,8 @@ fn lint_command(
     use crate::schema::{self, LintOptions, Target as LintTarget};
     let mut chosen: Vec<LintTarget> = Vec::new();
     let mut fix = false;
-    let mut gemini_parameters = false;
+    // The formats whose `--<id>-parameters` was given (a narrower schema subset to check).
+    let mut subsets: Vec<crate::formats::spec::Subset> = Vec::new();
     let mut opts = LintOptions::default();
     let mut file = None;
     let mut it = args.iter();
@@ -321,7 +341,7 @@ fn lint_command(
             }
             "--fix" => fix = true,
             "--strict" => opts.make_strict = true,
-            "--gemini-parameters" => gemini_parameters = true,
+            s if subset_flag(s).is_some() => subsets.extend(subset_flag(s)),
             "-h" | "--help" => return usage(err, ""),
             s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
             s if file.is_none() => file = Some(s.to_string()),
@@ -367,8 +387,8 @@ fn lint_command(
     };
     if !fix {
         let mut findings = schema::check(&x, &targets, opts);
-        if gemini_parameters {
-            findings.extend(crate::formats::gemini::parameters::check(&x));
+        for subset in &subsets {
+            findings.extend((subset.check)(&x));
         }
         for f in &findings {
             out.push_str(&format!("{f}\n"));
@@ -402,8 +422,8 @@ fn lint_command(
             (r.exchange, remaining, r.conflicts)
         }
     };
-    if gemini_parameters {
-        let (fit, left) = crate::formats::gemini::parameters::fit(&fixed);
+    for subset in &subsets {
+        let (fit, left) = (subset.fit)(&fixed);
         fixed = fit;
         remaining.extend(left);
     }
@@ -731,8 +751,8 @@ fn cost_command(
             Ok((d, Source::Canonical)) => (d.exchange, None),
             // Counting also reads Chat Completions bodies the decoder refuses (a legacy `function`
             // result without its call), as the published counts include them.
-            Err(e) => match crate::formats::openai_chat::lenient::read(&text) {
-                Some(x) => (x, Some(Format::COMPATIBLE)),
+            Err(e) => match Format::read_lenient(&text) {
+                Some((x, f)) => (x, Some(f)),
                 None => {
                     err.push_str(&format!("toolscope: {e}\n"));
                     return 1;

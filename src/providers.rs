@@ -183,6 +183,7 @@ const OPENAI: Row = Row {
     counted: &["gpt-4o", "gpt-4"],
     reasoning: Reasoning {
         placeholder: None,
+        thought_signatures: false,
         ai_sdk: Some(AiSdk {
             keys: &["openai"],
             encrypted: Some("reasoningEncryptedContent"),
@@ -229,6 +230,7 @@ const ANTHROPIC: Row = Row {
     counted: &["claude-sonnet-4-5"],
     reasoning: Reasoning {
         placeholder: None,
+        thought_signatures: false,
         ai_sdk: Some(AiSdk {
             keys: &["anthropic"],
             signature: Some("signature"),
@@ -267,6 +269,7 @@ const GEMINI: Row = Row {
     reasoning: Reasoning {
         // Source: <https://ai.google.dev/gemini-api/docs/thought-signatures> ("FAQs").
         placeholder: Some("skip_thought_signature_validator"),
+        thought_signatures: true,
         ai_sdk: Some(AiSdk {
             keys: &["google", "vertex", "googleVertex"],
             thought_signature: Some("thoughtSignature"),
@@ -326,6 +329,7 @@ const BEDROCK: Row = Row {
     counted: &["amazon.nova-pro-v1:0"],
     reasoning: Reasoning {
         placeholder: None,
+        thought_signatures: false,
         ai_sdk: Some(AiSdk {
             keys: &["bedrock"],
             signature: Some("signature"),
@@ -666,6 +670,9 @@ pub struct Reasoning {
     /// A stand-in it accepts in place of a signature it did not issue (for calls made by
     /// another model or written by hand).
     pub placeholder: Option<&'static str>,
+    /// It issues thought signatures: opaque state riding on a text or call part, which it
+    /// alone verifies whatever API carries it.
+    pub thought_signatures: bool,
     /// Where the Vercel AI SDK's provider packages keep it, when they do.
     pub ai_sdk: Option<AiSdk>,
 }
@@ -674,6 +681,7 @@ impl Reasoning {
     /// Nothing known.
     pub const NONE: Reasoning = Reasoning {
         placeholder: None,
+        thought_signatures: false,
         ai_sdk: None,
     };
 }

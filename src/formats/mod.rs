@@ -335,6 +335,22 @@ impl Format {
         self.entry().text
     }
 
+    /// Its narrower `parameters`-style schema subset, when it has one.
+    pub fn parameters_subset(self) -> Option<spec::Subset> {
+        self.entry().parameters
+    }
+
+    /// A request body its decoder refuses, read leniently for counting by the first format
+    /// that reads such bodies (a legacy `function` result without its call).
+    pub fn read_lenient(text: &str) -> Option<(Exchange, Format)> {
+        Format::ALL.into_iter().find_map(|f| {
+            f.entry()
+                .lenient
+                .and_then(|read| read(text))
+                .map(|x| (x, f))
+        })
+    }
+
     /// True when `text` reads as this format only because a text format takes any prose as a
     /// plain completion: it carries none of the format's own markers (turn headers, tool
     /// blocks), so it is not a document of it.

@@ -5,7 +5,7 @@
 //! module asks a `Format` or a `Protocol`, never matches on them.
 
 use super::{Codec, Format};
-use crate::model::ModelFamily;
+use crate::model::{Exchange, ModelFamily};
 use crate::providers::Rules as Family;
 use crate::rules::RuleSet;
 use crate::stream::{Assembler, Event};
@@ -37,6 +37,24 @@ pub trait Spec: Codec {
     const TEXT: bool = false;
     /// For an OpenAI-compatible base URL: a word of the host that names this dialect.
     const HOST: Option<&'static str> = None;
+    /// A schema subset some of its models or endpoints apply to a request field narrower than
+    /// the one the encoder writes (`toolscope lint --<id>-parameters`); `None`: no such field.
+    const PARAMETERS: Option<Subset> = None;
+    /// Reads, for counting only, request bodies its decoder refuses but its API's published
+    /// token counts include; `None`: the decoder is the only reader.
+    const LENIENT: Option<fn(&str) -> Option<Exchange>> = None;
+}
+
+/// A narrower schema subset of a format's (see [`Spec::PARAMETERS`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Subset {
+    /// The field it governs and what it is, for the command line's help (`OpenAPI
+    /// \`parameters\``).
+    pub what: &'static str,
+    /// What the subset would need of each tool schema (infos, each with its rewrite as fix).
+    pub check: fn(&Exchange) -> Vec<crate::schema::Finding>,
+    /// Every tool schema rewritten into the subset as far as it goes, and what remains.
+    pub fit: fn(&Exchange) -> (Exchange, Vec<crate::schema::Finding>),
 }
 
 /// A format that streams: how its events are recognised, assembled and synthesised.
@@ -297,6 +315,8 @@ pub struct Entry {
     pub(super) speaks: Option<Format>,
     pub(super) text: bool,
     pub(super) host: Option<&'static str>,
+    pub(super) parameters: Option<Subset>,
+    pub(super) lenient: Option<fn(&str) -> Option<Exchange>>,
 }
 
 impl Entry {
@@ -312,6 +332,8 @@ impl Entry {
             speaks: C::SPEAKS,
             text: C::TEXT,
             host: C::HOST,
+            parameters: C::PARAMETERS,
+            lenient: C::LENIENT,
         }
     }
 }

@@ -97,11 +97,19 @@ impl OpaqueKind {
     }
 
     /// The provider family that issues state of this kind, when only one does (a thought
-    /// signature is Gemini's, whichever API carries it).
+    /// signature is its issuer's, whichever API carries it: the provider table says whose).
     pub fn sole_issuer(self) -> Option<&'static str> {
         match self {
-            OpaqueKind::ThoughtSignature => Some(super::ModelFamily::Gemini.id()),
-            _ => None,
+            OpaqueKind::ThoughtSignature => {
+                let mut issuers = crate::providers::Provider::ALL
+                    .into_iter()
+                    .filter(|p| p.row().reasoning.thought_signatures);
+                match (issuers.next(), issuers.next()) {
+                    (Some(p), None) => Some(p.id()),
+                    _ => None,
+                }
+            }
+            OpaqueKind::Signature | OpaqueKind::Redacted | OpaqueKind::Encrypted => None,
         }
     }
 }

@@ -19,10 +19,9 @@ impl Reader for Bedrock {
                 })).collect::<Vec<_>>()}))
             }),
             known: Known::Approximate,
-            note:
-                "Bedrock passes toolConfig to the model's own template (Nova, Llama, Mistral …), \
+            note: "Bedrock passes toolConfig to the model's own template (Nova, Llama, …), \
                    which AWS does not publish; shown as sent"
-                    .to_string(),
+                .to_string(),
         }
     }
 }

@@ -161,4 +161,9 @@ impl crate::formats::spec::Spec for Codec {
     const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::Gemini);
     const SEND: Send = Send::Http(API);
+    const PARAMETERS: Option<crate::formats::spec::Subset> = Some(crate::formats::spec::Subset {
+        what: "OpenAPI `parameters`",
+        check: parameters::check,
+        fit: parameters::fit,
+    });
 }

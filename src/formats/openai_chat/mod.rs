@@ -166,7 +166,7 @@ pub(crate) use adapted_codec;
 use crate::formats::sniff::Node;
 use crate::formats::spec::{Header, Http, Sdk, Send};
 use crate::formats::Kind;
-use crate::model::ModelFamily;
+use crate::model::{Exchange, ModelFamily};
 
 /// The OpenAI Chat Completions codec.
 pub struct Codec;
@@ -209,4 +209,5 @@ impl crate::formats::spec::Spec for Codec {
     const RULES: crate::rules::RuleSet = crate::rules::RuleSet(&[rules::RULES]);
     const MODELS: Option<ModelFamily> = Some(ModelFamily::OpenAi);
     const SEND: Send = Send::Http(API);
+    const LENIENT: Option<fn(&str) -> Option<Exchange>> = Some(lenient::read);
 }

@@ -1238,14 +1238,18 @@ impl Enc {
                     self.losses.rewritten(
                         format!("{p}/strict"),
                         "strict mode",
-                        "DeepSeek applies strict only on its beta endpoint (base URL …/beta); the standard endpoint ignores it",
+                        format!(
+                            "{} applies strict only on its beta endpoint (base URL …/beta); the \
+                             standard endpoint ignores it",
+                            self.d.provider()
+                        ),
                     );
                 }
                 (Strict::No, Some(_)) => {
                     self.losses.dropped(
                         format!("{p}/strict"),
                         "strict flag",
-                        "Ollama tools have no strict mode",
+                        format!("{} tools have no strict mode", self.d.provider()),
                     );
                     function.strict = Field::Absent;
                 }
@@ -1305,7 +1309,7 @@ impl Enc {
             self.losses.dropped(
                 "/tool_choice",
                 "tool_choice",
-                "Ollama has no tool_choice: the model always decides",
+                format!("{provider} has no tool_choice: the model always decides"),
             );
             return (Field::Absent, false);
         }
