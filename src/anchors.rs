@@ -709,17 +709,7 @@ mod tests {
     fn big(rounds: usize, tools: usize) -> Exchange {
         let mut x = Exchange {
             tools: (0..tools)
-                .map(|i| Tool {
-                    name: format!("tool_{i}"),
-                    description: None,
-                    input_schema: json!({"type": "object"}),
-                    strict: None,
-                    output_schema: None,
-                    annotations: None,
-                    hosted: None,
-                    custom: None,
-                    extra: Default::default(),
-                })
+                .map(|i| Tool::new(format!("tool_{i}"), json!({"type": "object"})))
                 .collect(),
             ..Exchange::default()
         };

@@ -125,15 +125,8 @@ pub fn add_tool(x: &mut Exchange) -> usize {
         n += 1;
     }
     x.tools.push(Tool {
-        name: format!("tool_{n}"),
         description: Some(String::new()),
-        input_schema: empty_object_schema(),
-        strict: None,
-        output_schema: None,
-        annotations: None,
-        hosted: None,
-        custom: None,
-        extra: Default::default(),
+        ..Tool::new(format!("tool_{n}"), empty_object_schema())
     });
     x.tools.len() - 1
 }

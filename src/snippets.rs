@@ -452,29 +452,12 @@ fn py_string(s: &str) -> String {
 /// escape of an [`invisible`] character (by code point) in the language at hand.
 fn quoted(s: &str, invisible_escape: impl Fn(u32) -> String) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    push_quoted(s, &mut out, |c, out| match c {
+    crate::text::push_quoted(s, &mut out, |c, out| match c {
         c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
         c if invisible(c) => out.push_str(&invisible_escape(c as u32)),
         c => out.push(c),
     });
     out
-}
-
-/// Push `s` in double quotes with the escapes Python, JavaScript and JSON share (quote,
-/// backslash, `\n`, `\r`, `\t`); `other` writes every other character.
-pub(crate) fn push_quoted(s: &str, out: &mut String, other: impl Fn(char, &mut String)) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c => other(c, out),
-        }
-    }
-    out.push('"');
 }
 
 /// Characters that are invisible or change the layout or reading order of source text

@@ -103,6 +103,23 @@ impl std::fmt::Display for Ptr<'_> {
     }
 }
 
+/// Push `s` in double quotes with the escapes Python, JavaScript and JSON share (quote,
+/// backslash, `\n`, `\r`, `\t`); `other` writes every other character.
+pub fn push_quoted(s: &str, out: &mut String, other: impl Fn(char, &mut String)) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => other(c, out),
+        }
+    }
+    out.push('"');
+}
+
 #[cfg(test)]
 mod tests {
     use super::Ptr;

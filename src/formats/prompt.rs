@@ -219,22 +219,14 @@ fn py_write(v: &Value, out: &mut String) {
 }
 
 fn py_str(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04x}"));
-                }
+    crate::text::push_quoted(s, out, |c, out| {
+        if (c as u32) < 0x20 || (c as u32) > 0x7e {
+            let mut buf = [0u16; 2];
+            for unit in c.encode_utf16(&mut buf) {
+                out.push_str(&format!("\\u{unit:04x}"));
             }
-            c => out.push(c),
+        } else {
+            out.push(c);
         }
-    }
-    out.push('"');
+    });
 }

@@ -791,17 +791,10 @@ mod tests {
     /// A run waiting for the result of one call of `notes_delete`.
     fn waiting() -> Run {
         let mut x = Exchange::default();
-        x.tools.push(Tool {
-            name: "notes_delete".into(),
-            description: None,
-            input_schema: crate::model::empty_object_schema(),
-            strict: None,
-            output_schema: None,
-            annotations: None,
-            hosted: None,
-            custom: None,
-            extra: Default::default(),
-        });
+        x.tools.push(Tool::new(
+            "notes_delete",
+            crate::model::empty_object_schema(),
+        ));
         x.messages.push(Message::new(
             Role::User,
             vec![Part::Text {

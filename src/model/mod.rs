@@ -179,6 +179,31 @@ pub struct Tool {
     pub extra: Extra,
 }
 
+impl Tool {
+    /// A function tool named `name` taking `input_schema`, nothing else stated.
+    pub fn new(name: impl Into<String>, input_schema: Value) -> Tool {
+        Tool {
+            name: name.into(),
+            description: None,
+            input_schema,
+            strict: None,
+            output_schema: None,
+            annotations: None,
+            hosted: None,
+            custom: None,
+            extra: Extra::new(),
+        }
+    }
+
+    /// A tool the provider runs itself, named `name` for people (see [`Tool::hosted`]).
+    pub fn of_hosted(name: impl Into<String>, hosted: HostedTool) -> Tool {
+        Tool {
+            hosted: Some(hosted),
+            ..Tool::new(name, empty_object_schema())
+        }
+    }
+}
+
 /// `{"type": "object", "properties": {}}`: the schema of a tool without arguments.
 pub fn empty_object_schema() -> Value {
     serde_json::json!({"type": "object", "properties": {}})

@@ -997,22 +997,15 @@ pub fn decode_request(doc: wire::Request<'static>) -> Result<(Exchange, Vec<Loss
                         .get("name")
                         .and_then(Value::as_str)
                         .map_or_else(|| kind.clone(), str::to_string);
-                    x.tools.push(Tool {
+                    x.tools.push(Tool::of_hosted(
                         name,
-                        description: None,
-                        input_schema: crate::model::empty_object_schema(),
-                        strict: None,
-                        output_schema: None,
-                        annotations: None,
-                        hosted: Some(HostedTool {
+                        HostedTool {
                             provider: PROVIDER.into(),
                             format: ID.into(),
                             kind,
                             value: v,
-                        }),
-                        custom: None,
-                        extra: Default::default(),
-                    });
+                        },
+                    ));
                 }
             }
         }

@@ -1339,22 +1339,15 @@ pub fn decode_request(doc: wire::Request) -> Result<(Exchange, Vec<Loss>), Decod
                         .unwrap_or("systemTool")
                         .to_string();
                     layout.push(Value::String(name.clone()));
-                    x.tools.push(Tool {
-                        name: name.clone(),
-                        description: None,
-                        input_schema: empty_object_schema(),
-                        strict: None,
-                        output_schema: None,
-                        annotations: None,
-                        hosted: Some(HostedTool {
+                    x.tools.push(Tool::of_hosted(
+                        name.clone(),
+                        HostedTool {
                             provider: PROVIDER.into(),
                             format: ID.into(),
                             kind: name,
                             value: v,
-                        }),
-                        custom: None,
-                        extra: Default::default(),
-                    });
+                        },
+                    ));
                 }
                 ToolEntry::Raw(v) => {
                     other = true;

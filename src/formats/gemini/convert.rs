@@ -1540,22 +1540,15 @@ fn decode_tools(tools: &[wire::Tool]) -> Result<Vec<Tool>, Err> {
         for (k, v) in &t.extra {
             let mut value = Fields::new();
             value.insert(k.clone(), v.clone());
-            out.push(Tool {
-                name: k.clone(),
-                description: None,
-                input_schema: empty_object_schema(),
-                strict: None,
-                output_schema: None,
-                annotations: None,
-                hosted: Some(HostedTool {
+            out.push(Tool::of_hosted(
+                k.clone(),
+                HostedTool {
                     provider: ID.into(),
                     format: ID.into(),
                     kind: hosted_kind(k),
                     value: Value::Object(value),
-                }),
-                custom: None,
-                extra: Extra::new(),
-            });
+                },
+            ));
         }
     }
     Ok(out)

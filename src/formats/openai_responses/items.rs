@@ -447,17 +447,7 @@ pub fn custom_schema() -> Value {
 pub(super) fn decode_tool_def(v: Value, provider: &str) -> Tool {
     let t = v.get("type").and_then(Value::as_str).unwrap_or("");
     let str_of = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    let mut tool = Tool {
-        name: String::new(),
-        description: None,
-        input_schema: empty_object_schema(),
-        strict: None,
-        output_schema: None,
-        annotations: None,
-        hosted: None,
-        custom: None,
-        extra: Default::default(),
-    };
+    let mut tool = Tool::new(String::new(), empty_object_schema());
     let custom_ok = t == "custom"
         && v.get("name").is_some_and(Value::is_string)
         && v.get("description").is_none_or(Value::is_string)
