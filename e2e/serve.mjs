@@ -118,12 +118,10 @@ export async function pasteInto(page, testid, text) {
   }, text);
 }
 
-/** v2 links' preset dictionary, read from the Rust source that freezes it (src/share/v2.rs),
- * so the tests decode links exactly as the page does without a second copy of it. */
+/** v2 links' preset dictionary, read from the file the Rust source freezes it in
+ * (src/share/v2.dictionary.txt), so the tests decode links exactly as the page does. */
 function linkDictionary() {
-  const src = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/share/v2.rs'), 'utf8');
-  const body = src.slice(src.indexOf('pub const DICTIONARY'), src.indexOf(');', src.indexOf('pub const DICTIONARY')));
-  return Buffer.from([...body.matchAll(/r#"(.*?)"#/g)].map((m) => m[1]).join(''), 'utf8');
+  return fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/share/v2.dictionary.txt'));
 }
 
 /** The state JSON a link fragment or a stored state holds (`v1.` or `v2.`, with or without
