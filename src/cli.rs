@@ -341,9 +341,11 @@ fn lint_command(
             }
             "--fix" => fix = true,
             "--strict" => opts.make_strict = true,
-            s if subset_flag(s).is_some() => subsets.extend(subset_flag(s)),
             "-h" | "--help" => return usage(err, ""),
-            s if s.starts_with("--") => return usage(err, &format!("unknown option {s}")),
+            s if s.starts_with("--") => match subset_flag(s) {
+                Some(subset) => subsets.push(subset),
+                None => return usage(err, &format!("unknown option {s}")),
+            },
             s if file.is_none() => file = Some(s.to_string()),
             s => return usage(err, &format!("unexpected argument {s:?}")),
         }
